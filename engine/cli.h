@@ -1,0 +1,56 @@
+/* cli.h — pieces shared by the subcommands of the vsgrid command line. The CLI is a thin
+ * layer over vsgrid.h: it parses options, calls the library, prints and writes reports. */
+#ifndef VSG_CLI_H
+#define VSG_CLI_H
+
+#include "json.h"
+#include "vsgrid.h"
+
+/* Exit codes (documented in README and --help). */
+enum {
+    VSG_EXIT_OK = 0,
+    VSG_EXIT_FAILURE = 1,      /* anything else */
+    VSG_EXIT_USAGE = 2,        /* bad command line */
+    VSG_EXIT_INPUT = 3,        /* unreadable or malformed input file */
+    VSG_EXIT_LIMIT = 4,        /* memory limit or out of memory */
+    VSG_EXIT_DEVICE = 5,       /* GPU requested but unusable */
+    VSG_EXIT_CONVERGE = 6,     /* solver did not converge */
+    VSG_EXIT_UNSUPPORTED = 7   /* feature not in this build */
+};
+
+int vsg_cli_exit_code(vsg_status s);
+/* Prints "vsgrid: <last error>" (or the status text) and returns the exit code. */
+int vsg_cli_fail(vsg_status s);
+int vsg_cli_usage_error(const char *cmd, const char *fmt, ...);
+
+/* Iterates "--name value" / "--name=value" options. */
+typedef struct {
+    int argc, i;
+    char **argv;
+    const char *name;     /* current option, e.g. "--spacing" */
+    const char *inline_value;
+} vsg_args;
+int vsg_arg_is(vsg_args *a, const char *name);               /* flag without value */
+const char *vsg_arg_value(vsg_args *a, const char *cmd);     /* NULL (after an error message) if missing */
+int vsg_parse_number(const char *s, double *out);
+int vsg_parse_size(const char *s, double *bytes);             /* "8G", "512M", "1000000" */
+int vsg_parse_list(const char *s, double *out, int n);        /* "1,2,3" exactly n numbers */
+
+/* PB options: returns 1 if a[i] was one of them (value consumed), 0 if not, −1 on error. */
+int vsg_cli_pb_option(vsg_args *a, const char *cmd, vsg_pb_params *p, const char **around_path,
+                      int *quiet);
+/* Applies options that act on the whole set (--ion-radius); call after parsing. */
+void vsg_cli_pb_finish(vsg_pb_params *p);
+extern const char vsg_cli_pb_help[];
+
+/* JSON pieces. */
+void vsg_cli_json_pb(vsg_json *j, const vsg_pb_params *p, const vsg_pb_report *r);
+FILE *vsg_cli_json_open(const char *path, vsg_json *j, const char *command);
+void vsg_cli_json_finish(vsg_json *j, FILE *f, const char *path, double seconds);
+
+int vsg_cmd_grid(int argc, char **argv);
+int vsg_cmd_energy(int argc, char **argv);
+int vsg_cmd_probe(int argc, char **argv);
+int vsg_cmd_info(int argc, char **argv);
+
+#endif

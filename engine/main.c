@@ -1,0 +1,43 @@
+/* main.c — the vsgrid command: dispatch to the subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "vsgrid — GPU virtual-screening scoring engine: receptor electrostatics on grids\n"
+    "\n"
+    "usage: vsgrid COMMAND [options]   (vsgrid COMMAND --help for each command's options)\n"
+    "\n"
+    "commands:\n"
+    "  grid RECEPTOR -o OUT.vsg      solve Poisson-Boltzmann, write the potential grid (kT/e)\n"
+    "  energy RECEPTOR [--solvation] [--ligand LIG]\n"
+    "                                total, solvation and interaction energies (kT, kcal/mol)\n"
+    "  probe GRID LIGAND             potential at a ligand's atoms and Σ q·φ\n"
+    "  info FILE                     describe a grid or molecule file\n"
+    "\n"
+    "  --version                     print the version\n"
+    "\n"
+    "Units: Å, e, kT/e (PB potentials), kcal/mol and kT (energies); 298.15 K by default.\n"
+    "Exit codes: 0 ok, 1 other failure, 2 usage, 3 bad input, 4 memory limit, 5 GPU,\n"
+    "            6 not converged, 7 not in this build.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        fputs(usage, stdout);
+        return argc < 2 ? VSG_EXIT_USAGE : 0;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        printf("vsgrid %s\n", vsg_version());
+        return 0;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "grid")) return vsg_cmd_grid(argc - 1, argv + 1);
+    if (!strcmp(cmd, "energy")) return vsg_cmd_energy(argc - 1, argv + 1);
+    if (!strcmp(cmd, "probe")) return vsg_cmd_probe(argc - 1, argv + 1);
+    if (!strcmp(cmd, "info")) return vsg_cmd_info(argc - 1, argv + 1);
+    fprintf(stderr, "vsgrid: unknown command '%s'\n\n", cmd);
+    fputs(usage, stderr);
+    return VSG_EXIT_USAGE;
+}

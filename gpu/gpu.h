@@ -1,0 +1,23 @@
+/* gpu.h — device discovery. Each solver's GPU entry point lives in its own header next to
+ * its CPU twin's contract (pb_gpu.h for the PB SOR solver). */
+#ifndef VSG_GPU_H
+#define VSG_GPU_H
+
+#include <stddef.h>
+
+#include "vsgrid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Number of usable CUDA devices (0 without CUDA, without a driver, or without a GPU). */
+int vsg_gpu_count(void);
+/* Name and memory of a device. */
+vsg_status vsg_gpu_describe(int device, char *name, size_t len, double *free_bytes,
+                            double *total_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

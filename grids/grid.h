@@ -1,0 +1,37 @@
+/* grid.h — a regular 3D grid of float32 values with geometry, units and provenance. */
+#ifndef VSG_GRID_H
+#define VSG_GRID_H
+
+#include <stddef.h>
+
+#include "vsgrid.h"
+
+struct vsg_grid {
+    int n[3];            /* nodes along x, y, z */
+    double origin[3];    /* Å: position of node (0,0,0) */
+    double spacing[3];   /* Å */
+    char units[16];      /* "kT/e", "kcal/mol/e" */
+    float *data;         /* n0*n1*n2 values, x fastest: i + n0*(j + n1*k) */
+    char *meta;          /* "key = value\n" lines (method, parameters, checksum...), may be NULL */
+};
+
+/* Allocates a grid (values uninitialised). NULL (with vsg_last_error set) on failure. */
+vsg_grid *vsg_grid_new(const int n[3], const double origin[3], const double spacing[3],
+                       const char *units);
+size_t vsg_grid_nodes(const vsg_grid *g);
+/* Appends "key = value\n" to the metadata (printf-style value). */
+vsg_status vsg_grid_meta_add(vsg_grid *g, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Value of key in the metadata (copied into buf), or NULL when absent. */
+const char *vsg_grid_meta_get(const vsg_grid *g, const char *key, char *buf, size_t len);
+
+/* File formats (grids/vsg_file.c, grids/dx_file.c). */
+vsg_status vsg_vsg_write(const vsg_grid *g, const char *path);
+vsg_status vsg_vsg_read(const char *path, vsg_grid **out);
+vsg_status vsg_dx_write(const vsg_grid *g, const char *path);   /* .dx or .dx.gz */
+vsg_status vsg_dx_read(const char *path, vsg_grid **out);
+
+#endif

@@ -1,0 +1,54 @@
+/* pb_setup.h — from a molecule and the physics to a PB system on one grid level:
+ * dielectric codes, ion accessibility, charge assignment, correction lists, boundary values. */
+#ifndef VSG_PB_SETUP_H
+#define VSG_PB_SETUP_H
+
+#include "grid.h"
+#include "molecule.h"
+#include "pb_system.h"
+
+typedef struct {
+    int n[3];
+    double h;
+    double origin[3];
+} vsg_level;
+
+/* Physics derived from vsg_pb_params (see vsg_pb_physics_from). */
+typedef struct {
+    double temperature, lambda_b;   /* K, Å */
+    double eps_in, eps_out;
+    double kappa2;                  /* 1/Å², 0 without salt */
+    double ion_radius;              /* Å, the largest species' radius */
+    int n_ions;
+    double ion_molar[VSG_MAX_IONS], ion_charge[VSG_MAX_IONS];
+    vsg_surface surface;
+    double probe;
+    vsg_charge_spline spline;
+    int nonlinear;
+} vsg_pb_physics;
+
+typedef struct { size_t linear; double q; } vsg_grid_charge;
+
+/* Checks the ions (electroneutrality, positive concentrations) and fills ph. */
+vsg_status vsg_pb_physics_from(const vsg_pb_params *p, vsg_pb_physics *ph);
+
+/* Assigns the charges to interior nodes (spl0: 8 nodes, spl2: 64 nodes, cubic B-spline);
+ * merged and sorted by node. Charge that would land on box-face nodes or outside the box is
+ * dropped; *outside receives the sum of |q| dropped. */
+vsg_status vsg_assign_charges(const vsg_molecule *m, const vsg_level *lv, vsg_charge_spline spline,
+                              vsg_grid_charge **out, size_t *count, double *outside);
+
+/* Builds the system's flags and correction lists (phi stays as allocated: zero). */
+vsg_status vsg_pb_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
+                        vsg_precision precision, vsg_pb_system *s, vsg_grid_charge **charges,
+                        size_t *ncharges, double *outside);
+
+/* Box-face values. bc is ZERO, SDH, MDH or DIPOLE; or coarse != NULL for focusing, in which
+ * case the interior is also initialised from the coarse potential. */
+vsg_status vsg_pb_boundary(vsg_pb_system *s, const vsg_molecule *m, const vsg_pb_physics *ph,
+                           vsg_boundary bc, const vsg_grid *coarse);
+
+/* ½ Σ q_j φ_j over the grid charges (kT). */
+double vsg_pb_energy(const vsg_pb_system *s, const vsg_grid_charge *c, size_t n);
+
+#endif

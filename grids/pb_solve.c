@@ -1,0 +1,271 @@
+/* pb_solve.c — the public PB entry points: levels (focusing), device choice, energies. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "constants.h"
+#include "errors.h"
+#include "gpu.h"
+#include "grid.h"
+#include "pb_geometry.h"
+#include "pb_gpu.h"
+#include "pb_setup.h"
+#include "timer.h"
+
+void vsg_pb_params_default(vsg_pb_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->spacing = 0.5;
+    p->box_mode = VSG_BOX_FILL;
+    p->fill = 0.7;
+    p->padding = 8.0;
+    p->eps_in = 2.0;
+    p->eps_out = 78.54;
+    p->temperature = 298.15;
+    p->surface = VSG_SURFACE_SES;
+    p->probe = 1.4;
+    p->spline = VSG_SPLINE_SPL0;
+    p->bc = VSG_BC_MDH;
+    p->max_iter = 20000;
+    p->check_every = 10;
+    p->precision = VSG_PRECISION_DOUBLE;
+    p->device = VSG_DEVICE_AUTO;
+    p->gpu_index = -1;
+    p->max_memory = 8.0 * 1024 * 1024 * 1024;
+}
+
+double vsg_kt_kcal(double temperature) { return VSG_R_KCAL * temperature; }
+
+/* Bytes per node while a level is built and solved: potential + flag + three dielectric
+ * codes + ion map during setup, the float output grid and the coarse grid kept for focusing. */
+static double bytes_per_node(vsg_precision pr) { return (pr == VSG_PRECISION_FLOAT ? 4.0 : 8.0) + 1.0 + 4.0 + 4.0 + 4.0; }
+
+static vsg_status plan(const vsg_molecule *m, const vsg_pb_params *p, vsg_level *levels, int *count)
+{
+    vsg_level fine;
+    vsg_status st = vsg_fine_level(m, p, &fine);
+    if (st != VSG_OK) return st;
+    if (p->bc == VSG_BC_FOCUS) return vsg_focus_levels(m, &fine, levels, count);
+    levels[0] = fine;
+    *count = 1;
+    return VSG_OK;
+}
+
+vsg_status vsg_pb_estimate(const vsg_molecule *m, const vsg_pb_params *p, double *bytes, int n[3],
+                           double *spacing)
+{
+    vsg_level lv[VSG_MAX_LEVELS];
+    int count = 0;
+    vsg_status st = plan(m, p, lv, &count);
+    if (st != VSG_OK) return st;
+    const vsg_level *f = &lv[count - 1];
+    double nodes = (double)f->n[0] * f->n[1] * f->n[2];
+    /* Correction lists: charged nodes plus a generous surface estimate. */
+    double listed = (double)m->n * (p->spline == VSG_SPLINE_SPL2 ? 64.0 : 8.0) + 0.05 * nodes;
+    *bytes = nodes * bytes_per_node(p->precision) + listed * (double)sizeof(vsg_pb_corr);
+    if (n) memcpy(n, f->n, sizeof f->n);
+    if (spacing) *spacing = f->h;
+    return VSG_OK;
+}
+
+static vsg_grid *system_to_grid(const vsg_pb_system *s)
+{
+    int n[3] = {s->nx, s->ny, s->nz};
+    double sp[3] = {s->h, s->h, s->h};
+    vsg_grid *g = vsg_grid_new(n, s->origin, sp, "kT/e");
+    if (!g) return NULL;
+#pragma omp parallel for schedule(static)
+    for (ptrdiff_t L = 0; L < (ptrdiff_t)s->nodes; L++) g->data[L] = (float)vsg_pb_get(s, (size_t)L);
+    return g;
+}
+
+static int use_gpu(const vsg_pb_params *p, vsg_status *st)
+{
+    static int said_cpu;
+    *st = VSG_OK;
+    if (p->device == VSG_DEVICE_CPU) return 0;
+    int count = vsg_gpu_count();
+    if (p->device == VSG_DEVICE_GPU) {
+        if (count <= 0) *st = vsg_fail(VSG_E_DEVICE, "--device gpu: no usable CUDA GPU found%s",
+#if defined(VSG_HAVE_CUDA)
+                                       ""
+#else
+                                       " (this vsgrid was built without CUDA)"
+#endif
+        );
+        return count > 0;
+    }
+    if (count <= 0 && !said_cpu) {
+        said_cpu = 1;
+        vsg_warn("no GPU found: running the CPU solver");
+    }
+    return count > 0;
+}
+
+static void add_meta(vsg_grid *g, const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_report *r)
+{
+    static const char *surf[] = {"vdw", "ses", "smooth"}, *spl[] = {"spl0", "spl2"},
+                      *bcs[] = {"zero", "sdh", "mdh", "dipole", "focus", "focus-file"};
+    vsg_grid_meta_add(g, "method", "pb");
+    vsg_grid_meta_add(g, "equation", "%s", p->nonlinear ? "nonlinear" : "linear");
+    vsg_grid_meta_add(g, "receptor", "%s", m->source);
+    vsg_grid_meta_add(g, "receptor_atoms", "%zu", m->n);
+    vsg_grid_meta_add(g, "receptor_crc32", "%08x", (unsigned)vsg_molecule_checksum(m));
+    vsg_grid_meta_add(g, "eps_in", "%g", p->eps_in);
+    vsg_grid_meta_add(g, "eps_out", "%g", p->eps_out);
+    vsg_grid_meta_add(g, "temperature_k", "%g", p->temperature);
+    for (int i = 0; i < p->n_ions; i++)
+        vsg_grid_meta_add(g, "ion", "%g,%g,%g", p->ions[i].charge, p->ions[i].molar, p->ions[i].radius);
+    vsg_grid_meta_add(g, "surface", "%s", surf[p->surface]);
+    vsg_grid_meta_add(g, "probe_a", "%g", p->probe);
+    vsg_grid_meta_add(g, "charge_spline", "%s", spl[p->spline]);
+    vsg_grid_meta_add(g, "bc", "%s", bcs[p->bc]);
+    vsg_grid_meta_add(g, "levels", "%d", r->levels);
+    vsg_grid_meta_add(g, "tol_kt_e", "%g", p->tol);
+    vsg_grid_meta_add(g, "iterations", "%d", r->iterations);
+    vsg_grid_meta_add(g, "converged", "%d", r->converged);
+    vsg_grid_meta_add(g, "final_change_kt_e", "%g", r->final_change);
+    vsg_grid_meta_add(g, "energy_kt", "%.10g", r->energy_kt);
+    vsg_grid_meta_add(g, "device", "%s", r->device);
+    vsg_grid_meta_add(g, "precision", "%s", r->precision);
+}
+
+/* Solves the levels in order; each level's potential gives the next one's boundary. */
+static vsg_status solve_levels(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
+                               vsg_grid **out, vsg_pb_report *r)
+{
+    double t0 = vsg_now();
+    vsg_level lv[VSG_MAX_LEVELS];
+    int count = 0;
+    vsg_status st = plan(m, p, lv, &count);
+    if (st != VSG_OK) return st;
+    vsg_grid *coarse = NULL;
+    if (p->bc == VSG_BC_FOCUS_FILE) {
+        if (!p->focus_file) return vsg_fail(VSG_E_ARG, "focus from a file: no coarse grid given");
+        st = vsg_grid_read(p->focus_file, &coarse);
+        if (st != VSG_OK) return st;
+        if (strcmp(coarse->units, "kT/e") != 0)
+            vsg_warn("focus grid %s has units '%s', expected kT/e", p->focus_file, coarse->units);
+    }
+    double fine_nodes = (double)lv[count - 1].n[0] * lv[count - 1].n[1] * lv[count - 1].n[2];
+    double est = 0.0;
+    vsg_pb_estimate(m, p, &est, NULL, NULL);
+    if (est > p->max_memory) {
+        vsg_grid_free(coarse);
+        return vsg_fail(VSG_E_LIMIT, "grid %dx%dx%d needs about %.0f MiB, above the limit of %.0f MiB (--max-memory)",
+                        lv[count - 1].n[0], lv[count - 1].n[1], lv[count - 1].n[2], est / 1048576.0,
+                        p->max_memory / 1048576.0);
+    }
+    int gpu = use_gpu(p, &st);
+    if (st != VSG_OK) { vsg_grid_free(coarse); return st; }
+    vsg_precision precision = p->precision;
+    double tol = p->tol > 0.0 ? p->tol : (precision == VSG_PRECISION_FLOAT ? 1e-4 : 1e-6);
+
+    memset(r, 0, sizeof *r);
+    r->levels = count;
+    r->kt_kcal = vsg_kt_kcal(p->temperature);
+    r->debye_length = ph->kappa2 > 0.0 ? 1.0 / sqrt(ph->kappa2) : 0.0;
+    snprintf(r->precision, sizeof r->precision, "%s", precision == VSG_PRECISION_FLOAT ? "float" : "double");
+    for (int k = 0; k < count && st == VSG_OK; k++) {
+        double ts = vsg_now();
+        vsg_pb_system s;
+        vsg_grid_charge *charges = NULL;
+        size_t nq = 0;
+        double outside = 0.0;
+        st = vsg_pb_build(m, ph, &lv[k], precision, &s, &charges, &nq, &outside);
+        if (st != VSG_OK) break;
+        vsg_boundary bc = p->bc == VSG_BC_FOCUS || p->bc == VSG_BC_FOCUS_FILE ? VSG_BC_MDH : p->bc;
+        st = vsg_pb_boundary(&s, m, ph, bc, coarse);
+        if (st != VSG_OK) { free(charges); vsg_pb_system_free(&s); break; }
+        vsg_sor_settings set = {vsg_sor_omega(s.nx, s.ny, s.nz), tol, p->max_iter > 0 ? p->max_iter : 20000,
+                                p->check_every > 0 ? p->check_every : 10, p->threads, p->progress,
+                                p->gpu_index < 0 ? 0 : p->gpu_index};
+        vsg_sor_result res;
+        memset(&res, 0, sizeof res);
+        r->setup_seconds += vsg_now() - ts;
+        if (gpu) {
+            st = vsg_sor_gpu(&s, &set, &res);
+            if (st == VSG_E_DEVICE && p->device == VSG_DEVICE_AUTO) {
+                vsg_warn("GPU solver failed (%s): running the CPU solver", vsg_last_error());
+                gpu = 0;
+                vsg_pb_boundary(&s, m, ph, bc, coarse);  /* restart from the same state */
+                st = VSG_OK;
+            }
+        }
+        if (!gpu && st == VSG_OK) st = vsg_sor_cpu(&s, &set, &res);
+        if (st == VSG_OK && !res.converged)
+            vsg_warn("PB level %d/%d did not converge in %d iterations (max change %.3g kT/e > tol %.3g)",
+                     k + 1, count, res.iterations, res.final_change, tol);
+        r->total_iterations += res.iterations;
+        if (k == count - 1 && st == VSG_OK) {
+            r->iterations = res.iterations;
+            r->final_change = res.final_change;
+            r->converged = res.converged;
+            r->seconds_per_iteration = res.iterations ? res.seconds / res.iterations : 0.0;
+            r->omega = set.omega;
+            memcpy(r->n, lv[k].n, sizeof r->n);
+            memcpy(r->origin, lv[k].origin, sizeof r->origin);
+            r->spacing = lv[k].h;
+            r->energy_kt = vsg_pb_energy(&s, charges, nq);
+            double q = 0.0;
+            for (size_t i = 0; i < nq; i++) q += charges[i].q;
+            r->charge_in_box = q;
+            r->charge_outside = outside;
+            r->boundary_nodes = 0;
+            r->charged_nodes = (long)nq;
+            for (int c = 0; c < 2; c++) r->boundary_nodes += (long)s.ncorr[c];
+            r->bytes_per_node = gpu ? res.device_bytes / (double)s.nodes
+                                    : (vsg_pb_system_bytes(&s) + 4.0 * (double)s.nodes) / (double)s.nodes;
+            r->peak_bytes = fine_nodes * bytes_per_node(precision) +
+                            (double)(s.ncorr[0] + s.ncorr[1]) * sizeof(vsg_pb_corr);
+            snprintf(r->device, sizeof r->device, "%s", res.device);
+        }
+        vsg_grid *g = st == VSG_OK ? system_to_grid(&s) : NULL;
+        if (st == VSG_OK && !g) st = VSG_E_NOMEM;
+        free(charges);
+        vsg_pb_system_free(&s);
+        vsg_grid_free(coarse);
+        coarse = g;
+    }
+    r->seconds = vsg_now() - t0;
+    if (st != VSG_OK) { vsg_grid_free(coarse); return st; }
+    add_meta(coarse, m, p, r);
+    *out = coarse;
+    return VSG_OK;
+}
+
+vsg_status vsg_pb_solve(const vsg_molecule *m, const vsg_pb_params *p, vsg_grid **out, vsg_pb_report *report)
+{
+    if (!m || !p || !out) return vsg_fail(VSG_E_ARG, "vsg_pb_solve: NULL argument");
+    *out = NULL;
+    vsg_pb_physics ph;
+    vsg_status st = vsg_pb_physics_from(p, &ph);
+    if (st != VSG_OK) return st;
+    vsg_pb_report local;
+    return solve_levels(m, p, &ph, out, report ? report : &local);
+}
+
+vsg_status vsg_pb_solvation(const vsg_molecule *m, const vsg_pb_params *p, double *dg_kt,
+                            vsg_pb_report *solvated, vsg_pb_report *reference, vsg_grid **solvated_grid)
+{
+    vsg_pb_report rs, rr;
+    vsg_grid *gs = NULL, *gr = NULL;
+    vsg_status st = vsg_pb_solve(m, p, &gs, &rs);
+    if (st != VSG_OK) return st;
+    /* Reference: the solvent replaced by the solute dielectric, no ions, same grids. */
+    vsg_pb_params ref = *p;
+    ref.eps_out = p->eps_in;
+    ref.n_ions = 0;
+    ref.nonlinear = 0;
+    st = vsg_pb_solve(m, &ref, &gr, &rr);
+    vsg_grid_free(gr);
+    if (st != VSG_OK) { vsg_grid_free(gs); return st; }
+    if (rs.charge_outside > 1e-6)
+        vsg_warn("%.3f e of charge lies outside the finest grid: the solvation energy leaves it out", rs.charge_outside);
+    if (dg_kt) *dg_kt = rs.energy_kt - rr.energy_kt;
+    if (solvated) *solvated = rs;
+    if (reference) *reference = rr;
+    if (solvated_grid) *solvated_grid = gs; else vsg_grid_free(gs);
+    return VSG_OK;
+}

@@ -1,0 +1,144 @@
+/* pb_system.h — the discretised Poisson–Boltzmann problem on one grid, as the SOR solvers
+ * (CPU twin in sor_cpu.c, GPU in gpu/pb_sor.cu) see it. Both solvers take the same system
+ * and the same settings, and must produce the same potential.
+ *
+ * Finite differences (DelPhi convention, potential φ in kT/e): for node j with the six
+ * midpoint dielectrics ε_i, grid charge q_j (e) and spacing h (Å),
+ *
+ *     φ_j = ( Σ ε_i φ_i + 4π λ_B q_j / h ) / ( Σ ε_i + ε_solv κ_j² h² )
+ *
+ * with κ_j = κ where node j is ion-accessible, else 0. Nonlinear PB replaces ε_solv κ² h² φ_j
+ * by ε_solv κ² h² g(φ_j), g(φ) = −Σ_s c_s z_s e^{−z_s φ} / (2I) (sinh φ for a 1:1 salt).
+ *
+ * Storage: checkerboard split. Node (x,y,z) has linear index L = x + nx·(y + ny·z); with nx
+ * and ny odd, L's parity equals that of x+y+z, so colour c = L & 1 and the node lives at
+ * phi[c][L >> 1]. A colour update reads only the other colour.
+ *
+ * Update: a uniform stencil everywhere (φ = Σ φ_i · u[flag]), then corrections at the
+ * listed nodes: dielectric-boundary nodes (ε_i not all equal, or salt where ε ≠ ε_solv) and
+ * charged nodes. Listed nodes carry VSG_NODE_LISTED in their flag; the uniform pass leaves
+ * them alone and the correction pass relaxes them from their own old value, so no copy of
+ * old values is needed. Box-face nodes are fixed (Dirichlet) and never updated.
+ */
+#ifndef VSG_PB_SYSTEM_H
+#define VSG_PB_SYSTEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vsgrid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Per-node flag byte. */
+enum {
+    VSG_NODE_SALT = 1,     /* ion-accessible: κ_j = κ */
+    VSG_NODE_LISTED = 2    /* updated by the correction list, skipped by the uniform pass */
+};
+
+/* One listed node: φ_GS = Σ w_i φ_i + s − k (g(φ_j) − φ_j). w, s, k are already divided by
+ * the node's diagonal D = Σ ε_i + ε_solv κ_j² h². Neighbour order: −x, +x, −y, +y, −z, +z. */
+typedef struct {
+    uint64_t index;        /* index within its colour array */
+    double w[6];
+    double s;              /* 4π λ_B q_j / (h D) */
+    double k;              /* ε_solv κ_j² h² / D (0 where no salt) */
+} vsg_pb_corr;
+
+typedef struct {
+    int nx, ny, nz;        /* nx, ny odd */
+    double h;              /* Å */
+    double origin[3];      /* Å, node (0,0,0) */
+    size_t nodes;          /* nx·ny·nz */
+    size_t count[2];       /* nodes of colour 0 and 1 */
+    uint8_t *flag[2];      /* per colour, VSG_NODE_* bits */
+    void *phi[2];          /* per colour: double or float (precision) */
+    vsg_precision precision;
+    vsg_pb_corr *corr[2];  /* listed nodes of each colour, sorted by index */
+    size_t ncorr[2];
+    double kh2;            /* κ² h² (uniform salt nodes have ε = ε_solv) */
+    int nonlinear;
+    /* Ion species for g(φ): c_s (mol/L) z_s, and 2I = Σ c_s z_s². */
+    int n_ions;
+    double ion_molar[VSG_MAX_IONS], ion_charge[VSG_MAX_IONS];
+    double two_i;
+} vsg_pb_system;
+
+/* Solver settings shared by both twins. */
+typedef struct {
+    double omega;          /* over-relaxation factor */
+    double tol;            /* stop when max |Δφ| (kT/e) over a check iteration ≤ tol */
+    int max_iter;
+    int check_every;       /* convergence tested on iterations it with (it+1) % check_every == 0 */
+    int threads;           /* CPU: 0 = OpenMP default */
+    int progress;          /* print progress on stderr */
+    int gpu_index;         /* GPU: device number */
+} vsg_sor_settings;
+
+typedef struct {
+    int iterations;
+    double final_change;   /* max |Δφ| of the last check */
+    int converged;
+    double seconds;        /* iteration loop only */
+    double device_bytes;   /* GPU: device memory used */
+    char device[64];
+} vsg_sor_result;
+
+/* Nonlinear schedule (Rocchia, Alexov & Honig 2001: the nonlinearity enters gradually):
+ * the factor λ on (g(φ) − φ) for iteration `it`, counted from the start of the solve. The
+ * first VSG_NL_LINEAR iterations are linear; λ then rises linearly to 1 over VSG_NL_RAMP
+ * iterations. Convergence is not declared before λ = 1. */
+#define VSG_NL_LINEAR 100
+#define VSG_NL_RAMP 200
+static inline double vsg_nl_lambda(int it)
+{
+    if (it < VSG_NL_LINEAR) return 0.0;
+    if (it >= VSG_NL_LINEAR + VSG_NL_RAMP) return 1.0;
+    return (double)(it - VSG_NL_LINEAR + 1) / (double)VSG_NL_RAMP;
+}
+
+/* Helpers on the layout. */
+static inline size_t vsg_pb_linear(const vsg_pb_system *s, int x, int y, int z)
+{
+    return (size_t)x + (size_t)s->nx * ((size_t)y + (size_t)s->ny * (size_t)z);
+}
+
+/* Allocates flags and phi (zeroed) for the geometry; corrections empty. */
+vsg_status vsg_pb_system_alloc(vsg_pb_system *s, int nx, int ny, int nz, double h,
+                               const double origin[3], vsg_precision precision);
+void vsg_pb_system_free(vsg_pb_system *s);
+double vsg_pb_get(const vsg_pb_system *s, size_t linear);
+void vsg_pb_set(vsg_pb_system *s, size_t linear, double v);
+/* Bytes the system uses (flags, potential, corrections). */
+double vsg_pb_system_bytes(const vsg_pb_system *s);
+
+/* Optimal SOR factor from the Jacobi spectral radius of the box (Dirichlet faces). */
+double vsg_sor_omega(int nx, int ny, int nz);
+
+/* CPU twin (grids/sor_cpu.c). */
+vsg_status vsg_sor_cpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_result *r);
+
+/* g(φ) and g'(φ) for the system's ions. */
+static inline void vsg_pb_ion_term(const vsg_pb_system *s, double phi, double *g, double *dg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include <math.h>
+static inline void vsg_pb_ion_term(const vsg_pb_system *s, double phi, double *g, double *dg)
+{
+    double sg = 0.0, sd = 0.0;
+    for (int i = 0; i < s->n_ions; i++) {
+        double z = s->ion_charge[i], c = s->ion_molar[i];
+        double e = exp(-z * phi);
+        sg -= c * z * e;
+        sd += c * z * z * e;
+    }
+    *g = sg / s->two_i;
+    *dg = sd / s->two_i;
+}
+
+#endif

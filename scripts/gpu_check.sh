@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# gpu_check.sh — run ON the GPU machine, from the repository root:
+#     bash scripts/gpu_check.sh
+# Configures a CUDA Release build with warnings as errors in build-gpu-check, builds it, runs
+# the GPU tests (ctest -L gpu), the whole ctest suite, and bench_sor 161 297 513; prints the
+# GPUs and one summary table last. Every step runs even when an earlier one failed (except
+# those that need the build); the exit status is non-zero if any step failed. Logs go to
+# build-gpu-check/logs and, when $OUT is set, are copied there.
+# Knobs (environment): BUILD_DIR, JOBS, BENCH_SIZES, BENCH_TIMEOUT, CTEST_TIMEOUT.
+set -u
+
+BUILD_DIR=${BUILD_DIR:-build-gpu-check}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 4)}
+BENCH_SIZES=${BENCH_SIZES:-"161 297 513"}
+BENCH_TIMEOUT=${BENCH_TIMEOUT:-240}   # seconds for bench_sor
+CTEST_TIMEOUT=${CTEST_TIMEOUT:-300}   # seconds per test
+LOGS="$BUILD_DIR/logs"
+mkdir -p "$LOGS"
+
+names=() results=() times=() notes=()
+failed=0
+
+# step NAME LOGFILE COMMAND...: runs the command, output to the log and the terminal.
+step() {
+    local name=$1 log=$2
+    shift 2
+    echo
+    echo "=== $name: $*"
+    local t0=$SECONDS rc
+    "$@" 2>&1 | tee "$LOGS/$log"
+    rc=${PIPESTATUS[0]}
+    names+=("$name")
+    times+=("$((SECONDS - t0))s")
+    if [ "$rc" -eq 0 ]; then
+        results+=("ok")
+        notes+=("")
+    else
+        results+=("FAIL")
+        notes+=("exit $rc, log $LOGS/$log")
+        failed=1
+    fi
+    return "$rc"
+}
+
+# ctest from inside the build directory (--test-dir needs CMake 3.20).
+# shellcheck disable=SC2317  # called through step
+ctest_in_build() { (cd "$BUILD_DIR" && ctest "$@"); }
+
+skip_step() {
+    names+=("$1")
+    results+=("SKIP")
+    times+=("-")
+    notes+=("$2")
+    failed=1
+}
+
+step "nvidia-smi -L" nvidia_smi.log nvidia-smi -L
+
+built=0
+if step "configure" configure.log \
+    cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DVSG_WERROR=ON -DVSG_CUDA=ON; then
+    step "build" build.log cmake --build "$BUILD_DIR" -j "$JOBS" && built=1
+else
+    skip_step "build" "configure failed"
+fi
+
+if [ "$built" -eq 1 ]; then
+    if step "ctest -L gpu" ctest_gpu.log \
+        ctest_in_build -L gpu --output-on-failure --timeout "$CTEST_TIMEOUT"; then
+        # On a GPU machine a skipped GPU test (exit 77) means the GPU was not usable: a failure.
+        if grep -q -i "skipped\|Not Run" "$LOGS/ctest_gpu.log"; then
+            results[${#results[@]}-1]="FAIL"
+            notes[${#notes[@]}-1]="GPU tests skipped on the GPU machine"
+            failed=1
+        elif ! grep -q "tests passed" "$LOGS/ctest_gpu.log"; then
+            results[${#results[@]}-1]="FAIL"
+            notes[${#notes[@]}-1]="no GPU test found (label gpu)"
+            failed=1
+        fi
+    fi
+    step "ctest (all)" ctest_all.log \
+        ctest_in_build --output-on-failure -j "$JOBS" --timeout "$CTEST_TIMEOUT"
+    if [ -x "$BUILD_DIR/bench_sor" ]; then
+        # shellcheck disable=SC2086  # the sizes are meant to split
+        step "bench_sor $BENCH_SIZES" bench_sor.log \
+            timeout "$BENCH_TIMEOUT" "$BUILD_DIR/bench_sor" $BENCH_SIZES
+    else
+        skip_step "bench_sor" "no $BUILD_DIR/bench_sor"
+    fi
+else
+    skip_step "ctest -L gpu" "not built"
+    skip_step "ctest (all)" "not built"
+    skip_step "bench_sor" "not built"
+fi
+
+if [ -n "${OUT:-}" ]; then
+    mkdir -p "$OUT/gpu_check" && cp "$LOGS"/*.log "$OUT/gpu_check/" 2>/dev/null
+fi
+
+# The benchmark table and the failing tests, then the summary, last.
+if [ -f "$LOGS/bench_sor.log" ]; then
+    echo
+    sed -n '/^GPU PB SOR/,$p' "$LOGS/bench_sor.log"
+fi
+for log in ctest_gpu.log ctest_all.log; do
+    if [ -f "$LOGS/$log" ] && grep -q "The following tests FAILED" "$LOGS/$log"; then
+        echo
+        echo "$log:"
+        sed -n '/The following tests FAILED/,$p' "$LOGS/$log"
+    fi
+done
+echo
+echo "=== gpu_check summary ($(nvidia-smi -L 2>/dev/null | head -n 1 || echo 'no nvidia-smi'))"
+printf '%-28s %-5s %7s  %s\n' "step" "result" "time" "note"
+for i in "${!names[@]}"; do
+    printf '%-28s %-5s %7s  %s\n' "${names[$i]}" "${results[$i]}" "${times[$i]}" "${notes[$i]}"
+done
+if [ "$failed" -ne 0 ]; then
+    echo "gpu_check: FAILED"
+    exit 1
+fi
+echo "gpu_check: all steps passed"
+exit 0
