@@ -286,7 +286,9 @@ static void release(Solve *d)
 static long long floor_div2(long long a) { return a >= 0 ? a / 2 : -((-a + 1) / 2); }
 
 /* A listed node must be interior: its six neighbours are then inside the other colour's
- * array. (The CPU would read out of bounds; on the GPU that would poison the context.) */
+ * array (the CPU would read out of bounds; on the GPU that would poison the context). The
+ * list must be sorted without repeats (pb_system.h): a repeated node would be two threads
+ * writing one value, a race the CPU's ordered loop does not have. */
 static vsg_status check_corr(const vsg_pb_system *s, int c)
 {
     const size_t nxy = (size_t)s->nx * (size_t)s->ny;
@@ -295,6 +297,11 @@ static vsg_status check_corr(const vsg_pb_system *s, int c)
         if (k >= s->count[c])
             return vsg_fail(VSG_E_ARG, "PB correction %zu of colour %d: index %llu past the %zu nodes",
                             e, c, (unsigned long long)k, s->count[c]);
+        if (e > 0 && k <= s->corr[c][e - 1].index)
+            return vsg_fail(VSG_E_ARG,
+                            "PB corrections of colour %d not sorted by index (entry %zu: %llu after %llu)",
+                            c, e, (unsigned long long)k,
+                            (unsigned long long)s->corr[c][e - 1].index);
         size_t L = 2 * (size_t)k + (size_t)c;
         int x = (int)(L % (size_t)s->nx), y = (int)((L / (size_t)s->nx) % (size_t)s->ny);
         int z = (int)(L / nxy);
