@@ -123,8 +123,8 @@ __device__ __forceinline__ unsigned long long umax64(unsigned long long a, unsig
     return a > b ? a : b;
 }
 
-/* Max over the block (whole warps only), then one atomicMax into *out. Every thread of the
- * block must call it. */
+/* Max over the block (whole warps only), then at most one atomicMax into *out. Every thread
+ * of the block must call it. */
 __device__ void block_max(unsigned long long v, unsigned long long *out)
 {
     __shared__ unsigned long long warp_max[32];
@@ -139,7 +139,9 @@ __device__ void block_max(unsigned long long v, unsigned long long *out)
         v = lane < nwarps ? warp_max[lane] : 0ull;
 #pragma unroll
         for (int m = 16; m > 0; m >>= 1) v = umax64(v, __shfl_xor_sync(0xffffffffu, v, m));
-        if (lane == 0 && v) atomicMax(out, v);
+        /* The maximum only grows: skip the atomic when a larger value is already there, so
+         * hundreds of thousands of blocks do not queue on one address. */
+        if (lane == 0 && v > *(volatile unsigned long long *)out) atomicMax(out, v);
     }
 }
 
@@ -453,7 +455,7 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     const R w = (R)set->omega;
     Ions ions;
     memset(&ions, 0, sizeof ions);
-    ions.n = s->n_ions > 0 ? s->n_ions : 0;
+    ions.n = s->nonlinear ? s->n_ions : 0; /* validated above; unused when linear */
     for (int i = 0; i < ions.n; i++) {
         ions.molar[i] = s->ion_molar[i];
         ions.charge[i] = s->ion_charge[i];

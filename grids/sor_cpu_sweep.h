@@ -18,8 +18,9 @@ static double SWEEP(vsg_pb_system *s, int c, double omega, double lambda, int ch
     const REAL w = (REAL)omega;
     const int nonlinear = s->nonlinear && lambda > 0.0;
     double maxd = 0.0;
+    int bad = 0;  /* a NaN anywhere: OpenMP's max reduction would drop it */
 
-#pragma omp parallel for collapse(2) schedule(static) reduction(max : maxd)
+#pragma omp parallel for collapse(2) schedule(static) reduction(max : maxd) reduction(| : bad)
     for (int z = 1; z < nz - 1; z++) {
         for (int y = 1; y < ny - 1; y++) {
             int x0 = 1 + ((1 + y + z + c) & 1);
@@ -45,7 +46,7 @@ static double SWEEP(vsg_pb_system *s, int c, double omega, double lambda, int ch
                         pp[t] = (f & VSG_NODE_LISTED) ? old : nv;
                     }
                 } else {
-                    REAL rm = 0;
+                    REAL rm = 0, total = 0;
                     for (size_t t = 0; t < cnt; t++) {
                         REAL sum = a0[t] + a1[t] + a2[t] + a3[t] + a4[t] + a5[t];
                         uint8_t f = ff[t];
@@ -54,9 +55,11 @@ static double SWEEP(vsg_pb_system *s, int c, double omega, double lambda, int ch
                         nv = (f & VSG_NODE_LISTED) ? old : nv;
                         REAL d = nv > old ? nv - old : old - nv;
                         rm = d > rm ? d : rm;
+                        total += d;  /* NaN-sticky, unlike the max */
                         pp[t] = nv;
                     }
                     rowmax = (double)rm;
+                    bad |= !(total == total);
                 }
             } else {
                 for (size_t t = 0; t < cnt; t++) {
@@ -78,6 +81,7 @@ static double SWEEP(vsg_pb_system *s, int c, double omega, double lambda, int ch
                     if (check) {
                         double d = fabs((double)nv - old);
                         rowmax = d > rowmax ? d : rowmax;
+                        bad |= !(d == d);
                     }
                     p[k] = nv;
                 }
@@ -89,7 +93,7 @@ static double SWEEP(vsg_pb_system *s, int c, double omega, double lambda, int ch
     /* Corrections: listed nodes relax from their own old value with the full stencil. */
     const vsg_pb_corr *restrict cl = s->corr[c];
     const ptrdiff_t ncorr = (ptrdiff_t)s->ncorr[c];
-#pragma omp parallel for schedule(static) reduction(max : maxd)
+#pragma omp parallel for schedule(static) reduction(max : maxd) reduction(| : bad)
     for (ptrdiff_t e = 0; e < ncorr; e++) {
         const vsg_pb_corr *q = &cl[e];
         size_t k = (size_t)q->index;
@@ -106,8 +110,9 @@ static double SWEEP(vsg_pb_system *s, int c, double omega, double lambda, int ch
         if (check) {
             double d = fabs((double)nv - old);
             if (d > maxd) maxd = d;
+            bad |= !(d == d);
         }
         p[k] = nv;
     }
-    return maxd;
+    return bad ? NAN : maxd;
 }

@@ -105,37 +105,67 @@ vsg_status vsg_sas_points(const vsg_molecule *m, double probe, double step, vsg_
         first[i + 1] = first[i] + (size_t)ceil(4.0 * VSG_PI * sas[i].r * sas[i].r / (step * step)) + 1;
 
     const double golden = VSG_PI * (3.0 - sqrt(5.0));
-#pragma omp parallel for schedule(dynamic, 16)
-    for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m->n; ii++) {
-        size_t i = (size_t)ii, np = first[i + 1] - first[i];
-        const vsg_ball *a = &sas[i];
-        for (size_t k = 0; k < np; k++) {
-            /* Fibonacci sphere: near-uniform points. */
-            double zc = 1.0 - (2.0 * (double)k + 1.0) / (double)np;
-            double rc = sqrt(1.0 - zc * zc), phi = golden * (double)k;
-            double p[3] = {a->x + a->r * rc * cos(phi), a->y + a->r * rc * sin(phi), a->z + a->r * zc};
-            int ci[3], buried = 0;
-            for (int d = 0; d < 3; d++) ci[d] = cell_of(&c, p, d);
-            for (int z = ci[2] - 1; z <= ci[2] + 1 && !buried; z++) {
+    int fail = 0;
+#pragma omp parallel reduction(| : fail)
+    {
+        /* Per atom, the spheres that overlap it: the only ones that can bury its points. */
+        size_t cap = 256, nn = 0;
+        const vsg_ball **nb = malloc(cap * sizeof *nb);
+        if (!nb) fail = 1;
+#pragma omp for schedule(dynamic, 16)
+        for (ptrdiff_t ii = 0; ii < (ptrdiff_t)m->n; ii++) {
+            if (!nb) continue;
+            size_t i = (size_t)ii, np = first[i + 1] - first[i];
+            const vsg_ball *a = &sas[i];
+            const double ac[3] = {a->x, a->y, a->z};
+            int ci[3];
+            for (int d = 0; d < 3; d++) ci[d] = cell_of(&c, ac, d);
+            nn = 0;
+            for (int z = ci[2] - 1; z <= ci[2] + 1; z++) {
                 if (z < 0 || z >= c.n[2]) continue;
-                for (int y = ci[1] - 1; y <= ci[1] + 1 && !buried; y++) {
+                for (int y = ci[1] - 1; y <= ci[1] + 1; y++) {
                     if (y < 0 || y >= c.n[1]) continue;
-                    for (int x = ci[0] - 1; x <= ci[0] + 1 && !buried; x++) {
+                    for (int x = ci[0] - 1; x <= ci[0] + 1; x++) {
                         if (x < 0 || x >= c.n[0]) continue;
                         size_t cc = (size_t)x + (size_t)c.n[0] * ((size_t)y + (size_t)c.n[1] * (size_t)z);
                         for (size_t t = c.start[cc]; t < c.start[cc + 1]; t++) {
                             const vsg_ball *o = &sas[c.items[t]];
-                            if (o == a) continue;
-                            double dx = p[0] - o->x, dy = p[1] - o->y, dz = p[2] - o->z;
-                            if (dx * dx + dy * dy + dz * dz < o->r * o->r * (1.0 - 1e-12)) { buried = 1; break; }
+                            double dx = a->x - o->x, dy = a->y - o->y, dz = a->z - o->z, rr = a->r + o->r;
+                            if (o == a || dx * dx + dy * dy + dz * dz >= rr * rr) continue;
+                            if (nn == cap) {
+                                const vsg_ball **grown = realloc(nb, 2 * cap * sizeof *nb);
+                                if (!grown) { fail = 1; continue; }
+                                nb = grown;
+                                cap *= 2;
+                            }
+                            nb[nn++] = o;
                         }
                     }
                 }
             }
-            vsg_ball *q = &pts[first[i] + k];
-            q->x = p[0]; q->y = p[1]; q->z = p[2]; q->r = probe;
-            keep[first[i] + k] = (unsigned char)!buried;
+            size_t last = 0;  /* the sphere that buried the previous point: try it first */
+            for (size_t k = 0; k < np; k++) {
+                /* Fibonacci sphere: near-uniform points. */
+                double zc = 1.0 - (2.0 * (double)k + 1.0) / (double)np;
+                double rc = sqrt(1.0 - zc * zc), phi = golden * (double)k;
+                double p[3] = {a->x + a->r * rc * cos(phi), a->y + a->r * rc * sin(phi), a->z + a->r * zc};
+                int buried = 0;
+                for (size_t t = 0; t < nn && !buried; t++) {
+                    size_t j = (last + t) % nn;
+                    const vsg_ball *o = nb[j];
+                    double dx = p[0] - o->x, dy = p[1] - o->y, dz = p[2] - o->z;
+                    if (dx * dx + dy * dy + dz * dz < o->r * o->r * (1.0 - 1e-12)) { buried = 1; last = j; }
+                }
+                vsg_ball *q = &pts[first[i] + k];
+                q->x = p[0]; q->y = p[1]; q->z = p[2]; q->r = probe;
+                keep[first[i] + k] = (unsigned char)!buried;
+            }
         }
+        free(nb);
+    }
+    if (fail) {
+        free(pts); free(first); free(keep); free(sas); cells_free(&c);
+        return vsg_fail(VSG_E_NOMEM, "out of memory (surface neighbours)");
     }
     size_t n = 0;
     for (size_t k = 0; k < first[m->n]; k++)

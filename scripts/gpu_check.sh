@@ -66,7 +66,7 @@ fi
 
 if [ "$built" -eq 1 ]; then
     if step "ctest -L gpu" ctest_gpu.log \
-        ctest_in_build -L gpu --output-on-failure --timeout "$CTEST_TIMEOUT"; then
+        ctest_in_build -L gpu -V --timeout "$CTEST_TIMEOUT"; then
         # On a GPU machine a skipped GPU test (exit 77) means the GPU was not usable: a failure.
         if grep -q -i "skipped\|Not Run" "$LOGS/ctest_gpu.log"; then
             results[${#results[@]}-1]="FAIL"
@@ -82,11 +82,33 @@ if [ "$built" -eq 1 ]; then
         ctest_in_build --output-on-failure -j "$JOBS" --timeout "$CTEST_TIMEOUT"
     if [ -x "$BUILD_DIR/bench_sor" ]; then
         # shellcheck disable=SC2086  # the sizes are meant to split
-        step "bench_sor $BENCH_SIZES" bench_sor.log \
-            timeout "$BENCH_TIMEOUT" "$BUILD_DIR/bench_sor" $BENCH_SIZES
+        if step "bench_sor $BENCH_SIZES" bench_sor.log \
+            timeout "$BENCH_TIMEOUT" "$BUILD_DIR/bench_sor" $BENCH_SIZES &&
+            grep -q "no GPU" "$LOGS/bench_sor.log"; then
+            results[${#results[@]}-1]="FAIL"
+            notes[${#notes[@]}-1]="bench_sor found no GPU"
+            failed=1
+        fi
     else
         skip_step "bench_sor" "no $BUILD_DIR/bench_sor"
     fi
+    # End to end: the 1STP receptor on a 161³ grid (80 Å, 0.5 Å), GPU float and double against
+    # the CPU twin: iterations, time, and biotin's interaction energy from each grid.
+    # shellcheck disable=SC2317  # called through step
+    e2e() {
+        local v="$BUILD_DIR/vsgrid" box=10.734,2.033,-11.537,80,80,80 dev prec
+        for run in "cpu double" "gpu double" "gpu float"; do
+            set -- $run
+            dev=$1 prec=$2
+            "$v" grid data/1stp_receptor.pdbqt -o "$LOGS/e2e_${dev}_${prec}.vsg" --box "$box" --spacing 0.5 \
+                --salt 0.15 --device "$dev" --precision "$prec" --quiet --json "$LOGS/e2e_${dev}_${prec}.json" || return 1
+            printf 'e2e %-4s %-6s ' "$dev" "$prec"
+            grep -E '"(device|iterations|seconds_per_iteration|bytes_per_node|total_energy_kt)"' \
+                "$LOGS/e2e_${dev}_${prec}.json" | tr -d '\n ,' ; echo
+            "$v" probe "$LOGS/e2e_${dev}_${prec}.vsg" data/biotin.pdbqt --quiet
+        done
+    }
+    step "e2e 1stp 161^3 cpu/gpu" e2e.log e2e
 else
     skip_step "ctest -L gpu" "not built"
     skip_step "ctest (all)" "not built"
@@ -102,6 +124,17 @@ if [ -f "$LOGS/bench_sor.log" ]; then
     echo
     sed -n '/^GPU PB SOR/,$p' "$LOGS/bench_sor.log"
 fi
+if [ -f "$LOGS/e2e.log" ]; then
+    echo
+    echo "End to end (1STP, 161^3):"
+    grep -E "^e2e|interaction energy" "$LOGS/e2e.log"
+fi
+if [ -f "$LOGS/ctest_gpu.log" ]; then
+    echo
+    echo "GPU test, CPU vs GPU:"
+    grep -E "seed|listed nodes|iterations cpu|max\|diff\||gpu: |fixed [0-9]+ iterations" \
+        "$LOGS/ctest_gpu.log" | sed -E 's/^[0-9]+: //'
+fi
 for log in ctest_gpu.log ctest_all.log; do
     if [ -f "$LOGS/$log" ] && grep -q "The following tests FAILED" "$LOGS/$log"; then
         echo
@@ -110,7 +143,8 @@ for log in ctest_gpu.log ctest_all.log; do
     fi
 done
 echo
-echo "=== gpu_check summary ($(nvidia-smi -L 2>/dev/null | head -n 1 || echo 'no nvidia-smi'))"
+gpu=$(nvidia-smi -L 2>/dev/null | head -n 1)
+echo "=== gpu_check summary (${gpu:-no GPU listed by nvidia-smi})"
 printf '%-28s %-5s %7s  %s\n' "step" "result" "time" "note"
 for i in "${!names[@]}"; do
     printf '%-28s %-5s %7s  %s\n' "${names[$i]}" "${results[$i]}" "${times[$i]}" "${notes[$i]}"

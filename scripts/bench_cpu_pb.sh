@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# CPU PB benchmark: vsgrid's CPU twin against APBS on the same grids, same machine, same run.
+# Receptor: 1STP (data/1stp_receptor.pdbqt, written as PQR for APBS), SES, 0.15 M, mdh faces,
+# an 80 Å box around the biotin site: 161³ at 0.5 Å and 241³ at 0.333 Å.
+# Prints one table: grid, program, iterations, seconds, ns per node-iteration, peak RSS,
+# bytes per node, total grid energy (the same ½Σqφ for both: equal accuracy check).
+# Usage: scripts/bench_cpu_pb.sh [BUILD_DIR]   (needs apbs for the APBS rows)
+set -u
+cd "$(dirname "$0")/.."
+build=${1:-build}
+vsgrid=$build/vsgrid
+[ -x "$vsgrid" ] || { echo "build vsgrid first (cmake --build $build)"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$vsgrid" info data/1stp_receptor.pdbqt --pqr "$work/1stp.pqr" > /dev/null
+centre="10.734 2.033 -11.537"
+printf '%-8s %-7s %-8s %6s %9s %10s %10s %9s %16s\n' grid spacing program iter seconds ns/node-it "peak MiB" bytes/node "energy (kT)"
+for spec in "161 0.5" "241 0.33333333"; do
+  set -- $spec
+  n=$1 h=$2
+  nodes=$((n * n * n))
+  # vsgrid (CPU twin)
+  /usr/bin/time -f "%e %M" -o "$work/time" "$vsgrid" grid "$work/1stp.pqr" -o "$work/v.vsg" \
+    --box "${centre// /,},80,80,80" --spacing "$h" --salt 0.15 --surface ses --bc mdh --device cpu \
+    --quiet --json "$work/v.json" > /dev/null 2>&1
+  read -r secs rss < "$work/time"
+  it=$(awk -F': ' '/"iterations"/ { gsub(/,/,"",$2); print $2; exit }' "$work/v.json")
+  spi=$(awk -F': ' '/"seconds_per_iteration"/ { gsub(/,/,"",$2); print $2; exit }' "$work/v.json")
+  e=$(awk -F': ' '/"total_energy_kt"/ { gsub(/,/,"",$2); print $2; exit }' "$work/v.json")
+  awk -v n="$n" -v h="$h" -v it="$it" -v s="$secs" -v spi="$spi" -v rss="$rss" -v nodes="$nodes" -v e="$e" 'BEGIN {
+    printf "%-8s %-7.3f %-8s %6d %9.2f %10.2f %10.0f %9.1f %16.2f\n", n "^3", h, "vsgrid", it, s, 1e9 * spi / nodes, rss / 1024, rss * 1024 / nodes, e }'
+  # APBS on the same grid
+  if command -v apbs > /dev/null 2>&1; then
+    cat > "$work/a.in" <<EOT
+read
+    mol pqr 1stp.pqr
+end
+elec name solv
+    mg-manual
+    dime $n $n $n
+    glen 80 80 80
+    gcent $centre
+    mol 1
+    lpbe
+    bcfl mdh
+    pdie 2.0
+    sdie 78.54
+    srfm mol
+    chgm spl0
+    srad 1.4
+    swin 0.3
+    sdens 10.0
+    temp 298.15
+    ion charge 1 conc 0.15 radius 2.0
+    ion charge -1 conc 0.15 radius 2.0
+    calcenergy total
+    calcforce no
+end
+quit
+EOT
+    (cd "$work" && /usr/bin/time -f "%e %M" -o time apbs a.in > a.log 2>&1)
+    read -r secs rss < "$work/time"
+    kj=$(awk '/Total electrostatic energy/ { print $5; exit }' "$work/a.log")
+    awk -v n="$n" -v h="$h" -v s="$secs" -v rss="$rss" -v nodes="$nodes" -v kj="$kj" 'BEGIN {
+      printf "%-8s %-7.3f %-8s %6s %9.2f %10s %10.0f %9.1f %16.2f\n", n "^3", h, "APBS", "-", s, "-", rss / 1024, rss * 1024 / nodes, kj / 4.184 / 0.5924838 }'
+  fi
+done
+echo "machine: $(nproc) cores, $(uname -m); $(apbs --version 2>/dev/null | head -1 || true)"
