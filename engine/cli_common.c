@@ -130,8 +130,9 @@ const char vsg_cli_pb_help[] =
     "                          focusing from a coarse box) | focus:COARSE.vsg (from a coarser grid)\n"
     "  --nonlinear             nonlinear PB (sinh ion term, introduced gradually)\n"
     "Solver:\n"
-    "  --tol T                 stop when max |change| per check <= T kT/e (default 1e-6,\n"
-    "                          1e-4 in float)\n"
+    "  --tol T                 stop when max |change| per check <= T kT/e (default 1e-6;\n"
+    "                          in float the float resolution of the largest potential,\n"
+    "                          at least 1e-4)\n"
     "  --max-iter N            iteration cap per focusing level (default 20000)\n"
     "  --check-every N         test convergence every N iterations (default 10)\n"
     "  --precision P           double (default) | float\n"
@@ -346,6 +347,7 @@ void vsg_cli_json_pb(vsg_json *j, const vsg_pb_params *p, const vsg_pb_report *r
     vsg_json_int(j, "total_iterations", r->total_iterations);
     vsg_json_bool(j, "converged", r->converged);
     vsg_json_num(j, "final_change_kt_e", r->final_change);
+    vsg_json_num(j, "tol_kt_e", r->tol);
     vsg_json_num(j, "omega", r->omega);
     vsg_json_num(j, "seconds", r->seconds);
     vsg_json_num(j, "setup_seconds", r->setup_seconds);

@@ -146,7 +146,9 @@ typedef struct {
     const char *focus_file;      /* VSG_BC_FOCUS_FILE */
     int nonlinear;               /* 0 linear, 1 nonlinear PB */
     /* solver */
-    double tol;                  /* max |Δφ| kT/e between checks; 0 = default (1e-6 double, 1e-4 float) */
+    double tol;                  /* max |Δφ| kT/e between checks; 0 = default (1e-6 double; float:
+                                    max(1e-4, 8 ε_float max|s|), the float resolution of the
+                                    largest potential, s the largest charge-node source term) */
     int max_iter;                /* default 20000 per level */
     int check_every;             /* default 10 */
     vsg_precision precision;     /* default double on the CPU */
@@ -168,6 +170,7 @@ typedef struct {
     int iterations;              /* finest level */
     int total_iterations;        /* all levels */
     double final_change;         /* kT/e, finest level */
+    double tol;                  /* kT/e, the tolerance used on the finest level */
     int converged;
     double seconds;              /* wall time of the whole solve */
     double seconds_per_iteration;/* finest level */

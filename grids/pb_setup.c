@@ -161,54 +161,6 @@ static double dh(const vsg_pb_physics *ph, double q, double r, double a)
     return ph->lambda_b * q * exp(-kappa * (r - a)) / (ph->eps_out * r * (1.0 + kappa * a));
 }
 
-/* The charged atoms as arrays, with each one's Debye–Hückel prefactor folded in:
- * φ(r) = Σ_i c_i e^{−κ max(r, a_i)} / max(r, a_i), c_i = λ_B q_i e^{κ a_i} / (ε_out (1 + κ a_i)).
- * Arrays so the sum over atoms vectorises (this file is built with -fno-math-errno). */
-typedef struct {
-    size_t n;
-    double *x, *y, *z, *a, *c;
-    double kappa;
-} mdh_atoms;
-
-static void mdh_free(mdh_atoms *md)
-{
-    free(md->x); free(md->y); free(md->z); free(md->a); free(md->c);
-}
-
-static vsg_status mdh_prepare(mdh_atoms *md, const vsg_molecule *m, const vsg_pb_physics *ph)
-{
-    size_t n = 0, cap = m->n ? m->n : 1;
-    md->x = malloc(cap * sizeof(double)); md->y = malloc(cap * sizeof(double));
-    md->z = malloc(cap * sizeof(double)); md->a = malloc(cap * sizeof(double));
-    md->c = malloc(cap * sizeof(double));
-    if (!md->x || !md->y || !md->z || !md->a || !md->c) { mdh_free(md); return VSG_E_NOMEM; }
-    for (size_t i = 0; i < m->n; i++) {
-        const vsg_atom *at = &m->atoms[i];
-        if (at->charge == 0.0) continue;
-        double a = at->radius > 1e-9 ? at->radius : 1e-9;
-        md->x[n] = at->x; md->y[n] = at->y; md->z[n] = at->z; md->a[n] = a;
-        md->c[n] = ph->lambda_b * at->charge * exp(md->kappa * a) / (ph->eps_out * (1.0 + md->kappa * a));
-        n++;
-    }
-    md->n = n;
-    return VSG_OK;
-}
-
-static double mdh_sum(const mdh_atoms *md, const double p[3])
-{
-    double v = 0.0;
-    const double kappa = md->kappa;
-    const double *restrict x = md->x, *restrict y = md->y, *restrict z = md->z, *restrict a = md->a, *restrict c = md->c;
-#pragma omp simd reduction(+ : v)
-    for (size_t i = 0; i < md->n; i++) {
-        double dx = p[0] - x[i], dy = p[1] - y[i], dz = p[2] - z[i];
-        double r = sqrt(dx * dx + dy * dy + dz * dz);
-        r = r > a[i] ? r : a[i];
-        v += c[i] * exp(-kappa * r) / r;
-    }
-    return v;
-}
-
 vsg_status vsg_pb_boundary(vsg_pb_system *s, const vsg_molecule *m, const vsg_pb_physics *ph,
                            vsg_boundary bc, const vsg_grid *coarse)
 {
@@ -250,8 +202,8 @@ vsg_status vsg_pb_boundary(vsg_pb_system *s, const vsg_molecule *m, const vsg_pb
         return VSG_OK;
     }
     if (bc == VSG_BC_ZERO) return VSG_OK;
-    mdh_atoms md = {0, NULL, NULL, NULL, NULL, NULL, sqrt(ph->kappa2)};
-    if (bc == VSG_BC_MDH && mdh_prepare(&md, m, ph) != VSG_OK) return vsg_fail(VSG_E_NOMEM, "out of memory (boundary)");
+    vsg_mdh_atoms md = {0, NULL, NULL, NULL, NULL, NULL, sqrt(ph->kappa2)};
+    if (bc == VSG_BC_MDH && vsg_mdh_prepare(&md, m, ph) != VSG_OK) return vsg_fail(VSG_E_NOMEM, "out of memory (boundary)");
 #pragma omp parallel for schedule(dynamic, 1)
     for (int z = 0; z < nz; z++)
         for (int y = 0; y < ny; y++) {
@@ -267,12 +219,12 @@ vsg_status vsg_pb_boundary(vsg_pb_system *s, const vsg_molecule *m, const vsg_pb
                     double rn = sqrt((p[0] - cn[0]) * (p[0] - cn[0]) + (p[1] - cn[1]) * (p[1] - cn[1]) + (p[2] - cn[2]) * (p[2] - cn[2]));
                     v = (qp ? dh(ph, qp, rp, 0.0) : 0.0) + (qn ? dh(ph, qn, rn, 0.0) : 0.0);
                 } else { /* MDH: every charge its own Debye–Hückel sphere of the atom's radius */
-                    v = mdh_sum(&md, p);
+                    v = vsg_mdh_sum(&md, p);
                 }
                 vsg_pb_set(s, vsg_pb_linear(s, x, y, z), v);
             }
         }
-    mdh_free(&md);
+    vsg_mdh_free(&md);
     return VSG_OK;
 }
 

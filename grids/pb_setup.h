@@ -48,6 +48,16 @@ vsg_status vsg_pb_build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
 vsg_status vsg_pb_boundary(vsg_pb_system *s, const vsg_molecule *m, const vsg_pb_physics *ph,
                            vsg_boundary bc, const vsg_grid *coarse);
 
+/* The charged atoms as arrays for the mdh boundary sum (grids/boundary_mdh.c). */
+typedef struct {
+    size_t n;
+    float *x, *y, *z, *a, *c;
+    double kappa;
+} vsg_mdh_atoms;
+vsg_status vsg_mdh_prepare(vsg_mdh_atoms *md, const vsg_molecule *m, const vsg_pb_physics *ph);
+double vsg_mdh_sum(const vsg_mdh_atoms *md, const double p[3]);
+void vsg_mdh_free(vsg_mdh_atoms *md);
+
 /* ½ Σ q_j φ_j over the grid charges (kT). */
 double vsg_pb_energy(const vsg_pb_system *s, const vsg_grid_charge *c, size_t n);
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CPU PB benchmark: vsgrid's CPU twin against APBS on the same grids, same machine, same run.
 # Receptor: 1STP (data/1stp_receptor.pdbqt, written as PQR for APBS), SES, 0.15 M, mdh faces,
-# an 80 Å box around the biotin site: 161³ at 0.5 Å and 241³ at 0.333 Å.
+# a box around the biotin site: 161³ at 0.5 Å (80 Å) and 257³ at 0.33 Å (84.5 Å); both are
+# multigrid-compatible sizes, so APBS solves exactly the same grid.
 # Prints one table: grid, program, iterations, seconds, ns per node-iteration, peak RSS,
 # bytes per node, total grid energy (the same ½Σqφ for both: equal accuracy check).
 # Usage: scripts/bench_cpu_pb.sh [BUILD_DIR]   (needs apbs for the APBS rows)
@@ -15,13 +16,14 @@ trap 'rm -rf "$work"' EXIT
 "$vsgrid" info data/1stp_receptor.pdbqt --pqr "$work/1stp.pqr" > /dev/null
 centre="10.734 2.033 -11.537"
 printf '%-8s %-7s %-8s %6s %9s %10s %10s %9s %16s\n' grid spacing program iter seconds ns/node-it "peak MiB" bytes/node "energy (kT)"
-for spec in "161 0.5" "241 0.33333333"; do
+for spec in "161 0.5" "257 0.33"; do
   set -- $spec
   n=$1 h=$2
   nodes=$((n * n * n))
+  len=$(awk -v n="$n" -v h="$h" 'BEGIN { printf "%.4f", (n - 1) * h }')
   # vsgrid (CPU twin)
   /usr/bin/time -f "%e %M" -o "$work/time" "$vsgrid" grid "$work/1stp.pqr" -o "$work/v.vsg" \
-    --box "${centre// /,},80,80,80" --spacing "$h" --salt 0.15 --surface ses --bc mdh --device cpu \
+    --box "${centre// /,},$len,$len,$len" --spacing "$h" --salt 0.15 --surface ses --bc mdh --device cpu \
     --quiet --json "$work/v.json" > /dev/null 2>&1
   read -r secs rss < "$work/time"
   it=$(awk -F': ' '/"iterations"/ { gsub(/,/,"",$2); print $2; exit }' "$work/v.json")
@@ -38,7 +40,7 @@ end
 elec name solv
     mg-manual
     dime $n $n $n
-    glen 80 80 80
+    glen $len $len $len
     gcent $centre
     mol 1
     lpbe
