@@ -452,7 +452,10 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         }
     const R u0 = (R)(1.0 / 6.0), u1 = (R)(1.0 / (6.0 + s->kh2));
     const double ksalt = s->kh2 / (6.0 + s->kh2);
-    const R w = (R)set->omega;
+    vsg_sor_adapt adapt;
+    vsg_sor_adapt_init(&adapt, set->omega);
+    double omega = set->omega;
+    int last_check = 0;
     Ions ions;
     memset(&ions, 0, sizeof ions);
     ions.n = s->nonlinear ? s->n_ions : 0; /* validated above; unused when linear */
@@ -483,12 +486,12 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         for (int c = 0; c < 2; c++) {
             R *p = (R *)d->phi[c];
             const R *o = (const R *)d->phi[1 - c];
-            launch_uniform<R>(nl, check, grid, block, d->stream, p, o, d->flag[c], s, c, off[c], w,
-                              u0, u1, set->omega, lambda, ksalt, ions, d->maxbits);
+            launch_uniform<R>(nl, check, grid, block, d->stream, p, o, d->flag[c], s, c, off[c], (R)omega,
+                              u0, u1, omega, lambda, ksalt, ions, d->maxbits);
             LAUNCHED("the uniform SOR kernel");
             if (s->ncorr[c]) {
                 launch_correct<R>(nl, check, cblocks[c], d->stream, p, o, d->corr[c], s->ncorr[c],
-                                  off[c], set->omega, lambda, ions, d->maxbits);
+                                  off[c], omega, lambda, ions, d->maxbits);
                 LAUNCHED("the SOR correction kernel");
             }
         }
@@ -512,9 +515,13 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
             r->converged = 1;
             break;
         }
+        /* The same adaptation as the CPU twin, from the same checks (pb_system.h). */
+        if (set->adapt) omega = vsg_sor_adapt_step(&adapt, change, it + 1 - last_check, !s->nonlinear || lambda == 0.0);
+        last_check = it + 1;
     }
     CU(cudaStreamSynchronize(d->stream));
     r->seconds = vsg_now() - t0;
+    r->omega = omega;
     if (show) fprintf(stderr, "\r%60s\r", "");
 
     /* The solution (or, after divergence, the last state, as the CPU leaves it) back in s. */

@@ -228,6 +228,20 @@ vsg_status vsg_pb_boundary(vsg_pb_system *s, const vsg_molecule *m, const vsg_pb
     return VSG_OK;
 }
 
+void vsg_pb_guess(vsg_pb_system *s, const vsg_grid *g)
+{
+    const int nx = s->nx, ny = s->ny, nz = s->nz;
+#pragma omp parallel for schedule(static)
+    for (int z = 1; z < nz - 1; z++)
+        for (int y = 1; y < ny - 1; y++)
+            for (int x = 1; x < nx - 1; x++) {
+                double v;
+                if (vsg_grid_interpolate(g, s->origin[0] + x * s->h, s->origin[1] + y * s->h,
+                                         s->origin[2] + z * s->h, &v) == VSG_OK)
+                    vsg_pb_set(s, vsg_pb_linear(s, x, y, z), v);
+            }
+}
+
 double vsg_pb_energy(const vsg_pb_system *s, const vsg_grid_charge *c, size_t n)
 {
     double e = 0.0;

@@ -58,6 +58,9 @@ vsg_status vsg_mdh_prepare(vsg_mdh_atoms *md, const vsg_molecule *m, const vsg_p
 double vsg_mdh_sum(const vsg_mdh_atoms *md, const double p[3]);
 void vsg_mdh_free(vsg_mdh_atoms *md);
 
+/* Interior nodes from a grid (trilinear), faces untouched: a starting guess. */
+void vsg_pb_guess(vsg_pb_system *s, const vsg_grid *g);
+
 /* ½ Σ q_j φ_j over the grid charges (kT). */
 double vsg_pb_energy(const vsg_pb_system *s, const vsg_grid_charge *c, size_t n);
 

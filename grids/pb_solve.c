@@ -145,6 +145,100 @@ static double level_tol(const vsg_pb_params *p, const vsg_pb_system *s, double t
     return fmax(tol, 4.0 * FLT_EPSILON * 2.0 * smax);
 }
 
+/* What one solved level leaves behind besides its grid. */
+typedef struct {
+    vsg_sor_result res;
+    vsg_sor_settings set;
+    double energy, charge_in, charge_out, bytes_per_node, setup_seconds;
+    long listed, charged;
+    int nested_iterations;
+} level_out;
+
+static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
+                              const vsg_level *lv, vsg_boundary bc, const vsg_grid *coarse, int *gpu,
+                              double tol, int depth, vsg_grid **out, level_out *lo);
+
+/* Nested iteration: when a level starts from nothing (no coarser level), first solve the same box
+ * at twice the spacing (recursively, down to ~33 nodes) and start from its interpolated
+ * potential. The smooth error components, which SOR removes slowest, are then mostly gone: the
+ * fine level needs fewer iterations for about an eighth of its cost. Faces stay as computed. */
+#define VSG_NESTED_MIN_NODES 65
+static vsg_status nested_guess(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
+                               const vsg_level *lv, vsg_boundary bc, int *gpu, double tol, int depth,
+                               vsg_pb_system *s, int *iterations)
+{
+    int nmin = lv->n[0] < lv->n[1] ? lv->n[0] : lv->n[1];
+    nmin = lv->n[2] < nmin ? lv->n[2] : nmin;
+    if (depth >= 4 || nmin < VSG_NESTED_MIN_NODES) return VSG_OK;
+    vsg_level half = *lv;
+    half.h = 2.0 * lv->h;
+    for (int d = 0; d < 3; d++) half.n[d] = ((lv->n[d] - 1) / 2 + 1) | 1;  /* odd; same origin */
+    vsg_grid *g = NULL;
+    level_out lo;
+    /* The coarse potential differs from the fine one by O(h²) anyway: a looser tolerance. */
+    vsg_status st = solve_level(m, p, ph, &half, bc, NULL, gpu, 100.0 * tol, depth + 1, &g, &lo);
+    if (st != VSG_OK) return st;
+    *iterations += lo.res.iterations + lo.nested_iterations;
+    vsg_pb_guess(s, g);
+    vsg_grid_free(g);
+    return VSG_OK;
+}
+
+static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
+                              const vsg_level *lv, vsg_boundary bc, const vsg_grid *coarse, int *gpu,
+                              double tol, int depth, vsg_grid **out, level_out *lo)
+{
+    double ts = vsg_now();
+    memset(lo, 0, sizeof *lo);
+    vsg_pb_system s;
+    vsg_grid_charge *charges = NULL;
+    size_t nq = 0;
+    double outside = 0.0;
+    vsg_status st = vsg_pb_build(m, ph, lv, p->precision, &s, &charges, &nq, &outside);
+    if (st != VSG_OK) return st;
+    st = vsg_pb_boundary(&s, m, ph, bc, coarse);
+    lo->setup_seconds = vsg_now() - ts;
+    if (st == VSG_OK && !coarse) st = nested_guess(m, p, ph, lv, bc, gpu, tol, depth, &s, &lo->nested_iterations);
+    vsg_sor_settings set;
+    memset(&set, 0, sizeof set);
+    set.omega = vsg_sor_omega_start(&s);
+    set.adapt = 1;
+    set.tol = level_tol(p, &s, tol);
+    set.max_iter = p->max_iter > 0 ? p->max_iter : 20000;
+    set.check_every = p->check_every > 0 ? p->check_every : 10;
+    set.threads = p->threads;
+    set.progress = p->progress && depth == 0;
+    set.gpu_index = p->gpu_index < 0 ? 0 : p->gpu_index;
+    vsg_sor_result res;
+    memset(&res, 0, sizeof res);
+    if (st == VSG_OK && *gpu) {
+        /* The GPU copies the potential back only on success: s is untouched on failure. */
+        st = vsg_sor_gpu(&s, &set, &res);
+        if (st == VSG_E_DEVICE && p->device == VSG_DEVICE_AUTO) {
+            vsg_warn("GPU solver failed (%s): running the CPU solver", vsg_last_error());
+            *gpu = 0;
+            st = VSG_OK;
+        }
+    }
+    if (st == VSG_OK && !*gpu) st = vsg_sor_cpu(&s, &set, &res);
+    if (st == VSG_OK) {
+        lo->res = res;
+        lo->set = set;
+        lo->energy = vsg_pb_energy(&s, charges, nq);
+        for (size_t i = 0; i < nq; i++) lo->charge_in += charges[i].q;
+        lo->charge_out = outside;
+        lo->charged = (long)nq;
+        lo->listed = (long)(s.ncorr[0] + s.ncorr[1]);
+        lo->bytes_per_node = *gpu ? res.device_bytes / (double)s.nodes
+                                  : (vsg_pb_system_bytes(&s) + 4.0 * (double)s.nodes) / (double)s.nodes;
+        *out = system_to_grid(&s);
+        if (!*out) st = vsg_fail(VSG_E_NOMEM, "out of memory (potential grid)");
+    }
+    free(charges);
+    vsg_pb_system_free(&s);
+    return st;
+}
+
 /* Solves the levels in order; each level's potential gives the next one's boundary. */
 static vsg_status solve_levels(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
                                vsg_grid **out, vsg_pb_report *r)
@@ -181,65 +275,36 @@ static vsg_status solve_levels(const vsg_molecule *m, const vsg_pb_params *p, co
     r->kt_kcal = vsg_kt_kcal(p->temperature);
     r->debye_length = ph->kappa2 > 0.0 ? 1.0 / sqrt(ph->kappa2) : 0.0;
     snprintf(r->precision, sizeof r->precision, "%s", precision == VSG_PRECISION_FLOAT ? "float" : "double");
+    vsg_boundary bc = p->bc == VSG_BC_FOCUS || p->bc == VSG_BC_FOCUS_FILE ? VSG_BC_MDH : p->bc;
     for (int k = 0; k < count && st == VSG_OK; k++) {
-        double ts = vsg_now();
-        vsg_pb_system s;
-        vsg_grid_charge *charges = NULL;
-        size_t nq = 0;
-        double outside = 0.0;
-        st = vsg_pb_build(m, ph, &lv[k], precision, &s, &charges, &nq, &outside);
+        vsg_grid *g = NULL;
+        level_out lo;
+        st = solve_level(m, p, ph, &lv[k], bc, coarse, &gpu, tol, 0, &g, &lo);
         if (st != VSG_OK) break;
-        vsg_boundary bc = p->bc == VSG_BC_FOCUS || p->bc == VSG_BC_FOCUS_FILE ? VSG_BC_MDH : p->bc;
-        st = vsg_pb_boundary(&s, m, ph, bc, coarse);
-        if (st != VSG_OK) { free(charges); vsg_pb_system_free(&s); break; }
-        vsg_sor_settings set = {vsg_sor_omega(s.nx, s.ny, s.nz), level_tol(p, &s, tol), p->max_iter > 0 ? p->max_iter : 20000,
-                                p->check_every > 0 ? p->check_every : 10, p->threads, p->progress,
-                                p->gpu_index < 0 ? 0 : p->gpu_index};
-        vsg_sor_result res;
-        memset(&res, 0, sizeof res);
-        r->setup_seconds += vsg_now() - ts;
-        if (gpu) {
-            st = vsg_sor_gpu(&s, &set, &res);
-            if (st == VSG_E_DEVICE && p->device == VSG_DEVICE_AUTO) {
-                vsg_warn("GPU solver failed (%s): running the CPU solver", vsg_last_error());
-                gpu = 0;
-                vsg_pb_boundary(&s, m, ph, bc, coarse);  /* restart from the same state */
-                st = VSG_OK;
-            }
-        }
-        if (!gpu && st == VSG_OK) st = vsg_sor_cpu(&s, &set, &res);
-        if (st == VSG_OK && !res.converged)
+        if (!lo.res.converged)
             vsg_warn("PB level %d/%d did not converge in %d iterations (max change %.3g kT/e > tol %.3g)",
-                     k + 1, count, res.iterations, res.final_change, tol);
-        r->total_iterations += res.iterations;
-        if (k == count - 1 && st == VSG_OK) {
-            r->iterations = res.iterations;
-            r->final_change = res.final_change;
-            r->converged = res.converged;
-            r->seconds_per_iteration = res.iterations ? res.seconds / res.iterations : 0.0;
-            r->omega = set.omega;
-            r->tol = set.tol;
+                     k + 1, count, lo.res.iterations, lo.res.final_change, lo.set.tol);
+        r->setup_seconds += lo.setup_seconds;
+        r->total_iterations += lo.res.iterations + lo.nested_iterations;
+        if (k == count - 1) {
+            r->iterations = lo.res.iterations;
+            r->final_change = lo.res.final_change;
+            r->converged = lo.res.converged;
+            r->seconds_per_iteration = lo.res.iterations ? lo.res.seconds / lo.res.iterations : 0.0;
+            r->omega = lo.res.omega;
+            r->tol = lo.set.tol;
             memcpy(r->n, lv[k].n, sizeof r->n);
             memcpy(r->origin, lv[k].origin, sizeof r->origin);
             r->spacing = lv[k].h;
-            r->energy_kt = vsg_pb_energy(&s, charges, nq);
-            double q = 0.0;
-            for (size_t i = 0; i < nq; i++) q += charges[i].q;
-            r->charge_in_box = q;
-            r->charge_outside = outside;
-            r->boundary_nodes = 0;
-            r->charged_nodes = (long)nq;
-            for (int c = 0; c < 2; c++) r->boundary_nodes += (long)s.ncorr[c];
-            r->bytes_per_node = gpu ? res.device_bytes / (double)s.nodes
-                                    : (vsg_pb_system_bytes(&s) + 4.0 * (double)s.nodes) / (double)s.nodes;
-            r->peak_bytes = fine_nodes * bytes_per_node(precision) +
-                            (double)(s.ncorr[0] + s.ncorr[1]) * sizeof(vsg_pb_corr);
-            snprintf(r->device, sizeof r->device, "%s", res.device);
+            r->energy_kt = lo.energy;
+            r->charge_in_box = lo.charge_in;
+            r->charge_outside = lo.charge_out;
+            r->boundary_nodes = lo.listed;
+            r->charged_nodes = lo.charged;
+            r->bytes_per_node = lo.bytes_per_node;
+            r->peak_bytes = fine_nodes * bytes_per_node(precision) + (double)lo.listed * sizeof(vsg_pb_corr);
+            snprintf(r->device, sizeof r->device, "%s", lo.res.device);
         }
-        vsg_grid *g = st == VSG_OK ? system_to_grid(&s) : NULL;
-        if (st == VSG_OK && !g) st = VSG_E_NOMEM;
-        free(charges);
-        vsg_pb_system_free(&s);
         vsg_grid_free(coarse);
         coarse = g;
     }

@@ -84,3 +84,11 @@ double vsg_sor_omega(int nx, int ny, int nz)
     double rho = (cos(pi / (nx - 1)) + cos(pi / (ny - 1)) + cos(pi / (nz - 1))) / 3.0;
     return 2.0 / (1.0 + sqrt(1.0 - rho * rho));
 }
+
+double vsg_sor_omega_start(const vsg_pb_system *s)
+{
+    const double pi = 3.14159265358979323846;
+    int n[3] = {(s->nx - 1) / 2 + 1, (s->ny - 1) / 2 + 1, (s->nz - 1) / 2 + 1};
+    double rho = (cos(pi / (n[0] - 1)) + cos(pi / (n[1] - 1)) + cos(pi / (n[2] - 1))) / 3.0;
+    return vsg_omega_from_rho(rho * 6.0 / (6.0 + s->kh2));
+}

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <math.h>
+
 #include "vsgrid.h"
 
 #ifdef __cplusplus
@@ -68,7 +70,8 @@ typedef struct {
 
 /* Solver settings shared by both twins. */
 typedef struct {
-    double omega;          /* over-relaxation factor */
+    double omega;          /* over-relaxation factor at the start */
+    int adapt;             /* raise ω from the observed convergence rate (vsg_sor_adapt) */
     double tol;            /* stop when max |Δφ| (kT/e) over a check iteration ≤ tol */
     int max_iter;
     int check_every;       /* convergence tested on iterations it with (it+1) % check_every == 0 */
@@ -80,6 +83,7 @@ typedef struct {
 typedef struct {
     int iterations;
     double final_change;   /* max |Δφ| of the last check */
+    double omega;          /* ω at the end (after adaptation) */
     int converged;
     double seconds;        /* iteration loop only */
     double device_bytes;   /* GPU: device memory used */
@@ -99,6 +103,54 @@ static inline double vsg_nl_lambda(int it)
     return (double)(it - VSG_NL_LINEAR + 1) / (double)VSG_NL_RAMP;
 }
 
+/* Adaptive ω (after Hageman & Young's adaptive SOR), shared by both twins so that they take
+ * the same decisions from the same convergence checks. The box's Jacobi spectral radius
+ * overestimates the real one (salt screens, the low-dielectric interior is small), and SOR with
+ * ω above the optimum converges only at rate ω − 1. So start below the optimum, from the
+ * spectral radius of a box of half the size (salt included), observe the asymptotic decay rate
+ * r of the max change between checks, and when two successive rates agree, estimate the Jacobi
+ * radius μ = (r + ω − 1)/(ω √r) and move ω up to 2/(1 + √(1 − μ²)). Above the optimum r ≈ ω − 1
+ * and the estimate gives ω back: ω never goes down. Linear phase only. */
+typedef struct {
+    double omega;
+    double prev_change, prev_rate;
+    int updates;
+} vsg_sor_adapt;
+
+#define VSG_ADAPT_MAX_UPDATES 8
+static inline double vsg_omega_from_rho(double rho) { return 2.0 / (1.0 + sqrt(1.0 - rho * rho)); }
+
+static inline void vsg_sor_adapt_init(vsg_sor_adapt *a, double omega0)
+{
+    a->omega = omega0;
+    a->prev_change = 0.0;
+    a->prev_rate = 0.0;
+    a->updates = 0;
+}
+
+/* Called on every check with the max change and the iterations since the previous check. */
+static inline double vsg_sor_adapt_step(vsg_sor_adapt *a, double change, int span, int linear_phase)
+{
+    double rate = 0.0;
+    if (a->prev_change > 0.0 && change > 0.0 && span > 0) rate = pow(change / a->prev_change, 1.0 / span);
+    if (linear_phase && a->updates < VSG_ADAPT_MAX_UPDATES && rate > 0.0 && rate < 1.0 &&
+        a->prev_rate > 0.0 && fabs(rate - a->prev_rate) < 0.1 * (1.0 - rate) &&
+        rate > a->omega - 1.0 + 0.05 * (2.0 - a->omega)) {
+        double mu = (rate + a->omega - 1.0) / (a->omega * sqrt(rate));
+        if (mu < 1.0) {
+            double w = vsg_omega_from_rho(mu);
+            if (w > a->omega + 1e-4) {
+                a->omega = w;
+                a->updates++;
+                rate = 0.0;  /* rates measured with the old ω are stale */
+            }
+        }
+    }
+    a->prev_rate = rate;
+    a->prev_change = change;
+    return a->omega;
+}
+
 /* Helpers on the layout. */
 static inline size_t vsg_pb_linear(const vsg_pb_system *s, int x, int y, int z)
 {
@@ -116,6 +168,8 @@ double vsg_pb_system_bytes(const vsg_pb_system *s);
 
 /* Optimal SOR factor from the Jacobi spectral radius of the box (Dirichlet faces). */
 double vsg_sor_omega(int nx, int ny, int nz);
+/* The adaptive start: the spectral radius of a box of half the size, with the salt term. */
+double vsg_sor_omega_start(const vsg_pb_system *s);
 
 /* CPU twin (grids/sor_cpu.c). */
 vsg_status vsg_sor_cpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_result *r);

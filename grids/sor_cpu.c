@@ -39,17 +39,21 @@ vsg_status vsg_sor_cpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_re
     int check_every = set->check_every > 0 ? set->check_every : 10;
     int show = set->progress && isatty(2);
     double t0 = vsg_now(), last_print = t0;
+    vsg_sor_adapt adapt;
+    vsg_sor_adapt_init(&adapt, set->omega);
+    double omega = set->omega;
+    int last_check = 0;
 
     for (int it = 0; it < set->max_iter; it++) {
         int check = (it + 1) % check_every == 0 || it + 1 == set->max_iter;
         double lambda = s->nonlinear ? vsg_nl_lambda(it) : 0.0;
         double m0, m1;
         if (s->precision == VSG_PRECISION_FLOAT) {
-            m0 = sweep_float(s, 0, set->omega, lambda, check);
-            m1 = sweep_float(s, 1, set->omega, lambda, check);
+            m0 = sweep_float(s, 0, omega, lambda, check);
+            m1 = sweep_float(s, 1, omega, lambda, check);
         } else {
-            m0 = sweep_double(s, 0, set->omega, lambda, check);
-            m1 = sweep_double(s, 1, set->omega, lambda, check);
+            m0 = sweep_double(s, 0, omega, lambda, check);
+            m1 = sweep_double(s, 1, omega, lambda, check);
         }
         r->iterations = it + 1;
         if (!check) continue;
@@ -68,8 +72,11 @@ vsg_status vsg_sor_cpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_re
             r->converged = 1;
             break;
         }
+        if (set->adapt) omega = vsg_sor_adapt_step(&adapt, change, it + 1 - last_check, !s->nonlinear || lambda == 0.0);
+        last_check = it + 1;
     }
     if (show) fprintf(stderr, "\r%60s\r", "");
     r->seconds = vsg_now() - t0;
+    r->omega = omega;
     return VSG_OK;
 }
