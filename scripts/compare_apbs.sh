@@ -23,7 +23,7 @@ kt=$(awk 'BEGIN { printf "%.9f", 1.987204259e-3 * 298.15 }')
 
 # APBS grid for a molecule: "CX CY CZ N" with N = 32k+1 nodes covering extent + 24 Å at 0.5 Å.
 box_of() {
-  awk '/^ATOM|^HETATM/ { x=$6; y=$7; z=$8; n++
+  awk '/^ATOM|^HETATM/ { x=$(NF-4); y=$(NF-3); z=$(NF-2); n++
     if (n==1 || x<a) a=x; if (n==1 || x>A) A=x; if (n==1 || y<b) b=y; if (n==1 || y>B) B=y
     if (n==1 || z<c) c=z; if (n==1 || z>C) C=z }
     END { e = A-a; if (B-b > e) e = B-b; if (C-c > e) e = C-c
