@@ -96,19 +96,25 @@ if [ "$built" -eq 1 ]; then
     # the CPU twin: iterations, time, and biotin's interaction energy from each grid.
     # shellcheck disable=SC2317  # called through step
     e2e() {
-        local v="$BUILD_DIR/vsgrid" box=10.734,2.033,-11.537,80,80,80 dev prec
-        for run in "cpu double" "gpu double" "gpu float"; do
-            set -- $run
-            dev=$1 prec=$2
-            "$v" grid data/1stp_receptor.pdbqt -o "$LOGS/e2e_${dev}_${prec}.vsg" --box "$box" --spacing 0.5 \
-                --salt 0.15 --device "$dev" --precision "$prec" --quiet --json "$LOGS/e2e_${dev}_${prec}.json" || return 1
-            printf 'e2e %-4s %-6s ' "$dev" "$prec"
-            grep -E '"(device|iterations|seconds_per_iteration|bytes_per_node|total_energy_kt)"' \
-                "$LOGS/e2e_${dev}_${prec}.json" | tr -d '\n ,' ; echo
-            "$v" probe "$LOGS/e2e_${dev}_${prec}.vsg" data/biotin.pdbqt --quiet
+        local v="$BUILD_DIR/vsgrid" dev prec n len h tag
+        for spec in "161 80 0.5" "257 84.48 0.33"; do
+            set -- $spec
+            n=$1 len=$2 h=$3
+            for run in "cpu double" "gpu double" "gpu float"; do
+                set -- $run
+                dev=$1 prec=$2 tag="${n}_${dev}_${prec}"
+                "$v" grid data/1stp_receptor.pdbqt -o "$LOGS/e2e_$tag.vsg" --box "10.734,2.033,-11.537,$len,$len,$len" \
+                    --spacing "$h" --salt 0.15 --device "$dev" --precision "$prec" --quiet \
+                    --json "$LOGS/e2e_$tag.json" || return 1
+                printf 'e2e %s^3 %-4s %-6s ' "$n" "$dev" "$prec"
+                grep -E '"(device|iterations|seconds_per_iteration|bytes_per_node|total_energy_kt|omega)"|^  "seconds"' \
+                    "$LOGS/e2e_$tag.json" | tr -d '\n ,' ; echo
+                "$v" probe "$LOGS/e2e_$tag.vsg" data/biotin.pdbqt --quiet
+                rm -f "$LOGS/e2e_$tag.vsg"
+            done
         done
     }
-    step "e2e 1stp 161^3 cpu/gpu" e2e.log e2e
+    step "e2e 1stp 161^3 257^3" e2e.log e2e
 else
     skip_step "ctest -L gpu" "not built"
     skip_step "ctest (all)" "not built"
@@ -126,7 +132,7 @@ if [ -f "$LOGS/bench_sor.log" ]; then
 fi
 if [ -f "$LOGS/e2e.log" ]; then
     echo
-    echo "End to end (1STP, 161^3):"
+    echo "End to end (1STP, 161^3 and 257^3):"
     grep -E "^e2e|interaction energy" "$LOGS/e2e.log"
 fi
 if [ -f "$LOGS/ctest_gpu.log" ]; then
