@@ -135,7 +135,7 @@ const char vsg_cli_pb_help[] =
     "                          at least 1e-4)\n"
     "  --max-iter N            iteration cap per focusing level (default 20000)\n"
     "  --check-every N         test convergence every N iterations (default 10)\n"
-    "  --precision P           double (default) | float\n"
+    "  --precision P           float | double (default: float on the GPU, double on the CPU)\n"
     "  --device D              auto (GPU if present, default) | cpu | gpu | N (GPU number)\n"
     "  --threads N             CPU threads (default: all)\n"
     "  --max-memory SIZE       refuse grids needing more host memory (default 8G)\n"

@@ -115,7 +115,11 @@ typedef enum {
     VSG_BC_FOCUS_FILE = 5  /* focusing from a coarser .vsg/.dx grid (focus_file) */
 } vsg_boundary;
 typedef enum { VSG_DEVICE_AUTO = 0, VSG_DEVICE_CPU = 1, VSG_DEVICE_GPU = 2 } vsg_device;
-typedef enum { VSG_PRECISION_DOUBLE = 0, VSG_PRECISION_FLOAT = 1 } vsg_precision;
+typedef enum {
+    VSG_PRECISION_DOUBLE = 0,
+    VSG_PRECISION_FLOAT = 1,
+    VSG_PRECISION_AUTO = 2    /* float on the GPU, double on the CPU */
+} vsg_precision;
 typedef enum { VSG_BOX_FILL = 0, VSG_BOX_EXPLICIT = 1, VSG_BOX_AROUND = 2 } vsg_box_mode;
 
 #define VSG_MAX_IONS 8
@@ -151,7 +155,7 @@ typedef struct {
                                     largest potential, s the largest charge-node source term) */
     int max_iter;                /* default 20000 per level */
     int check_every;             /* default 10 */
-    vsg_precision precision;     /* default double on the CPU */
+    vsg_precision precision;     /* default AUTO: float on the GPU, double on the CPU */
     vsg_device device;           /* default AUTO */
     int gpu_index;               /* --device N; -1 = first */
     int threads;                 /* 0 = OpenMP default */

@@ -421,6 +421,12 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     const double need = vsg_sor_gpu_bytes(s);
     size_t fr = 0, tot = 0;
     CU(cudaMemGetInfo(&fr, &tot));
+    if (set->max_gpu_bytes > 0.0 && need > set->max_gpu_bytes)
+        return vsg_fail(VSG_E_LIMIT,
+                        "GPU PB solver: a %dx%dx%d %s grid needs %.1f MiB on the GPU, above the "
+                        "--max-gpu-memory cap of %.1f MiB",
+                        s->nx, s->ny, s->nz, s->precision == VSG_PRECISION_FLOAT ? "float" : "double",
+                        need / 1048576.0, set->max_gpu_bytes / 1048576.0);
     if (need + DEVICE_SLACK_BYTES > (double)fr)
         return vsg_fail(VSG_E_LIMIT,
                         "GPU PB solver: a %dx%dx%d %s grid needs %.1f MiB on GPU %d (%s), %.1f MiB "

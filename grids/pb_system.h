@@ -78,6 +78,7 @@ typedef struct {
     int threads;           /* CPU: 0 = OpenMP default */
     int progress;          /* print progress on stderr */
     int gpu_index;         /* GPU: device number */
+    double max_gpu_bytes;  /* GPU: cap on device memory (0 = free memory) */
 } vsg_sor_settings;
 
 typedef struct {
