@@ -22,3 +22,12 @@ vsg_status vsg_sor_gpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_re
 {
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
+
+#include "coulomb.h"
+
+vsg_status vsg_coulomb_gpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_grid *g, int device,
+                           double *evals_per_second)
+{
+    if (evals_per_second) *evals_per_second = 0.0;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
