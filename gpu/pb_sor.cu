@@ -38,12 +38,23 @@ extern "C" {
  * SOR_Z_PER_THREAD: planes each thread visits (grid-stride in z); 1 = one thread per node,
  * larger values amortise the index set-up per thread. The grid is also capped at 65535 in z.
  * CORR_BLOCK threads per block of the correction kernel, at most CORR_BLOCKS_PER_SM blocks per
- * multiprocessor (grid-stride loop beyond). Retune with scripts/bench_sor on the target GPU. */
+ * multiprocessor (grid-stride loop beyond). Retune with scripts/tune_sor.sh on the target GPU
+ * (each constant can be overridden at build time, e.g. -DSOR_BLOCK_X=64 in CMAKE_CUDA_FLAGS). */
+#ifndef SOR_BLOCK_X
 #define SOR_BLOCK_X 32
+#endif
+#ifndef SOR_BLOCK_Y
 #define SOR_BLOCK_Y 8
+#endif
+#ifndef SOR_Z_PER_THREAD
 #define SOR_Z_PER_THREAD 1
+#endif
+#ifndef CORR_BLOCK
 #define CORR_BLOCK 256
+#endif
+#ifndef CORR_BLOCKS_PER_SM
 #define CORR_BLOCKS_PER_SM 16
+#endif
 
 static_assert((SOR_BLOCK_X * SOR_BLOCK_Y) % 32 == 0, "block reduction assumes whole warps");
 static_assert(CORR_BLOCK % 32 == 0, "block reduction assumes whole warps");
