@@ -11,26 +11,8 @@
 
 #define MAX_TOKENS 12
 
-typedef struct {
-    const char *s;
-    size_t n;
-} token;
+typedef vsg_token token;
 
-static int tokenize(const char *s, size_t len, token *tok, int max)
-{
-    size_t i = 0;
-    int n = 0;
-    while (i < len) {
-        size_t start;
-        while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
-        if (i == len) break;
-        start = i;
-        while (i < len && s[i] != ' ' && s[i] != '\t') i++;
-        if (n < max) tok[n].s = s + start, tok[n].n = i - start;
-        n++;
-    }
-    return n;
-}
 
 static void copy_token(char *dst, size_t cap, token t)
 {
@@ -115,7 +97,7 @@ vsg_status vsg_read_mol2(const char *path, vsg_molecule *m)
         if (header >= 0 && header < 4) {
             /* MOLECULE header: name, counts, molecule type, charge type */
             header++;
-            nt = tokenize(line, len, tok, MAX_TOKENS);
+            nt = vsg_tokenize(line, len, tok, MAX_TOKENS);
             if (header == 2 && (nt < 1 || !vsg_parse_int(tok[0].s, tok[0].n, &declared)))
                 declared = -1;
             if (header == 4 && nt >= 1 && tok[0].n == 10 && memcmp(tok[0].s, "NO_CHARGES", 10) == 0) {
@@ -126,7 +108,7 @@ vsg_status vsg_read_mol2(const char *path, vsg_molecule *m)
             continue;
         }
         if (!in_atoms) continue;
-        nt = tokenize(line, len, tok, MAX_TOKENS);
+        nt = vsg_tokenize(line, len, tok, MAX_TOKENS);
         if (nt == 0 || tok[0].s[0] == '#') continue;
         {
             vsg_atom a;

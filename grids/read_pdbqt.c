@@ -97,11 +97,6 @@ static vsg_status parse_atom(const char *line, size_t len, vsg_atom *a, const ch
     return VSG_OK;
 }
 
-static int is_record(const char *line, size_t len, const char *name)
-{
-    size_t n = strlen(name);
-    return len >= n && memcmp(line, name, n) == 0 && (len == n || line[n] == ' ' || line[n] == '\t');
-}
 
 vsg_status vsg_read_pdbqt(const char *path, vsg_molecule *m)
 {
@@ -124,10 +119,10 @@ vsg_status vsg_read_pdbqt(const char *path, vsg_molecule *m)
             a.line = vsg_lines_number(in);
             st = vsg_molecule_push(m, &a);
             if (st != VSG_OK) break;
-        } else if (is_record(line, len, "MODEL")) {
+        } else if (vsg_is_record(line, len, "MODEL")) {
             int num;
             model = len > 6 && vsg_parse_int(line + 6, len - 6, &num) ? num : model + 1;
-        } else if (is_record(line, len, "END")) {
+        } else if (vsg_is_record(line, len, "END")) {
             break;
         }
     }

@@ -17,10 +17,7 @@
 
 #define MAX_TOKENS 24
 
-typedef struct {
-    const char *s;
-    size_t n;
-} token;
+typedef vsg_token token;
 
 /* What went wrong with one reading of a line (the message is built only if it is reported). */
 typedef struct {
@@ -43,22 +40,6 @@ static int set_error(line_error *e, vsg_status st, const char *what, const token
     return 0;
 }
 
-/* Splits at blanks; returns the number of fields (only the first max are stored). */
-static int tokenize(const char *s, size_t len, token *tok, int max)
-{
-    size_t i = 0;
-    int n = 0;
-    while (i < len) {
-        size_t start;
-        while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
-        if (i == len) break;
-        start = i;
-        while (i < len && s[i] != ' ' && s[i] != '\t') i++;
-        if (n < max) tok[n].s = s + start, tok[n].n = i - start;
-        n++;
-    }
-    return n;
-}
 
 /* Copies a field into a fixed char array, without surrounding blanks, truncated to fit. */
 static void copy_field(char *dst, size_t cap, const char *s, size_t n)
@@ -157,7 +138,7 @@ static int parse_columns(const char *line, size_t len, vsg_atom *a, int *coords_
         }
     }
     *coords_ok = 1;
-    nr = tokenize(line + 54, len - 54, rest, 4);
+    nr = vsg_tokenize(line + 54, len - 54, rest, 4);
     if (nr == 0) return set_error(e, VSG_E_DATA, "missing charge and radius", NULL);
     if (nr == 1) return set_error(e, VSG_E_DATA, "missing radius", NULL);
     if (nr > 2) {
@@ -217,11 +198,6 @@ static size_t atom_record(const char *line, size_t len)
     return 0;
 }
 
-static int is_record(const char *line, size_t len, const char *name)
-{
-    size_t n = strlen(name);
-    return len >= n && memcmp(line, name, n) == 0 && (len == n || line[n] == ' ' || line[n] == '\t');
-}
 
 vsg_status vsg_read_pqr(const char *path, vsg_molecule *m)
 {
@@ -236,7 +212,7 @@ vsg_status vsg_read_pqr(const char *path, vsg_molecule *m)
         size_t kw = atom_record(line, len);
         if (kw) {
             token tok[MAX_TOKENS];
-            int nt = tokenize(line + kw, len - kw, tok, MAX_TOKENS);
+            int nt = vsg_tokenize(line + kw, len - kw, tok, MAX_TOKENS);
             vsg_atom a;
             line_error ews, ecol;
             int coords_ok = 0;
@@ -257,11 +233,11 @@ vsg_status vsg_read_pqr(const char *path, vsg_molecule *m)
             element_from_name(a.name, a.residue_name, a.element);
             st = vsg_molecule_push(m, &a);
             if (st != VSG_OK) break;
-        } else if (is_record(line, len, "MODEL")) {
+        } else if (vsg_is_record(line, len, "MODEL")) {
             token tok[3];
-            int nt = tokenize(line, len, tok, 3), num;
+            int nt = vsg_tokenize(line, len, tok, 3), num;
             model = nt >= 2 && vsg_parse_int(tok[1].s, tok[1].n, &num) ? num : model + 1;
-        } else if (is_record(line, len, "END")) {
+        } else if (vsg_is_record(line, len, "END")) {
             break; /* text after END is not structure (1mbo.pdb carries a FASTA there) */
         }
     }

@@ -245,3 +245,25 @@ int vsg_parse_int(const char *s, size_t len, int *out)
     *out = (int)v;
     return 1;
 }
+
+int vsg_tokenize(const char *s, size_t len, vsg_token *tok, int max)
+{
+    size_t i = 0;
+    int n = 0;
+    while (i < len) {
+        size_t start;
+        while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+        if (i == len) break;
+        start = i;
+        while (i < len && s[i] != ' ' && s[i] != '\t') i++;
+        if (n < max) tok[n].s = s + start, tok[n].n = i - start;
+        n++;
+    }
+    return n;
+}
+
+int vsg_is_record(const char *line, size_t len, const char *name)
+{
+    size_t n = strlen(name);
+    return len >= n && memcmp(line, name, n) == 0 && (len == n || line[n] == ' ' || line[n] == '\t');
+}

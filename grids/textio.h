@@ -22,4 +22,14 @@ void vsg_lines_close(vsg_lines *r);
 int vsg_parse_double(const char *s, size_t len, double *out);  /* 1 ok, 0 bad */
 int vsg_parse_int(const char *s, size_t len, int *out);        /* 1 ok, 0 bad */
 
+/* Fields of a line: blank-separated tokens, pointers into the line (no copies). */
+typedef struct {
+    const char *s;
+    size_t n;
+} vsg_token;
+/* Splits at blanks; returns the number of fields (only the first max are stored). */
+int vsg_tokenize(const char *s, size_t len, vsg_token *tok, int max);
+/* 1 if the line is the record `name` ("MODEL", "END"...) followed by a blank or nothing. */
+int vsg_is_record(const char *line, size_t len, const char *name);
+
 #endif
