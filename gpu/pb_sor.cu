@@ -469,10 +469,6 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         }
     const R u0 = (R)(1.0 / 6.0), u1 = (R)(1.0 / (6.0 + s->kh2));
     const double ksalt = s->kh2 / (6.0 + s->kh2);
-    vsg_sor_adapt adapt;
-    vsg_sor_adapt_init(&adapt, set->omega);
-    double omega = set->omega;
-    int last_check = 0;
     Ions ions;
     memset(&ions, 0, sizeof ions);
     ions.n = s->nonlinear ? s->n_ions : 0; /* validated above; unused when linear */
@@ -493,12 +489,14 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     int diverged = 0;
     CU(cudaStreamSynchronize(d->stream)); /* the clock covers the iteration loop only */
     const double t0 = vsg_now();
-    double last_print = t0;
+    vsg_sor_schedule sc;
+    vsg_sor_schedule_init(&sc, set, show, t0);
 
     for (int it = 0; it < set->max_iter; it++) {
         const bool check = (it + 1) % check_every == 0 || it + 1 == set->max_iter;
         const double lambda = s->nonlinear ? vsg_nl_lambda(it) : 0.0;
         const bool nl = s->nonlinear && lambda > 0.0;
+        const double omega = sc.omega;
         if (check) CU(cudaMemsetAsync(d->maxbits, 0, sizeof(unsigned long long), d->stream));
         for (int c = 0; c < 2; c++) {
             R *p = (R *)d->phi[c];
@@ -520,25 +518,20 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         double change;
         memcpy(&change, &bits, sizeof change);
         r->final_change = change;
-        if (!isfinite(change)) {
+        /* The same schedule as the CPU twin, from the same checks (pb_system.h). */
+        const vsg_sor_verdict v = vsg_sor_after_check(&sc, set, s->nonlinear, it + 1, lambda, change, vsg_now());
+        if (v == VSG_SOR_DIVERGED) {
             diverged = 1;
             break;
         }
-        if (show && vsg_now() - last_print > 1.0) {
-            last_print = vsg_now();
-            fprintf(stderr, "\r  iteration %6d  max change %.3e kT/e", it + 1, change);
-        }
-        if (change <= set->tol && (!s->nonlinear || lambda >= 1.0)) {
+        if (v == VSG_SOR_CONVERGED) {
             r->converged = 1;
             break;
         }
-        /* The same adaptation as the CPU twin, from the same checks (pb_system.h). */
-        if (set->adapt) omega = vsg_sor_adapt_step(&adapt, change, it + 1 - last_check, !s->nonlinear || lambda == 0.0);
-        last_check = it + 1;
     }
     CU(cudaStreamSynchronize(d->stream));
     r->seconds = vsg_now() - t0;
-    r->omega = omega;
+    r->omega = sc.omega;
     if (show) fprintf(stderr, "\r%60s\r", "");
 
     /* The solution (or, after divergence, the last state, as the CPU leaves it) back in s. */

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include <math.h>
+#include <stdio.h>
 
 #include "vsgrid.h"
 
@@ -150,6 +151,43 @@ static inline double vsg_sor_adapt_step(vsg_sor_adapt *a, double change, int spa
     a->prev_rate = rate;
     a->prev_change = change;
     return a->omega;
+}
+
+/* What both twins do after a check iteration, in one place so that their decisions cannot
+ * drift apart: divergence, progress line, convergence (nonlinear: only at full λ), ω update. */
+typedef enum { VSG_SOR_GO_ON = 0, VSG_SOR_CONVERGED = 1, VSG_SOR_DIVERGED = 2 } vsg_sor_verdict;
+typedef struct {
+    vsg_sor_adapt adapt;
+    double omega;          /* ω for the next iterations */
+    int last_check;        /* iteration count at the previous check */
+    int show;              /* progress line on stderr */
+    double last_print;
+} vsg_sor_schedule;
+
+static inline void vsg_sor_schedule_init(vsg_sor_schedule *sc, const vsg_sor_settings *set, int show, double now)
+{
+    vsg_sor_adapt_init(&sc->adapt, set->omega);
+    sc->omega = set->omega;
+    sc->last_check = 0;
+    sc->show = show;
+    sc->last_print = now;
+}
+
+/* `done` = iterations completed, `lambda` = the nonlinear factor they used. */
+static inline vsg_sor_verdict vsg_sor_after_check(vsg_sor_schedule *sc, const vsg_sor_settings *set,
+                                                  int nonlinear, int done, double lambda, double change,
+                                                  double now)
+{
+    if (!isfinite(change)) return VSG_SOR_DIVERGED;
+    if (sc->show && now - sc->last_print > 1.0) {
+        sc->last_print = now;
+        fprintf(stderr, "\r  iteration %6d  max change %.3e kT/e", done, change);
+    }
+    if (change <= set->tol && (!nonlinear || lambda >= 1.0)) return VSG_SOR_CONVERGED;
+    if (set->adapt)
+        sc->omega = vsg_sor_adapt_step(&sc->adapt, change, done - sc->last_check, !nonlinear || lambda == 0.0);
+    sc->last_check = done;
+    return VSG_SOR_GO_ON;
 }
 
 /* Helpers on the layout. */

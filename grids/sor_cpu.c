@@ -38,45 +38,39 @@ vsg_status vsg_sor_cpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_re
     r->device_bytes = 0;
     int check_every = set->check_every > 0 ? set->check_every : 10;
     int show = set->progress && isatty(2);
-    double t0 = vsg_now(), last_print = t0;
-    vsg_sor_adapt adapt;
-    vsg_sor_adapt_init(&adapt, set->omega);
-    double omega = set->omega;
-    int last_check = 0;
+    double t0 = vsg_now();
+    vsg_sor_schedule sc;
+    vsg_sor_schedule_init(&sc, set, show, t0);
 
     for (int it = 0; it < set->max_iter; it++) {
         int check = (it + 1) % check_every == 0 || it + 1 == set->max_iter;
         double lambda = s->nonlinear ? vsg_nl_lambda(it) : 0.0;
         double m0, m1;
         if (s->precision == VSG_PRECISION_FLOAT) {
-            m0 = sweep_float(s, 0, omega, lambda, check);
-            m1 = sweep_float(s, 1, omega, lambda, check);
+            m0 = sweep_float(s, 0, sc.omega, lambda, check);
+            m1 = sweep_float(s, 1, sc.omega, lambda, check);
         } else {
-            m0 = sweep_double(s, 0, omega, lambda, check);
-            m1 = sweep_double(s, 1, omega, lambda, check);
+            m0 = sweep_double(s, 0, sc.omega, lambda, check);
+            m1 = sweep_double(s, 1, sc.omega, lambda, check);
         }
         r->iterations = it + 1;
         if (!check) continue;
         double change = m0 > m1 ? m0 : m1;
+        if (isnan(m0) || isnan(m1)) change = NAN;
         r->final_change = change;
-        if (!isfinite(change)) {
+        vsg_sor_verdict v = vsg_sor_after_check(&sc, set, s->nonlinear, it + 1, lambda, change, vsg_now());
+        if (v == VSG_SOR_DIVERGED) {
             r->seconds = vsg_now() - t0;
-            return vsg_fail(VSG_E_CONVERGE, "PB solver diverged at iteration %d (change %g)", it + 1,
-                            change);
+            r->omega = sc.omega;
+            return vsg_fail(VSG_E_CONVERGE, "PB solver diverged at iteration %d (change %g)", it + 1, change);
         }
-        if (show && vsg_now() - last_print > 1.0) {
-            last_print = vsg_now();
-            fprintf(stderr, "\r  iteration %6d  max change %.3e kT/e", it + 1, change);
-        }
-        if (change <= set->tol && (!s->nonlinear || lambda >= 1.0)) {
+        if (v == VSG_SOR_CONVERGED) {
             r->converged = 1;
             break;
         }
-        if (set->adapt) omega = vsg_sor_adapt_step(&adapt, change, it + 1 - last_check, !s->nonlinear || lambda == 0.0);
-        last_check = it + 1;
     }
     if (show) fprintf(stderr, "\r%60s\r", "");
     r->seconds = vsg_now() - t0;
-    r->omega = omega;
+    r->omega = sc.omega;
     return VSG_OK;
 }
