@@ -18,13 +18,14 @@
  *              8     uint64 raw byte count (= nx*ny*nz*4)
  *              8     uint64 compressed byte count C
  *              4     uint32 CRC-32 of the raw bytes
- *              C     zlib stream (RFC 1950, deflate level 6) of the raw bytes: float32
+ *              C     zlib stream (RFC 1950, deflate level 6, written in parallel pieces; see
+ *                    write_map) of the raw bytes: float32
  *                    little-endian, x fastest: value(i,j,k) at i + nx*(j + ny*k)
  *   end of file right after the last map.
  *
  * The file is written to "path.tmp" and renamed, so a failed write never leaves a half file
- * under the real name. Compression streams in 16 MiB chunks, so a grid never needs a second
- * full-size copy in memory. The reader checks every field and names the file in its message.
+ * under the real name. Compression works in bounded batches of 1 MiB pieces, so a grid never
+ * needs a second full-size copy in memory. The reader checks every field and names the file in its message.
  */
 #define _POSIX_C_SOURCE 200809L /* fseeko/ftello: files over 2 GiB */
 #define _FILE_OFFSET_BITS 64
@@ -170,61 +171,93 @@ static int build_header(const vsg_grid *g, strbuf *h)
     return ok;
 }
 
-/* Streams the values through deflate; returns the compressed size via *csize. */
+/* Compression in parallel, pigz-style, into one ordinary zlib stream (so the reader, and any
+ * zlib, sees nothing special): each PIECE of raw bytes is deflated independently as raw deflate
+ * ending on a byte boundary (Z_SYNC_FLUSH; the last one Z_FINISH); the pieces are concatenated
+ * behind a zlib header and followed by the Adler-32 of all the data, combined from the pieces'.
+ * Deflate runs at about 30 MB/s on float potentials (mostly incompressible mantissas), so this is
+ * the difference between 0.6 s and a fraction of it for a 161³ grid. Pieces go out in batches,
+ * so memory stays bounded (BATCH pieces in flight). */
+#define PIECE ((size_t)1 << 20)
+#define BATCH 32
+
+typedef struct {
+    unsigned char *out;
+    size_t out_len, raw_len;
+    uLong adler, crc;
+    int ok;
+} piece;
+
+static void compress_piece(const float *vals, size_t n, int last, piece *pc, unsigned char *raw)
+{
+    pc->ok = 0;
+    pc->raw_len = n * 4;
+    floats_to_le(vals, raw, n);
+    pc->adler = adler32(adler32(0L, Z_NULL, 0), raw, (uInt)pc->raw_len);
+    pc->crc = crc32(crc32(0L, Z_NULL, 0), raw, (uInt)pc->raw_len);
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (deflateInit2(&zs, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return;
+    size_t cap = deflateBound(&zs, (uLong)pc->raw_len) + 16;
+    pc->out = malloc(cap);
+    if (!pc->out) { deflateEnd(&zs); return; }
+    zs.next_in = raw;
+    zs.avail_in = (uInt)pc->raw_len;
+    zs.next_out = pc->out;
+    zs.avail_out = (uInt)cap;
+    int zr = deflate(&zs, last ? Z_FINISH : Z_SYNC_FLUSH);
+    pc->out_len = cap - zs.avail_out;
+    pc->ok = last ? zr == Z_STREAM_END : (zr == Z_OK && zs.avail_in == 0);
+    deflateEnd(&zs);
+}
+
+/* Writes the values as one zlib stream; returns the compressed size and the raw CRC-32. */
 static vsg_status write_map(FILE *f, const vsg_grid *g, const char *tmp, uint64_t *csize,
                             uint32_t *crc_out)
 {
-    size_t nodes = vsg_grid_nodes(g);
-    /* Small grids get small buffers; large ones stream through CHUNK-sized pieces. */
-    size_t chunk = nodes * 4 < CHUNK ? nodes * 4 : CHUNK, chunk_vals = chunk / 4;
-    size_t outsz = chunk < 65536 ? 65536 : chunk;
-    unsigned char *in = malloc(chunk), *out = malloc(outsz);
-    z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    vsg_status st = VSG_OK;
-    if (!in || !out) {
-        st = vsg_fail(VSG_E_NOMEM, "%s: out of memory for compression buffers", tmp);
-        goto done;
+    const size_t nodes = vsg_grid_nodes(g), per = PIECE / 4;
+    const size_t npieces = (nodes + per - 1) / per;
+    piece *pcs = calloc(BATCH, sizeof *pcs);
+    unsigned char *raw = malloc((size_t)BATCH * PIECE);
+    if (!pcs || !raw) {
+        free(pcs);
+        free(raw);
+        return vsg_fail(VSG_E_NOMEM, "%s: out of memory for compression buffers", tmp);
     }
-    if (deflateInit(&zs, 6) != Z_OK) {
-        st = vsg_fail(VSG_E_NOMEM, "%s: cannot start zlib compression", tmp);
-        goto done;
-    }
-    uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0);
-    uint64_t written = 0;
-    size_t done_vals = 0;
-    int flush;
-    do {
-        size_t n = nodes - done_vals < chunk_vals ? nodes - done_vals : chunk_vals;
-        floats_to_le(g->data + done_vals, in, n);
-        crc = crc_update(crc, in, n * 4);
-        done_vals += n;
-        flush = done_vals == nodes ? Z_FINISH : Z_NO_FLUSH;
-        zs.next_in = in;
-        zs.avail_in = (uInt)(n * 4);
-        do {
-            zs.next_out = out;
-            zs.avail_out = (uInt)outsz;
-            int zr = deflate(&zs, flush);
-            if (zr == Z_STREAM_ERROR) {
-                st = vsg_fail(VSG_E_IO, "%s: zlib compression failed", tmp);
-                goto end;
-            }
-            size_t have = outsz - zs.avail_out;
-            if (!write_all(f, out, have)) {
+    const unsigned char zhead[2] = {0x78, 0x9c};  /* deflate, 32K window, default level */
+    uint64_t written = 2;
+    uLong adler = adler32(0L, Z_NULL, 0), crc = crc32(0L, Z_NULL, 0);
+    vsg_status st = write_all(f, zhead, 2) ? VSG_OK : vsg_fail(VSG_E_IO, "%s: write failed: %s", tmp, strerror(errno));
+    for (size_t first = 0; first < npieces && st == VSG_OK; first += BATCH) {
+        size_t count = npieces - first < BATCH ? npieces - first : BATCH;
+#pragma omp parallel for schedule(dynamic, 1)
+        for (ptrdiff_t i = 0; i < (ptrdiff_t)count; i++) {
+            size_t k = first + (size_t)i, v0 = k * per, n = nodes - v0 < per ? nodes - v0 : per;
+            compress_piece(g->data + v0, n, k + 1 == npieces, &pcs[i], raw + (size_t)i * PIECE);
+        }
+        for (size_t i = 0; i < count; i++) {
+            if (st == VSG_OK && !pcs[i].ok) st = vsg_fail(VSG_E_NOMEM, "%s: zlib compression failed", tmp);
+            if (st == VSG_OK && !write_all(f, pcs[i].out, pcs[i].out_len))
                 st = vsg_fail(VSG_E_IO, "%s: write failed: %s", tmp, strerror(errno));
-                goto end;
+            if (st == VSG_OK) {
+                written += pcs[i].out_len;
+                adler = adler32_combine(adler, pcs[i].adler, (z_off_t)pcs[i].raw_len);
+                crc = crc32_combine(crc, pcs[i].crc, (z_off_t)pcs[i].raw_len);
             }
-            written += have;
-        } while (zs.avail_out == 0);
-    } while (flush != Z_FINISH);
+            free(pcs[i].out);
+            pcs[i].out = NULL;
+        }
+    }
+    if (st == VSG_OK) {
+        unsigned char tail[4] = {(unsigned char)(adler >> 24), (unsigned char)(adler >> 16),
+                                 (unsigned char)(adler >> 8), (unsigned char)adler};
+        if (!write_all(f, tail, 4)) st = vsg_fail(VSG_E_IO, "%s: write failed: %s", tmp, strerror(errno));
+        written += 4;
+    }
+    free(pcs);
+    free(raw);
     *csize = written;
-    *crc_out = crc;
-end:
-    deflateEnd(&zs);
-done:
-    free(in);
-    free(out);
+    *crc_out = (uint32_t)crc;
     return st;
 }
 
