@@ -1,18 +1,34 @@
-/* cli_grid.c — `vsgrid grid` (solve and write a PB grid) and `vsgrid energy` (energies). */
+/* cli_grid.c — `vsgrid grid` (a PB grid, or a direct Coulomb / AutoGrid e map) and
+ * `vsgrid energy` (energies). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "autogrid_maps.h"
 #include "cli.h"
+#include "coulomb.h"
+#include "errors.h"
+#include "grid.h"
+#include "molecule.h"
+#include "pb_geometry.h"
 #include "timer.h"
 
 static const char grid_usage[] =
     "usage: vsgrid grid RECEPTOR -o OUT.vsg [--dx OUT.dx[.gz]] [options]\n"
+    "       vsgrid grid RECEPTOR --method coulomb [--dielectric D] [--gpf FILE.gpf]\n"
+    "                   [--autogrid-maps PREFIX] [-o OUT.vsg] [options]\n"
     "\n"
-    "Builds the electrostatic potential grid (kT/e) of a receptor by solving the linear or\n"
-    "nonlinear Poisson-Boltzmann equation (finite differences, checkerboard SOR), on the GPU\n"
-    "when one is present (else the CPU twin, which says so once).\n"
+    "Builds the electrostatic potential grid of a receptor: by default (--method pb, in kT/e)\n"
+    "by solving the linear or nonlinear Poisson-Boltzmann equation (finite differences,\n"
+    "checkerboard SOR); with --method coulomb (in kcal/mol/e) as the direct sum\n"
+    "phi(p) = sum_i q_i / (eps(r) r), r = |p - r_i| clamped below at 0.5 Å, which in AutoGrid\n"
+    "mode reproduces autogrid4's electrostatic map (.e.map). Both run on the GPU when one is\n"
+    "present (else the CPU twin, which says so once).\n"
     "\n"
     "RECEPTOR: PQR (charges and radii), PDBQT (charges; radii by AutoDock type), MOL2\n"
     "(charges; radii by element), optionally gzipped. PDB has no charges: make a PQR first\n"
@@ -23,7 +39,32 @@ static const char grid_usage[] =
     "  --dx FILE               also write OpenDX (.dx or .dx.gz) for PyMOL, VMD, ChimeraX\n"
     "  --json FILE             machine-readable summary (parameters, iterations, timings,\n"
     "                          total_energy_kt, ...)\n"
-    "  --method pb             the PB solver (default; the only method in this version)\n"
+    "  --method M              pb (Poisson-Boltzmann, kT/e, default) | coulomb (direct sum,\n"
+    "                          kcal/mol/e)\n"
+    "\n"
+    "Coulomb and AutoGrid maps (--method coulomb):\n"
+    "  --dielectric D          mehler-solmajer (sigmoidal distance-dependent eps(r) of Mehler &\n"
+    "                          Solmajer 1991, as AutoGrid4; default) | 4r (eps = 4r) | a number\n"
+    "                          > 0 (constant dielectric; in AutoGrid mode 0 means 40). Default:\n"
+    "                          the gpf's dielectric line when --gpf is given (< 0: mehler-solmajer)\n"
+    "  --autogrid              AutoGrid4-compatible conventions (autogrid4 4.2.6): prefactor\n"
+    "                          332.0 x 0.1406 (FE_coeff_estat; a gpf parameter_file may change\n"
+    "                          it), eps(r) read from AutoGrid's 0.01 Å table, 1/r clamped at\n"
+    "                          0.5 Å, no cutoff. Implied by --gpf and --autogrid-maps. Without\n"
+    "                          it: 332.0637 kcal Å/(mol e²), eps(r) computed exactly, same clamp\n"
+    "  --gpf FILE.gpf          box from an AutoGrid parameter file: gridcenter (or 'auto', the\n"
+    "                          mean of the receptor's atoms), npts (even; npts+1 points per axis)\n"
+    "                          and spacing (default 0.375 Å); also its dielectric and receptor\n"
+    "                          (used when RECEPTOR is not given). Without --gpf the box comes from\n"
+    "                          --box, --fill, --around and --spacing as for PB\n"
+    "  --autogrid-maps PREFIX  write PREFIX.e.map, PREFIX.maps.fld and PREFIX.maps.xyz in\n"
+    "                          AutoGrid's format (for autodock4 and AutoDock-GPU); the box must\n"
+    "                          have an odd number of points per axis (the box options always\n"
+    "                          give one)\n"
+    "  --json FILE             for coulomb: method, dielectric, nodes, seconds,\n"
+    "                          evals_per_second, device, ...\n"
+    "  --device, --threads     as below (GPU when present; auto falls back to the CPU)\n"
+    "  -o/--dx                 as for PB; the grid holds kcal/mol/e\n"
     "\n";
 
 static const char energy_usage[] =
@@ -44,7 +85,23 @@ typedef struct {
     const char *receptor, *output, *dx, *json, *around, *ligand;
     int solvation, quiet;
     vsg_pb_params p;
+    /* --method coulomb */
+    int coulomb, autogrid, have_dielectric;
+    vsg_dielectric_model diel_model;
+    double diel_eps;
+    const char *dielectric, *gpf, *agmaps;
 } grid_cli;
+
+/* "mehler-solmajer" | "4r" | a number (constant dielectric). 0 on success. */
+static int parse_dielectric(const char *cmd, const char *v, vsg_dielectric_model *model, double *eps)
+{
+    double x;
+    if (!strcmp(v, "mehler-solmajer") || !strcmp(v, "ms")) *model = VSG_DIEL_MEHLER_SOLMAJER, *eps = 0.0;
+    else if (!strcmp(v, "4r")) *model = VSG_DIEL_DISTANCE_4R, *eps = 0.0;
+    else if (vsg_parse_number(v, &x) && x >= 0.0) *model = VSG_DIEL_CONSTANT, *eps = x;
+    else return vsg_cli_usage_error(cmd, "--dielectric: '%s' is not mehler-solmajer, 4r or a number >= 0", v);
+    return 0;
+}
 
 static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
 {
@@ -71,9 +128,15 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
         else if (vsg_arg_is(&a, "--method")) {
             const char *v = vsg_arg_value(&a, cmd);
             if (!v) return VSG_EXIT_USAGE;
-            if (strcmp(v, "pb")) return vsg_cli_usage_error(cmd, "--method %s: this version computes PB grids only (--method pb)", v);
+            if (!strcmp(v, "pb")) c->coulomb = 0;
+            else if (!strcmp(v, "coulomb") && !strcmp(cmd, "grid")) c->coulomb = 1;
+            else if (!strcmp(v, "coulomb")) return vsg_cli_usage_error(cmd, "--method coulomb: energies come from PB grids only");
+            else return vsg_cli_usage_error(cmd, "--method: '%s' is not pb or coulomb", v);
             continue;
-        }
+        } else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--dielectric")) target = &c->dielectric;
+        else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--gpf")) target = &c->gpf;
+        else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--autogrid-maps")) target = &c->agmaps;
+        else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--autogrid")) { c->autogrid = 1; continue; }
         if (target) {
             if (!(*target = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE;
             continue;
@@ -83,8 +146,19 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
         c->receptor = arg;
     }
     vsg_cli_pb_finish(&c->p);
-    if (!c->receptor) return vsg_cli_usage_error(cmd, "no receptor given");
-    if (!strcmp(cmd, "grid") && !c->output && !c->dx) return vsg_cli_usage_error(cmd, "no output: give -o OUT.vsg (or --dx OUT.dx)");
+    if (!c->coulomb && (c->dielectric || c->gpf || c->agmaps || c->autogrid))
+        return vsg_cli_usage_error(cmd, "--dielectric, --autogrid, --gpf and --autogrid-maps need --method coulomb");
+    if (c->dielectric) {
+        if (parse_dielectric(cmd, c->dielectric, &c->diel_model, &c->diel_eps)) return VSG_EXIT_USAGE;
+        c->have_dielectric = 1;
+        if (c->diel_model == VSG_DIEL_CONSTANT && c->diel_eps == 0.0 && !(c->autogrid || c->gpf || c->agmaps))
+            return vsg_cli_usage_error(cmd, "--dielectric 0: a constant dielectric must be > 0 (0 means 40 only with --autogrid)");
+    }
+    if (c->gpf || c->agmaps) c->autogrid = 1;
+    if (!c->receptor && !c->gpf) return vsg_cli_usage_error(cmd, "no receptor given");
+    if (!strcmp(cmd, "grid") && !c->output && !c->dx && !c->agmaps)
+        return vsg_cli_usage_error(cmd, c->coulomb ? "no output: give -o OUT.vsg, --dx OUT.dx or --autogrid-maps PREFIX"
+                                                   : "no output: give -o OUT.vsg (or --dx OUT.dx)");
     c->p.progress = !c->quiet && isatty(2);
     return 0;
 }
@@ -112,12 +186,272 @@ static vsg_status load(const char *path, vsg_molecule **m, const char *what)
     return st;
 }
 
+/* ---- --method coulomb ------------------------------------------------------------------ */
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static const char *dielectric_name(const vsg_coulomb_kernel *k, char *buf, size_t len)
+{
+    if (k->model == VSG_DIEL_MEHLER_SOLMAJER) return "mehler-solmajer";
+    if (k->model == VSG_DIEL_DISTANCE_4R) return "4r";
+    snprintf(buf, len, "%g", k->eps);
+    return buf;
+}
+
+/* PB-only options have no effect on a Coulomb grid: say so rather than ignore them silently. */
+static void warn_pb_only(const vsg_pb_params *p)
+{
+    vsg_pb_params d;
+    vsg_pb_params_default(&d);
+    if (p->eps_in != d.eps_in || p->eps_out != d.eps_out || p->n_ions || p->surface != d.surface ||
+        p->probe != d.probe || p->spline != d.spline || p->bc != d.bc || p->nonlinear || p->tol != d.tol ||
+        p->max_iter != d.max_iter || p->check_every != d.check_every || p->temperature != d.temperature ||
+        p->precision != d.precision)
+        vsg_warn("PB options (--eps-*, --salt, --ion, --surface, --probe, --bc, --tol, ...) do not apply to --method coulomb");
+}
+
+/* The AutoGrid box from a gpf: npts + 1 points per axis centred on gridcenter (or on the mean
+ * of the receptor's atoms for "gridcenter auto", AutoGrid's cmean). */
+static vsg_status gpf_box(const vsg_gpf *gp, const vsg_molecule *m, int n[3], double origin[3], double *h)
+{
+    double c[3] = {gp->center[0], gp->center[1], gp->center[2]};
+    if (gp->center_auto) {
+        if (m->n == 0) return vsg_fail(VSG_E_DATA, "gridcenter auto: the receptor has no atoms");
+        double s[3] = {0, 0, 0};
+        for (size_t i = 0; i < m->n; i++) s[0] += m->atoms[i].x, s[1] += m->atoms[i].y, s[2] += m->atoms[i].z;
+        for (int d = 0; d < 3; d++) c[d] = s[d] / (double)m->n;
+    }
+    *h = gp->spacing;
+    for (int d = 0; d < 3; d++) {
+        n[d] = gp->npts[d] + 1;
+        origin[d] = c[d] - (gp->npts[d] / 2) * gp->spacing;
+    }
+    return VSG_OK;
+}
+
+/* A gpf's parameter_file can change FE_coeff_estat: rescale the AutoGrid prefactor. */
+static void set_estat(vsg_coulomb_kernel *k, double coeff)
+{
+    double ratio = 332.0 * coeff / k->scale;
+    k->scale *= ratio;
+    for (int i = 0; k->table && i < k->table_n; i++) k->table[i] *= ratio;
+}
+
+static int run_coulomb(grid_cli *c, const char *cmd)
+{
+    double t0 = vsg_now();
+    vsg_gpf gp;
+    vsg_molecule *m = NULL, *around = NULL;
+    vsg_grid *g = NULL;
+    vsg_coulomb_kernel k;
+    memset(&k, 0, sizeof k);
+    memset(&gp, 0, sizeof gp);
+    char recbuf[2 * VSG_AG_PATH];
+    const char *receptor = c->receptor;
+    int rc = 0;
+    vsg_status st = VSG_OK;
+    warn_pb_only(&c->p);
+    if (c->gpf) {
+        st = vsg_gpf_read(c->gpf, &gp);
+        if (st == VSG_OK && !receptor) {
+            /* AutoGrid opens the receptor relative to its working directory; next to the gpf second */
+            const char *slash = strrchr(c->gpf, '/');
+            if (!gp.receptor[0]) st = vsg_fail(VSG_E_ARG, "no receptor given and %s names none", c->gpf);
+            else if (access(gp.receptor, R_OK) != 0 && gp.receptor[0] != '/' && slash)
+                snprintf(recbuf, sizeof recbuf, "%.*s/%s", (int)(slash - c->gpf), c->gpf, gp.receptor), receptor = recbuf;
+            else
+                receptor = gp.receptor;
+        }
+    }
+    if (st == VSG_OK) st = load(receptor, &m, "receptor");
+    if (st == VSG_OK && c->around && !c->gpf) {
+        st = load(c->around, &around, "box around");
+        c->p.around = around;
+    }
+
+    /* geometry */
+    int n[3] = {0, 0, 0};
+    double origin[3] = {0, 0, 0}, h = 0.0;
+    if (st == VSG_OK && c->gpf) {
+        if (c->around || c->p.box_mode != VSG_BOX_FILL)
+            vsg_warn("--gpf sets the box: --box/--around/--fill are ignored");
+        st = gpf_box(&gp, m, n, origin, &h);
+    } else if (st == VSG_OK) {
+        vsg_level lv;
+        st = vsg_fine_level(m, &c->p, &lv);
+        if (st == VSG_OK) {
+            memcpy(n, lv.n, sizeof n);
+            memcpy(origin, lv.origin, sizeof origin);
+            h = lv.h;
+        }
+    }
+    double bytes = (double)n[0] * n[1] * n[2] * sizeof(float);
+    if (st == VSG_OK) {
+        fprintf(stderr, "vsgrid: grid %dx%dx%d at %.4g Å: memory estimate %.1f MiB (limit %.0f MiB)\n", n[0], n[1], n[2],
+                h, bytes / 1048576.0, c->p.max_memory / 1048576.0);
+        if (bytes > c->p.max_memory)
+            st = vsg_fail(VSG_E_LIMIT, "the grid needs %.1f MiB, over --max-memory %.0f MiB", bytes / 1048576.0,
+                          c->p.max_memory / 1048576.0);
+    }
+
+    /* dielectric: the command line, else the gpf's dielectric line, else Mehler–Solmajer */
+    vsg_dielectric_model model = VSG_DIEL_MEHLER_SOLMAJER;
+    double eps = 0.0;
+    if (c->have_dielectric) model = c->diel_model, eps = c->diel_eps;
+    else if (c->gpf && gp.have_dielectric && gp.dielectric >= 0.0) model = VSG_DIEL_CONSTANT, eps = gp.dielectric;
+    else if (st == VSG_OK && c->gpf && !gp.have_dielectric)
+        vsg_warn("%s has no dielectric line (autogrid4 would then write a zero e map): using mehler-solmajer", c->gpf);
+    if (st == VSG_OK) st = vsg_coulomb_kernel_make(model, eps, c->autogrid, &k);
+    if (st == VSG_OK && c->autogrid && gp.have_estat) set_estat(&k, gp.estat_coeff);
+
+    double sp[3] = {h, h, h};
+    if (st == VSG_OK && !(g = vsg_grid_new(n, origin, sp, "kcal/mol/e"))) st = VSG_E_NOMEM;
+    char dname[32];
+    if (st == VSG_OK) {
+        st = vsg_grid_meta_add(g, "method", "coulomb");
+        if (st == VSG_OK) st = vsg_grid_meta_add(g, "dielectric", "%s", dielectric_name(&k, dname, sizeof dname));
+        if (st == VSG_OK) st = vsg_grid_meta_add(g, "autogrid", "%d", k.autogrid);
+        if (st == VSG_OK) st = vsg_grid_meta_add(g, "prefactor_kcal_a_mol_e2", "%.10g", k.scale);
+        if (st == VSG_OK) st = vsg_grid_meta_add(g, "receptor", "%s", receptor);
+        if (st == VSG_OK) st = vsg_grid_meta_add(g, "receptor_crc32", "%08x", (unsigned)vsg_molecule_checksum(m));
+        if (st == VSG_OK) st = vsg_grid_meta_add(g, "vsgrid_version", "%s", vsg_version());
+    }
+
+    /* compute: the GPU when asked or present, else the CPU twin */
+    size_t charged = 0;
+    for (size_t i = 0; m && i < m->n; i++) charged += m->atoms[i].charge != 0.0;
+    char device[64] = "";
+    double secs = 0.0, eps_rate = 0.0;
+    if (st == VSG_OK) {
+        double tc = vsg_now();
+        int done = 0;
+        if (c->p.device != VSG_DEVICE_CPU) {
+            st = vsg_coulomb_gpu(m, &k, g, c->p.gpu_index, &eps_rate);
+            if (st == VSG_OK) {
+                done = 1;
+                snprintf(device, sizeof device, "gpu %d", c->p.gpu_index < 0 ? 0 : c->p.gpu_index);
+            } else if (c->p.device == VSG_DEVICE_AUTO && (st == VSG_E_UNSUPPORTED || st == VSG_E_DEVICE)) {
+                vsg_warn("no usable GPU (%s): computing on the CPU", vsg_last_error());
+                st = VSG_OK;
+            }
+        }
+        if (st == VSG_OK && !done) {
+            int threads = 1;
+#ifdef _OPENMP
+            if (c->p.threads > 0) omp_set_num_threads(c->p.threads);
+            threads = omp_get_max_threads();
+#endif
+            tc = vsg_now();
+            st = vsg_coulomb_cpu(m, &k, g);
+            snprintf(device, sizeof device, "cpu (%d thread%s)", threads, threads == 1 ? "" : "s");
+            eps_rate = 0.0;
+        }
+        secs = vsg_now() - tc;
+        if (st == VSG_OK && !(eps_rate > 0.0)) eps_rate = secs > 0.0 ? (double)charged * (double)vsg_grid_nodes(g) / secs : 0.0;
+    }
+    if (st == VSG_OK)
+        fprintf(stderr, "  coulomb %s%s, %zu charged atoms x %zu points, %s, %.3f s (%.3g evaluations/s)\n",
+                dielectric_name(&k, dname, sizeof dname), k.autogrid ? " (AutoGrid conventions)" : "", charged,
+                vsg_grid_nodes(g), device, secs, eps_rate);
+
+    /* outputs */
+    if (st == VSG_OK && c->output) st = vsg_grid_write(g, c->output);
+    if (st == VSG_OK && c->dx) st = vsg_grid_write(g, c->dx);
+    char *emap = NULL, *fldp = NULL;
+    if (st == VSG_OK && c->agmaps) {
+        size_t l = strlen(c->agmaps) + 16;
+        emap = malloc(l);
+        fldp = malloc(l);
+        if (!emap || !fldp) st = vsg_fail(VSG_E_NOMEM, "out of memory");
+        if (st == VSG_OK) {
+            snprintf(emap, l, "%s.e.map", c->agmaps);
+            snprintf(fldp, l, "%s.maps.fld", c->agmaps);
+            vsg_autogrid_header hd = {c->gpf, base_name(fldp), base_name(receptor)};
+            st = vsg_autogrid_map_write(g, emap, &hd);
+        }
+        if (st == VSG_OK) {
+            vsg_fld f;
+            memset(&f, 0, sizeof f);
+            f.spacing = h;
+            for (int d = 0; d < 3; d++) {
+                f.npts[d] = n[d] - 1;
+                f.center[d] = origin[d] + 0.5 * (n[d] - 1) * h;
+            }
+            snprintf(f.macromolecule, sizeof f.macromolecule, "%.*s", (int)sizeof f.macromolecule - 1, base_name(receptor));
+            snprintf(f.gpf, sizeof f.gpf, "%.*s", (int)sizeof f.gpf - 1, c->gpf ? c->gpf : "none");
+            f.n_maps = 1;
+            snprintf(f.maps[0].type, sizeof f.maps[0].type, "e");
+            snprintf(f.maps[0].file, sizeof f.maps[0].file, "%.*s", (int)sizeof f.maps[0].file - 1, base_name(emap));
+            st = vsg_autogrid_fld_write(fldp, &f);
+        }
+    }
+    if (st == VSG_OK) {
+        if (c->output) fprintf(stderr, "vsgrid: wrote %s\n", c->output);
+        if (c->dx) fprintf(stderr, "vsgrid: wrote %s\n", c->dx);
+        if (c->agmaps) fprintf(stderr, "vsgrid: wrote %s and %s\n", emap, fldp);
+    }
+    if (st == VSG_OK && c->json) {
+        vsg_json j;
+        FILE *f = vsg_cli_json_open(c->json, &j, cmd);
+        if (f) {
+            vsg_json_str(&j, "receptor", receptor);
+            vsg_json_int(&j, "receptor_atoms", (long long)vsg_molecule_atom_count(m));
+            vsg_json_int(&j, "charged_atoms", (long long)charged);
+            vsg_json_num(&j, "receptor_net_charge_e", vsg_molecule_net_charge(m));
+            vsg_json_str(&j, "method", "coulomb");
+            vsg_json_str(&j, "dielectric", dielectric_name(&k, dname, sizeof dname));
+            if (k.model == VSG_DIEL_CONSTANT) vsg_json_num(&j, "dielectric_constant", k.eps);
+            vsg_json_bool(&j, "autogrid", k.autogrid);
+            vsg_json_num(&j, "prefactor_kcal_a_mol_e2", k.scale);
+            vsg_json_num(&j, "rmin_a", k.rmin);
+            if (c->gpf) vsg_json_str(&j, "gpf", c->gpf);
+            if (c->output) vsg_json_str(&j, "output", c->output);
+            if (c->dx) vsg_json_str(&j, "dx", c->dx);
+            if (c->agmaps) {
+                vsg_json_str(&j, "autogrid_e_map", emap);
+                vsg_json_str(&j, "autogrid_fld", fldp);
+            }
+            vsg_json_object(&j, "grid");
+            vsg_json_array(&j, "nodes");
+            for (int d = 0; d < 3; d++) vsg_json_int(&j, NULL, n[d]);
+            vsg_json_end(&j, ']');
+            vsg_json_array(&j, "origin_a");
+            for (int d = 0; d < 3; d++) vsg_json_num(&j, NULL, origin[d]);
+            vsg_json_end(&j, ']');
+            vsg_json_num(&j, "spacing_a", h);
+            vsg_json_str(&j, "units", "kcal/mol/e");
+            vsg_json_end(&j, '}');
+            vsg_json_int(&j, "nodes", (long long)vsg_grid_nodes(g));
+            vsg_json_str(&j, "device", device);
+            vsg_json_num(&j, "compute_seconds", secs);
+            vsg_json_num(&j, "evals_per_second", eps_rate);
+            vsg_json_num(&j, "memory_estimate_bytes", bytes);
+            vsg_cli_json_finish(&j, f, c->json, vsg_now() - t0);
+        } else {
+            rc = VSG_EXIT_FAILURE;
+        }
+    }
+    if (st != VSG_OK) rc = vsg_cli_fail(st);
+    free(emap);
+    free(fldp);
+    vsg_coulomb_kernel_free(&k);
+    vsg_grid_free(g);
+    vsg_molecule_free(m);
+    vsg_molecule_free(around);
+    return rc;
+}
+
 static int run(int argc, char **argv, const char *cmd)
 {
     grid_cli c;
     int rc = parse(argc, argv, cmd, &c);
     if (rc == -2) return 0;
     if (rc) return rc;
+    if (c.coulomb) return run_coulomb(&c, cmd);
     double t0 = vsg_now();
     vsg_molecule *m = NULL, *around = NULL, *lig = NULL;
     vsg_grid *g = NULL;

@@ -9,7 +9,7 @@
 static const char usage[] =
     "usage: vsgrid info FILE [--json FILE] [--pqr OUT.pqr]\n"
     "\n"
-    "Describes a grid (.vsg, .dx, .dx.gz: dimensions, origin, spacing, units, value range,\n"
+    "Describes a grid (.vsg, .dx, .dx.gz, AutoGrid .map: dimensions, origin, spacing, units, value range,\n"
     "metadata) or a molecule (.pqr, .pdbqt, .mol2 [.gz]: atoms, net charge, extent,\n"
     "chains, residues, models).\n"
     "  --json FILE   the same as JSON\n"
@@ -38,7 +38,8 @@ int vsg_cmd_info(int argc, char **argv)
     double t0 = vsg_now();
     vsg_json j;
     FILE *jf = NULL;
-    if (has_suffix(path, ".vsg") || has_suffix(path, ".dx") || has_suffix(path, ".dx.gz")) {
+    if (has_suffix(path, ".vsg") || has_suffix(path, ".dx") || has_suffix(path, ".dx.gz") || has_suffix(path, ".map") ||
+        has_suffix(path, ".map.gz")) {
         vsg_grid *g;
         vsg_status st = vsg_grid_read(path, &g);
         if (st != VSG_OK) return vsg_cli_fail(st);

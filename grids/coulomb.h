@@ -9,7 +9,8 @@
  *   VSG_DIEL_MEHLER_SOLMAJER  f = scale / (r ε_MS(r)), ε_MS(r) = A + B / (1 + k e^{−λ B r})
  *                             (Mehler & Solmajer 1991, the sigmoidal function AutoGrid4 uses)
  * When `table` is set (AutoGrid-compatible mode), f is not computed analytically but read as
- *   f = table[min((int)(r · table_per_a), table_n − 1)] / r
+ *   f = table[min((int)(r · table_per_a), table_n − 1)] / max(r, rmin)
+ * with the table index taken from the unclamped r (AutoGrid does so)
  * i.e. the table holds scale/ε at AutoGrid's distance resolution, exactly as AutoGrid looks it
  * up; see coulomb.c for the conventions and the reference. */
 #ifndef VSG_COULOMB_H

@@ -1,5 +1,6 @@
 /* grid.c — the grid object: allocation, metadata, format dispatch, interpolation, probing. */
 #include "grid.h"
+#include "autogrid_maps.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -151,12 +152,13 @@ static int ends_with(const char *s, const char *suffix)
     return 1;
 }
 
-enum grid_format { FMT_UNKNOWN, FMT_VSG, FMT_DX };
+enum grid_format { FMT_UNKNOWN, FMT_VSG, FMT_DX, FMT_MAP };
 
 static enum grid_format format_of(const char *path)
 {
     if (ends_with(path, ".vsg")) return FMT_VSG;
     if (ends_with(path, ".dx") || ends_with(path, ".dx.gz")) return FMT_DX;
+    if (ends_with(path, ".map") || ends_with(path, ".map.gz")) return FMT_MAP;
     return FMT_UNKNOWN;
 }
 
@@ -168,9 +170,10 @@ vsg_status vsg_grid_read(const char *path, vsg_grid **out)
     switch (format_of(path)) {
     case FMT_VSG: return vsg_vsg_read(path, out);
     case FMT_DX: return vsg_dx_read(path, out);
+    case FMT_MAP: return vsg_autogrid_map_read(path, out);
     default: break;
     }
-    return vsg_fail(VSG_E_FORMAT, "%s: unknown grid format (supported: .vsg, .dx, .dx.gz)", path);
+    return vsg_fail(VSG_E_FORMAT, "%s: unknown grid format (supported: .vsg, .dx, .dx.gz, AutoGrid .map[.gz])", path);
 }
 
 vsg_status vsg_grid_write(const vsg_grid *g, const char *path)
@@ -180,6 +183,8 @@ vsg_status vsg_grid_write(const vsg_grid *g, const char *path)
     switch (format_of(path)) {
     case FMT_VSG: return vsg_vsg_write(g, path);
     case FMT_DX: return vsg_dx_write(g, path);
+    case FMT_MAP:
+        return vsg_fail(VSG_E_FORMAT, "%s: write AutoGrid maps with --autogrid-maps PREFIX (they need a .fld beside them)", path);
     default: break;
     }
     return vsg_fail(VSG_E_FORMAT, "%s: unknown grid format (supported: .vsg, .dx, .dx.gz)", path);

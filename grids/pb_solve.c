@@ -12,6 +12,7 @@
 #include "pb_geometry.h"
 #include "pb_gpu.h"
 #include "pb_setup.h"
+#include "pb_setup_gpu.h"
 #include "timer.h"
 
 void vsg_pb_params_default(vsg_pb_params *p)
@@ -194,9 +195,27 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
     vsg_grid_charge *charges = NULL;
     size_t nq = 0;
     double outside = 0.0;
-    vsg_status st = vsg_pb_build(m, ph, lv, p->precision, &s, &charges, &nq, &outside);
-    if (st != VSG_OK) return st;
-    st = vsg_pb_boundary(&s, m, ph, bc, coarse);
+    vsg_status st = VSG_E_UNSUPPORTED;
+    if (*gpu) {
+        /* Maps, lists and faces on the GPU (the same system as the CPU builds; focusing faces
+         * come from the coarse grid on the host). */
+        st = vsg_pb_build_gpu(m, ph, lv, p->precision, coarse ? VSG_BC_ZERO : bc, &s, &charges, &nq, &outside,
+                              p->gpu_index < 0 ? 0 : p->gpu_index, NULL);
+        if (st == VSG_E_NOMEM || st == VSG_E_ARG) return st;
+        if (st != VSG_OK) {
+            static int said;
+            if (!said) vsg_warn("GPU PB setup failed (%s): building the maps on the CPU", vsg_last_error());
+            said = 1;
+            st = VSG_E_UNSUPPORTED;
+        } else if (coarse) {
+            st = vsg_pb_boundary(&s, m, ph, bc, coarse);
+        }
+    }
+    if (st == VSG_E_UNSUPPORTED) {
+        st = vsg_pb_build(m, ph, lv, p->precision, &s, &charges, &nq, &outside);
+        if (st != VSG_OK) return st;
+        st = vsg_pb_boundary(&s, m, ph, bc, coarse);
+    }
     lo->setup_seconds = vsg_now() - ts;
     if (st == VSG_OK && !coarse) st = nested_guess(m, p, ph, lv, bc, gpu, tol, depth, &s, &lo->nested_iterations);
     vsg_sor_settings set;

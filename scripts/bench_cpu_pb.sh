@@ -67,4 +67,4 @@ EOT
       printf "%-8s %-7.3f %-8s %6s %9.2f %10s %10.0f %9.1f %16.2f\n", n "^3", h, "APBS", "-", s, "-", rss / 1024, rss * 1024 / nodes, kj / 4.184 / 0.5924838 }'
   fi
 done
-echo "machine: $(nproc) cores, $(uname -m); $(apbs --version 2>/dev/null | head -1 || true)"
+echo "machine: $(nproc) cores, $(uname -m); $(grep -m1 -o "APBS [0-9][0-9.]*" "$work/a.log" 2>/dev/null || true)"

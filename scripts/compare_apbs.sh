@@ -105,5 +105,5 @@ if [ "$quick" = 0 ]; then
     done
   fi
 fi
-echo "kT = $kt kcal/mol; $(apbs --version 2>&1 | grep -m1 -i 'APBS' || echo APBS); $(nproc) cores"
+echo "kT = $kt kcal/mol; $(grep -m1 -o "APBS [0-9][0-9.]*" fas2.log 2>/dev/null || echo APBS); $(nproc) cores"
 [ "$fails" = 0 ]

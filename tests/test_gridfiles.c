@@ -235,10 +235,13 @@ static void test_dispatch(void)
     vsg_grid *g = random_grid(2, 2, 2, o, h), *r = NULL;
     CHECK(g != NULL);
     if (!g) return;
-    CHECK_STATUS(vsg_grid_write(g, scratch_path("x.map")), VSG_E_FORMAT);
+    CHECK_STATUS(vsg_grid_write(g, scratch_path("x.grd")), VSG_E_FORMAT);
     CHECK_CONTAINS(vsg_last_error(), ".dx.gz");
-    CHECK_STATUS(vsg_grid_read(scratch_path("x.map"), &r), VSG_E_FORMAT);
+    CHECK_STATUS(vsg_grid_read(scratch_path("x.grd"), &r), VSG_E_FORMAT);
     CHECK(r == NULL);
+    /* AutoGrid maps are read, but written only as a set with their .fld (--autogrid-maps). */
+    CHECK_STATUS(vsg_grid_write(g, scratch_path("x.map")), VSG_E_FORMAT);
+    CHECK_CONTAINS(vsg_last_error(), "--autogrid-maps");
     CHECK_STATUS(vsg_grid_read(scratch_path("does_not_exist.vsg"), &r), VSG_E_IO);
     CHECK_CONTAINS(vsg_last_error(), "does_not_exist.vsg");
     CHECK_STATUS(vsg_grid_read(scratch_path("does_not_exist.dx"), &r), VSG_E_IO);
