@@ -115,6 +115,14 @@ if [ "$built" -eq 1 ]; then
         done
     }
     step "e2e 1stp 161^3 257^3" e2e.log e2e
+    for b in bench_pb_setup bench_coulomb; do
+        if [ -x "$BUILD_DIR/$b" ]; then
+            step "$b" "$b.log" timeout "$BENCH_TIMEOUT" "$BUILD_DIR/$b"
+        fi
+    done
+    if [ "${TUNE:-0}" = 1 ]; then
+        step "tune_sor" tune_sor.log timeout 300 bash scripts/tune_sor.sh
+    fi
 else
     skip_step "ctest -L gpu" "not built"
     skip_step "ctest (all)" "not built"
@@ -130,6 +138,13 @@ if [ -f "$LOGS/bench_sor.log" ]; then
     echo
     sed -n '/^GPU PB SOR/,$p' "$LOGS/bench_sor.log"
 fi
+for b in bench_pb_setup bench_coulomb tune_sor; do
+    if [ -f "$LOGS/$b.log" ]; then
+        echo
+        echo "$b:"
+        tail -n 25 "$LOGS/$b.log"
+    fi
+done
 if [ -f "$LOGS/e2e.log" ]; then
     echo
     echo "End to end (1STP, 161^3 and 257^3):"
