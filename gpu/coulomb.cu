@@ -50,9 +50,10 @@ extern "C" {
  * grids (161³) 84% of the threads have a node. CB_TILE atoms per shared-memory tile (4 KB of
  * float4 + 1 KB of indices), the number of float terms summed before the double accumulation.
  * Tables up to CB_TABLE_SMEM_BYTES (after trimming to the largest reachable distance) are copied
- * to shared memory per block (AutoGrid's 16384 entries: 64 KB, 3 blocks per SM), larger ones are
- * read through the read-only cache. CB_SLAB_POINTS caps the nodes of one launch (128 MB of
- * output), so larger grids go in z-slabs. Retune with scripts/bench_coulomb on the target GPU. */
+ * to shared memory per block (AutoGrid's 16384 entries at most 64 KB: 3 blocks per SM; a 60 Å
+ * box reaches ~105 Å, 42 KB), larger ones are read through the read-only cache.
+ * CB_SLAB_POINTS caps the nodes of one launch (128 MB of output), so larger grids go in
+ * z-slabs. Retune with scripts/bench_coulomb on the target GPU. */
 #define CB_PX 8
 #define CB_TY 8
 #define CB_TZ 16
@@ -68,12 +69,14 @@ static_assert(CB_PX <= 32, "slow-path flags are one bit per node");
 
 /* cudaMalloc rounds allocations up: margin for the memory test (as in pb_sor.cu). */
 #define DEVICE_SLACK_BYTES (16.0 * 1048576.0)
-/* Largest table index the float path can form (t is clamped to 2^22 before the 2^23 trick). */
+/* Most table entries: the float path's t ≤ tab_n − 0.75 must stay below 2^22 for the 2^23 trick
+ * and be exact in float. */
 #define CB_TABLE_MAX (1 << 22)
 
 /* Mehler & Solmajer (1991) as in AutoGrid4 (calc_ddd_Mehler_Solmajer):
  * ε(r) = A + B / (1 + k e^{−λ B r}), B = ε0 − A. Must match grids/coulomb.c: the GPU test
- * compares the two, so a drift fails there. */
+ * compares the two, so a drift fails there. (coulomb.c's guard ε < 1e-6 → 1 never fires for
+ * r ≥ 0: ε(0) = 1.35 is the minimum.) */
 #define MS_LAMBDA 0.003627
 #define MS_EPS0 78.4
 #define MS_A (-8.5525)
@@ -101,9 +104,9 @@ struct Params {
     float rmin2;         /* analytic models: r² clamped below at rmin² */
     float inv_rmin;      /* table mode: 1/max(r, rmin) = min(1/r, 1/rmin) */
     double rmin, cut2d, per_a;
-    /* table bins: t = r·per_a; a pair is recomputed in double when t is within
-     * t·band_c1 + band_c0 of an integer below t_near_max */
-    float per_a_f, band_c1, half_minus_c0, t_near_max;
+    /* table bins: t = r·per_a clamped to [0.5, t_max], t_max = tab_n − 0.75; a pair is
+     * recomputed in double when t is within t·band_c1 + band_c0 of an integer */
+    float per_a_f, band_c1, half_minus_c0, t_max;
     /* cutoff: r² > cut2 is dropped; |r² − cut2| ≤ cut_band is decided in double */
     float cut2, cut_band;
     float cull2;         /* per-block culling: atoms farther than this from the brick are skipped */
@@ -273,13 +276,17 @@ __global__ void __launch_bounds__(CB_THREADS) coulomb_tiles(const __grid_constan
                     /* the bin from the unclamped r (AutoGrid), only 1/r clamped; the floor on r²
                      * keeps r = r²/√r² finite on an atom */
                     const float ri = rsqrtf(fmaxf(r2, 1e-30f)), r = r2 * ri;
-                    const float t = fminf(r * p.per_a_f, 4194304.0f);
-                    /* 2^23 − 0.5 + t rounds to 2^23 + ⌊t⌋ away from integer t (those are near an
-                     * edge and go the double way); below t = 0.5 it stays under 2^23 (→ −1) */
+                    /* Below 0.5 the bin is 0 anyway; past the last edge (tab_n − 1) it is the
+                     * last entry, and tab_n − 0.75 is no edge, so the clamps keep the index in
+                     * range without flagging anything, and t < 2^22. */
+                    const float t = fminf(fmaxf(r * p.per_a_f, 0.5f), p.t_max);
+                    /* 2^23 − 0.5 + t rounds to 2^23 + ⌊t⌋ unless t is an integer (a tie: that
+                     * pair is on an edge and goes the double way) */
                     const float v = __fadd_rn(t, 8388607.5f);
-                    const int idx = min(max(__float_as_int(v) - 0x4B000000, 0), p.tab_n - 1);
-                    const float fr = __fsub_rn(t, __fsub_rn(v, 8388608.0f)); /* t − ⌊t⌋ */
-                    near = fabsf(fr - 0.5f) > fmaf(-t, p.band_c1, p.half_minus_c0) && t < p.t_near_max;
+                    const int idx = __float_as_int(v) - 0x4B000000;
+                    /* ⌊t⌋ + 0.5 − t (exact): ±0.5 on an edge, 0 mid-bin */
+                    const float d = __fsub_rn(__fsub_rn(v, 8388607.5f), t);
+                    near = fabsf(d) > fmaf(-t, p.band_c1, p.half_minus_c0);
                     f = tab[idx] * fminf(ri, p.inv_rmin);
                 }
                 if (CUT) {
@@ -519,7 +526,7 @@ static vsg_status run(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_gr
         p.band_c1 = (float)(2.0 * 10.5 * u);
         const double c0 = 2.0 * 3.0 * u * k->table_per_a * pn + ldexp(1.0, -20);
         p.half_minus_c0 = (float)(0.5 - c0);
-        p.t_near_max = (float)((double)(tab_n - 1) + 0.5);
+        p.t_max = (float)((double)tab_n - 0.75); /* exact: tab_n ≤ 2^22 */
     }
     if (cut) {
         const double c2 = k->cutoff * k->cutoff;
@@ -570,13 +577,21 @@ static vsg_status run(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_gr
                         na, nx, ny, planes, nx, ny, nz, need / 1048576.0, dev, prop.name, (double)fr / 1048576.0,
                         (double)tot / 1048576.0);
 
+    /* The table in shared memory only where the device allows it next to the tiles. */
+    if (tsm && (size_t)tab_n * sizeof(float) + 8192 > (size_t)prop.sharedMemPerBlockOptin) tsm = false;
     KernelFn fn = pick_kernel(mode, cut, tsm);
     const size_t smem = tsm ? (size_t)tab_n * sizeof(float) : 0;
     /* Loads the module now (lazy loading), so the timed launches do not include it. */
     cudaFuncAttributes attr;
     CU(cudaFuncGetAttributes(&attr, (const void *)fn));
-    if (smem > 48 * 1024)
-        CU(cudaFuncSetAttribute((const void *)fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    if (tsm) {
+        if (smem > 48 * 1024)
+            CU(cudaFuncSetAttribute((const void *)fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        /* Most of the L1/shared split to shared: several table copies per SM, and the kernel
+         * reads little else through L1. */
+        CU(cudaFuncSetAttribute((const void *)fn, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                cudaSharedmemCarveoutMaxShared));
+    }
 
     CU(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
     CU(cudaEventCreate(&d->ev[0]));
@@ -616,6 +631,9 @@ static vsg_status run(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_gr
     return VSG_OK;
 }
 
+/* coulomb.h's contract. *evals_per_second counts the charged atoms sent to the device (with a
+ * cutoff, those within reach of the grid) × all nodes, over the kernel time summed over slabs
+ * (device events; transfers and set-up excluded). Prints nothing. */
 extern "C" vsg_status vsg_coulomb_gpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_grid *g, int device,
                                       double *evals_per_second)
 {
