@@ -41,6 +41,9 @@ extern "C" {
 #include "errors.h" /* C header without its own extern "C" guard */
 }
 
+#define VSG_CUDA_WHO "GPU Coulomb grid"
+#include "cuda_check.h"
+
 /* ---- tuning constants ----------------------------------------------------------------------
  * CB_PX nodes per thread along x (registers: a float and a double accumulator and the local x
  * of each): 8 amortises the per-atom loads and dy² + dz² over 8 evaluations and gives 8
@@ -355,19 +358,6 @@ static KernelFn pick_kernel(int mode, bool cut, bool tsm)
         return cut ? coulomb_tiles<M_TABLE, true, false> : coulomb_tiles<M_TABLE, false, false>;
     }
 }
-
-static vsg_status cuda_fail(const char *what, cudaError_t e)
-{
-    (void)cudaGetLastError(); /* clear a non-sticky error so later calls start clean */
-    return vsg_fail(VSG_E_DEVICE, "GPU Coulomb grid: %s failed: %s (%s)", what, cudaGetErrorString(e),
-                    cudaGetErrorName(e));
-}
-
-#define CU(call)                                                  \
-    do {                                                          \
-        cudaError_t cu_e_ = (call);                               \
-        if (cu_e_ != cudaSuccess) return cuda_fail(#call, cu_e_); \
-    } while (0)
 
 /* Everything a call allocates; freed by release() whatever happened. */
 struct Run {

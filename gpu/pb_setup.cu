@@ -54,6 +54,9 @@ extern "C" {
 #include "timer.h"
 }
 
+#define VSG_CUDA_WHO "GPU PB setup"
+#include "cuda_check.h"
+
 /* ---- tuning constants (each can be overridden at build time, e.g. -DSAS_NB_CAP=256) -------------- */
 #ifndef SETUP_BLOCK
 #define SETUP_BLOCK 256     /* threads per block of the per-node kernels */
@@ -513,26 +516,6 @@ __global__ void __launch_bounds__(MDH_BLOCK)
 }
 
 /* ---- host side ----------------------------------------------------------------------------------- */
-
-static vsg_status cuda_fail(const char *what, cudaError_t e)
-{
-    (void)cudaGetLastError(); /* clear a non-sticky error so later calls start clean */
-    return vsg_fail(VSG_E_DEVICE, "GPU PB setup: %s failed: %s (%s)", what, cudaGetErrorString(e),
-                    cudaGetErrorName(e));
-}
-
-#define CU(call)                                                  \
-    do {                                                          \
-        cudaError_t cu_e_ = (call);                               \
-        if (cu_e_ != cudaSuccess) return cuda_fail(#call, cu_e_); \
-    } while (0)
-
-/* After a launch: configuration errors now, execution errors at the next synchronisation. */
-#define LAUNCHED(name)                                                        \
-    do {                                                                      \
-        cudaError_t cu_e_ = cudaGetLastError();                               \
-        if (cu_e_ != cudaSuccess) return cuda_fail("launch of " name, cu_e_); \
-    } while (0)
 
 /* Everything the call allocates, freed by release() whatever happened. */
 struct Dev {

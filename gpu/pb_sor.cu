@@ -31,6 +31,9 @@ extern "C" {
 #include "timer.h"
 }
 
+#define VSG_CUDA_WHO "GPU PB solver"
+#include "cuda_check.h"
+
 /* ---- tuning constants ----------------------------------------------------------------------
  * SOR_BLOCK_X × SOR_BLOCK_Y threads per block of the uniform kernel: x runs along a half-row
  * of one colour (contiguous in memory, so a warp of 32 reads 128 B of float per neighbour
@@ -234,26 +237,6 @@ __global__ void __launch_bounds__(CORR_BLOCK)
 }
 
 /* ---- host side ------------------------------------------------------------------------------ */
-
-static vsg_status cuda_fail(const char *what, cudaError_t e)
-{
-    (void)cudaGetLastError(); /* clear a non-sticky error so later calls start clean */
-    return vsg_fail(VSG_E_DEVICE, "GPU PB solver: %s failed: %s (%s)", what, cudaGetErrorString(e),
-                    cudaGetErrorName(e));
-}
-
-#define CU(call)                                              \
-    do {                                                      \
-        cudaError_t cu_e_ = (call);                           \
-        if (cu_e_ != cudaSuccess) return cuda_fail(#call, cu_e_); \
-    } while (0)
-
-/* After a launch: configuration errors now, execution errors at the next synchronisation. */
-#define LAUNCHED(name)                                        \
-    do {                                                      \
-        cudaError_t cu_e_ = cudaGetLastError();               \
-        if (cu_e_ != cudaSuccess) return cuda_fail("launch of " name, cu_e_); \
-    } while (0)
 
 static size_t real_size(const vsg_pb_system *s)
 {
