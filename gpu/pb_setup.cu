@@ -920,18 +920,8 @@ extern "C" vsg_status vsg_pb_build_gpu(const vsg_molecule *m, const vsg_pb_physi
     if (bc != VSG_BC_ZERO && bc != VSG_BC_SDH && bc != VSG_BC_MDH && bc != VSG_BC_DIPOLE)
         return vsg_fail(VSG_E_ARG, "GPU PB setup: boundary %d is not zero, sdh, mdh or dipole (focusing: build "
                                    "with zero, then apply the coarse grid)", (int)bc);
-    vsg_status st = vsg_pb_system_alloc(s, lv->n[0], lv->n[1], lv->n[2], lv->h, lv->origin, precision);
+    vsg_status st = vsg_pb_system_init(s, ph, lv, precision); /* as vsg_pb_build does */
     if (st != VSG_OK) return st;
-    /* The system's scalars, as vsg_pb_build sets them. */
-    s->kh2 = ph->kappa2 * lv->h * lv->h;
-    s->nonlinear = ph->nonlinear && ph->kappa2 > 0.0;
-    s->n_ions = ph->n_ions;
-    s->two_i = 0.0;
-    for (int i = 0; i < ph->n_ions; i++) {
-        s->ion_molar[i] = ph->ion_molar[i];
-        s->ion_charge[i] = ph->ion_charge[i];
-        s->two_i += ph->ion_molar[i] * ph->ion_charge[i] * ph->ion_charge[i];
-    }
     Dev d;
     memset(&d, 0, sizeof d);
     d.prev_device = -1;

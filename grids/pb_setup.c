@@ -54,16 +54,11 @@ static double eps_of(const vsg_pb_physics *ph, uint8_t code, int samples)
     return 1.0 / (f / ph->eps_in + (1.0 - f) / ph->eps_out);
 }
 
-vsg_status vsg_pb_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
-                        vsg_precision precision, vsg_pb_system *s, vsg_grid_charge **charges,
-                        size_t *ncharges, double *outside)
+vsg_status vsg_pb_system_init(vsg_pb_system *s, const vsg_pb_physics *ph, const vsg_level *lv,
+                              vsg_precision precision)
 {
-    *charges = NULL;
-    *ncharges = 0;
     vsg_status st = vsg_pb_system_alloc(s, lv->n[0], lv->n[1], lv->n[2], lv->h, lv->origin, precision);
     if (st != VSG_OK) return st;
-    const int nx = lv->n[0], ny = lv->n[1], nz = lv->n[2];
-    const size_t n = s->nodes, plane = (size_t)nx * ny;
     s->kh2 = ph->kappa2 * lv->h * lv->h;
     s->nonlinear = ph->nonlinear && ph->kappa2 > 0.0;
     s->n_ions = ph->n_ions;
@@ -73,6 +68,19 @@ vsg_status vsg_pb_build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
         s->ion_charge[i] = ph->ion_charge[i];
         s->two_i += ph->ion_molar[i] * ph->ion_charge[i] * ph->ion_charge[i];
     }
+    return VSG_OK;
+}
+
+vsg_status vsg_pb_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
+                        vsg_precision precision, vsg_pb_system *s, vsg_grid_charge **charges,
+                        size_t *ncharges, double *outside)
+{
+    *charges = NULL;
+    *ncharges = 0;
+    vsg_status st = vsg_pb_system_init(s, ph, lv, precision);
+    if (st != VSG_OK) return st;
+    const int nx = lv->n[0], ny = lv->n[1], nz = lv->n[2];
+    const size_t n = s->nodes, plane = (size_t)nx * ny;
 
     vsg_lattice nodes = {{lv->origin[0], lv->origin[1], lv->origin[2]}, lv->h, {nx, ny, nz}};
     uint8_t *codes[3] = {malloc(n), malloc(n), malloc(n)};

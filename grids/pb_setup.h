@@ -38,6 +38,11 @@ vsg_status vsg_pb_physics_from(const vsg_pb_params *p, vsg_pb_physics *ph);
 vsg_status vsg_assign_charges(const vsg_molecule *m, const vsg_level *lv, vsg_charge_spline spline,
                               vsg_grid_charge **out, size_t *count, double *outside);
 
+/* Allocates the system for a level and sets its scalars (κ²h², ions, nonlinear): the part of
+ * vsg_pb_build that the GPU setup (gpu/pb_setup.cu) shares. */
+vsg_status vsg_pb_system_init(vsg_pb_system *s, const vsg_pb_physics *ph, const vsg_level *lv,
+                              vsg_precision precision);
+
 /* Builds the system's flags and correction lists (phi stays as allocated: zero). */
 vsg_status vsg_pb_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
                         vsg_precision precision, vsg_pb_system *s, vsg_grid_charge **charges,

@@ -29,6 +29,7 @@
 #include "grid.h"
 #include "molecule.h"
 #include "timer.h"
+#include "../tests/testkit.h"
 
 #ifndef VSG_SOURCE_DIR /* the data files; CMake passes the source tree */
 #define VSG_SOURCE_DIR "."
@@ -40,14 +41,6 @@
 #define CUTOFF 12.0
 #define MAX_REPEATS 51
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static double urand(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 typedef struct {
     const char *name;

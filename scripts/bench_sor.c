@@ -32,6 +32,7 @@
 #ifdef VSG_HAVE_CUDA
 #include "pb_gpu_bench.h"
 #endif
+#include "../tests/testkit.h"
 
 #define EPS_IN 2.0
 #define EPS_OUT 78.54
@@ -44,14 +45,6 @@
 #define CPU_ITER 10
 #define PI 3.14159265358979323846
 
-static uint64_t rng;
-static double urand(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /* Rough ball: radius modulated by a few percent so the surface is not a perfect sphere. */
 static int in_protein(int n, int x, int y, int z)

@@ -29,21 +29,12 @@
 #include "gpu.h"
 #include "grid.h"
 #include "molecule.h"
+#include "testkit.h"
 
 #define REL_TOL 1e-5
 #define ABS_TOL 1e-6
 #define CUTOFF 6.0 /* Å, for the cutoff cases: well inside the boxes, so it drops atoms */
 
-/* ---- random numbers (xorshift64*) ----------------------------------------------------- */
-static uint64_t rng;
-static double urand(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
-}
-static double uniform(double a, double b) { return a + (b - a) * urand(); }
 
 /* ---- inputs ------------------------------------------------------------------------------ */
 

@@ -19,6 +19,7 @@
 #include "gpu.h"
 #include "pb_gpu.h"
 #include "pb_system.h"
+#include "testkit.h"
 
 #define EPS_SOLV 78.54
 #define KAPPA 0.127     /* 1/Å, about 0.15 M 1:1 salt */
@@ -29,16 +30,6 @@
 #define TOL 3e-6
 #define PI 3.14159265358979323846
 
-/* ---- random numbers (xorshift64*) ----------------------------------------------------- */
-static uint64_t rng;
-static double urand(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
-}
-static double uniform(double a, double b) { return a + (b - a) * urand(); }
 
 /* ---- building a system ------------------------------------------------------------------ */
 

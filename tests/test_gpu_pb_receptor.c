@@ -11,23 +11,8 @@
 #include "gpu.h"
 #include "grid.h"
 #include "vsgrid.h"
+#include "testkit.h"
 
-static double range_of(const vsg_grid *g)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < vsg_grid_nodes(g); i++) {
-        lo = fmin(lo, g->data[i]);
-        hi = fmax(hi, g->data[i]);
-    }
-    return hi - lo;
-}
-
-static double max_diff(const vsg_grid *a, const vsg_grid *b)
-{
-    double d = 0.0;
-    for (size_t i = 0; i < vsg_grid_nodes(a); i++) d = fmax(d, fabs((double)a->data[i] - b->data[i]));
-    return d;
-}
 
 static void compare(const char *file, double spacing, int nonlinear)
 {
@@ -51,7 +36,7 @@ static void compare(const char *file, double spacing, int nonlinear)
     p.precision = VSG_PRECISION_FLOAT;
     CHECK_STATUS(vsg_pb_solve(m, &p, &gf, &rf), VSG_OK);
     if (cpu && gd && gf) {
-        double range = range_of(cpu), dd = max_diff(cpu, gd), df = max_diff(cpu, gf);
+        double range = grid_range(cpu), dd = grid_max_diff(cpu, gd), df = grid_max_diff(cpu, gf);
         printf("%s %s at %.2f Å (%dx%dx%d): range %.2f kT/e; iterations cpu %d gpu-double %d gpu-float %d; "
                "max|diff|/range double %.3g float %.3g; %s, %.3f ms/iteration (float)\n",
                file, nonlinear ? "nonlinear" : "linear", spacing, rc.n[0], rc.n[1], rc.n[2], range, rc.iterations,

@@ -11,23 +11,8 @@
 #include "pb_setup.h"
 #include "pb_system.h"
 #include "vsgrid.h"
+#include "testkit.h"
 
-static double range_of(const vsg_grid *g)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < vsg_grid_nodes(g); i++) {
-        lo = fmin(lo, g->data[i]);
-        hi = fmax(hi, g->data[i]);
-    }
-    return hi - lo;
-}
-
-static double max_diff(const vsg_grid *a, const vsg_grid *b)
-{
-    double d = 0.0;
-    for (size_t i = 0; i < vsg_grid_nodes(a); i++) d = fmax(d, fabs((double)a->data[i] - b->data[i]));
-    return d;
-}
 
 static void nan_is_divergence(const vsg_molecule *m)
 {
@@ -85,12 +70,12 @@ int main(void)
     p.threads = 1;
     CHECK_STATUS(vsg_pb_solve(m, &p, &g1, &r1), VSG_OK);
     if (gd && gf && g1) {
-        double range = range_of(gd);
+        double range = grid_range(gd);
         printf("fas2 at 0.8 Å: range %.2f kT/e; float vs double max diff %.3g (%d vs %d iterations, float tol %.2g)\n",
-               range, max_diff(gd, gf), rd.iterations, rf.iterations, rf.tol);
+               range, grid_max_diff(gd, gf), rd.iterations, rf.iterations, rf.tol);
         CHECK(rd.converged && rf.converged);
-        CHECK(max_diff(gd, gf) <= 1e-4 * range);
-        CHECK(max_diff(gd, g1) == 0.0);  /* 1 thread and all threads: bit-identical */
+        CHECK(grid_max_diff(gd, gf) <= 1e-4 * range);
+        CHECK(grid_max_diff(gd, g1) == 0.0);  /* 1 thread and all threads: bit-identical */
         CHECK_NEAR(rd.energy_kt, r1.energy_kt, 0.0);
         CHECK(rd.omega > 1.0 && rd.omega < 2.0);
     }
