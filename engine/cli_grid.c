@@ -329,9 +329,7 @@ static int run_coulomb(grid_cli *c, const char *cmd)
     if (st == VSG_OK) {
         double tc = vsg_now();
         int done = 0;
-        /* AutoGrid's table mode stays on the CPU twin unless the GPU is asked for explicitly:
-         * the GPU table kernel has an open accuracy defect (docs/PERFORMANCE.md). */
-        int gpu_ok = c->p.device == VSG_DEVICE_GPU || (c->p.device == VSG_DEVICE_AUTO && !k.table);
+        int gpu_ok = c->p.device == VSG_DEVICE_GPU || c->p.device == VSG_DEVICE_AUTO;
         if (gpu_ok) {
             st = vsg_coulomb_gpu(m, &k, g, c->p.gpu_index, &eps_rate);
             if (st == VSG_OK) {

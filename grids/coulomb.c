@@ -164,11 +164,14 @@ vsg_status vsg_coulomb_cpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, v
             for (int i = 0; i < nx; i++) e[i] = 0.0;
             for (size_t a = 0; a < na; a++) {
                 const double ax = s[a].x, dy = s[a].y - py, dz = s[a].z - pz, q = s[a].q;
-                const double dyz2 = dy * dy + dz * dz;
-                if (dyz2 > cut2) continue; /* the whole row is beyond the cutoff */
+                /* r² = (dx² + dy²) + dz², left to right as AutoGrid's hypotenuse() forms it: at a
+                 * tie (a distance exactly on a table-bin edge or the cutoff, e.g. an atom on a
+                 * node) another association rounds the other way and picks the neighbouring bin. */
+                const double dy2 = dy * dy, dz2 = dz * dz;
+                if (dy2 + dz2 > cut2) continue; /* the whole row is beyond the cutoff (r² ≥ dy² + dz²) */
                 if (tab) {
                     for (int i = 0; i < nx; i++) {
-                        double dx = ax - px[i], r2 = dx * dx + dyz2, r = sqrt(r2);
+                        double dx = ax - px[i], r2 = dx * dx + dy2 + dz2, r = sqrt(r2);
                         double t = r * per_a; /* bin from the unclamped r (AutoGrid's lookup(r)) */
                         int idx = t < (double)last ? (int)t : last;
                         double f = tab[idx] / (r < rmin ? rmin : r);
@@ -177,20 +180,20 @@ vsg_status vsg_coulomb_cpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, v
                 } else if (model == VSG_DIEL_CONSTANT) {
                     const double c = scale / keps;
                     for (int i = 0; i < nx; i++) {
-                        double dx = ax - px[i], r2 = dx * dx + dyz2, r = sqrt(r2);
+                        double dx = ax - px[i], r2 = dx * dx + dy2 + dz2, r = sqrt(r2);
                         double f = c / (r < rmin ? rmin : r);
                         e[i] += r2 <= cut2 ? q * f : 0.0;
                     }
                 } else if (model == VSG_DIEL_DISTANCE_4R) {
                     const double c = 0.25 * scale, rmin2 = rmin * rmin;
                     for (int i = 0; i < nx; i++) {
-                        double dx = ax - px[i], r2 = dx * dx + dyz2;
+                        double dx = ax - px[i], r2 = dx * dx + dy2 + dz2;
                         double f = c / (r2 < rmin2 ? rmin2 : r2);
                         e[i] += r2 <= cut2 ? q * f : 0.0;
                     }
                 } else {
                     for (int i = 0; i < nx; i++) {
-                        double dx = ax - px[i], r2 = dx * dx + dyz2, r = sqrt(r2);
+                        double dx = ax - px[i], r2 = dx * dx + dy2 + dz2, r = sqrt(r2);
                         double rc = r < rmin ? rmin : r;
                         double f = scale / (rc * eps_mehler_solmajer(rc));
                         e[i] += r2 <= cut2 ? q * f : 0.0;

@@ -243,6 +243,46 @@ static void test_table_semantics(void)
     CHECK_STATUS(vsg_coulomb_cpu(NULL, &k, NULL), VSG_E_ARG);
 }
 
+/* Ties: an atom on a node sits at a lattice distance from the others, and some lattice distances
+ * land exactly on a table-bin edge (0.55·√121 = 6.05 Å, bin 605). Which bin is picked then
+ * depends on how r² is associated; AutoGrid's hypotenuse() forms (dx² + dy²) + dz², and the
+ * twins must too (dx² + (dy² + dz²) rounds to 604.99999999999994 for some of these). */
+static void test_table_ties(void)
+{
+    vsg_coulomb_kernel k;
+    CHECK_STATUS(vsg_coulomb_kernel_make(VSG_DIEL_MEHLER_SOLMAJER, 0.0, 1, &k), VSG_OK);
+    if (!k.table) return;
+    const int n[3] = {21, 21, 21};
+    const double h = 0.55, org[3] = {1.234, 1.234, 1.234}, sp[3] = {h, h, h};
+    const double half = 10.0, centre = org[0] + 0.5 * (n[0] - 1) * h, p = (10 - half) * h;
+    int ties = 0;
+    for (int a = 0; a < 21 && ties < 4; a++)
+        for (int b = 0; b < 21 && ties < 4; b++)
+            for (int c = 0; c < 21 && ties < 4; c++) {
+                const double dx = ((org[0] + a * h) - centre) - p, dy = ((org[1] + b * h) - centre) - p,
+                             dz = ((org[2] + c * h) - centre) - p;
+                const double r_ag = sqrt(dx * dx + dy * dy + dz * dz), r_other = sqrt(dx * dx + (dy * dy + dz * dz));
+                if ((int)(r_ag * 100.0) == (int)(r_other * 100.0)) continue;
+                ties++;
+                vsg_molecule *m = one_atom(org[0] + a * h, org[1] + b * h, org[2] + c * h, 1.0);
+                vsg_grid *g = vsg_grid_new(n, org, sp, "kcal/mol/e");
+                CHECK(m && g);
+                if (m && g) {
+                    CHECK_STATUS(vsg_coulomb_cpu(m, &k, g), VSG_OK);
+                    const float got = g->data[10 + 21 * (10 + 21 * 10)];
+                    const float want = (float)(k.table[(int)(r_ag * 100.0)] / r_ag);
+                    if (got != want)
+                        fprintf(stderr, "tie at node offset (%d, %d, %d): %.9g, AutoGrid's bin gives %.9g\n", a - 10,
+                                b - 10, c - 10, got, want);
+                    CHECK(got == want);
+                }
+                vsg_grid_free(g);
+                vsg_molecule_free(m);
+            }
+    CHECK(ties == 4); /* the lattice has such ties: the test is not vacuous */
+    vsg_coulomb_kernel_free(&k);
+}
+
 /* ---- AutoGrid files ------------------------------------------------------------------ */
 
 static int write_text(const char *path, const char *text)
@@ -587,6 +627,7 @@ int main(void)
     test_against_hand_sums();
     test_mehler_solmajer();
     test_table_semantics();
+    test_table_ties();
     test_map_round_trip();
     test_map_malformed();
     test_fld();
