@@ -38,7 +38,9 @@ extern "C" {
  * SOR_BLOCK_X × SOR_BLOCK_Y threads per block of the uniform kernel: x runs along a half-row
  * of one colour (contiguous in memory, so a warp of 32 reads 128 B of float per neighbour
  * row); 32 wastes fewest threads on odd row lengths (161³: 80 nodes per half-row → 96 threads).
- * SOR_Z_PER_THREAD: planes each thread visits (grid-stride in z); 1 = one thread per node,
+ * SOR_DEFAULT_ZB: consecutive planes per thread whose loads are issued together
+ * (sor_uniform_zb; 1 = the one-node kernel sor_uniform; VSG_SOR_ZB overrides it at run time).
+ * SOR_Z_PER_THREAD: planes each thread of sor_uniform visits (grid-stride in z); 1 = one thread per node,
  * larger values amortise the index set-up per thread. The grid is also capped at 65535 in z.
  * CORR_BLOCK threads per block of the correction kernel, at most CORR_BLOCKS_PER_SM blocks per
  * multiprocessor (grid-stride loop beyond). Retune with scripts/tune_sor.sh on the target GPU
@@ -51,6 +53,9 @@ extern "C" {
 #endif
 #ifndef SOR_Z_PER_THREAD
 #define SOR_Z_PER_THREAD 1
+#endif
+#ifndef SOR_DEFAULT_ZB
+#define SOR_DEFAULT_ZB 2
 #endif
 #ifndef CORR_BLOCK
 #define CORR_BLOCK 256
@@ -205,6 +210,71 @@ __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
     if (CHECK) block_max(dmax, maxbits);
 }
 
+/* The same update with ZB consecutive planes per thread, loads first: all 8·ZB loads of a
+ * thread are issued before the first update, so each thread keeps ZB times more bytes in
+ * flight. In float one node's loads are too few to cover DRAM latency at full occupancy (the
+ * float kernel reached ~30% of copy bandwidth where double, with twice the bytes per load,
+ * reached ~45%). Listed nodes are loaded and discarded (2% of the nodes) rather than waiting
+ * for the flag before the loads. Same arithmetic, same order: same bits as sor_uniform. */
+template <typename R, bool NL, bool CHECK, int ZB>
+__global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
+    sor_uniform_zb(R *__restrict__ p, const R *__restrict__ o, const uint8_t *__restrict__ fl, int nx,
+                   int ny, int nz, int c, Offsets off, R w, R u0, R u1, double omega, double lambda,
+                   double ksalt, Ions ions, unsigned long long *__restrict__ maxbits)
+{
+    const int xh = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = 1 + blockIdx.y * blockDim.y + threadIdx.y;
+    unsigned long long dmax = 0;
+    if (y < ny - 1) {
+        for (int z0 = 1 + blockIdx.z * ZB; z0 < nz - 1; z0 += gridDim.z * ZB) {
+            long long k[ZB];
+            bool act[ZB];
+            uint8_t f[ZB];
+            R v[ZB][6], old[ZB];
+#pragma unroll
+            for (int j = 0; j < ZB; j++) {
+                const int z = z0 + j;
+                const int x = 1 + ((1 + y + z + c) & 1) + 2 * xh;
+                act[j] = z < nz - 1 && x <= nx - 2;
+                k[j] = act[j] ? (long long)(((size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * (size_t)z)) >> 1)
+                              : 0;
+            }
+#pragma unroll
+            for (int j = 0; j < ZB; j++) {
+                if (!act[j]) continue;
+                const R *q = o + k[j];
+                f[j] = fl[k[j]];
+#pragma unroll
+                for (int i = 0; i < 6; i++) v[j][i] = nb(q, off.o[i]);
+                old[j] = p[k[j]];
+            }
+#pragma unroll
+            for (int j = 0; j < ZB; j++) {
+                if (!act[j] || (f[j] & VSG_NODE_LISTED)) continue; /* the correction kernel owns it */
+                /* Same summation order as the CPU: −x, +x, −y, +y, −z, +z. */
+                R sum = add_rn(v[j][0], v[j][1]);
+                sum = add_rn(sum, v[j][2]);
+                sum = add_rn(sum, v[j][3]);
+                sum = add_rn(sum, v[j][4]);
+                sum = add_rn(sum, v[j][5]);
+                const R gsr = mul_rn(sum, (f[j] & VSG_NODE_SALT) ? u1 : u0);
+                R nv;
+                if (!NL) {
+                    nv = add_rn(old[j], mul_rn(w, sub_rn(gsr, old[j])));
+                } else {
+                    const double oldd = (double)old[j];
+                    double gs = (double)gsr;
+                    if (f[j] & VSG_NODE_SALT) gs = newton(ions, gs, oldd, lambda * ksalt);
+                    nv = (R)__dadd_rn(oldd, __dmul_rn(omega, __dsub_rn(gs, oldd)));
+                }
+                if (CHECK) dmax = umax64(dmax, change_bits((double)nv, (double)old[j]));
+                p[k[j]] = nv;
+            }
+        }
+    }
+    if (CHECK) block_max(dmax, maxbits);
+}
+
 /* Listed nodes of one colour: φ_GS = s + Σ w_i φ_i (double accumulation, like the CPU), the
  * Newton step where k > 0 in the nonlinear phase, then over-relaxation from the node's own
  * old value. SoA: idx[n], wt[6][n], sv[n], kv[n]. */
@@ -339,20 +409,44 @@ static vsg_status upload_corr(const vsg_pb_system *s, int c, Solve *d)
 }
 
 /* Picks the kernel instantiation for (nonlinear phase, check iteration). */
+/* Planes per thread of the uniform kernel: 1 (sor_uniform), 2 or 4 (sor_uniform_zb). The
+ * environment variable VSG_SOR_ZB overrides the default, for benchmarks comparing them. */
+static int planes_per_thread(void)
+{
+    const char *e = getenv("VSG_SOR_ZB");
+    int v = e ? atoi(e) : SOR_DEFAULT_ZB;
+    return v == 2 || v == 4 ? v : 1;
+}
+
 template <typename R>
-static void launch_uniform(bool nl, bool check, dim3 grid, dim3 block, cudaStream_t st, R *p,
+static void launch_uniform(int zb, bool nl, bool check, dim3 grid, dim3 block, cudaStream_t st, R *p,
                            const R *o, const uint8_t *fl, const vsg_pb_system *s, int c,
                            const Offsets &off, R w, R u0, R u1, double omega, double lambda,
                            double ksalt, const Ions &ions, unsigned long long *mb)
 {
 #define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, mb
-    if (nl) {
+#define ZB_LAUNCH(ZB)                                                                      \
+    do {                                                                                   \
+        if (nl) {                                                                          \
+            if (check) sor_uniform_zb<R, true, true, ZB><<<grid, block, 0, st>>>(ARGS);    \
+            else sor_uniform_zb<R, true, false, ZB><<<grid, block, 0, st>>>(ARGS);         \
+        } else {                                                                           \
+            if (check) sor_uniform_zb<R, false, true, ZB><<<grid, block, 0, st>>>(ARGS);   \
+            else sor_uniform_zb<R, false, false, ZB><<<grid, block, 0, st>>>(ARGS);        \
+        }                                                                                  \
+    } while (0)
+    if (zb == 2) {
+        ZB_LAUNCH(2);
+    } else if (zb == 4) {
+        ZB_LAUNCH(4);
+    } else if (nl) {
         if (check) sor_uniform<R, true, true><<<grid, block, 0, st>>>(ARGS);
         else sor_uniform<R, true, false><<<grid, block, 0, st>>>(ARGS);
     } else {
         if (check) sor_uniform<R, false, true><<<grid, block, 0, st>>>(ARGS);
         else sor_uniform<R, false, false><<<grid, block, 0, st>>>(ARGS);
     }
+#undef ZB_LAUNCH
 #undef ARGS
 }
 
@@ -405,7 +499,9 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     const dim3 block(SOR_BLOCK_X, SOR_BLOCK_Y, 1);
     const long long half = (s->nx - 1) / 2; /* most nodes of one colour in an interior row */
     const long long gy = (s->ny - 2 + SOR_BLOCK_Y - 1) / SOR_BLOCK_Y;
-    long long gz = (s->nz - 2 + SOR_Z_PER_THREAD - 1) / SOR_Z_PER_THREAD;
+    const int zb = planes_per_thread();
+    const int zper = zb > 1 ? zb : SOR_Z_PER_THREAD;
+    long long gz = (s->nz - 2 + zper - 1) / zper;
     if (gz > 65535) gz = 65535; /* hardware limit; the kernel strides over the rest */
     if (gy > 65535)
         return vsg_fail(VSG_E_LIMIT, "GPU PB solver: ny = %d is past the launch limit (%d)", s->ny,
@@ -484,7 +580,7 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         for (int c = 0; c < 2; c++) {
             R *p = (R *)d->phi[c];
             const R *o = (const R *)d->phi[1 - c];
-            launch_uniform<R>(nl, check, grid, block, d->stream, p, o, d->flag[c], s, c, off[c], (R)omega,
+            launch_uniform<R>(zb, nl, check, grid, block, d->stream, p, o, d->flag[c], s, c, off[c], (R)omega,
                               u0, u1, omega, lambda, ksalt, ions, d->maxbits);
             LAUNCHED("the uniform SOR kernel");
             if (s->ncorr[c]) {

@@ -8,13 +8,18 @@
  * (tol < 0, so it never stops early; max |Δφ| still checked every 10 as in a real solve), in
  * float and double; the median of 3 timed solves is reported after a warm-up solve.
  *
- * Byte model (the minimum each iteration must move through device memory): every node's φ
- * read once and written once, plus its flag byte, i.e. (2·sizeof(real) + 1) bytes per node
- * and iteration, plus each correction entry read once (8-byte index + w[6], s, k in the
- * solve's precision). Neighbour re-reads that the caches absorb are not counted, so "GB/s"
- * is effective bandwidth, comparable with the device-to-device copy measured in the same run
- * (bytes read + written). At 161³ the float system (~21 MB) fits in Hopper's L2 (50-60 MB),
- * so there it can beat the copy figure.
+ * Byte model (the minimum each iteration must move through device memory without fusing
+ * iterations): each colour's φ is read and written by its own sweep and read once more, as
+ * the neighbours, by the other colour's sweep; with the flag byte that is
+ * (3·sizeof(real) + 1) bytes per node and iteration, plus each correction entry read once
+ * (8-byte index + w[6], s, k in the solve's precision). Re-reads of a neighbour that the
+ * caches absorb are not counted, so "GB/s" is effective bandwidth, comparable with the
+ * device-to-device copy measured in the same run (bytes read + written) and with the issue's
+ * reference sweep (a plain red-black sweep at 83–91% of copy bandwidth counts the same
+ * 3·sizeof(real)). (Until commit b74f899 this counted 2·sizeof(real) + 1, which omitted the
+ * neighbour read and understated the fraction of copy bandwidth by ~30% in float.)
+ * At 161³ the float system (~21 MB) fits in Hopper's L2 (50-60 MB), so there it can beat the
+ * copy figure.
  *
  * The CPU twin is timed at 161³ for a few iterations; the speed-up column compares time per
  * node update in the same precision. Exit 0 (also without a GPU: it says so); 1 if a GPU solve
@@ -214,6 +219,8 @@ int main(int argc, char **argv)
     double copy_gbs = 0.0;
 #ifdef VSG_HAVE_CUDA
     copy_gbs = vsg_gpu_copy_bandwidth(0);
+    printf("uniform kernel: %s planes per thread (VSG_SOR_ZB; default set in gpu/pb_sor.cu)\n",
+           getenv("VSG_SOR_ZB") ? getenv("VSG_SOR_ZB") : "default");
     printf("device-to-device cudaMemcpy: %.0f GB/s (bytes read + written)\n", copy_gbs);
 #endif
     fflush(stdout);
@@ -285,7 +292,7 @@ int main(int argc, char **argv)
             }
             qsort(t, REPEATS, sizeof t[0], cmp_double);
             double sec = t[REPEATS / 2], real = p ? 4.0 : 8.0;
-            double bytes_it = (double)s.nodes * (2.0 * real + 1.0) + (double)listed * (8.0 + 8.0 * real);
+            double bytes_it = (double)s.nodes * (3.0 * real + 1.0) + (double)listed * (8.0 + 8.0 * real);
             w->ms_it = 1e3 * sec / iters;
             w->gnodes = interior(&s) * iters / sec / 1e9;
             w->gbs = bytes_it * iters / sec / 1e9;
@@ -313,7 +320,7 @@ int main(int argc, char **argv)
                100.0 * w->list_frac, w->ms_it, w->gnodes, w->gbs,
                copy_gbs > 0 ? 100.0 * w->gbs / copy_gbs : 0.0, w->bytes_node, w->speedup, w->note);
     }
-    printf("copy bandwidth %.0f GB/s; byte model (2·sizeof(real) + 1) B/node + list entries\n",
+    printf("copy bandwidth %.0f GB/s; byte model (3·sizeof(real) + 1) B/node + list entries\n",
            copy_gbs);
     return failed;
 }

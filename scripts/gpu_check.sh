@@ -92,6 +92,13 @@ if [ "$built" -eq 1 ]; then
     else
         skip_step "bench_sor" "no $BUILD_DIR/bench_sor"
     fi
+    # The uniform-kernel variants (planes per thread), for the table in docs/PERFORMANCE.md.
+    for zb in 1 4; do
+        if [ -x "$BUILD_DIR/bench_sor" ]; then
+            step "bench_sor ZB=$zb 297 513" "bench_sor_zb$zb.log" \
+                env VSG_SOR_ZB=$zb timeout "$BENCH_TIMEOUT" "$BUILD_DIR/bench_sor" 297 513
+        fi
+    done
     # End to end: the 1STP receptor on a 161³ grid (80 Å, 0.5 Å), GPU float and double against
     # the CPU twin: iterations, time, and biotin's interaction energy from each grid.
     # shellcheck disable=SC2317  # called through step
@@ -115,7 +122,7 @@ if [ "$built" -eq 1 ]; then
         done
     }
     step "e2e 1stp 161^3 257^3" e2e.log e2e
-    for b in bench_pb_setup bench_coulomb; do
+    for b in bench_pb_setup bench_coulomb bench_screen; do
         if [ -x "$BUILD_DIR/$b" ]; then
             step "$b" "$b.log" timeout "$BENCH_TIMEOUT" "$BUILD_DIR/$b"
         fi
@@ -138,7 +145,7 @@ if [ -f "$LOGS/bench_sor.log" ]; then
     echo
     sed -n '/^GPU PB SOR/,$p' "$LOGS/bench_sor.log"
 fi
-for b in bench_pb_setup bench_coulomb tune_sor; do
+for b in bench_sor_zb1 bench_sor_zb4 bench_pb_setup bench_coulomb bench_screen tune_sor; do
     if [ -f "$LOGS/$b.log" ]; then
         echo
         echo "$b:"
