@@ -6,6 +6,7 @@
 # Settings on both sides: pdie 2, sdie 78.54, 298.15 K, 0.15 M 1:1 salt (ion radius 2 Å), spl0
 # charges, mdh faces, spacing 0.5 Å, box = molecule extent (atom centres) + 2×12 Å rounded to an
 # APBS multigrid size; surface ses (APBS srfm mol, srad 1.4) or vdw (srad 0).
+# VSG_DEVICE=gpu runs vsgrid on the GPU (default cpu: the CPU twin).
 # Exit status 1 if a checked row is beyond its limit; rows with limit "-" are reported only.
 set -u
 quick=0
@@ -65,7 +66,7 @@ solvation() {  # solvation NAME PQR SURFACE LIMIT
   local len; len=$(awk -v n="$n" 'BEGIN { print (n - 1) * 0.5 }')
   t0=$(date +%s.%N)
   "$vsgrid" energy "$pqr" --box "$cx,$cy,$cz,$len,$len,$len" --spacing 0.5 --surface "$surf" --salt 0.15 \
-    --solvation --device cpu --quiet --json "$name.json" > "$name.out" 2>&1
+    --solvation --device "${VSG_DEVICE:-cpu}" --quiet --json "$name.json" > "$name.out" 2>&1
   tv=$(echo "$(date +%s.%N)" | awk -v t="$t0" '{ printf "%.2f", $1 - t }')
   ours=$(awk -F': ' '/"solvation_energy_kcal_mol"/ { gsub(/,/, "", $2); print $2 }' "$name.json")
   row "$name ${n}^3" "solvation kcal/mol, $surf" "${ours:-nan}" "$(awk -v e="${apbs_kj:-nan}" 'BEGIN { print e / 4.184 }')" "$limit" "$tv" "$ta"
@@ -82,7 +83,7 @@ interaction() {  # interaction NAME RECEPTOR_PQR LIGAND SURFACE LIMIT
   apbs_e=$("$vsgrid" probe "$dx" "$lig" --quiet | awk '{ print $3 }')
   t0=$(date +%s.%N)
   "$vsgrid" grid "$pqr" -o "$name.vsg" --box "$cx,$cy,$cz,48,48,48" --spacing 0.5 --surface "$surf" --salt 0.15 \
-    --device cpu --quiet > "$name.out" 2>&1
+    --device "${VSG_DEVICE:-cpu}" --quiet > "$name.out" 2>&1
   tv=$(echo "$(date +%s.%N)" | awk -v t="$t0" '{ printf "%.2f", $1 - t }')
   ours=$("$vsgrid" probe "$name.vsg" "$lig" --quiet | awk '{ print $3 }')
   row "$name 97^3" "biotin Σqφ kT, $surf" "${ours:-nan}" "${apbs_e:-nan}" "$limit" "$tv" "$ta"

@@ -127,6 +127,29 @@ if [ "$built" -eq 1 ]; then
             step "$b" "$b.log" timeout "$BENCH_TIMEOUT" "$BUILD_DIR/$b"
         fi
     done
+    # Time to solution against APBS on this machine: APBS 3.4.1 from Debian travels in
+    # apbs_bundle/ (its libraries, not libc or Open MPI); the same cases as compare_apbs.sh, vsgrid
+    # on the GPU and as the CPU twin. Absent bundle: skipped.
+    if [ -x apbs_bundle/apbs ]; then
+        for dev in gpu cpu; do
+            step "APBS vs vsgrid $dev" "apbs_$dev.log" env PATH="$PWD/apbs_bundle:$PATH" VSG_DEVICE=$dev \
+                timeout 400 bash scripts/compare_apbs.sh "$BUILD_DIR/vsgrid"
+        done
+    fi
+    # Screening end to end: a PB grid of XIAP on the GPU, its 100 docked actives, every kernel
+    # (vsgrid bench, the library replicated to ~1M ligands), and one timed screen.
+    # shellcheck disable=SC2317  # called through step
+    screen_e2e() {
+        local v="$BUILD_DIR/vsgrid" g="$LOGS/xiap.vsg"
+        "$v" grid data/xiap_receptor.pqr.gz -o "$g" --box 10.084,10.123,-21.096,36,36,36 \
+            --spacing 0.375 --salt 0.15 --quiet || return 1
+        "$v" bench "$g" data/xiap_actives_docked.sdf.gz --replicate 10000 --repeat 3 --json "$LOGS/bench_xiap.json" || return 1
+        for i in $(seq 1 100); do cat data/xiap_actives_docked.sdf.gz; done > "$LOGS/lib100.sdf.gz"
+        "$v" screen "$g" "$LOGS/lib100.sdf.gz" -o "$LOGS/screen.csv" --json "$LOGS/screen.json" || return 1
+        cat "$LOGS/screen.json"
+        rm -f "$g" "$LOGS/lib100.sdf.gz" "$LOGS/screen.csv"
+    }
+    step "screen e2e (xiap)" screen_e2e.log screen_e2e
     if [ "${TUNE:-0}" = 1 ]; then
         step "tune_sor" tune_sor.log timeout 300 bash scripts/tune_sor.sh
     fi
@@ -145,7 +168,7 @@ if [ -f "$LOGS/bench_sor.log" ]; then
     echo
     sed -n '/^GPU PB SOR/,$p' "$LOGS/bench_sor.log"
 fi
-for b in bench_sor_zb1 bench_sor_zb4 bench_pb_setup bench_coulomb bench_screen tune_sor; do
+for b in bench_sor_zb1 bench_sor_zb4 bench_pb_setup bench_coulomb bench_screen apbs_gpu apbs_cpu screen_e2e tune_sor; do
     if [ -f "$LOGS/$b.log" ]; then
         echo
         echo "$b:"
