@@ -1,0 +1,570 @@
+/* ligand_reader.c — the streaming ligand reader: walks the input files in order, reads each
+ * through a buffered line source (zlib for files and standard input, or memory), hands every
+ * record to the parser of the file's format, and numbers the records over all inputs.
+ *
+ * Every record comes out, failed or not; so does every input that yields none: a file that
+ * cannot be opened, or whose gzip stream breaks, becomes one record with status io, and a
+ * file with no molecule at all (empty, only blank lines) one record with status no_atoms.
+ * Memory: one 256 KiB input buffer (grown only for longer lines, up to 1 MiB) and the
+ * record's own arrays, reused from record to record. */
+#define _POSIX_C_SOURCE 200809L /* dup(), fstat() */
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "errors.h"
+#include "ligand.h"
+#include "reader_internal.h"
+
+#define SRC_CHUNK (256u * 1024u) /* zlib's 8 KiB default makes reading I/O-call bound */
+
+/* ---- line source -------------------------------------------------------------------------- */
+
+/* Sets the source's sticky error from zlib's state; 1 if there was one. */
+static int gz_check(vsg_lig_src *s)
+{
+    int e = Z_OK;
+    const char *msg = gzerror(s->gz, &e);
+    if (e == Z_OK || e == Z_STREAM_END) return 0;
+    s->at_eof = 1;
+    s->err = VSG_E_IO;
+    if (e == Z_ERRNO)
+        snprintf(s->err_msg, sizeof s->err_msg, "read error: %s", strerror(errno));
+    else if (e == Z_MEM_ERROR)
+        snprintf(s->err_msg, sizeof s->err_msg, "out of memory in zlib");
+    else {
+        /* Z_BUF_ERROR: the stream ends early; Z_DATA_ERROR: bad data or CRC. zlib's message
+         * starts with the path, which the record's message already names. */
+        const char *colon = msg ? strstr(msg, ": ") : NULL;
+        if (colon) msg = colon + 2;
+        snprintf(s->err_msg, sizeof s->err_msg, "truncated or corrupt gzip data (%s)",
+                 msg && *msg ? msg : "zlib error");
+    }
+    return 1;
+}
+
+/* Reads more bytes after [pos, end), compacting and growing the buffer as needed. */
+static void src_fill(vsg_lig_src *s)
+{
+    size_t want;
+    if (s->pos > 0) {
+        memmove(s->buf, s->buf + s->pos, s->end - s->pos);
+        s->end -= s->pos;
+        s->pos = 0;
+    }
+    if (s->end >= VSG_LIG_LINE_MAX) {
+        s->at_eof = 1;
+        s->err = VSG_E_FORMAT;
+        snprintf(s->err_msg, sizeof s->err_msg, "line longer than 1 MiB: not a molecule file");
+        return;
+    }
+    if (s->cap - 1 - s->end < SRC_CHUNK / 4) {
+        size_t cap = s->cap * 2;
+        char *b = realloc(s->buf, cap);
+        if (!b) {
+            s->at_eof = 1;
+            s->err = VSG_E_NOMEM;
+            snprintf(s->err_msg, sizeof s->err_msg, "out of memory for a long line");
+            return;
+        }
+        s->buf = b;
+        s->cap = cap;
+    }
+    want = s->cap - 1 - s->end; /* one byte for the NUL after a last line without newline */
+    if (s->gz) {
+        int n = gzread(s->gz, s->buf + s->end, (unsigned)(want > (1u << 30) ? (1u << 30) : want));
+        if (n > 0) s->end += (size_t)n;
+        if (gz_check(s)) return;
+        if (n < 0) { /* an error zlib did not name */
+            s->at_eof = 1;
+            s->err = VSG_E_IO;
+            snprintf(s->err_msg, sizeof s->err_msg, "read error");
+        } else if (n == 0) {
+            s->at_eof = 1;
+        }
+    } else {
+        size_t n = s->mem_len - s->mem_pos;
+        if (n > want) n = want;
+        memcpy(s->buf + s->end, s->mem + s->mem_pos, n);
+        s->mem_pos += n;
+        s->end += n;
+        if (n == 0) s->at_eof = 1;
+    }
+}
+
+int vsg_lig_src_slow(vsg_lig_src *s, char **line, size_t *len)
+{
+    for (;;) {
+        char *p = s->buf + s->pos;
+        char *nl = s->pos < s->end ? memchr(p, '\n', s->end - s->pos) : NULL;
+        size_t n;
+        if (nl) {
+            n = (size_t)(nl - p);
+            s->pos += n + 1;
+        } else if (s->at_eof) {
+            /* the bytes after an input error are an incomplete line: dropped, error reported */
+            if (s->err) {
+                s->err_out = 1;
+                return s->err;
+            }
+            if (s->pos == s->end) return 0;
+            n = s->end - s->pos; /* last line without a newline */
+            s->pos = s->end;
+        } else {
+            src_fill(s);
+            continue;
+        }
+        if (n > 0 && p[n - 1] == '\r') n--;
+        p[n] = '\0';
+        *line = p;
+        *len = n;
+        s->line++;
+        return 1;
+    }
+}
+
+void vsg_lig_src_close(vsg_lig_src *s)
+{
+    if (s->gz) gzclose(s->gz);
+    free(s->buf);
+    memset(s, 0, sizeof *s);
+}
+
+static uint64_t src_offset(const vsg_lig_src *s)
+{
+    if (s->gz) {
+        z_off_t o = gzoffset(s->gz);
+        return o > 0 ? (uint64_t)o : 0;
+    }
+    return s->mem_pos;
+}
+
+/* ---- record helpers shared with the parsers ----------------------------------------------- */
+
+void vsg_lig_begin(vsg_lig_ctx *c, vsg_ligand *lig)
+{
+    lig->record = ++c->record;
+    lig->line = c->src.line > 0 ? c->src.line : 1;
+}
+
+void vsg_lig_failf(vsg_lig_ctx *c, vsg_ligand *lig, vsg_status st, const char *code, long line,
+                   const char *fmt, ...)
+{
+    char what[224];
+    va_list ap;
+    if (lig->status != VSG_OK) return; /* the first failure is the one to fix */
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (lig->name[0])
+        vsg_ligand_fail(lig, st, code, "%s:%ld: record %ld (%.40s): %s", c->display, line, lig->record,
+                        lig->name, what);
+    else
+        vsg_ligand_fail(lig, st, code, "%s:%ld: record %ld: %s", c->display, line, lig->record, what);
+}
+
+void vsg_lig_fail_input(vsg_lig_ctx *c, vsg_ligand *lig)
+{
+    vsg_status st = c->src.err ? c->src.err : VSG_E_IO;
+    if (lig->record == 0) {
+        lig->record = ++c->record;
+        lig->line = c->src.line + 1;
+    }
+    lig->status = VSG_OK; /* a broken input outranks what it broke */
+    vsg_lig_failf(c, lig, st, st == VSG_E_FORMAT ? VSG_LIG_PARSE : VSG_LIG_IO, c->src.line + 1, "%s",
+                  c->src.err_msg[0] ? c->src.err_msg : "read error");
+}
+
+static int grow(void **buf, int *cap, int n, size_t sz)
+{
+    int c;
+    void *p;
+    if (n <= *cap) return 1;
+    c = *cap > 0 ? *cap : 64;
+    while (c < n) c = c > (1 << 28) ? n : c * 2;
+    p = realloc(*buf, (size_t)c * sz);
+    if (!p) return 0;
+    *buf = p;
+    *cap = c;
+    return 1;
+}
+
+int vsg_lig_reserve_atoms(vsg_lig_ctx *c, vsg_ligand *lig, int n)
+{
+    if (grow((void **)&lig->atoms, &lig->atoms_cap, n, sizeof *lig->atoms)) return 1;
+    vsg_lig_failf(c, lig, VSG_E_NOMEM, VSG_LIG_TOO_MANY, c->src.line, "out of memory for %d atoms", n);
+    return 0;
+}
+
+int vsg_lig_reserve_bonds(vsg_lig_ctx *c, vsg_ligand *lig, int n)
+{
+    if (grow((void **)&lig->bonds, &lig->bonds_cap, n, sizeof *lig->bonds)) return 1;
+    vsg_lig_failf(c, lig, VSG_E_NOMEM, VSG_LIG_TOO_MANY, c->src.line, "out of memory for %d bonds", n);
+    return 0;
+}
+
+void vsg_lig_set_name(char *dst, size_t cap, const char *s, size_t n)
+{
+    size_t i;
+    while (n > 0 && (*s == ' ' || *s == '\t')) s++, n--;
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+    if (n > cap - 1) n = cap - 1;
+    for (i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        dst[i] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
+    }
+    dst[n] = '\0';
+}
+
+void vsg_lig_copy_field(char *dst, size_t cap, const char *s, size_t n)
+{
+    while (n > 0 && (*s == ' ' || *s == '\t')) s++, n--;
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+    if (n > cap - 1) n = cap - 1;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+void vsg_lig_element(char el[3], const char *s, size_t n)
+{
+    /* every element symbol, as "Xx" pairs ("H " for one letter) */
+    static const char table[] =
+        "H HeLiBeB C N O F NeNaMgAlSiP S ClArK CaScTiV CrMnFeCoNiCuZnGaGeAsSeBrKrRbSrY ZrNbMo"
+        "TcRuRhPdAgCdInSnSbTeI XeCsBaLaCePrNdPmSmEuGdTbDyHoErTmYbLuHfTaW ReOsIrPtAuHgTlPbBiPo"
+        "AtRnFrRaAcThPaU NpPuAmCmBkCfEsFmMdNoLrRfDbSgBhHsMtDsRgCnNhFlMcLvTsOg";
+    char a, b;
+    size_t i;
+    while (n > 0 && (*s == ' ' || *s == '\t')) s++, n--;
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+    el[0] = '\0';
+    if (n == 0 || n > 2) return;
+    a = s[0] >= 'a' && s[0] <= 'z' ? (char)(s[0] - 32) : s[0];
+    b = n == 2 ? (s[1] >= 'A' && s[1] <= 'Z' ? (char)(s[1] + 32) : s[1]) : ' ';
+    for (i = 0; i + 1 < sizeof table; i += 2)
+        if (table[i] == a && table[i + 1] == b) {
+            el[0] = a;
+            el[1] = b == ' ' ? '\0' : b;
+            el[2] = '\0';
+            return;
+        }
+}
+
+int vsg_lig_is_nonfinite(const char *s, size_t n)
+{
+    char buf[64], *end;
+    double v;
+    while (n > 0 && (*s == ' ' || *s == '\t')) s++, n--;
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+    if (n == 0 || n >= sizeof buf) return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    v = strtod(buf, &end);
+    return end == buf + n && !isfinite(v);
+}
+
+void vsg_lig_bad_number(vsg_lig_ctx *c, vsg_ligand *lig, long line, const char *what, const char *s,
+                        size_t n)
+{
+    int shown = (int)(n > 24 ? 24 : n);
+    if (vsg_lig_is_nonfinite(s, n))
+        vsg_lig_failf(c, lig, VSG_E_DATA, VSG_LIG_BAD_COORD, line, "%s is not finite: '%.*s'", what, shown, s);
+    else
+        vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, line, "bad %s '%.*s'", what, shown, s);
+}
+
+/* ---- the reader ----------------------------------------------------------------------------- */
+
+struct vsg_ligand_reader {
+    char **paths;
+    uint64_t *sizes;           /* size of each regular file, 0 otherwise */
+    int npaths, cur, open;
+    vsg_ligand_format format;  /* from the options (AUTO: per file) */
+    int keep_text, max_atoms;
+    vsg_lig_ctx ctx;
+    long file_records;         /* records the current file has yielded */
+    size_t index, failed;
+    uint64_t done_closed, total;
+    const char *mem;           /* memory input, or NULL */
+    size_t mem_len;
+};
+
+static vsg_status reader_new(const vsg_ligand_reader_options *opt, int npaths, vsg_ligand_reader **out)
+{
+    vsg_ligand_reader *r = calloc(1, sizeof *r);
+    if (!r) return vsg_fail(VSG_E_NOMEM, "out of memory for the ligand reader");
+    r->paths = calloc((size_t)npaths, sizeof *r->paths);
+    r->sizes = calloc((size_t)npaths, sizeof *r->sizes);
+    if (!r->paths || !r->sizes) {
+        free(r->paths);
+        free(r->sizes);
+        free(r);
+        return vsg_fail(VSG_E_NOMEM, "out of memory for the ligand reader");
+    }
+    r->npaths = npaths;
+    r->format = opt ? opt->format : VSG_LIG_AUTO;
+    r->keep_text = opt ? opt->keep_text : 0;
+    r->max_atoms = opt && opt->max_atoms > 0 ? opt->max_atoms : 100000;
+    *out = r;
+    return VSG_OK;
+}
+
+vsg_status vsg_ligand_reader_open(const char *const *paths, int npaths, const vsg_ligand_reader_options *opt,
+                                  vsg_ligand_reader **out)
+{
+    vsg_ligand_reader *r;
+    vsg_status st;
+    int i;
+    if (!out) return vsg_fail(VSG_E_ARG, "vsg_ligand_reader_open: NULL argument");
+    *out = NULL;
+    if (!paths || npaths <= 0) return vsg_fail(VSG_E_ARG, "no ligand input given");
+    if (opt && (opt->format < VSG_LIG_AUTO || opt->format > VSG_LIG_PDB))
+        return vsg_fail(VSG_E_ARG, "unknown ligand format %d", (int)opt->format);
+    for (i = 0; i < npaths; i++) {
+        if (!paths[i] || !paths[i][0]) return vsg_fail(VSG_E_ARG, "ligand input %d: empty path", i + 1);
+        if ((!opt || opt->format == VSG_LIG_AUTO) && vsg_ligand_format_of(paths[i]) == VSG_LIG_AUTO)
+            return vsg_fail(VSG_E_ARG,
+                            strcmp(paths[i], "-") == 0
+                                ? "%s: standard input needs a format (sdf, mol2, pdbqt or pdb)"
+                                : "%s: unknown ligand format (expected .sdf/.sd/.mol, .mol2, .pdbqt, "
+                                  ".pdb/.ent, optionally .gz)",
+                            paths[i]);
+    }
+    st = reader_new(opt, npaths, &r);
+    if (st != VSG_OK) return st;
+    for (i = 0; i < npaths; i++) {
+        struct stat sb;
+        r->paths[i] = malloc(strlen(paths[i]) + 1);
+        if (!r->paths[i]) {
+            vsg_ligand_reader_close(r);
+            return vsg_fail(VSG_E_NOMEM, "out of memory for the ligand reader");
+        }
+        strcpy(r->paths[i], paths[i]);
+        if (strcmp(paths[i], "-") != 0 && stat(paths[i], &sb) == 0 && S_ISREG(sb.st_mode)) {
+            r->sizes[i] = (uint64_t)sb.st_size;
+            r->total += r->sizes[i];
+        }
+    }
+    *out = r;
+    return VSG_OK;
+}
+
+vsg_status vsg_ligand_reader_open_memory(const void *bytes, size_t n, vsg_ligand_format format,
+                                         const vsg_ligand_reader_options *opt, vsg_ligand_reader **out)
+{
+    vsg_ligand_reader *r;
+    vsg_status st;
+    if (!out || (!bytes && n) || format <= VSG_LIG_AUTO || format > VSG_LIG_PDB)
+        return vsg_fail(VSG_E_ARG, "vsg_ligand_reader_open_memory: bad argument");
+    st = reader_new(opt, 1, &r);
+    if (st != VSG_OK) return st;
+    r->paths[0] = malloc(sizeof "<memory>");
+    if (!r->paths[0]) {
+        vsg_ligand_reader_close(r);
+        return vsg_fail(VSG_E_NOMEM, "out of memory for the ligand reader");
+    }
+    strcpy(r->paths[0], "<memory>");
+    r->format = format;
+    r->mem = bytes ? bytes : "";
+    r->mem_len = n;
+    r->sizes[0] = n;
+    r->total = n;
+    *out = r;
+    return VSG_OK;
+}
+
+/* The file name without folders and without .gz and the format extension. */
+static void base_name(char *dst, size_t cap, const char *path)
+{
+    const char *slash = strrchr(path, '/'), *end, *dot;
+    size_t n;
+    if (strcmp(path, "-") == 0) path = "stdin";
+    else if (slash) path = slash + 1;
+    end = path + strlen(path);
+    if (end - path > 3 && strcmp(end - 3, ".gz") == 0) end -= 3;
+    for (dot = end; dot > path && dot[-1] != '.'; dot--) {}
+    if (dot > path + 1) end = dot - 1;
+    n = (size_t)(end - path);
+    vsg_lig_set_name(dst, cap, path, n);
+}
+
+/* Opens input r->cur; 0 on success, else the error message in *why. */
+static int open_current(vsg_ligand_reader *r, char *why, size_t whylen)
+{
+    vsg_lig_ctx *c = &r->ctx;
+    const char *path = r->paths[r->cur];
+    int is_stdin = strcmp(path, "-") == 0 && !r->mem;
+    memset(c, 0, sizeof *c);
+    c->path = path;
+    c->display = is_stdin ? "<stdin>" : path;
+    base_name(c->base, sizeof c->base, path);
+    c->format = r->format != VSG_LIG_AUTO ? r->format : vsg_ligand_format_of(path);
+    c->keep_text = r->keep_text;
+    c->max_atoms = r->max_atoms;
+    c->src.cap = SRC_CHUNK + 1;
+    c->src.buf = malloc(c->src.cap);
+    if (!c->src.buf) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    if (r->mem) {
+        c->src.mem = r->mem;
+        c->src.mem_len = r->mem_len;
+        return 0;
+    }
+    errno = 0;
+    if (is_stdin) {
+        int fd = dup(0); /* gzclose must not close the process's standard input */
+        c->src.gz = fd >= 0 ? gzdopen(fd, "rb") : NULL;
+        if (!c->src.gz && fd >= 0) close(fd);
+    } else {
+        struct stat sb;
+        if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            errno = EISDIR;
+        } else {
+            c->src.gz = gzopen(path, "rb");
+        }
+    }
+    if (!c->src.gz) {
+        snprintf(why, whylen, "cannot open: %s", errno ? strerror(errno) : "out of memory");
+        free(c->src.buf);
+        c->src.buf = NULL;
+        return -1;
+    }
+    gzbuffer(c->src.gz, SRC_CHUNK);
+    return 0;
+}
+
+static void close_current(vsg_ligand_reader *r)
+{
+    uint64_t off = src_offset(&r->ctx.src);
+    r->done_closed += r->sizes[r->cur] ? r->sizes[r->cur] : off;
+    vsg_lig_src_close(&r->ctx.src);
+    free(r->ctx.ids);
+    free(r->ctx.join);
+    memset(&r->ctx, 0, sizeof r->ctx);
+    r->open = 0;
+    r->cur++;
+}
+
+/* Clears a record for reuse, keeping its buffers. */
+static void reset_record(vsg_ligand *lig)
+{
+    lig->record = 0;
+    lig->line = 0;
+    lig->name[0] = '\0';
+    lig->natoms = lig->nbonds = 0;
+    lig->has_charges = 0;
+    lig->model = 0;
+    lig->text_len = 0;
+    if (lig->text) lig->text[0] = '\0';
+    lig->status = VSG_OK;
+    strcpy(lig->code, VSG_LIG_OK);
+    lig->message[0] = '\0';
+}
+
+static void finish(vsg_ligand_reader *r, vsg_ligand *lig, const char *source, vsg_ligand_format f)
+{
+    lig->index = r->index++;
+    lig->source = source;
+    lig->format = f;
+    if (lig->status != VSG_OK) r->failed++;
+}
+
+int vsg_ligand_reader_next(vsg_ligand_reader *r, vsg_ligand *lig)
+{
+    if (!r || !lig) return 0;
+    for (;;) {
+        vsg_lig_ctx *c = &r->ctx;
+        int got = 0;
+        if (r->cur >= r->npaths) return 0;
+        reset_record(lig);
+        if (!r->open) {
+            char why[200];
+            if (open_current(r, why, sizeof why) != 0) {
+                const char *path = r->paths[r->cur];
+                lig->record = 1;
+                lig->line = 0;
+                vsg_ligand_fail(lig, VSG_E_IO, VSG_LIG_IO, "%s: %s", strcmp(path, "-") ? path : "<stdin>", why);
+                finish(r, lig, path, r->format != VSG_LIG_AUTO ? r->format : vsg_ligand_format_of(path));
+                memset(&r->ctx, 0, sizeof r->ctx);
+                r->cur++;
+                return 1;
+            }
+            r->open = 1;
+            r->file_records = 0;
+        }
+        switch (c->format) {
+        case VSG_LIG_SDF: got = vsg_lig_read_sdf(c, lig); break;
+        case VSG_LIG_MOL2: got = vsg_lig_read_mol2(c, lig); break;
+        case VSG_LIG_PDBQT: got = vsg_lig_read_pdbqt(c, lig); break;
+        case VSG_LIG_PDB: got = vsg_lig_read_pdb(c, lig); break;
+        default: break;
+        }
+        if (!got && c->src.err_out && lig->status == VSG_OK) {
+            /* a parser that ran into the error while looking for a record */
+            vsg_lig_fail_input(c, lig);
+            got = 1;
+        }
+        if (got) {
+            const char *source = r->paths[r->cur];
+            vsg_ligand_format f = c->format;
+            r->file_records++;
+            if (c->src.err_out) close_current(r); /* nothing more can be read from it */
+            finish(r, lig, source, f);
+            return 1;
+        }
+        if (r->file_records == 0) {
+            const char *source = r->paths[r->cur];
+            vsg_ligand_format f = c->format;
+            reset_record(lig);
+            lig->record = 1;
+            lig->line = 1;
+            vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_NO_ATOMS, "%s: no molecule in the file (%d lines)",
+                            c->display, (int)c->src.line);
+            close_current(r);
+            finish(r, lig, source, f);
+            return 1;
+        }
+        close_current(r);
+    }
+}
+
+size_t vsg_ligand_reader_count(const vsg_ligand_reader *r, size_t *failed)
+{
+    if (failed) *failed = r ? r->failed : 0;
+    return r ? r->index : 0;
+}
+
+void vsg_ligand_reader_progress(const vsg_ligand_reader *r, uint64_t *done, uint64_t *total)
+{
+    uint64_t d = 0;
+    if (r) {
+        d = r->done_closed;
+        if (r->open) d += src_offset(&r->ctx.src);
+    }
+    if (done) *done = d;
+    if (total) *total = r ? r->total : 0;
+}
+
+void vsg_ligand_reader_close(vsg_ligand_reader *r)
+{
+    int i;
+    if (!r) return;
+    if (r->open) {
+        vsg_lig_src_close(&r->ctx.src);
+        free(r->ctx.ids);
+        free(r->ctx.join);
+    }
+    if (r->paths)
+        for (i = 0; i < r->npaths; i++) free(r->paths[i]);
+    free(r->paths);
+    free(r->sizes);
+    free(r);
+}

@@ -1,0 +1,254 @@
+/* reader_internal.h — what the ligand reader (ligand_reader.c) shares with the record parsers
+ * of each format (read_sdf.c, read_mol2_lib.c, read_pdbqt_lib.c, read_pdb_lib.c): a buffered
+ * line source over zlib or memory, the per-file parse context, the failure helper and a fast
+ * strict number parser. Not a public header (the fuzz harness uses the memory input).
+ *
+ * Why a line source of its own rather than grids/textio: lines are handed out in place
+ * (no copy per line: the parsers are the bottleneck of a screen), the compressed offset is
+ * known for progress/ETA, and fuzzing reads from memory. The gzip checks are textio's:
+ * a stream that ends early or fails its CRC becomes an error once the good lines are out. */
+#ifndef VSG_READER_INTERNAL_H
+#define VSG_READER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "ligand.h"
+
+#define VSG_LIG_LINE_MAX (1u << 20) /* longer lines are not a molecule we know how to read */
+
+typedef struct {
+    gzFile gz;            /* file input; NULL for memory input */
+    const char *mem;      /* memory input */
+    size_t mem_len, mem_pos;
+    char *buf;            /* bytes [pos, end) not yet handed out; buf[end] is writable */
+    size_t cap, pos, end;
+    int at_eof;           /* the input has no more bytes */
+    vsg_status err;       /* input error, reported once the complete lines before it are out */
+    int err_out;          /* 1 once the error has been handed to a parser */
+    char err_msg[240];
+    long line;            /* 1-based number of the line last handed out */
+    /* one line of pushback: the line last handed out, handed out again */
+    int pushed;
+    char *last;
+    size_t last_len;
+} vsg_lig_src;
+
+typedef struct {
+    vsg_lig_src src;
+    const char *path;         /* as given ("-" for standard input) */
+    const char *display;      /* for messages ("<stdin>" for "-") */
+    char base[96];            /* file name without folders and extensions, for fallback names */
+    vsg_ligand_format format;
+    int keep_text, max_atoms;
+    long record;              /* records started in this file */
+    size_t text_mark;         /* lig->text_len before the last line was appended (for unread) */
+    char file_name[128];      /* PDB/PDBQT: a name given outside any MODEL */
+    int file_name_rank;       /* 2 "REMARK  Name =", 1 COMPND, 0 none */
+    int *ids;                 /* SDF V3000: atom ids as written */
+    int ids_cap;
+    char *join;               /* SDF V3000: a logical line joined from continuations */
+    size_t join_cap;
+} vsg_lig_ctx;
+
+/* ---- line source (ligand_reader.c) ------------------------------------------------------ */
+
+/* Refills the buffer and hands out the next line: 1, 0 at end of input, <0 on input error. */
+int vsg_lig_src_slow(vsg_lig_src *s, char **line, size_t *len);
+void vsg_lig_src_close(vsg_lig_src *s);
+/* Marks lig as failed by the input error of the source (status io, overriding a parse error). */
+void vsg_lig_fail_input(vsg_lig_ctx *c, vsg_ligand *lig);
+
+/* Next line of the file, NUL-terminated, without its end of line; the pointer is valid until the
+ * next call. Appends it to lig->text when keeping text. 1 line, 0 end of file, <0 input error
+ * (lig is then marked io: the caller just ends the record). */
+static inline int vsg_lig_next(vsg_lig_ctx *c, vsg_ligand *lig, char **line, size_t *len)
+{
+    vsg_lig_src *s = &c->src;
+    int r;
+    if (s->pushed) {
+        s->pushed = 0;
+        *line = s->last;
+        *len = s->last_len;
+        s->line++;
+        r = 1;
+    } else {
+        char *p = s->buf + s->pos;
+        char *nl = s->pos < s->end ? memchr(p, '\n', s->end - s->pos) : NULL;
+        if (nl) {
+            size_t n = (size_t)(nl - p);
+            s->pos += n + 1;
+            if (n > 0 && p[n - 1] == '\r') n--;
+            p[n] = '\0';
+            *line = p;
+            *len = n;
+            s->line++;
+            r = 1;
+        } else {
+            r = vsg_lig_src_slow(s, line, len);
+        }
+        if (r == 1) s->last = *line, s->last_len = *len;
+    }
+    if (r == 1 && c->keep_text) {
+        size_t need = lig->text_len + *len + 2;
+        c->text_mark = lig->text_len;
+        if (need > lig->text_cap) {
+            size_t cap = lig->text_cap ? lig->text_cap : 4096;
+            char *t;
+            while (cap < need) cap *= 2;
+            t = realloc(lig->text, cap);
+            if (!t) return 1; /* text is a convenience: the record itself goes on */
+            lig->text = t;
+            lig->text_cap = cap;
+        }
+        memcpy(lig->text + lig->text_len, *line, *len);
+        lig->text_len += *len;
+        lig->text[lig->text_len++] = '\n';
+        lig->text[lig->text_len] = '\0';
+    }
+    if (r < 0) vsg_lig_fail_input(c, lig);
+    return r;
+}
+
+/* Hands the line last returned out again on the next call (it belongs to the next record). */
+static inline void vsg_lig_unread(vsg_lig_ctx *c, vsg_ligand *lig)
+{
+    c->src.pushed = 1;
+    c->src.line--;
+    if (c->keep_text && lig->text_len > c->text_mark) {
+        lig->text_len = c->text_mark;
+        if (lig->text) lig->text[lig->text_len] = '\0';
+    }
+}
+
+/* Forgets the text kept so far (lines that belong to no record). */
+static inline void vsg_lig_drop_text(vsg_ligand *lig)
+{
+    lig->text_len = 0;
+    if (lig->text) lig->text[0] = '\0';
+}
+
+/* ---- records ---------------------------------------------------------------------------- */
+
+/* Starts a record at the line last read: counts it, sets record/line, clears the content. */
+void vsg_lig_begin(vsg_lig_ctx *c, vsg_ligand *lig);
+/* Marks lig failed (first failure wins) with "path:line: record N (name): what". */
+void vsg_lig_failf(vsg_lig_ctx *c, vsg_ligand *lig, vsg_status st, const char *code, long line,
+                   const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+/* Room for n atoms / bonds (VSG_E_NOMEM marks the record failed). */
+int vsg_lig_reserve_atoms(vsg_lig_ctx *c, vsg_ligand *lig, int n);
+int vsg_lig_reserve_bonds(vsg_lig_ctx *c, vsg_ligand *lig, int n);
+/* Name from a field: trimmed, control characters as blanks, cut to fit. */
+void vsg_lig_set_name(char *dst, size_t cap, const char *s, size_t n);
+/* Element symbol from text ("CL" or "cl" → "Cl"); "" when it is no element. */
+void vsg_lig_element(char el[3], const char *s, size_t n);
+/* Copies a trimmed field into a small fixed buffer. */
+void vsg_lig_copy_field(char *dst, size_t cap, const char *s, size_t n);
+/* A coordinate or charge field that failed to parse: 1 when it is NaN/inf (bad_coord), else 0. */
+int vsg_lig_is_nonfinite(const char *s, size_t n);
+/* Fails lig for the coordinate field (bad_coord for NaN/inf, parse otherwise). */
+void vsg_lig_bad_number(vsg_lig_ctx *c, vsg_ligand *lig, long line, const char *what, const char *s,
+                        size_t n);
+/* "x", "y" or "z" */
+static inline const char *vsg_lig_axis(int i) { return i == 0 ? "x" : i == 1 ? "y" : "z"; }
+
+/* The record parsers: 1 with a record in lig (maybe failed), 0 when the file has no more. */
+int vsg_lig_read_sdf(vsg_lig_ctx *c, vsg_ligand *lig);
+int vsg_lig_read_mol2(vsg_lig_ctx *c, vsg_ligand *lig);
+int vsg_lig_read_pdbqt(vsg_lig_ctx *c, vsg_ligand *lig);
+int vsg_lig_read_pdb(vsg_lig_ctx *c, vsg_ligand *lig);
+
+/* PDB and PDBQT records (read_pdb_lib.c): MODEL/ENDMDL, END (and, for PDBQT outside a MODEL,
+ * TORSDOF) delimit records; parse_atom reads one ATOM/HETATM line into lig->atoms[natoms]
+ * (room reserved) and increments natoms, or marks lig failed and returns 0. */
+typedef int (*vsg_lig_atom_fn)(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t len);
+int vsg_lig_read_models(vsg_lig_ctx *c, vsg_ligand *lig, vsg_lig_atom_fn parse_atom, int torsdof_ends);
+
+/* In-memory input (fuzzing, tests): reads bytes[0..n) as one file in the given format.
+ * The bytes must outlive the reader. */
+vsg_status vsg_ligand_reader_open_memory(const void *bytes, size_t n, vsg_ligand_format format,
+                                         const vsg_ligand_reader_options *opt, vsg_ligand_reader **out);
+
+/* ---- numbers ---------------------------------------------------------------------------- */
+
+int vsg_parse_double(const char *s, size_t len, double *out); /* grids/textio.h */
+
+/* Strict decimal parser for fixed-format fields ("  -12.3456"): the common plain form in one
+ * pass, exactly rounded like strtod (one division of exact values); anything else (exponents,
+ * long mantissas) goes to vsg_parse_double. 1 ok, 0 not a finite number. */
+static inline int vsg_lig_double(const char *s, size_t n, double *out)
+{
+    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+                                 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const char *p = s, *e = s + n;
+    uint64_t m = 0;
+    int digits = 0, frac = 0, neg = 0;
+    while (p < e && *p == ' ') p++;
+    while (e > p && e[-1] == ' ') e--;
+    if (p < e && (*p == '-' || *p == '+')) neg = *p++ == '-';
+    for (; p < e && (unsigned)(*p - '0') < 10u; p++) m = m * 10 + (uint64_t)(*p - '0'), digits++;
+    if (p < e && *p == '.')
+        for (p++; p < e && (unsigned)(*p - '0') < 10u; p++) m = m * 10 + (uint64_t)(*p - '0'), digits++, frac++;
+    if (p != e || digits == 0 || digits > 15) return vsg_parse_double(s, n, out);
+    *out = frac ? (double)m / p10[frac] : (double)m;
+    if (neg) *out = -*out;
+    return 1;
+}
+
+/* Strict integer of a fixed field (blanks around allowed). 1 ok, 0 bad. */
+static inline int vsg_lig_int(const char *s, size_t n, int *out)
+{
+    const char *p = s, *e = s + n;
+    int neg = 0, digits = 0;
+    long v = 0;
+    while (p < e && *p == ' ') p++;
+    while (e > p && e[-1] == ' ') e--;
+    if (p < e && (*p == '-' || *p == '+')) neg = *p++ == '-';
+    for (; p < e && (unsigned)(*p - '0') < 10u; p++) {
+        v = v * 10 + (*p - '0');
+        if (++digits > 9) return 0;
+    }
+    if (p != e || digits == 0) return 0;
+    *out = (int)(neg ? -v : v);
+    return 1;
+}
+
+/* Blank-separated fields of a line (pointers into it); returns the count (max stored). */
+static inline int vsg_lig_fields(const char *s, size_t n, const char **f, size_t *fl, int max)
+{
+    size_t i = 0;
+    int k = 0;
+    while (i < n) {
+        size_t b;
+        while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+        if (i >= n) break;
+        b = i;
+        while (i < n && s[i] != ' ' && s[i] != '\t') i++;
+        if (k < max) f[k] = s + b, fl[k] = i - b;
+        k++;
+    }
+    return k;
+}
+
+static inline int vsg_lig_blank(const char *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t') return 0;
+    return 1;
+}
+
+/* 1 if the line starts with `word` followed by a blank or nothing. */
+static inline int vsg_lig_is(const char *line, size_t len, const char *word, size_t wn)
+{
+    return len >= wn && memcmp(line, word, wn) == 0 && (len == wn || line[wn] == ' ' || line[wn] == '\t');
+}
+
+#endif

@@ -1,0 +1,77 @@
+/* fuzz_ligand_reader.c — libFuzzer harness for the ligand readers: the input bytes are read as
+ * one in-memory file (vsg_ligand_reader_open_memory, no temporary files) in each format, or
+ * in the one format named by VSG_FUZZ_FORMAT (sdf, mol2, pdbqt, pdb), with text kept and a
+ * small atom limit so that the too-many-atoms path is reached too. Every record is walked:
+ * counts, indices and statuses must agree, atoms and bonds must lie inside their arrays.
+ * Built and run by scripts/fuzz.sh. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ligand.h"
+#include "reader_internal.h"
+
+static vsg_ligand_format only = VSG_LIG_AUTO;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    const char *f = getenv("VSG_FUZZ_FORMAT");
+    (void)argc, (void)argv;
+    if (f && strcmp(f, "sdf") == 0) only = VSG_LIG_SDF;
+    if (f && strcmp(f, "mol2") == 0) only = VSG_LIG_MOL2;
+    if (f && strcmp(f, "pdbqt") == 0) only = VSG_LIG_PDBQT;
+    if (f && strcmp(f, "pdb") == 0) only = VSG_LIG_PDB;
+    return 0;
+}
+
+static void read_as(const uint8_t *data, size_t size, vsg_ligand_format fmt)
+{
+    vsg_ligand_reader_options opt;
+    vsg_ligand_reader *r;
+    vsg_ligand lig, copy;
+    size_t n = 0, failed = 0, count, nf;
+    memset(&opt, 0, sizeof opt);
+    opt.keep_text = 1;
+    opt.max_atoms = 64;
+    if (vsg_ligand_reader_open_memory(data, size, fmt, &opt, &r) != VSG_OK) abort();
+    vsg_ligand_init(&lig);
+    vsg_ligand_init(&copy);
+    while (vsg_ligand_reader_next(r, &lig)) {
+        int i;
+        if (lig.index != n) abort();
+        if (lig.natoms < 0 || lig.natoms > 64 || lig.natoms > lig.atoms_cap) abort();
+        if (lig.nbonds < 0 || lig.nbonds > lig.bonds_cap) abort();
+        if ((lig.status == VSG_OK) != (lig.message[0] == '\0')) abort();
+        for (i = 0; i < lig.nbonds; i++)
+            if (lig.bonds[i].a < 0 || lig.bonds[i].a >= lig.natoms || lig.bonds[i].b < 0 ||
+                lig.bonds[i].b >= lig.natoms)
+                abort();
+        if (lig.text && lig.text_len != strlen(lig.text) && memchr(lig.text, '\0', lig.text_len) == NULL) abort();
+        if (lig.status != VSG_OK) failed++;
+        if (vsg_ligand_copy(&copy, &lig) != VSG_OK) abort();
+        n++;
+        if (n > size + 1) abort(); /* every record consumes at least one line */
+    }
+    count = vsg_ligand_reader_count(r, &nf);
+    if (count != n || nf != failed) abort();
+    vsg_ligand_release(&lig);
+    vsg_ligand_release(&copy);
+    vsg_ligand_reader_close(r);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (only != VSG_LIG_AUTO) {
+        read_as(data, size, only);
+    } else {
+        read_as(data, size, VSG_LIG_SDF);
+        read_as(data, size, VSG_LIG_MOL2);
+        read_as(data, size, VSG_LIG_PDBQT);
+        read_as(data, size, VSG_LIG_PDB);
+    }
+    return 0;
+}
