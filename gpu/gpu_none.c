@@ -47,3 +47,44 @@ vsg_status vsg_pb_build_gpu(const vsg_molecule *m, const vsg_pb_physics *ph, con
     *ncharges = 0;
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
+
+#include "screen_gpu.h"
+
+vsg_status vsg_screen_gpu_open(const vsg_score_grids *g, int device, double max_gpu_memory_bytes,
+                               vsg_screen_gpu **out)
+{
+    if (out) *out = NULL;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+size_t vsg_screen_gpu_batch_atoms(const vsg_screen_gpu *s) { return 0; }
+
+void vsg_screen_gpu_set_launch_atoms(vsg_screen_gpu *s, size_t atoms) {}
+
+int vsg_screen_gpu_grids_resident(const vsg_screen_gpu *s) { return 0; }
+
+vsg_status vsg_screen_gpu_score(vsg_screen_gpu *s, const vsg_score_batch *b, vsg_kernel k, int double_precision,
+                                vsg_score_result *out, vsg_screen_timing *t)
+{
+    if (t) memset(t, 0, sizeof *t);
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+vsg_status vsg_screen_gpu_score_box(vsg_screen_gpu *s, const vsg_score_batch *b, const float lo[3],
+                                    const float hi[3], vsg_kernel k, int double_precision, vsg_score_result *out,
+                                    vsg_screen_timing *t)
+{
+    if (t) memset(t, 0, sizeof *t);
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+vsg_status vsg_screen_gpu_rerun_last(vsg_screen_gpu *s, int repeats, double *seconds, size_t *atoms)
+{
+    if (seconds) *seconds = 0.0;
+    if (atoms) *atoms = 0;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+void vsg_screen_gpu_close(vsg_screen_gpu *s) {}
+
+int vsg_screen_gpu_supports(vsg_kernel k, int double_precision) { return 0; }
