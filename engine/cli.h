@@ -52,5 +52,7 @@ int vsg_cmd_grid(int argc, char **argv);
 int vsg_cmd_energy(int argc, char **argv);
 int vsg_cmd_probe(int argc, char **argv);
 int vsg_cmd_info(int argc, char **argv);
+int vsg_cmd_screen(int argc, char **argv);
+int vsg_cmd_bench(int argc, char **argv);
 
 #endif

@@ -15,6 +15,11 @@ static const char usage[] =
     "                                total, solvation and interaction energies (kT, kcal/mol)\n"
     "  probe GRID LIGAND             potential at a ligand's atoms and Σ q·φ\n"
     "  info FILE                     describe a grid or molecule file\n"
+    "  screen GRID LIBRARY... -o RESULTS.csv\n"
+    "                                score ligand libraries / docking poses on a grid or an\n"
+    "                                AutoGrid map set, one CSV row per record\n"
+    "  bench GRID LIBRARY            every screening kernel on the same input against the\n"
+    "                                CPU twin: time, throughput, error\n"
     "\n"
     "  --version                     print the version\n"
     "\n"
@@ -37,6 +42,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "energy")) return vsg_cmd_energy(argc - 1, argv + 1);
     if (!strcmp(cmd, "probe")) return vsg_cmd_probe(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return vsg_cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "screen")) return vsg_cmd_screen(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench")) return vsg_cmd_bench(argc - 1, argv + 1);
     fprintf(stderr, "vsgrid: unknown command '%s'\n\n", cmd);
     fputs(usage, stderr);
     return VSG_EXIT_USAGE;

@@ -1,0 +1,111 @@
+/* screen.h — the screening pipeline behind `vsgrid screen`, `vsgrid rescore` and `vsgrid bench`.
+ *
+ * One reader thread parses the libraries and prepares each record (charges, AutoDock types,
+ * checks) into batches; one scorer thread per device (a GPU, or the CPU twin) scores whole
+ * batches; the calling thread writes the rows. Batches come from a fixed pool, so at most
+ * pool-size batches exist whatever the library size: memory stays bounded, and a slow stage
+ * makes the others wait instead of queueing without end. Batches carry a sequence number and
+ * the writer emits them in that order, so the output is in input order with any number of
+ * devices. Every record yields exactly one row.
+ */
+#ifndef VSG_SCREEN_H
+#define VSG_SCREEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ligand.h"
+#include "score.h"
+#include "vsgrid.h"
+
+#define VSG_SCREEN_MAX_DEVICES 16
+#define VSG_SCREEN_CPU (-1) /* a "device" number: the CPU twin */
+
+typedef enum { VSG_CHARGES_AUTO = 0, VSG_CHARGES_FILE, VSG_CHARGES_GASTEIGER } vsg_charges_mode;
+
+typedef struct {
+    /* input */
+    const char *const *inputs;
+    int ninputs;
+    vsg_ligand_format format;   /* VSG_LIG_AUTO: from each file's extension */
+    vsg_charges_mode charges;   /* AUTO: from the file, else Gasteiger when available */
+    int max_atoms;              /* larger records get too_many_atoms (0 = 100000) */
+    /* scoring */
+    vsg_kernel kernel;          /* AUTO: calibrated on the first batch (see screen_scorer.c) */
+    int double_precision;       /* GPU kernels in double (those that have it) */
+    double tolerance;           /* AUTO: largest |error| per molecule allowed, kcal/mol */
+    int ndevices;
+    int devices[VSG_SCREEN_MAX_DEVICES]; /* GPU numbers, or VSG_SCREEN_CPU */
+    double max_gpu_memory;      /* bytes per device (0 = what is free) */
+    size_t batch_atoms;         /* cap on atoms per batch (0 = from the device) */
+    /* output */
+    FILE *csv;                  /* rows go here (opened by the caller) */
+    const char *sdf_path;       /* NULL: no SDF */
+    long top;                   /* SDF: the best N (lowest scores); 0 = every scored molecule */
+    int progress;               /* a progress line on stderr */
+} vsg_screen_options;
+
+typedef struct {
+    size_t records, scored, failed, outside;  /* outside: scored records with atoms outside */
+    size_t by_code_n;
+    char by_code[16][16];                     /* failure codes seen ... */
+    size_t by_code_count[16];                 /* ... and how often */
+    uint64_t atoms;                           /* atoms scored */
+    double seconds;                           /* wall time of the pipeline */
+    double parse_s, transfer_s, score_s, write_s; /* busy time of each stage */
+    char kernel[32];                          /* kernel used (after AUTO) */
+    char device[160];                         /* devices used */
+    char precision[8];
+} vsg_screen_report;
+
+/* Runs the whole pipeline. Fails (without rows) only when nothing can be scored at all: bad
+ * options, a device that cannot be opened, an unwritable output; a bad record never fails it. */
+vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o, vsg_screen_report *rep);
+
+/* ---- the whole library in memory, prepared as the pipeline prepares it (for `vsgrid bench`) ---- */
+typedef struct {
+    size_t records, failed;      /* records read, and those that cannot be scored */
+    size_t nlig, natoms;         /* the scorable ones */
+    uint32_t *start;
+    float *x, *y, *z, *q;
+    uint8_t *type;
+} vsg_screen_library;
+/* Reads up to max_records records (0 = all) of o->inputs. */
+vsg_status vsg_screen_library_load(const vsg_score_grids *g, const vsg_screen_options *o, size_t max_records,
+                                   vsg_screen_library *lib);
+void vsg_screen_library_free(vsg_screen_library *lib);
+/* Ligands [first, first + n) as a batch; start must hold n + 1 entries (filled here). */
+vsg_score_batch vsg_screen_library_slice(const vsg_screen_library *lib, size_t first, size_t n, uint32_t *start);
+
+/* ---- scorer: one device's scoring, CPU twin or GPU (screen_scorer.c) --------------------- */
+typedef struct vsg_scorer vsg_scorer;
+vsg_status vsg_scorer_open(const vsg_score_grids *g, int device, double max_gpu_memory, vsg_scorer **out);
+/* Atoms one batch may hold on this scorer. */
+size_t vsg_scorer_capacity(const vsg_scorer *s);
+int vsg_scorer_supports(const vsg_scorer *s, vsg_kernel k, int double_precision);
+/* Scores b with kernel k; adds the stages' seconds to *transfer_s and *kernel_s. */
+vsg_status vsg_scorer_score(vsg_scorer *s, const vsg_score_batch *b, vsg_kernel k, int double_precision,
+                            vsg_score_result *out, double *transfer_s, double *kernel_s);
+/* "cpu (16 threads)" or "NVIDIA H100 80GB HBM3 (GPU 0)". */
+const char *vsg_scorer_name(const vsg_scorer *s);
+int vsg_scorer_is_gpu(const vsg_scorer *s);
+void vsg_scorer_close(vsg_scorer *s);
+/* The fastest kernel on this scorer whose largest |error| per molecule against the CPU twin
+ * on batch b is ≤ tolerance (kcal/mol); ref = the twin's results on b. */
+vsg_kernel vsg_scorer_calibrate(vsg_scorer *s, const vsg_score_batch *b, const vsg_score_result *ref,
+                                double tolerance, int double_precision);
+
+/* ---- SDF output (sdf_writer.c) ------------------------------------------------------------ */
+typedef struct {
+    const char *name;   /* tag name without the "vsgrid_" prefix, e.g. "score_kcal_mol" */
+    char value[64];
+} vsg_sdf_tag;
+/* Writes one molecule: an SDF input record as read (text kept) with the tags added before
+ * its $$$$, or, for other formats, a V2000 molfile built from its atoms and bonds. */
+vsg_status vsg_sdf_write_record(FILE *f, const vsg_ligand *lig, const vsg_sdf_tag *tags, int ntags);
+
+/* CSV field quoting (RFC 4180): quotes a field that holds a comma, quote or line break. */
+void vsg_csv_field(FILE *f, const char *s);
+
+#endif
