@@ -6,7 +6,9 @@
 # GPUs and one summary table last. Every step runs even when an earlier one failed (except
 # those that need the build); the exit status is non-zero if any step failed. Logs go to
 # build-gpu-check/logs and, when $OUT is set, are copied there.
-# Knobs (environment): BUILD_DIR, JOBS, BENCH_SIZES, BENCH_TIMEOUT, CTEST_TIMEOUT.
+# Knobs (environment): BUILD_DIR, JOBS, BENCH_SIZES, BENCH_TIMEOUT, CTEST_TIMEOUT, and PARTS, the
+# parts to run (default all: "tests sor e2e benches apbs screen"), so a run can be split into
+# calls that fit a time limit (the build is kept and reused).
 set -u
 
 BUILD_DIR=${BUILD_DIR:-build-gpu-check}
@@ -15,6 +17,8 @@ BENCH_SIZES=${BENCH_SIZES:-"161 297 513"}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-240}   # seconds for bench_sor
 CTEST_TIMEOUT=${CTEST_TIMEOUT:-300}   # seconds per test
 LOGS="$BUILD_DIR/logs"
+PARTS=${PARTS:-"tests sor e2e benches apbs screen"}
+want() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 mkdir -p "$LOGS"
 
 names=() results=() times=() notes=()
@@ -65,7 +69,7 @@ else
 fi
 
 if [ "$built" -eq 1 ]; then
-    if step "ctest -L gpu" ctest_gpu.log \
+    if want tests && step "ctest -L gpu" ctest_gpu.log \
         ctest_in_build -L gpu -V --timeout "$CTEST_TIMEOUT"; then
         # On a GPU machine a skipped GPU test (exit 77) means the GPU was not usable: a failure.
         if grep -q -i "skipped\|Not Run" "$LOGS/ctest_gpu.log"; then
@@ -78,9 +82,9 @@ if [ "$built" -eq 1 ]; then
             failed=1
         fi
     fi
-    step "ctest (all)" ctest_all.log \
+    want tests && step "ctest (all)" ctest_all.log \
         ctest_in_build --output-on-failure -j "$JOBS" --timeout "$CTEST_TIMEOUT"
-    if [ -x "$BUILD_DIR/bench_sor" ]; then
+    if want sor && [ -x "$BUILD_DIR/bench_sor" ]; then
         # shellcheck disable=SC2086  # the sizes are meant to split
         if step "bench_sor $BENCH_SIZES" bench_sor.log \
             timeout "$BENCH_TIMEOUT" "$BUILD_DIR/bench_sor" $BENCH_SIZES &&
@@ -94,7 +98,7 @@ if [ "$built" -eq 1 ]; then
     fi
     # The uniform-kernel variants (planes per thread), for the table in docs/PERFORMANCE.md.
     for zb in 1 4; do
-        if [ -x "$BUILD_DIR/bench_sor" ]; then
+        if want sor && [ -x "$BUILD_DIR/bench_sor" ]; then
             step "bench_sor ZB=$zb 297 513" "bench_sor_zb$zb.log" \
                 env VSG_SOR_ZB=$zb timeout "$BENCH_TIMEOUT" "$BUILD_DIR/bench_sor" 297 513
         fi
@@ -121,16 +125,16 @@ if [ "$built" -eq 1 ]; then
             done
         done
     }
-    step "e2e 1stp 161^3 257^3" e2e.log e2e
+    want e2e && step "e2e 1stp 161^3 257^3" e2e.log e2e
     for b in bench_pb_setup bench_coulomb bench_screen; do
-        if [ -x "$BUILD_DIR/$b" ]; then
+        if want benches && [ -x "$BUILD_DIR/$b" ]; then
             step "$b" "$b.log" timeout "$BENCH_TIMEOUT" "$BUILD_DIR/$b"
         fi
     done
     # Time to solution against APBS on this machine: APBS 3.4.1 from Debian travels in
     # apbs_bundle/ (its libraries, not libc or Open MPI); the same cases as compare_apbs.sh, vsgrid
     # on the GPU and as the CPU twin. Absent bundle: skipped.
-    if [ -x apbs_bundle/apbs ]; then
+    if want apbs && [ -x apbs_bundle/apbs ]; then
         for dev in gpu cpu; do
             step "APBS vs vsgrid $dev" "apbs_$dev.log" env PATH="$PWD/apbs_bundle:$PATH" VSG_DEVICE=$dev \
                 timeout 400 bash scripts/compare_apbs.sh "$BUILD_DIR/vsgrid"
@@ -149,7 +153,7 @@ if [ "$built" -eq 1 ]; then
         cat "$LOGS/screen.json"
         rm -f "$g" "$LOGS/lib100.sdf.gz" "$LOGS/screen.csv"
     }
-    step "screen e2e (xiap)" screen_e2e.log screen_e2e
+    want screen && step "screen e2e (xiap)" screen_e2e.log screen_e2e
     if [ "${TUNE:-0}" = 1 ]; then
         step "tune_sor" tune_sor.log timeout 300 bash scripts/tune_sor.sh
     fi
