@@ -33,8 +33,8 @@ static const char bench_usage[] =
     "  --precision P           float | double | both (default both; kernels without double skip it)\n"
     "  --device N              GPU number (default 0)\n"
     "  --max-ligands N         read at most N records (default all)\n"
-    "  --replicate N           score the library N times over (a larger screen from a small\n"
-    "                          library; default 1)\n"
+    "  --replicate N           the library N times over, one copy after the other in memory (a\n"
+    "                          screen-sized input from a small library; default 1)\n"
     "  --repeat N              time each kernel N times, report the fastest (default 3)\n"
     "  --charges, --format, --temperature, --threads, --max-gpu-memory   as for screen\n"
     "  --json FILE             the table as JSON\n"
@@ -96,6 +96,35 @@ static void errors_of(const vsg_score_result *r, const vsg_score_result *ref, si
     }
     qsort(tmp, n, sizeof *tmp, cmp_double);
     row->med_rel = n ? tmp[n / 2] : 0.0;
+}
+
+/* lib repeated r times over, in place. */
+static vsg_status replicate_library(vsg_screen_library *lib, size_t r)
+{
+    const size_t nl = lib->nlig, na = lib->natoms;
+    if (na * r > UINT32_MAX) return vsg_fail(VSG_E_LIMIT, "bench: %zu atoms x %zu replicas is too many", na, r);
+    uint32_t *start = malloc(sizeof *start * (nl * r + 1));
+    float *x = malloc(sizeof(float) * na * r), *y = malloc(sizeof(float) * na * r), *z = malloc(sizeof(float) * na * r),
+          *q = malloc(sizeof(float) * na * r);
+    uint8_t *type = malloc(na * r);
+    if (!start || !x || !y || !z || !q || !type) {
+        free(start), free(x), free(y), free(z), free(q), free(type);
+        return vsg_fail(VSG_E_NOMEM, "bench: out of memory for %zu replicas of %zu atoms", r, na);
+    }
+    for (size_t k = 0; k < r; k++) {
+        memcpy(x + k * na, lib->x, sizeof(float) * na);
+        memcpy(y + k * na, lib->y, sizeof(float) * na);
+        memcpy(z + k * na, lib->z, sizeof(float) * na);
+        memcpy(q + k * na, lib->q, sizeof(float) * na);
+        memcpy(type + k * na, lib->type, na);
+        for (size_t l = 0; l < nl; l++) start[k * nl + l] = (uint32_t)(k * na) + lib->start[l];
+    }
+    start[nl * r] = (uint32_t)(na * r);
+    free(lib->start), free(lib->x), free(lib->y), free(lib->z), free(lib->q), free(lib->type);
+    lib->start = start, lib->x = x, lib->y = y, lib->z = z, lib->q = q, lib->type = type;
+    lib->nlig = nl * r;
+    lib->natoms = na * r;
+    return VSG_OK;
 }
 
 int vsg_cmd_bench(int argc, char **argv)
@@ -205,6 +234,18 @@ int vsg_cmd_bench(int argc, char **argv)
     }
     printf("bench: %s, %zu records (%zu cannot be scored), %zu ligands, %zu atoms (%.1f per ligand), x%d\n", grid_path,
            lib.records, lib.failed, lib.nlig, lib.natoms, (double)lib.natoms / lib.nlig, replicate);
+    /* Replicas are laid out in memory one after the other, so batches are as large as a real
+     * screen's (not one call per copy of a small library). */
+    if (replicate > 1) {
+        st = replicate_library(&lib, (size_t)replicate);
+        if (st != VSG_OK) {
+            vsg_screen_library_free(&lib);
+            vsg_mapset_free(maps);
+            vsg_grid_free(grid);
+            return vsg_cli_fail(st);
+        }
+        replicate = 1;
+    }
 
     vsg_score_result *ref = malloc(sizeof *ref * lib.nlig), *res = malloc(sizeof *res * lib.nlig);
     double *tmp = malloc(sizeof *tmp * lib.nlig);

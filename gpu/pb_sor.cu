@@ -55,7 +55,7 @@ extern "C" {
 #define SOR_Z_PER_THREAD 1
 #endif
 #ifndef SOR_DEFAULT_ZB
-#define SOR_DEFAULT_ZB 2
+#define SOR_DEFAULT_ZB 4
 #endif
 #ifndef CORR_BLOCK
 #define CORR_BLOCK 256

@@ -857,6 +857,25 @@ static vsg_status texture_fill(vsg_screen_gpu *s, cudaArray_t arr, const int r_l
     return VSG_OK;
 }
 
+/* Copies the compact ROI of every map (d_roi, r_n nodes per axis, as roi_gather leaves it) into
+ * a stacked array at its corner. */
+static vsg_status texture_fill_compact(vsg_screen_gpu *s, cudaArray_t arr, const int r_n[3], cudaStream_t st)
+{
+    const size_t rN = (size_t)r_n[0] * r_n[1] * r_n[2];
+    for (int m = 0; m < s->g.nmaps; m++) {
+        cudaMemcpy3DParms c;
+        memset(&c, 0, sizeof c);
+        c.srcPtr = make_cudaPitchedPtr(s->d_roi + (size_t)m * rN, (size_t)r_n[0] * sizeof(float), (size_t)r_n[0],
+                                       (size_t)r_n[1]);
+        c.dstArray = arr;
+        c.dstPos = make_cudaPos(0, 0, (size_t)m * s->g.n[2]);
+        c.extent = make_cudaExtent((size_t)r_n[0], (size_t)r_n[1], (size_t)r_n[2]);
+        c.kind = cudaMemcpyDeviceToDevice;
+        CU(cudaMemcpy3DAsync(&c, st));
+    }
+    return VSG_OK;
+}
+
 /* ---- scoring ------------------------------------------------------------------------------------ */
 
 static vsg_status check_batch(const vsg_score_batch *b)
@@ -1070,7 +1089,12 @@ extern "C" vsg_status vsg_screen_gpu_score_box(vsg_screen_gpu *s, const vsg_scor
                 st = make_texture(s, &s->rtm_arr, &s->rtm_tex, true);
                 if (st != VSG_OK) return st;
             }
-            st = texture_fill(s, s->rtm_arr, r_lo, r_n, s0);
+            /* Gather the ROI compactly first, then copy it to the array from offset 0: the
+             * direct copy of an offset box of the pitched grids into the array was refused
+             * (cudaErrorInvalidValue) on the H100. */
+            st = roi_gather(s, r_lo, r_n, s0);
+            if (st != VSG_OK) return st;
+            st = texture_fill_compact(s, s->rtm_arr, r_n, s0);
             if (st != VSG_OK) return st;
             p.tex = s->rtm_tex;
             tt.bytes_up += s->resident ? 0 : (size_t)s->g.nmaps * r_n[0] * r_n[1] * r_n[2] * sizeof(float);

@@ -5,7 +5,7 @@
 # the GPU tests (ctest -L gpu), the whole ctest suite, and bench_sor 161 297 513; prints the
 # GPUs and one summary table last. Every step runs even when an earlier one failed (except
 # those that need the build); the exit status is non-zero if any step failed. Logs go to
-# build-gpu-check/logs and, when $OUT is set, are copied there.
+# build-gpu-check/logs and, when $OUT is set, go there as gpu_check_logs.tgz.
 # Knobs (environment): BUILD_DIR, JOBS, BENCH_SIZES, BENCH_TIMEOUT, CTEST_TIMEOUT, and PARTS, the
 # parts to run (default all: "tests sor e2e benches apbs screen"), so a run can be split into
 # calls that fit a time limit (the build is kept and reused).
@@ -147,11 +147,11 @@ if [ "$built" -eq 1 ]; then
         local v="$BUILD_DIR/vsgrid" g="$LOGS/xiap.vsg"
         "$v" grid data/xiap_receptor.pqr.gz -o "$g" --box 10.084,10.123,-21.096,36,36,36 \
             --spacing 0.375 --salt 0.15 --quiet || return 1
-        "$v" bench "$g" data/xiap_actives_docked.sdf.gz --replicate 10000 --repeat 3 --json "$LOGS/bench_xiap.json" || return 1
-        for i in $(seq 1 100); do cat data/xiap_actives_docked.sdf.gz; done > "$LOGS/lib100.sdf.gz"
-        "$v" screen "$g" "$LOGS/lib100.sdf.gz" -o "$LOGS/screen.csv" --json "$LOGS/screen.json" || return 1
+        "$v" bench "$g" data/xiap_actives_docked.mol2.gz --replicate 10000 --repeat 3 --json "$LOGS/bench_xiap.json" || return 1
+        for i in $(seq 1 100); do cat data/xiap_actives_docked.mol2.gz; done > "$LOGS/lib100.mol2.gz"
+        "$v" screen "$g" "$LOGS/lib100.mol2.gz" -o "$LOGS/screen.csv" --json "$LOGS/screen.json" || return 1
         cat "$LOGS/screen.json"
-        rm -f "$g" "$LOGS/lib100.sdf.gz" "$LOGS/screen.csv"
+        rm -f "$g" "$LOGS/lib100.mol2.gz" "$LOGS/screen.csv"
     }
     want screen && step "screen e2e (xiap)" screen_e2e.log screen_e2e
     if [ "${TUNE:-0}" = 1 ]; then
@@ -164,7 +164,8 @@ else
 fi
 
 if [ -n "${OUT:-}" ]; then
-    mkdir -p "$OUT/gpu_check" && cp "$LOGS"/*.log "$OUT/gpu_check/" 2>/dev/null
+    # one archive: the device tool returns at most 8 files
+    tar czf "$OUT/gpu_check_logs.tgz" -C "$LOGS" $(cd "$LOGS" && ls *.log *.json 2>/dev/null)
 fi
 
 # The benchmark table and the failing tests, then the summary, last.
