@@ -93,7 +93,7 @@ if [ "$built" -eq 1 ]; then
             notes[${#notes[@]}-1]="bench_sor found no GPU"
             failed=1
         fi
-    else
+    elif want sor; then
         skip_step "bench_sor" "no $BUILD_DIR/bench_sor"
     fi
     # The uniform-kernel variants (planes per thread), for the table in docs/PERFORMANCE.md.
@@ -135,6 +135,8 @@ if [ "$built" -eq 1 ]; then
     # apbs_bundle/ (its libraries, not libc or Open MPI); the same cases as compare_apbs.sh, vsgrid
     # on the GPU and as the CPU twin. Absent bundle: skipped.
     if want apbs && [ -x apbs_bundle/apbs ]; then
+        step "APBS same grid" apbs_same_grid.log env PATH="$PWD/apbs_bundle:$PATH" \
+            timeout 400 bash scripts/apbs_same_grid.sh "$BUILD_DIR/vsgrid"
         for dev in gpu cpu; do
             step "APBS vs vsgrid $dev" "apbs_$dev.log" env PATH="$PWD/apbs_bundle:$PATH" VSG_DEVICE=$dev \
                 timeout 400 bash scripts/compare_apbs.sh "$BUILD_DIR/vsgrid"
@@ -173,7 +175,7 @@ if [ -f "$LOGS/bench_sor.log" ]; then
     echo
     sed -n '/^GPU PB SOR/,$p' "$LOGS/bench_sor.log"
 fi
-for b in bench_sor_zb1 bench_sor_zb4 bench_pb_setup bench_coulomb bench_screen apbs_gpu apbs_cpu screen_e2e tune_sor; do
+for b in bench_sor_zb1 bench_sor_zb4 bench_pb_setup bench_coulomb bench_screen apbs_same_grid apbs_gpu apbs_cpu screen_e2e tune_sor; do
     if [ -f "$LOGS/$b.log" ]; then
         echo
         echo "$b:"
