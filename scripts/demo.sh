@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Demo on the bundled data: the PB potential of streptavidin (1STP) around its biotin site,
-# then biotin's electrostatic interaction energy in kcal/mol. GPU where present, else CPU.
+# then biotin's electrostatic interaction energy in kcal/mol; then the PB grid of XIAP and a
+# screen of its 100 docked actives (CSV, the best 10 as SDF). GPU where present, else CPU.
 # Builds vsgrid into build/ first if needed. Outputs land in out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,3 +15,8 @@ set -x
 build/vsgrid grid data/1stp_receptor.pdbqt -o out/1stp.vsg --dx out/1stp.dx.gz \
   --around data/biotin.pdbqt --padding 10 --spacing 0.4 --bc focus --salt 0.15 --json out/grid.json
 build/vsgrid probe out/1stp.vsg data/biotin.pdbqt
+build/vsgrid grid data/xiap_receptor.pqr.gz -o out/xiap.vsg --box 10.08,10.12,-21.10,36,36,36 \
+  --spacing 0.375 --salt 0.15 --bc focus --quiet
+build/vsgrid screen out/xiap.vsg data/xiap_actives_docked.mol2.gz -o out/xiap_scores.csv \
+  --sdf-out out/xiap_best10.sdf --top 10 --json out/screen.json
+head -4 out/xiap_scores.csv

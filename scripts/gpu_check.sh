@@ -148,7 +148,7 @@ if [ "$built" -eq 1 ]; then
     screen_e2e() {
         local v="$BUILD_DIR/vsgrid" g="$LOGS/xiap.vsg"
         "$v" grid data/xiap_receptor.pqr.gz -o "$g" --box 10.084,10.123,-21.096,36,36,36 \
-            --spacing 0.375 --salt 0.15 --quiet || return 1
+            --spacing 0.375 --salt 0.15 --bc focus --quiet || return 1
         "$v" bench "$g" data/xiap_actives_docked.mol2.gz --replicate 10000 --repeat 3 --json "$LOGS/bench_xiap.json" || return 1
         for i in $(seq 1 100); do cat data/xiap_actives_docked.mol2.gz; done > "$LOGS/lib100.mol2.gz"
         "$v" screen "$g" "$LOGS/lib100.mol2.gz" -o "$LOGS/screen.csv" --json "$LOGS/screen.json" || return 1
