@@ -54,5 +54,6 @@ int vsg_cmd_probe(int argc, char **argv);
 int vsg_cmd_info(int argc, char **argv);
 int vsg_cmd_screen(int argc, char **argv);
 int vsg_cmd_bench(int argc, char **argv);
+int vsg_cmd_rescore(int argc, char **argv);
 
 #endif

@@ -1,0 +1,656 @@
+/* cli_rescore.c — `vsgrid rescore RECEPTOR POSES... -o RESULTS.csv`: rescoring docking poses
+ * in one command. Pass 1 streams the poses once for the bounding box of their atoms; the
+ * receptor grid (PB, or direct Coulomb) is built in memory on that box plus --padding; pass 2
+ * is `vsgrid screen`'s pipeline (vsg_screen_run) on that grid, same options, same CSV.
+ *
+ * Why two passes rather than reading the poses into memory: pose files can be large, and the
+ * readers are fast; streaming twice keeps memory bounded by the largest record, as screen does.
+ * Standard input cannot be read twice, so '-' is refused.
+ *
+ * The box is reproducible with `vsgrid grid --box`: its centre is rounded to 0.001 Å and its
+ * edge lengths are whole multiples of the spacing (so the node count is exactly size/h + 1,
+ * made odd), and both are printed and written to --json. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cli.h"
+#include "coulomb.h"
+#include "errors.h"
+#include "gpu.h"
+#include "grid.h"
+#include "molecule.h"
+#include "pb_geometry.h"
+#include "screen.h"
+#include "timer.h"
+
+#define RESCORE_SPACING 0.375 /* Å: AutoGrid's default, fine enough for pose-level scores */
+
+static const char rescore_usage[] =
+    "usage: vsgrid rescore RECEPTOR POSES... -o RESULTS.csv [options]\n"
+    "\n"
+    "Rescores docking poses in one command: reads the poses once for the bounding box of their\n"
+    "atoms, builds the receptor's potential grid on that box plus --padding (in memory;\n"
+    "--grid-out keeps it), then scores every pose where it is, exactly as\n"
+    "'vsgrid grid --box ... && vsgrid screen' would (the box is printed as those options), one\n"
+    "CSV row per input record, in input order. Box: centre of the atom extent rounded to 0.001 Å,\n"
+    "edges = extent + 2 x padding rounded up to whole spacings.\n"
+    "\n"
+    "RECEPTOR  PQR (charges and radii), PDBQT (charges; radii by AutoDock type), MOL2, or .gz\n"
+    "POSES     SDF (V2000/V3000), MOL2, PDBQT (multi-MODEL pose files), PDB; .gz read directly;\n"
+    "          several files. Standard input ('-') cannot be read twice: not accepted.\n"
+    "\n"
+    "grid:\n"
+    "  --method M              pb (Poisson-Boltzmann, kT/e; default) | coulomb (direct sum,\n"
+    "                          kcal/mol/e). AutoDock4 map sets (ad4) are not built by vsgrid:\n"
+    "                          make them with autogrid4 and run 'vsgrid screen MAPS.fld'\n"
+    "  --padding P             Å added on each side of the poses' atom extent (default 8)\n"
+    "  --spacing H             grid spacing in Å (default 0.375 for rescoring, not grid's 0.5)\n"
+    "  --grid-out FILE         also write the grid (.vsg, .dx or .dx.gz) to reuse with screen\n"
+    "  --device D              where the GRID is built: auto (GPU if present, default) | cpu |\n"
+    "                          gpu | N (scoring devices are --devices)\n"
+    "  --grid-precision P      PB solver precision: float | double (default: float on the GPU,\n"
+    "                          double on the CPU) (--precision is the scoring precision)\n"
+    "  --bc B                  as below, but the default here is focus: the box around the\n"
+    "                          poses cuts the receptor, whose charges outside it come in through\n"
+    "                          a coarse solve around the whole receptor (APBS/DelPhi focusing)\n"
+    "  --temperature K         same as --temp: PB temperature, and kT for the kT/e -> kcal/mol\n"
+    "                          conversion of the scores (default 298.15)\n"
+    "  --box, --fill, --around are not accepted: the box comes from the poses (use 'vsgrid grid'\n"
+    "  and 'vsgrid screen' for another box).\n"
+    "\n"
+    "Coulomb (--method coulomb):\n"
+    "  --dielectric D          mehler-solmajer (default) | 4r | a number > 0 (constant)\n"
+    "  --autogrid              autogrid4 4.2.6's conventions (prefactor 332.0 x 0.1406, its\n"
+    "                          eps(r) table); see 'vsgrid grid --help'\n"
+    "\n"
+    "scoring and output (as 'vsgrid screen'; see 'vsgrid screen --help'):\n"
+    "  -o, --output FILE.csv   results ('-' = standard output). Columns: index, name, source,\n"
+    "                          record, atoms, score_kcal_mol, elec_kcal_mol, atoms_outside,\n"
+    "                          status (ok, outside, parse, io, no_atoms, no_charges,\n"
+    "                          zero_charges, bad_coord, too_many_atoms), message\n"
+    "  --sdf-out FILE.sdf      the scored poses as SDF with vsgrid_* score tags\n"
+    "  --top N                 with --sdf-out: only the N best (lowest) scores, best first\n"
+    "  --json FILE             screen's summary keys, plus receptor, method, nodes, node_count,\n"
+    "                          spacing, box (center, size, origin, padding), grid_seconds,\n"
+    "                          grid_device, box_seconds (pass 1) and, for PB, its parameters\n"
+    "                          and solver report as 'vsgrid grid --json' writes them\n"
+    "  --quiet                 no summary or progress on stderr\n"
+    "  --format F              sdf | mol2 | pdbqt | pdb (default: from each file's extension)\n"
+    "  --charges MODE          auto (default) | file | gasteiger\n"
+    "  --max-atoms N           records with more atoms get too_many_atoms (default 100000)\n"
+    "  --kernel K              auto (default) | cpu | gm | roi | sm | tm | zip | roi-tm-zip |\n"
+    "                          roi-sm-zip\n"
+    "  --tolerance X           auto: largest error per molecule allowed, kcal/mol (default 0.01)\n"
+    "  --precision P           scoring precision: float (default) | double\n"
+    "  --devices LIST          scoring devices: all (default: every GPU, else the CPU) | cpu |\n"
+    "                          0,1,...\n"
+    "  --max-gpu-memory SIZE   cap on device memory per GPU, for the grid and the scoring\n"
+    "  --batch-atoms N         cap on atoms per batch\n"
+    "  --threads N             CPU threads (OpenMP), for the grid and the scoring\n"
+    "\n"
+    "Atoms outside the grid contribute 0 and are counted (status 'outside'); with the box built\n"
+    "around the poses there are none unless --padding is 0 and a pose lies on the edge.\n"
+    "Exit codes: 0 the run completed (bad records get their rows), 2 usage, 3 unreadable\n"
+    "receptor or no pose atoms at all, 4 memory, 5 GPU requested but unusable, 6 the PB solve\n"
+    "did not converge (the rows are still written, on the unconverged grid), 7 not in this\n"
+    "build (e.g. --method ad4, no Open Babel).\n"
+    "\n"
+    "PB options, as 'vsgrid grid' (here --spacing, --padding and --bc default as above, the\n"
+    "solver's --precision is --grid-precision, and --box/--fill/--around are refused):\n";
+
+typedef struct {
+    const char *receptor, *output, *sdf, *json, *grid_out;
+    const char *inputs[4096];
+    int ninputs;
+    long top;
+    int quiet;
+    /* grid */
+    int coulomb, autogrid, have_dielectric;
+    vsg_dielectric_model diel_model;
+    double diel_eps;
+    vsg_pb_params p;
+    /* scoring */
+    vsg_screen_options so;
+} rescore_cli;
+
+/* ---- option parsing ---------------------------------------------------------------------- */
+
+/* Copied from cli_screen.c (parse_devices): "all" | "cpu" | "0,1,...". The lead may move it
+ * to cli_common.c and share it. */
+static int parse_devices(const char *cmd, const char *v, vsg_screen_options *so)
+{
+    so->ndevices = 0;
+    if (!strcmp(v, "cpu")) {
+        so->devices[so->ndevices++] = VSG_SCREEN_CPU;
+        return 0;
+    }
+    if (!strcmp(v, "all")) {
+        int n = vsg_gpu_count();
+        for (int i = 0; i < n && i < VSG_SCREEN_MAX_DEVICES; i++) so->devices[so->ndevices++] = i;
+        if (so->ndevices == 0) so->devices[so->ndevices++] = VSG_SCREEN_CPU;
+        return 0;
+    }
+    const char *s = v;
+    while (*s) {
+        char *end;
+        long d = strtol(s, &end, 10);
+        if (end == s || d < 0 || d > 1023 || (*end != ',' && *end != '\0'))
+            return vsg_cli_usage_error(cmd, "--devices: '%s' is not all, cpu or a list of GPU numbers", v);
+        if (so->ndevices == VSG_SCREEN_MAX_DEVICES)
+            return vsg_cli_usage_error(cmd, "--devices: at most %d devices", VSG_SCREEN_MAX_DEVICES);
+        so->devices[so->ndevices++] = (int)d;
+        s = *end ? end + 1 : end;
+    }
+    return so->ndevices ? 0 : vsg_cli_usage_error(cmd, "--devices: empty list");
+}
+
+/* The scoring and output options of `vsgrid screen` (copied from cli_screen.c's parse, in the
+ * shape of vsg_cli_pb_option: 1 consumed, 0 not one of them, −1 error). Candidates for a
+ * shared vsg_cli_screen_option in cli_common.c. --device, --threads, --max-gpu-memory and
+ * --quiet are left to the PB parser (they act on the grid too). */
+static int screen_option(vsg_args *a, const char *cmd, rescore_cli *c, const char **devices)
+{
+    const char *v;
+    double x;
+#define VALUE() do { if (!(v = vsg_arg_value(a, cmd))) return -1; } while (0)
+    if (vsg_arg_is(a, "-o") || vsg_arg_is(a, "--output")) { VALUE(); c->output = v; }
+    else if (vsg_arg_is(a, "--sdf-out")) { VALUE(); c->sdf = v; }
+    else if (vsg_arg_is(a, "--json")) { VALUE(); c->json = v; }
+    else if (vsg_arg_is(a, "--top")) {
+        VALUE();
+        if (!vsg_parse_number(v, &x) || x < 1 || x > 1e9 || x != (long)x)
+            return vsg_cli_usage_error(cmd, "--top: '%s' is not a whole number >= 1", v), -1;
+        c->top = (long)x;
+    } else if (vsg_arg_is(a, "--format")) {
+        VALUE();
+        if (!strcmp(v, "sdf")) c->so.format = VSG_LIG_SDF;
+        else if (!strcmp(v, "mol2")) c->so.format = VSG_LIG_MOL2;
+        else if (!strcmp(v, "pdbqt")) c->so.format = VSG_LIG_PDBQT;
+        else if (!strcmp(v, "pdb")) c->so.format = VSG_LIG_PDB;
+        else return vsg_cli_usage_error(cmd, "--format: '%s' is not sdf, mol2, pdbqt or pdb", v), -1;
+    } else if (vsg_arg_is(a, "--charges")) {
+        VALUE();
+        if (!strcmp(v, "auto")) c->so.charges = VSG_CHARGES_AUTO;
+        else if (!strcmp(v, "file")) c->so.charges = VSG_CHARGES_FILE;
+        else if (!strcmp(v, "gasteiger")) c->so.charges = VSG_CHARGES_GASTEIGER;
+        else return vsg_cli_usage_error(cmd, "--charges: '%s' is not auto, file or gasteiger", v), -1;
+    } else if (vsg_arg_is(a, "--max-atoms")) {
+        VALUE();
+        if (!vsg_parse_number(v, &x) || x < 1 || x > 1e7)
+            return vsg_cli_usage_error(cmd, "--max-atoms: '%s' is not a number in [1, 1e7]", v), -1;
+        c->so.max_atoms = (int)x;
+    } else if (vsg_arg_is(a, "--kernel")) {
+        VALUE();
+        c->so.kernel = vsg_kernel_from_name(v);
+        if (c->so.kernel == VSG_KERNEL_COUNT)
+            return vsg_cli_usage_error(cmd, "--kernel: '%s' is not auto, cpu, gm, roi, sm, tm, zip, roi-tm-zip or roi-sm-zip", v), -1;
+    } else if (vsg_arg_is(a, "--tolerance")) {
+        VALUE();
+        if (!vsg_parse_number(v, &x) || !(x > 0)) return vsg_cli_usage_error(cmd, "--tolerance: '%s' is not a number > 0", v), -1;
+        c->so.tolerance = x;
+    } else if (vsg_arg_is(a, "--precision")) {
+        VALUE();
+        if (!strcmp(v, "float")) c->so.double_precision = 0;
+        else if (!strcmp(v, "double")) c->so.double_precision = 1;
+        else return vsg_cli_usage_error(cmd, "--precision: '%s' is not float or double", v), -1;
+    } else if (vsg_arg_is(a, "--devices")) { VALUE(); *devices = v; }
+    else if (vsg_arg_is(a, "--batch-atoms")) {
+        VALUE();
+        if (!vsg_parse_number(v, &x) || x < 64 || x > 1e9)
+            return vsg_cli_usage_error(cmd, "--batch-atoms: '%s' is not a number in [64, 1e9]", v), -1;
+        c->so.batch_atoms = (size_t)x;
+    } else {
+        return 0;
+    }
+#undef VALUE
+    return 1;
+}
+
+/* "mehler-solmajer" | "4r" | a number > 0 (as cli_grid.c's, without AutoGrid's 0 = 40). */
+static int parse_dielectric(const char *cmd, const char *v, rescore_cli *c)
+{
+    double x;
+    if (!strcmp(v, "mehler-solmajer") || !strcmp(v, "ms")) c->diel_model = VSG_DIEL_MEHLER_SOLMAJER, c->diel_eps = 0.0;
+    else if (!strcmp(v, "4r")) c->diel_model = VSG_DIEL_DISTANCE_4R, c->diel_eps = 0.0;
+    else if (vsg_parse_number(v, &x) && x > 0.0) c->diel_model = VSG_DIEL_CONSTANT, c->diel_eps = x;
+    else return vsg_cli_usage_error(cmd, "--dielectric: '%s' is not mehler-solmajer, 4r or a number > 0", v);
+    c->have_dielectric = 1;
+    return 0;
+}
+
+static int parse(int argc, char **argv, const char *cmd, rescore_cli *c)
+{
+    memset(c, 0, sizeof *c);
+    vsg_pb_params_default(&c->p);
+    c->p.spacing = RESCORE_SPACING;
+    c->p.bc = VSG_BC_FOCUS; /* a site box cuts the receptor: its charges outside come in by focusing */
+    c->so.tolerance = 0.01;
+    c->so.kernel = VSG_KERNEL_AUTO;
+    const char *devices = "all", *around = NULL, *dielectric = NULL;
+    vsg_args a = {argc, 1, argv, NULL, NULL};
+    for (; a.i < argc; a.i++) {
+        const char *arg = argv[a.i];
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(rescore_usage, stdout);
+            fputs(vsg_cli_pb_help, stdout);
+            return -2;
+        }
+        if (arg[0] != '-' || !strcmp(arg, "-")) {
+            if (!strcmp(arg, "-"))
+                return vsg_cli_usage_error(cmd, "standard input ('-') cannot be read twice (box, then scores): give the pose files");
+            if (!c->receptor) c->receptor = arg;
+            else if (c->ninputs < (int)(sizeof c->inputs / sizeof c->inputs[0])) c->inputs[c->ninputs++] = arg;
+            else return vsg_cli_usage_error(cmd, "too many pose files (at most %d)", (int)(sizeof c->inputs / sizeof c->inputs[0]));
+            continue;
+        }
+        /* options whose name means something else to the PB parser, or that rescore refuses */
+        if (vsg_arg_is(&a, "--box") || vsg_arg_is(&a, "--fill") || vsg_arg_is(&a, "--around"))
+            return vsg_cli_usage_error(cmd, "%s: rescore builds the box around the poses (--padding, --spacing); "
+                                            "for another box use 'vsgrid grid' then 'vsgrid screen'", a.name);
+        if (vsg_arg_is(&a, "--grid-precision")) {
+            const char *v = vsg_arg_value(&a, cmd);
+            if (!v) return VSG_EXIT_USAGE;
+            if (!strcmp(v, "double")) c->p.precision = VSG_PRECISION_DOUBLE;
+            else if (!strcmp(v, "float")) c->p.precision = VSG_PRECISION_FLOAT;
+            else return vsg_cli_usage_error(cmd, "--grid-precision: '%s' is not float or double", v);
+            continue;
+        }
+        if (vsg_arg_is(&a, "--temperature")) {
+            const char *v = vsg_arg_value(&a, cmd);
+            double x;
+            if (!v) return VSG_EXIT_USAGE;
+            if (!vsg_parse_number(v, &x) || !(x > 0)) return vsg_cli_usage_error(cmd, "--temperature: '%s' is not a number > 0", v);
+            c->p.temperature = x;
+            continue;
+        }
+        if (vsg_arg_is(&a, "--method")) {
+            const char *v = vsg_arg_value(&a, cmd);
+            if (!v) return VSG_EXIT_USAGE;
+            if (!strcmp(v, "pb")) c->coulomb = 0;
+            else if (!strcmp(v, "coulomb")) c->coulomb = 1;
+            else if (!strcmp(v, "ad4") || !strcmp(v, "autogrid")) {
+                fprintf(stderr, "vsgrid %s: --method %s: vsgrid does not build AutoDock4 map sets (only their e map); "
+                                "make the maps with autogrid4 and score with 'vsgrid screen MAPS.maps.fld POSES...'\n",
+                        cmd, v);
+                return VSG_EXIT_UNSUPPORTED;
+            } else return vsg_cli_usage_error(cmd, "--method: '%s' is not pb or coulomb", v);
+            continue;
+        }
+        if (vsg_arg_is(&a, "--dielectric")) {
+            if (!(dielectric = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE;
+            continue;
+        }
+        if (vsg_arg_is(&a, "--autogrid")) { c->autogrid = 1; continue; }
+        if (vsg_arg_is(&a, "--grid-out")) {
+            if (!(c->grid_out = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE;
+            continue;
+        }
+        int r = screen_option(&a, cmd, c, &devices);
+        if (r < 0) return VSG_EXIT_USAGE;
+        if (r > 0) continue;
+        r = vsg_cli_pb_option(&a, cmd, &c->p, &around, &c->quiet);
+        if (r < 0) return VSG_EXIT_USAGE;
+        if (r > 0) continue;
+        return vsg_cli_usage_error(cmd, "unknown option '%s'", arg);
+    }
+    vsg_cli_pb_finish(&c->p);
+    if (!c->receptor) return vsg_cli_usage_error(cmd, "no RECEPTOR given");
+    if (c->ninputs == 0) return vsg_cli_usage_error(cmd, "no POSES given");
+    if (!c->output) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
+    if (c->top && !c->sdf) return vsg_cli_usage_error(cmd, "--top needs --sdf-out");
+    if (!c->coulomb && (dielectric || c->autogrid))
+        return vsg_cli_usage_error(cmd, "--dielectric and --autogrid need --method coulomb");
+    if (dielectric && parse_dielectric(cmd, dielectric, c)) return VSG_EXIT_USAGE;
+    int r = parse_devices(cmd, devices, &c->so);
+    if (r) return r;
+    if (c->so.kernel == VSG_KERNEL_CPU) {
+        c->so.ndevices = 1;
+        c->so.devices[0] = VSG_SCREEN_CPU;
+    }
+    c->so.max_gpu_memory = c->p.max_gpu_memory;
+    c->p.progress = !c->quiet && isatty(2);
+    return 0;
+}
+
+/* ---- pass 1: the box ------------------------------------------------------------------- */
+
+typedef struct {
+    double lo[3], hi[3];       /* extent of the poses' atoms */
+    size_t records, used, atoms;
+    double center[3], size[3]; /* the box handed to the grid (VSG_BOX_EXPLICIT) */
+} pose_box;
+
+static vsg_status poses_extent(const rescore_cli *c, pose_box *b)
+{
+    memset(b, 0, sizeof *b);
+    for (int d = 0; d < 3; d++) b->lo[d] = INFINITY, b->hi[d] = -INFINITY;
+    vsg_ligand_reader_options ro;
+    memset(&ro, 0, sizeof ro);
+    ro.format = c->so.format;
+    ro.max_atoms = c->so.max_atoms;
+    vsg_ligand_reader *rd = NULL;
+    vsg_status st = vsg_ligand_reader_open(c->inputs, c->ninputs, &ro, &rd);
+    if (st != VSG_OK) return st;
+    vsg_ligand lig;
+    vsg_ligand_init(&lig);
+    size_t failed = 0;
+    char first_failure[256] = "";
+    while (vsg_ligand_reader_next(rd, &lig)) {
+        b->records++;
+        if (lig.status != VSG_OK) { /* gets its row in pass 2; no place in the box */
+            if (failed++ == 0) snprintf(first_failure, sizeof first_failure, "%s", lig.message);
+            continue;
+        }
+        size_t before = b->atoms;
+        for (int i = 0; i < lig.natoms; i++) {
+            const double p[3] = {lig.atoms[i].x, lig.atoms[i].y, lig.atoms[i].z};
+            if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) continue;
+            for (int d = 0; d < 3; d++) {
+                if (p[d] < b->lo[d]) b->lo[d] = p[d];
+                if (p[d] > b->hi[d]) b->hi[d] = p[d];
+            }
+            b->atoms++;
+        }
+        b->used += b->atoms > before;
+    }
+    vsg_ligand_release(&lig);
+    vsg_ligand_reader_close(rd);
+    if (b->atoms == 0)
+        return vsg_fail(VSG_E_DATA, "no atoms with finite coordinates in the %zu record%s of the poses (%zu failed%s%s): "
+                        "no box to build", b->records, b->records == 1 ? "" : "s", failed, failed ? "; first: " : "",
+                        first_failure);
+    return VSG_OK;
+}
+
+/* Centre rounded to 0.001 Å, edges whole multiples of h (plus 0.001 Å so the rounding of the
+ * centre never leaves an atom out): `grid --box` with the printed numbers gives this grid. */
+static void box_from_extent(pose_box *b, double padding, double h)
+{
+    for (int d = 0; d < 3; d++) {
+        b->center[d] = round(0.5 * (b->lo[d] + b->hi[d]) * 1000.0) / 1000.0;
+        double len = b->hi[d] - b->lo[d] + 2.0 * padding + 0.001;
+        b->size[d] = ceil(len / h - 1e-9) * h;
+        if (b->size[d] < 2.0 * h) b->size[d] = 2.0 * h;
+    }
+}
+
+/* ---- the grid -------------------------------------------------------------------------- */
+
+typedef struct {
+    vsg_grid *grid;
+    vsg_pb_report pb;        /* PB */
+    vsg_coulomb_kernel k;    /* Coulomb */
+    char device[64];
+    double seconds;
+} built_grid;
+
+static const char *dielectric_name(const vsg_coulomb_kernel *k, char *buf, size_t len)
+{
+    if (k->model == VSG_DIEL_MEHLER_SOLMAJER) return "mehler-solmajer";
+    if (k->model == VSG_DIEL_DISTANCE_4R) return "4r";
+    snprintf(buf, len, "%g", k->eps);
+    return buf;
+}
+
+/* PB-only options do nothing to a Coulomb grid: say so rather than ignore them silently. */
+static void warn_pb_only(const vsg_pb_params *p)
+{
+    vsg_pb_params d;
+    vsg_pb_params_default(&d);
+    d.bc = VSG_BC_FOCUS; /* rescore's default */
+    if (p->eps_in != d.eps_in || p->eps_out != d.eps_out || p->n_ions || p->surface != d.surface ||
+        p->probe != d.probe || p->spline != d.spline || p->bc != d.bc || p->nonlinear || p->tol != d.tol ||
+        p->max_iter != d.max_iter || p->check_every != d.check_every || p->precision != d.precision)
+        vsg_warn("PB options (--eps-*, --salt, --ion, --surface, --probe, --bc, --tol, ...) do not apply to --method coulomb");
+}
+
+static vsg_status build_coulomb(const rescore_cli *c, const vsg_molecule *m, built_grid *B)
+{
+    warn_pb_only(&c->p);
+    vsg_level lv;
+    vsg_status st = vsg_fine_level(m, &c->p, &lv);
+    if (st != VSG_OK) return st;
+    double bytes = (double)lv.n[0] * lv.n[1] * lv.n[2] * sizeof(float);
+    if (bytes > c->p.max_memory)
+        return vsg_fail(VSG_E_LIMIT, "the grid needs %.1f MiB, over --max-memory %.0f MiB", bytes / 1048576.0,
+                        c->p.max_memory / 1048576.0);
+    vsg_dielectric_model model = c->have_dielectric ? c->diel_model : VSG_DIEL_MEHLER_SOLMAJER;
+    st = vsg_coulomb_kernel_make(model, c->have_dielectric ? c->diel_eps : 0.0, c->autogrid, &B->k);
+    if (st != VSG_OK) return st;
+    double sp[3] = {lv.h, lv.h, lv.h};
+    if (!(B->grid = vsg_grid_new(lv.n, lv.origin, sp, "kcal/mol/e"))) return vsg_fail(VSG_E_NOMEM, "out of memory for the grid");
+    char dname[32];
+    st = vsg_grid_meta_add(B->grid, "method", "coulomb");
+    if (st == VSG_OK) st = vsg_grid_meta_add(B->grid, "dielectric", "%s", dielectric_name(&B->k, dname, sizeof dname));
+    if (st == VSG_OK) st = vsg_grid_meta_add(B->grid, "autogrid", "%d", B->k.autogrid);
+    if (st == VSG_OK) st = vsg_grid_meta_add(B->grid, "prefactor_kcal_a_mol_e2", "%.10g", B->k.scale);
+    if (st == VSG_OK) st = vsg_grid_meta_add(B->grid, "receptor", "%s", c->receptor);
+    if (st == VSG_OK) st = vsg_grid_meta_add(B->grid, "receptor_crc32", "%08x", (unsigned)vsg_molecule_checksum(m));
+    if (st == VSG_OK) st = vsg_grid_meta_add(B->grid, "vsgrid_version", "%s", vsg_version());
+    if (st != VSG_OK) return st;
+    /* the GPU when asked or present, else the CPU twin (as `vsgrid grid --method coulomb`) */
+    if (c->p.device == VSG_DEVICE_GPU || c->p.device == VSG_DEVICE_AUTO) {
+        st = vsg_coulomb_gpu(m, &B->k, B->grid, c->p.gpu_index, NULL);
+        if (st == VSG_OK) {
+            snprintf(B->device, sizeof B->device, "gpu %d", c->p.gpu_index < 0 ? 0 : c->p.gpu_index);
+            return VSG_OK;
+        }
+        if (c->p.device == VSG_DEVICE_GPU || (st != VSG_E_UNSUPPORTED && st != VSG_E_DEVICE)) return st;
+        vsg_warn("no usable GPU (%s): computing the grid on the CPU", vsg_last_error());
+    }
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    snprintf(B->device, sizeof B->device, "cpu (%d thread%s)", threads, threads == 1 ? "" : "s");
+    return vsg_coulomb_cpu(m, &B->k, B->grid);
+}
+
+static vsg_status build_grid(const rescore_cli *c, const vsg_molecule *m, built_grid *B)
+{
+    const double t0 = vsg_now();
+    vsg_status st;
+    if (c->coulomb) {
+        st = build_coulomb(c, m, B);
+    } else {
+        double bytes = 0.0, h = 0.0;
+        int n[3] = {0, 0, 0};
+        st = vsg_pb_estimate(m, &c->p, &bytes, n, &h);
+        if (st == VSG_OK && !c->quiet)
+            fprintf(stderr, "vsgrid: PB grid %dx%dx%d at %.4g Å: memory estimate %.1f MiB (limit %.0f MiB)\n", n[0], n[1],
+                    n[2], h, bytes / 1048576.0, c->p.max_memory / 1048576.0);
+        if (st == VSG_OK) st = vsg_pb_solve(m, &c->p, &B->grid, &B->pb);
+        if (st == VSG_OK) snprintf(B->device, sizeof B->device, "%s", B->pb.device);
+    }
+    B->seconds = vsg_now() - t0;
+    return st;
+}
+
+/* ---- reports --------------------------------------------------------------------------- */
+
+/* As cli_screen.c's print_summary (copied), plus the grid line. */
+static void print_summary(const rescore_cli *c, const built_grid *B, const vsg_screen_report *rep)
+{
+    fprintf(stderr, "vsgrid: %zu records: %zu scored (%zu with atoms outside the grid), %zu failed", rep->records,
+            rep->scored, rep->outside, rep->failed);
+    for (size_t i = 0; i < rep->by_code_n; i++)
+        fprintf(stderr, "%s%s %zu", i ? ", " : " (", rep->by_code[i], rep->by_code_count[i]);
+    fprintf(stderr, "%s\n", rep->by_code_n ? ")" : "");
+    fprintf(stderr, "  grid %.2f s on %s; kernel %s (%s) on %s; %.2f s (%.0f molecules/s): parse %.2f s, transfer %.2f s, "
+                    "score %.2f s, write %.2f s\n",
+            B->seconds, B->device, rep->kernel, rep->precision, rep->device, rep->seconds,
+            rep->seconds > 0 ? rep->records / rep->seconds : 0.0, rep->parse_s, rep->transfer_s, rep->score_s, rep->write_s);
+    if (strcmp(c->output, "-")) fprintf(stderr, "vsgrid: wrote %s\n", c->output);
+    if (c->sdf) fprintf(stderr, "vsgrid: wrote %s\n", c->sdf);
+}
+
+static void json_triple(vsg_json *j, const char *key, const double v[3])
+{
+    vsg_json_array(j, key);
+    for (int d = 0; d < 3; d++) vsg_json_num(j, NULL, v[d]);
+    vsg_json_end(j, ']');
+}
+
+static int write_json(const rescore_cli *c, const pose_box *b, double box_s, const built_grid *B,
+                      const vsg_screen_report *rep, double seconds)
+{
+    vsg_json j;
+    FILE *f = vsg_cli_json_open(c->json, &j, "rescore");
+    if (!f) return VSG_EXIT_FAILURE;
+    /* screen's keys (as cli_screen.c's write_json) */
+    if (c->grid_out) vsg_json_str(&j, "grid_out", c->grid_out);
+    vsg_json_str(&j, "score", "elec");
+    vsg_json_array(&j, "libraries");
+    for (int i = 0; i < c->ninputs; i++) vsg_json_str(&j, NULL, c->inputs[i]);
+    vsg_json_end(&j, ']');
+    vsg_json_int(&j, "records", (long long)rep->records);
+    vsg_json_int(&j, "scored", (long long)rep->scored);
+    vsg_json_int(&j, "failed", (long long)rep->failed);
+    vsg_json_int(&j, "with_atoms_outside", (long long)rep->outside);
+    vsg_json_object(&j, "failed_by_status");
+    for (size_t i = 0; i < rep->by_code_n; i++) vsg_json_int(&j, rep->by_code[i], (long long)rep->by_code_count[i]);
+    vsg_json_end(&j, '}');
+    vsg_json_int(&j, "atoms_scored", (long long)rep->atoms);
+    vsg_json_str(&j, "kernel", rep->kernel);
+    vsg_json_str(&j, "precision", rep->precision);
+    vsg_json_str(&j, "device", rep->device);
+    vsg_json_num(&j, "pipeline_seconds", rep->seconds);
+    vsg_json_num(&j, "parse_seconds", rep->parse_s);
+    vsg_json_num(&j, "transfer_seconds", rep->transfer_s);
+    vsg_json_num(&j, "score_seconds", rep->score_s);
+    vsg_json_num(&j, "write_seconds", rep->write_s);
+    vsg_json_num(&j, "molecules_per_second", rep->seconds > 0 ? rep->records / rep->seconds : 0.0);
+    vsg_json_num(&j, "atoms_per_second", rep->seconds > 0 ? (double)rep->atoms / rep->seconds : 0.0);
+    /* the grid */
+    vsg_grid_shape sh;
+    vsg_grid_shape_of(B->grid, &sh);
+    vsg_json_str(&j, "receptor", c->receptor);
+    vsg_json_str(&j, "method", c->coulomb ? "coulomb" : "pb");
+    vsg_json_str(&j, "units", sh.units);
+    if (c->coulomb) {
+        char dname[32];
+        vsg_json_str(&j, "dielectric", dielectric_name(&B->k, dname, sizeof dname));
+        vsg_json_bool(&j, "autogrid", B->k.autogrid);
+    }
+    vsg_json_array(&j, "nodes");
+    for (int d = 0; d < 3; d++) vsg_json_int(&j, NULL, sh.n[d]);
+    vsg_json_end(&j, ']');
+    vsg_json_int(&j, "node_count", (long long)sh.n[0] * sh.n[1] * sh.n[2]);
+    vsg_json_num(&j, "spacing", sh.spacing[0]);
+    vsg_json_object(&j, "box");
+    json_triple(&j, "center_a", b->center);
+    json_triple(&j, "size_a", b->size);
+    json_triple(&j, "origin_a", sh.origin);
+    json_triple(&j, "poses_min_a", b->lo);
+    json_triple(&j, "poses_max_a", b->hi);
+    vsg_json_num(&j, "padding_a", c->p.padding);
+    vsg_json_int(&j, "pose_atoms", (long long)b->atoms);
+    vsg_json_end(&j, '}');
+    vsg_json_num(&j, "box_seconds", box_s);
+    vsg_json_num(&j, "grid_seconds", B->seconds);
+    vsg_json_str(&j, "grid_device", B->device);
+    if (!c->coulomb) {
+        vsg_cli_json_pb(&j, &c->p, &B->pb);
+        vsg_json_num(&j, "kt_kcal_mol", B->pb.kt_kcal);
+    }
+    vsg_cli_json_finish(&j, f, c->json, seconds);
+    return 0;
+}
+
+/* ---- the command ----------------------------------------------------------------------- */
+
+int vsg_cmd_rescore(int argc, char **argv)
+{
+    const double t0 = vsg_now();
+    static rescore_cli c; /* large (the input list): not on the stack */
+    int rc = parse(argc, argv, "rescore", &c);
+    if (rc == -2) return 0;
+    if (rc) return rc;
+#ifdef _OPENMP
+    if (c.p.threads > 0) omp_set_num_threads(c.p.threads);
+#endif
+    vsg_molecule *m = NULL;
+    built_grid B;
+    memset(&B, 0, sizeof B);
+    /* the output first: an unwritable path fails before the grid is built */
+    FILE *csv = strcmp(c.output, "-") ? fopen(c.output, "w") : stdout;
+    if (!csv) {
+        fprintf(stderr, "vsgrid: cannot write %s: %s\n", c.output, strerror(errno));
+        return VSG_EXIT_INPUT;
+    }
+    vsg_status st = vsg_molecule_read(c.receptor, NULL, &m);
+    if (st == VSG_OK && !c.quiet)
+        fprintf(stderr, "vsgrid: receptor %s: %zu atoms, net charge %+.3f e\n", c.receptor, vsg_molecule_atom_count(m),
+                vsg_molecule_net_charge(m));
+
+    /* pass 1 */
+    pose_box box;
+    double box_s = vsg_now();
+    if (st == VSG_OK) st = poses_extent(&c, &box);
+    box_s = vsg_now() - box_s;
+    if (st == VSG_OK) {
+        box_from_extent(&box, c.p.padding, c.p.spacing);
+        c.p.box_mode = VSG_BOX_EXPLICIT;
+        memcpy(c.p.box_center, box.center, sizeof box.center);
+        memcpy(c.p.box_size, box.size, sizeof box.size);
+        if (!c.quiet)
+            fprintf(stderr, "vsgrid: %zu atoms in %zu of %zu records (%.2f s); 'vsgrid grid' box: --box %.3f,%.3f,%.3f,%.10g,%.10g,%.10g "
+                            "--spacing %.10g%s\n",
+                    box.atoms, box.used, box.records, box_s, box.center[0], box.center[1], box.center[2], box.size[0],
+                    box.size[1], box.size[2], c.p.spacing, c.coulomb ? "" : c.p.bc == VSG_BC_FOCUS ? " --bc focus" : "");
+    }
+
+    /* the grid, in memory */
+    if (st == VSG_OK) st = build_grid(&c, m, &B);
+    int converged = c.coulomb || B.pb.converged;
+    if (st == VSG_OK && !c.quiet) {
+        vsg_grid_shape sh;
+        vsg_grid_shape_of(B.grid, &sh);
+        if (c.coulomb) fprintf(stderr, "  coulomb grid %dx%dx%d, %s, %.3f s\n", sh.n[0], sh.n[1], sh.n[2], B.device, B.seconds);
+        else
+            fprintf(stderr, "  PB grid %dx%dx%d, %d iterations, max change %.2e kT/e, %s, %s, %.3f s\n", sh.n[0], sh.n[1],
+                    sh.n[2], B.pb.iterations, B.pb.final_change, B.pb.converged ? "converged" : "NOT converged", B.device,
+                    B.seconds);
+    }
+    if (st == VSG_OK && !converged)
+        vsg_warn("the PB solve did not converge (max change %.2e kT/e after %d iterations): scoring on it anyway; exit 6",
+                 B.pb.final_change, B.pb.iterations);
+    if (st == VSG_OK && c.grid_out) {
+        st = vsg_grid_write(B.grid, c.grid_out);
+        if (st == VSG_OK && !c.quiet) fprintf(stderr, "vsgrid: wrote %s\n", c.grid_out);
+    }
+
+    /* pass 2: screen's pipeline on the grid */
+    vsg_score_grids sg;
+    if (st == VSG_OK) st = vsg_score_grids_from_grid(B.grid, c.p.temperature, &sg);
+    vsg_screen_report rep;
+    if (st == VSG_OK) {
+        c.so.inputs = c.inputs;
+        c.so.ninputs = c.ninputs;
+        c.so.csv = csv;
+        c.so.sdf_path = c.sdf;
+        c.so.top = c.top;
+        c.so.progress = !c.quiet;
+        st = vsg_screen_run(&sg, &c.so, &rep);
+    }
+    if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", c.output);
+    if (st == VSG_OK) {
+        if (!c.quiet) print_summary(&c, &B, &rep);
+        if (c.json) rc = write_json(&c, &box, box_s, &B, &rep, vsg_now() - t0);
+        if (!converged) rc = VSG_EXIT_CONVERGE;
+    } else {
+        rc = vsg_cli_fail(st);
+    }
+    vsg_coulomb_kernel_free(&B.k);
+    vsg_grid_free(B.grid);
+    vsg_molecule_free(m);
+    return rc;
+}
