@@ -39,7 +39,8 @@ extern "C" {
  * of one colour (contiguous in memory, so a warp of 32 reads 128 B of float per neighbour
  * row); 32 wastes fewest threads on odd row lengths (161³: 80 nodes per half-row → 96 threads).
  * SOR_DEFAULT_ZB: consecutive planes per thread whose loads are issued together
- * (sor_uniform_zb; 1 = the one-node kernel sor_uniform; VSG_SOR_ZB overrides it at run time).
+ * (sor_uniform_zb with 2, 4 or 8; 1 = the one-node kernel sor_uniform; VSG_SOR_ZB overrides it
+ * at run time).
  * SOR_Z_PER_THREAD: planes each thread of sor_uniform visits (grid-stride in z); 1 = one thread per node,
  * larger values amortise the index set-up per thread. The grid is also capped at 65535 in z.
  * CORR_BLOCK threads per block of the correction kernel, at most CORR_BLOCKS_PER_SM blocks per
@@ -409,13 +410,13 @@ static vsg_status upload_corr(const vsg_pb_system *s, int c, Solve *d)
 }
 
 /* Picks the kernel instantiation for (nonlinear phase, check iteration). */
-/* Planes per thread of the uniform kernel: 1 (sor_uniform), 2 or 4 (sor_uniform_zb). The
+/* Planes per thread of the uniform kernel: 1 (sor_uniform), 2, 4 or 8 (sor_uniform_zb). The
  * environment variable VSG_SOR_ZB overrides the default, for benchmarks comparing them. */
 static int planes_per_thread(void)
 {
     const char *e = getenv("VSG_SOR_ZB");
     int v = e ? atoi(e) : SOR_DEFAULT_ZB;
-    return v == 2 || v == 4 ? v : 1;
+    return v == 2 || v == 4 || v == 8 ? v : 1;
 }
 
 template <typename R>
@@ -439,6 +440,8 @@ static void launch_uniform(int zb, bool nl, bool check, dim3 grid, dim3 block, c
         ZB_LAUNCH(2);
     } else if (zb == 4) {
         ZB_LAUNCH(4);
+    } else if (zb == 8) {
+        ZB_LAUNCH(8);
     } else if (nl) {
         if (check) sor_uniform<R, true, true><<<grid, block, 0, st>>>(ARGS);
         else sor_uniform<R, true, false><<<grid, block, 0, st>>>(ARGS);

@@ -48,9 +48,14 @@ extern "C" {
  * under the 48 KiB that needs no opt-in, so 4 blocks of 256 threads fit an SM). Launch
  * capacity: at most SC_MAX_LAUNCH_ATOMS atoms and atoms/SC_ATOMS_PER_LIGAND + 64 non-empty
  * ligands per launch, at least SC_MIN_LAUNCH_ATOMS. Not yet tuned on a GPU (no GPU where this
- * was written): scripts/bench_screen prints the rates to tune them with. */
+ * was written): scripts/bench_screen prints the rates to tune them with; SC_THREADS and
+ * SC_CHUNKS can be set at build time (-DSC_CHUNKS=4 in CMAKE_CUDA_FLAGS) for a sweep. */
+#ifndef SC_THREADS
 #define SC_THREADS 256
+#endif
+#ifndef SC_CHUNKS
 #define SC_CHUNKS 2
+#endif
 #define SC_WARPS (SC_THREADS / 32)
 #define SC_BLOCK_ATOMS (SC_THREADS * SC_CHUNKS)
 #define SC_SMEM_BYTES (46 * 1024)
