@@ -70,6 +70,11 @@ vsg_status vsg_batch_append(vsg_batch *b, size_t natoms, const float *x, const f
                         b->cap_atoms);
     if (!vsg_batch_fits(b, natoms)) return VSG_E_LIMIT; /* full: the normal signal, no message */
     const size_t at = b->natoms;
+    if (natoms == 0) { /* an empty ligand: its offsets only (memcpy must not see NULL sources) */
+        b->start[b->nlig + 1] = b->start[b->nlig];
+        b->nlig++;
+        return VSG_OK;
+    }
     memcpy(b->x + at, x, natoms * sizeof(float));
     memcpy(b->y + at, y, natoms * sizeof(float));
     memcpy(b->z + at, z, natoms * sizeof(float));

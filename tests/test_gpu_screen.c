@@ -883,8 +883,11 @@ int main(void)
     check_zip_host(&edge_a, &v_edges_a, "edge cases (AD4)");
     check_linear_twin(&lin_e, &v_lin_e);
 
+    gridset *gsets[] = {&rec, &ad4, &edge_e, &edge_a, &lin_e, &lin_a};
     const int ngpu = vsg_gpu_count();
-    if (ngpu == 0) {
+    if (ngpu == 0) { /* free everything first: the sanitizer build checks for leaks */
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) vsg_batch_free(all[i]);
+        for (size_t i = 0; i < sizeof gsets / sizeof gsets[0]; i++) gridset_free(gsets[i]);
         if (check_failures) CHECK_EXIT();
         SKIP("no GPU (the batch, ZIP and twin host checks passed)");
     }
@@ -921,7 +924,6 @@ int main(void)
     gpu_memory_cap(&ad4, &v_pocket_a);
 
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) vsg_batch_free(all[i]);
-    gridset *gsets[] = {&rec, &ad4, &edge_e, &edge_a, &lin_e, &lin_a};
     for (size_t i = 0; i < sizeof gsets / sizeof gsets[0]; i++) gridset_free(gsets[i]);
     CHECK_EXIT();
 }
