@@ -54,6 +54,8 @@ static const char screen_usage[] =
     "                          gasteiger (Gasteiger-Marsili through Open Babel for every molecule),\n"
     "                          auto (default: the file's, else Gasteiger when available)\n"
     "  --max-atoms N           records with more atoms get too_many_atoms (default 100000)\n"
+    "  --parse-threads N       threads parsing the input in parallel (default: the cores the\n"
+    "                          scorers leave, at most 8; 1 = one reader thread)\n"
     "\n"
     "scoring:\n"
     "  --kernel K              auto (default) | cpu | gm | roi | sm | tm | zip | roi-tm-zip |\n"
@@ -184,6 +186,12 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
             VALUE();
             if (!vsg_parse_number(v, &x) || x < 64 || x > 1e9) return vsg_cli_usage_error(cmd, "--batch-atoms: '%s' is not a number in [64, 1e9]", v);
             c->so.batch_atoms = (size_t)x;
+        } else if (vsg_arg_is(&a, "--parse-threads")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || x < 1 || x > VSG_SCREEN_MAX_PARSE_THREADS || x != (int)x)
+                return vsg_cli_usage_error(cmd, "--parse-threads: '%s' is not a whole number in [1, %d]", v,
+                                           VSG_SCREEN_MAX_PARSE_THREADS);
+            c->so.parse_threads = (int)x;
         } else if (vsg_arg_is(&a, "--threads")) {
             VALUE();
             if (!vsg_parse_number(v, &x) || x < 1 || x > 4096) return vsg_cli_usage_error(cmd, "--threads: '%s' is not a number >= 1", v);

@@ -7,6 +7,10 @@
  * makes the others wait instead of queueing without end. Batches carry a sequence number and
  * the writer emits them in that order, so the output is in input order with any number of
  * devices. Every record yields exactly one row.
+ *
+ * With parse_threads > 1, the reader thread only cuts the input into chunks of
+ * whole records and that many parse workers parse and prepare them, each into the chunk's own
+ * batch of the sequence: the same rows, in the same order (screen_pipeline.c).
  */
 #ifndef VSG_SCREEN_H
 #define VSG_SCREEN_H
@@ -44,7 +48,12 @@ typedef struct {
     const char *sdf_path;       /* NULL: no SDF */
     long top;                   /* SDF: the best N (lowest scores); 0 = every scored molecule */
     int progress;               /* a progress line on stderr */
+    /* parsing: threads that parse the input in parallel, cut into chunks of whole records.
+     * 0 = min(cores - scorer threads, 8), at least 1; 1 = the reader thread parses alone. */
+    int parse_threads;
 } vsg_screen_options;
+
+#define VSG_SCREEN_MAX_PARSE_THREADS 64
 
 typedef struct {
     size_t records, scored, failed, outside;  /* outside: scored records with atoms outside */

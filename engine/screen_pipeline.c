@@ -10,7 +10,18 @@
  * its code (ligand.h): parse status from the reader; charges (--charges); AutoDock types for
  * AD4 map sets (PDBQT keeps its own; SDF/MOL2/PDB get typed after non-polar H are merged, as
  * AutoDock's ligand preparation does); all charges zero → zero_charges; more atoms than a
- * batch holds → too_many_atoms. */
+ * batch holds → too_many_atoms.
+ *
+ * Parallel parse (--parse-threads N > 1): the reader thread only inflates
+ * and cuts the input into chunks of whole records (vsg_ligand_reader_next_chunk: at most
+ * PARSE_CHUNK_RECORDS records, and fewer lines than a batch holds atoms, so a chunk's records
+ * always fit one batch); with each chunk it takes the next batch of the sequence, so batches
+ * are taken in order and a worker never waits for one. N parse workers parse each chunk with
+ * the serial parsers (a chunk reader that starts at the chunk's line and record number), run
+ * prepare() and fill the chunk's batch. The writer numbers the rows (index) as it writes them,
+ * since only it sees them in order. The rows are the serial mode's, byte for byte
+ * (tests/cli_screen_parallel.sh); only batch boundaries differ (the GPU kernel is calibrated
+ * on the first batch). parse_s is then the workers' busy time summed. */
 #define _POSIX_C_SOURCE 200809L /* pthreads, isatty */
 #include <errno.h>
 #include <math.h>
@@ -21,10 +32,16 @@
 #include <unistd.h>
 
 #include "errors.h"
+#include "reader_internal.h"
 #include "screen.h"
 #include "timer.h"
 
 #define ROWS_PER_BATCH 4096
+/* Records per chunk of the parallel parse: small enough that a library of a few thousand
+ * molecules keeps every parse worker busy, large enough for full GPU batches (see screen.h). */
+#ifndef PARSE_CHUNK_RECORDS
+#define PARSE_CHUNK_RECORDS 1024
+#endif
 
 typedef struct {
     size_t index;
@@ -53,7 +70,7 @@ typedef struct {
 } batch;
 
 typedef struct {
-    batch **items;
+    void **items; /* batches, or chunks of the parallel parse */
     size_t cap, head, n;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -77,7 +94,7 @@ static void queue_free(queue *q)
 }
 
 /* The queues hold at most the pool's batches (plus NULL end markers), so push never waits. */
-static void queue_push(queue *q, batch *b)
+static void queue_push(queue *q, void *b)
 {
     pthread_mutex_lock(&q->mu);
     q->items[(q->head + q->n) % q->cap] = b;
@@ -86,11 +103,11 @@ static void queue_push(queue *q, batch *b)
     pthread_mutex_unlock(&q->mu);
 }
 
-static batch *queue_pop(queue *q)
+static void *queue_pop(queue *q)
 {
     pthread_mutex_lock(&q->mu);
     while (q->n == 0) pthread_cond_wait(&q->cv, &q->mu);
-    batch *b = q->items[q->head];
+    void *b = q->items[q->head];
     q->head = (q->head + 1) % q->cap;
     q->n--;
     pthread_mutex_unlock(&q->mu);
@@ -127,7 +144,21 @@ struct pipeline {
     uint64_t bytes_done, bytes_total;
     double parse_s;
     vsg_status reader_error;
+    /* parallel parse (nparse > 1): the reader thread only cuts chunks; parse workers parse them */
+    int nparse;
+    struct chunk_item *chunks;
+    size_t nchunks;
+    queue chunk_free_q, chunk_work_q;
+    pthread_t parse_threads[VSG_SCREEN_MAX_PARSE_THREADS];
+    vsg_ligand_reader_options reader_opt;
 };
+
+/* A chunk of raw records and the batch its rows go to (taken in sequence order by the splitter,
+ * so a worker never waits for a batch and the writer's order needs no change). */
+typedef struct chunk_item {
+    vsg_lig_chunk ch;
+    batch *b;
+} chunk_item;
 
 /* ---- batches ------------------------------------------------------------------------------- */
 
@@ -316,12 +347,112 @@ static void add_ligand(pipeline *p, batch *b, const vsg_ligand *lig)
     b->start[b->nlig] = (uint32_t)b->natoms;
 }
 
+/* Adds a prepared record to b as its row (and its atoms when scorable). */
+static void batch_add(pipeline *p, batch *b, const vsg_ligand *lig)
+{
+    if (lig->status == VSG_OK) add_ligand(p, b, lig);
+    else add_row(b, lig, -1);
+}
+
+/* A parse worker: parses whole chunks into their batches, runs prepare() on every record. */
+static void *parse_main(void *arg)
+{
+    pipeline *p = arg;
+    vsg_ligand_reader *rd = NULL;
+    vsg_ligand lig;
+    double busy = 0.0;
+    vsg_ligand_init(&lig);
+    if (vsg_ligand_reader_open_chunk(&p->reader_opt, &rd) != VSG_OK) rd = NULL;
+    for (;;) {
+        chunk_item *it = queue_pop(&p->chunk_work_q);
+        if (!it) break;
+        batch *b = it->b;
+        double t0 = vsg_now();
+        if (rd) vsg_ligand_reader_set_chunk(rd, &it->ch);
+        while (rd && vsg_ligand_reader_next(rd, &lig) == 1) {
+            prepare(p, &lig);
+            /* chunks hold fewer lines than a batch holds atoms and fewer records than rows
+             * (vsg_ligand_reader_next_chunk), so neither check can trip; kept as a guard */
+            if (lig.status == VSG_OK && b->natoms + (size_t)lig.natoms > b->cap_atoms)
+                vsg_ligand_fail(&lig, VSG_E_LIMIT, VSG_LIG_TOO_MANY, "%s:%ld: record %ld: no room left in the batch",
+                                lig.source, lig.line, lig.record);
+            if (b->nrows < ROWS_PER_BATCH) batch_add(p, b, &lig);
+        }
+        if (!rd && b->nrows == 0) { /* no memory for a chunk reader: say so on every chunk's behalf */
+            vsg_ligand_fail(&lig, VSG_E_NOMEM, VSG_LIG_IO, "%s: out of memory for a parse worker", it->ch.source);
+            lig.source = it->ch.source;
+            add_row(b, &lig, -1);
+        }
+        busy += vsg_now() - t0;
+        queue_push(&p->work_q, b);
+        queue_push(&p->chunk_free_q, it);
+    }
+    vsg_ligand_release(&lig);
+    vsg_ligand_reader_close(rd);
+    pthread_mutex_lock(&p->progress_mu);
+    p->parse_s += busy;
+    pthread_mutex_unlock(&p->progress_mu);
+    return NULL;
+}
+
+/* The reader thread of the parallel parse: inflates and cuts the input into chunks, each with
+ * the next batch of the sequence, for the parse workers. Returns the batches used, or
+ * (size_t)-1 when no worker could start (nothing read: the reader parses alone). */
+static size_t split_main(pipeline *p)
+{
+    size_t seq = 0;
+    int started = 0;
+    for (int i = 0; i < p->nparse; i++) {
+        if (pthread_create(&p->parse_threads[i], NULL, parse_main, p) != 0) break;
+        started++;
+    }
+    if (started == 0) return (size_t)-1;
+    for (;;) {
+        chunk_item *it = queue_pop(&p->chunk_free_q);
+        int got = vsg_ligand_reader_next_chunk(p->reader, &it->ch, PARSE_CHUNK_RECORDS, p->cap_atoms);
+        if (got != 1) {
+            if (got < 0) {
+                p->reader_error = VSG_E_NOMEM;
+                vsg_warn("screen: out of memory for a chunk of the input; the rest of it is not read");
+            }
+            queue_push(&p->chunk_free_q, it);
+            break;
+        }
+        batch *b = queue_pop(&p->free_q);
+        batch_reset(b);
+        b->seq = seq++;
+        it->b = b;
+        queue_push(&p->chunk_work_q, it);
+        uint64_t done = 0, total = 0;
+        vsg_ligand_reader_progress(p->reader, &done, &total);
+        pthread_mutex_lock(&p->progress_mu);
+        p->bytes_done = done;
+        p->bytes_total = total;
+        pthread_mutex_unlock(&p->progress_mu);
+    }
+    for (int i = 0; i < started; i++) queue_push(&p->chunk_work_q, NULL);
+    for (int i = 0; i < started; i++) pthread_join(p->parse_threads[i], NULL);
+    return seq;
+}
+
 static void *reader_main(void *arg)
 {
     pipeline *p = arg;
+    size_t seq = p->nparse > 1 ? split_main(p) : (size_t)-1;
+    if (seq != (size_t)-1) {
+        pthread_mutex_lock(&p->progress_mu);
+        p->total_batches = seq;
+        p->reader_done = 1;
+        pthread_mutex_unlock(&p->progress_mu);
+        for (int i = 0; i < p->nslots; i++) queue_push(&p->work_q, NULL);
+        pthread_mutex_lock(&p->done_q.mu);
+        pthread_cond_broadcast(&p->done_q.cv);
+        pthread_mutex_unlock(&p->done_q.mu);
+        return NULL;
+    }
     vsg_ligand lig;
     vsg_ligand_init(&lig);
-    size_t seq = 0;
+    seq = 0;
     batch *b = NULL;
     double busy = 0.0;
     for (;;) {
@@ -342,8 +473,7 @@ static void *reader_main(void *arg)
             batch_reset(b);
             b->seq = seq++;
         }
-        if (lig.status == VSG_OK) add_ligand(p, b, &lig);
-        else add_row(b, &lig, -1);
+        batch_add(p, b, &lig);
         if (b->nrows == ROWS_PER_BATCH) {
             queue_push(&p->work_q, b);
             b = NULL;
@@ -627,8 +757,17 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     if (cap > ((size_t)1 << 30)) cap = (size_t)1 << 30;
     p.cap_atoms = cap;
 
+    /* parse threads: as asked, else the cores the scorers leave, at most 8 */
+    p.nparse = o->parse_threads;
+    if (p.nparse <= 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        p.nparse = (int)(cores - p.nslots < 8 ? cores - p.nslots : 8);
+    }
+    if (p.nparse < 1) p.nparse = 1;
+    if (p.nparse > VSG_SCREEN_MAX_PARSE_THREADS) p.nparse = VSG_SCREEN_MAX_PARSE_THREADS;
+
     /* batches and queues */
-    p.npool = 2 * (size_t)p.nslots + 2;
+    p.npool = 2 * (size_t)p.nslots + 2 + (p.nparse > 1 ? (size_t)p.nparse : 0); /* a batch per chunk in work */
     p.pool = calloc(p.npool, sizeof *p.pool);
     if (!p.pool || !queue_init(&p.free_q, p.npool + 1) || !queue_init(&p.work_q, p.npool + VSG_SCREEN_MAX_DEVICES + 1) ||
         !queue_init(&p.done_q, p.npool + 1)) {
@@ -650,6 +789,18 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     ro.max_atoms = o->max_atoms;
     st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p.reader);
     if (st != VSG_OK) goto out_pool;
+    p.reader_opt = ro;
+    if (p.nparse > 1 && !vsg_ligand_reader_splittable(p.reader)) p.nparse = 1;
+    if (p.nparse > 1) {
+        p.nchunks = (size_t)p.nparse + 2;
+        p.chunks = calloc(p.nchunks, sizeof *p.chunks);
+        if (!p.chunks || !queue_init(&p.chunk_free_q, p.nchunks + 1) ||
+            !queue_init(&p.chunk_work_q, p.nchunks + (size_t)p.nparse + 1)) {
+            st = vsg_fail(VSG_E_NOMEM, "screen: out of memory for the parse queues");
+            goto out_reader;
+        }
+        for (size_t i = 0; i < p.nchunks; i++) queue_push(&p.chunk_free_q, &p.chunks[i]);
+    }
 
     FILE *sdf = NULL;
     if (o->sdf_path) {
@@ -736,7 +887,8 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
         }
         double t0 = vsg_now();
         for (size_t i = 0; i < b->nrows; i++) {
-            const row *r = &b->rows[i];
+            row *r = &b->rows[i];
+            if (p.nparse > 1) r->index = rep->records; /* chunks number their records from 0 */
             const vsg_score_result *res = r->lig >= 0 ? &b->res[r->lig] : NULL;
             write_csv_row(o->csv, g, r, res);
             rep->records++;
@@ -800,6 +952,11 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
              p.slots[0].kernel == VSG_KERNEL_CPU || o->double_precision ? "double" : "float");
 
 out_reader:
+    if (p.chunks)
+        for (size_t i = 0; i < p.nchunks; i++) vsg_lig_chunk_free(&p.chunks[i].ch);
+    free(p.chunks);
+    if (p.chunk_free_q.items) queue_free(&p.chunk_free_q);
+    if (p.chunk_work_q.items) queue_free(&p.chunk_work_q);
     vsg_ligand_reader_close(p.reader);
 out_pool:
     if (p.pool)

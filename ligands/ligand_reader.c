@@ -6,7 +6,13 @@
  * cannot be opened, or whose gzip stream breaks, becomes one record with status io, and a
  * file with no molecule at all (empty, only blank lines) one record with status no_atoms.
  * Memory: one 256 KiB input buffer (grown only for longer lines, up to 1 MiB) and the
- * record's own arrays, reused from record to record. */
+ * record's own arrays, reused from record to record.
+ *
+ * For parsing in parallel the same reader also splits (vsg_ligand_reader_next_chunk): it cuts
+ * the input into chunks of whole records as text, at the lines where the parsers end records,
+ * and a chunk reader parses each chunk with the same parsers, starting at the chunk's line and
+ * record number, so its records are the serial reader's. A chunk holds whole records: its
+ * size is bounded by the caller's limits or by its one record. */
 #define _POSIX_C_SOURCE 200809L /* dup(), fstat() */
 
 #include <errno.h>
@@ -293,6 +299,16 @@ struct vsg_ligand_reader {
     uint64_t done_closed, total;
     const char *mem;           /* memory input, or NULL */
     size_t mem_len;
+    /* a chunk reader: parses chunk (its path is borrowed, not owned) */
+    const vsg_lig_chunk *chunk;
+    int is_chunk_reader;
+    /* the splitter: where the current file stands, and a record carried to the next chunk */
+    long split_line, split_record, split_chunks;
+    vsg_lig_models_state split_models; /* PDB/PDBQT: where the file stands */
+    char split_name[128];              /* ... and its name outside records at the chunk start */
+    int split_name_rank;
+    char *carry;
+    size_t carry_len, carry_cap, carry_lines;
 };
 
 static vsg_status reader_new(const vsg_ligand_reader_options *opt, int npaths, vsg_ligand_reader **out)
@@ -402,7 +418,11 @@ static int open_current(vsg_ligand_reader *r, char *why, size_t whylen)
     int is_stdin = strcmp(path, "-") == 0 && !r->mem;
     memset(c, 0, sizeof *c);
     c->path = path;
-    c->display = is_stdin ? "<stdin>" : path;
+    c->display = strcmp(path, "-") == 0 ? "<stdin>" : path; /* a chunk of standard input too */
+    if (r->chunk && r->chunk->open_failed) {
+        snprintf(why, whylen, "%.190s", r->chunk->err_msg);
+        return -1;
+    }
     base_name(c->base, sizeof c->base, path);
     c->format = r->format != VSG_LIG_AUTO ? r->format : vsg_ligand_format_of(path);
     c->keep_text = r->keep_text;
@@ -416,6 +436,14 @@ static int open_current(vsg_ligand_reader *r, char *why, size_t whylen)
     if (r->mem) {
         c->src.mem = r->mem;
         c->src.mem_len = r->mem_len;
+        if (r->chunk) { /* continue the file where the chunk starts, its input error at the end */
+            c->src.line = r->chunk->first_line;
+            c->record = r->chunk->first_record;
+            c->src.err = r->chunk->err;
+            snprintf(c->src.err_msg, sizeof c->src.err_msg, "%s", r->chunk->err_msg);
+            memcpy(c->file_name, r->chunk->file_name, sizeof c->file_name);
+            c->file_name_rank = r->chunk->file_name_rank;
+        }
         return 0;
     }
     errno = 0;
@@ -498,7 +526,7 @@ int vsg_ligand_reader_next(vsg_ligand_reader *r, vsg_ligand *lig)
                 return 1;
             }
             r->open = 1;
-            r->file_records = 0;
+            r->file_records = r->chunk && !r->chunk->first_in_file; /* earlier chunks had records */
         }
         switch (c->format) {
         case VSG_LIG_SDF: got = vsg_lig_read_sdf(c, lig); break;
@@ -562,9 +590,260 @@ void vsg_ligand_reader_close(vsg_ligand_reader *r)
         free(r->ctx.ids);
         free(r->ctx.join);
     }
-    if (r->paths)
+    if (r->paths && !r->is_chunk_reader)
         for (i = 0; i < r->npaths; i++) free(r->paths[i]);
+    free(r->carry);
     free(r->paths);
     free(r->sizes);
     free(r);
+}
+
+/* ---- chunks: the splitter and the chunk reader ---------------------------------------------- */
+
+int vsg_ligand_reader_splittable(const vsg_ligand_reader *r)
+{
+    int i;
+    if (!r || r->mem) return 0;
+    for (i = 0; i < r->npaths; i++) {
+        vsg_ligand_format f = r->format != VSG_LIG_AUTO ? r->format : vsg_ligand_format_of(r->paths[i]);
+        if (f != VSG_LIG_SDF && f != VSG_LIG_MOL2 && f != VSG_LIG_PDBQT && f != VSG_LIG_PDB) return 0;
+    }
+    return 1;
+}
+
+void vsg_lig_chunk_free(vsg_lig_chunk *ch)
+{
+    free(ch->text);
+    memset(ch, 0, sizeof *ch);
+}
+
+static int chunk_put(vsg_lig_chunk *ch, const char *s, size_t n)
+{
+    if (ch->len + n + 1 > ch->cap) {
+        size_t cap = ch->cap ? ch->cap : 1u << 20;
+        char *t;
+        while (cap < ch->len + n + 1) cap *= 2;
+        t = realloc(ch->text, cap);
+        if (!t) return 0;
+        ch->text = t;
+        ch->cap = cap;
+    }
+    memcpy(ch->text + ch->len, s, n);
+    ch->len += n;
+    ch->text[ch->len] = '\0';
+    return 1;
+}
+
+/* The next line of the splitter's source, with the line source's pushback (as vsg_lig_next). */
+static int split_next(vsg_lig_src *s, char **line, size_t *len)
+{
+    int r;
+    if (s->pushed) {
+        s->pushed = 0;
+        *line = s->last;
+        *len = s->last_len;
+        s->line++;
+        return 1;
+    }
+    r = vsg_lig_src_slow(s, line, len);
+    if (r == 1) s->last = *line, s->last_len = *len;
+    return r;
+}
+
+/* Appends a line so that the chunk reader hands it out exactly as the source did: the source
+ * strips one '\r' before the newline, so a line that still ends in '\r' gets one more. */
+static int chunk_put_line(vsg_lig_chunk *ch, const char *line, size_t n)
+{
+    if (!chunk_put(ch, line, n)) return 0;
+    if (n > 0 && line[n - 1] == '\r' && !chunk_put(ch, "\r", 1)) return 0;
+    ch->lines++;
+    return chunk_put(ch, "\n", 1);
+}
+
+/* Moves the chunk's text after mark to the carry (the first record of the next chunk). */
+static int carry_tail(vsg_ligand_reader *r, vsg_lig_chunk *ch, size_t mark, size_t mark_lines)
+{
+    size_t n = ch->len - mark;
+    if (n + 1 > r->carry_cap) {
+        char *t = realloc(r->carry, n + 1);
+        if (!t) return 0;
+        r->carry = t;
+        r->carry_cap = n + 1;
+    }
+    memcpy(r->carry, ch->text + mark, n);
+    r->carry_len = n;
+    r->carry_lines = ch->lines - mark_lines;
+    ch->len = mark;
+    ch->lines = mark_lines;
+    ch->text[ch->len] = '\0';
+    return 1;
+}
+
+/* A record of the chunk ends at its current end: 1 when the chunk is full (cut it there, or at
+ * the record before with this one carried when it would overflow), 0 to go on, -1 no memory. */
+static int record_ends(vsg_ligand_reader *r, vsg_lig_chunk *ch, long *recs, size_t *mark, size_t *mark_lines,
+                       char *mark_name, int *mark_rank, long max_records, size_t max_lines)
+{
+    (*recs)++;
+    if (*recs >= 2 && ch->lines > max_lines) { /* the record just ended does not fit */
+        if (!carry_tail(r, ch, *mark, *mark_lines)) return -1;
+        (*recs)--;
+        return 1;
+    }
+    *mark = ch->len;
+    *mark_lines = ch->lines;
+    memcpy(mark_name, r->split_models.file_name, sizeof r->split_models.file_name);
+    *mark_rank = r->split_models.file_name_rank;
+    return *recs >= max_records || ch->lines >= max_lines;
+}
+
+int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long max_records, size_t max_lines)
+{
+    vsg_lig_ctx *c = &r->ctx;
+    size_t mark = 0, mark_lines = 0;
+    long recs = 0;
+    int open_rec = 0, mark_rank = 0;
+    char mark_name[128];
+    ch->len = ch->lines = 0;
+    ch->records = 0;
+    ch->first_in_file = ch->last_in_file = ch->open_failed = 0;
+    ch->err = VSG_OK;
+    ch->err_msg[0] = '\0';
+    if (ch->text) ch->text[0] = '\0';
+    if (r->cur >= r->npaths) return 0;
+    if (!r->open) {
+        char why[200];
+        if (open_current(r, why, sizeof why) != 0) {
+            ch->source = r->paths[r->cur];
+            ch->format = r->format != VSG_LIG_AUTO ? r->format : vsg_ligand_format_of(ch->source);
+            ch->first_line = ch->first_record = 0;
+            ch->first_in_file = ch->last_in_file = ch->open_failed = 1;
+            snprintf(ch->err_msg, sizeof ch->err_msg, "%s", why);
+            memset(&r->ctx, 0, sizeof r->ctx);
+            r->cur++;
+            return 1;
+        }
+        r->open = 1;
+        r->split_line = r->split_record = r->split_chunks = 0;
+        r->carry_len = 0;
+        memset(&r->split_models, 0, sizeof r->split_models);
+        r->split_name[0] = '\0';
+        r->split_name_rank = 0;
+    }
+    ch->source = r->paths[r->cur];
+    ch->format = c->format;
+    ch->first_line = r->split_line;
+    ch->first_record = r->split_record;
+    ch->first_in_file = r->split_chunks == 0;
+    memcpy(ch->file_name, r->split_name, sizeof ch->file_name);
+    ch->file_name_rank = r->split_name_rank;
+    /* the name state where the last whole record ends (where a cut may fall) */
+    memcpy(mark_name, r->split_name, sizeof mark_name);
+    mark_rank = r->split_name_rank;
+    if (r->carry_len > 0) { /* a whole record cut off the last chunk */
+        if (!chunk_put(ch, r->carry, r->carry_len)) return -1;
+        ch->lines = r->carry_lines;
+        r->carry_len = 0;
+        recs = 1;
+        mark = ch->len;
+        mark_lines = ch->lines;
+        memcpy(mark_name, r->split_models.file_name, sizeof mark_name);
+        mark_rank = r->split_models.file_name_rank;
+        if (recs >= max_records || ch->lines >= max_lines) goto cut_here;
+    }
+    for (;;) {
+        char *line;
+        size_t n;
+        int got = split_next(&c->src, &line, &n), before = 0, after = 0;
+        if (got != 1) { /* end of the file, or its input error (after the complete lines) */
+            if (got < 0) {
+                ch->err = c->src.err ? c->src.err : VSG_E_IO;
+                snprintf(ch->err_msg, sizeof ch->err_msg, "%s", c->src.err_msg);
+            } else if (recs > 0 && ch->len > mark && ch->lines > max_lines) {
+                /* the last record would overflow the chunk: it goes alone into the next one */
+                if (!carry_tail(r, ch, mark, mark_lines)) return -1;
+                goto cut;
+            }
+            ch->records = recs + (ch->len > mark);
+            ch->last_in_file = 1;
+            close_current(r);
+            return 1;
+        }
+        switch (c->format) {
+        case VSG_LIG_SDF: after = vsg_lig_is_sdf_end(line, n); break;
+        case VSG_LIG_MOL2:
+            if (vsg_lig_is_mol2_start(line, n)) {
+                before = open_rec;
+                open_rec = 1;
+            }
+            break;
+        default:
+            vsg_lig_models_step(&r->split_models, line, n, c->format == VSG_LIG_PDBQT, &before, &after);
+            break;
+        }
+        if (before) { /* the record before this line is complete */
+            int full = record_ends(r, ch, &recs, &mark, &mark_lines, mark_name, &mark_rank, max_records, max_lines);
+            if (full < 0) return -1;
+            if (full) { /* this line starts the next chunk */
+                c->src.pushed = 1;
+                c->src.line--;
+                goto cut;
+            }
+            if (c->format != VSG_LIG_SDF && c->format != VSG_LIG_MOL2)
+                vsg_lig_models_step(&r->split_models, line, n, c->format == VSG_LIG_PDBQT, &before, &after);
+        }
+        if (!chunk_put_line(ch, line, n)) return -1;
+        if (after) {
+            int full = record_ends(r, ch, &recs, &mark, &mark_lines, mark_name, &mark_rank, max_records, max_lines);
+            if (full < 0) return -1;
+            if (full) goto cut;
+        }
+    }
+cut:
+    /* the next chunk starts where this one ends: at mark when a record was carried */
+    if (r->carry_len > 0) {
+        memcpy(r->split_name, mark_name, sizeof r->split_name);
+        r->split_name_rank = mark_rank;
+    } else {
+cut_here:
+        memcpy(r->split_name, r->split_models.file_name, sizeof r->split_name);
+        r->split_name_rank = r->split_models.file_name_rank;
+    }
+    ch->records = recs;
+    r->split_line += (long)ch->lines;
+    r->split_record += recs;
+    r->split_chunks++;
+    return 1;
+}
+
+vsg_status vsg_ligand_reader_open_chunk(const vsg_ligand_reader_options *opt, vsg_ligand_reader **out)
+{
+    vsg_ligand_reader *r = NULL;
+    vsg_status st;
+    if (!out) return vsg_fail(VSG_E_ARG, "vsg_ligand_reader_open_chunk: bad argument");
+    st = reader_new(opt, 1, &r);
+    if (st != VSG_OK) return st;
+    r->is_chunk_reader = 1;
+    r->cur = r->npaths; /* nothing to read before set_chunk */
+    *out = r;
+    return VSG_OK;
+}
+
+void vsg_ligand_reader_set_chunk(vsg_ligand_reader *r, const vsg_lig_chunk *ch)
+{
+    if (r->open) {
+        vsg_lig_src_close(&r->ctx.src);
+        free(r->ctx.ids);
+        free(r->ctx.join);
+        memset(&r->ctx, 0, sizeof r->ctx);
+        r->open = 0;
+    }
+    r->chunk = ch;
+    r->paths[0] = (char *)ch->source; /* borrowed: the splitting reader owns it */
+    r->format = ch->format;
+    r->mem = ch->text ? ch->text : "";
+    r->mem_len = ch->len;
+    r->cur = 0;
+    r->index = 0;
+    r->failed = 0;
 }

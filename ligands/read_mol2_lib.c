@@ -15,10 +15,7 @@
 #include "reader_internal.h"
 
 static int is_section(const char *l, size_t n) { return n >= 9 && memcmp(l, "@<TRIPOS>", 9) == 0; }
-static int is_molecule(const char *l, size_t n)
-{
-    return n >= 17 && memcmp(l, "@<TRIPOS>MOLECULE", 17) == 0 && vsg_lig_blank(l + 17, n - 17);
-}
+static int is_molecule(const char *l, size_t n) { return vsg_lig_is_mol2_start(l, n); }
 
 /* Reads to the next @<TRIPOS>MOLECULE (left for the next record) or the end of the file. */
 static int skip_record(vsg_lig_ctx *c, vsg_ligand *lig)

@@ -36,6 +36,35 @@ static void fallback_name(vsg_lig_ctx *c, vsg_ligand *lig)
     else snprintf(lig->name, sizeof lig->name, "%s", c->base);
 }
 
+/* The record structure of vsg_lig_read_models below, line by line, for the splitter (which cuts
+ * the file between records): keep the two in step. */
+void vsg_lig_models_step(vsg_lig_models_state *st, const char *line, size_t len, int torsdof_ends, int *ends_before,
+                         int *ends_after)
+{
+    const char *s;
+    size_t n;
+    int rank;
+    *ends_before = *ends_after = 0;
+    if (len >= 6 && (memcmp(line, "ATOM  ", 6) == 0 || memcmp(line, "HETATM", 6) == 0)) {
+        st->open = 1;
+    } else if (vsg_lig_is(line, len, "MODEL", 5)) {
+        if (st->open) { /* the record ends before this line; the caller steps it again */
+            st->open = st->in_model = 0;
+            *ends_before = 1;
+            return;
+        }
+        st->open = st->in_model = 1;
+    } else if (vsg_lig_is(line, len, "ENDMDL", 6) || vsg_lig_is(line, len, "END", 3)) {
+        if (st->open) *ends_after = 1, st->open = st->in_model = 0;
+    } else if (torsdof_ends && !st->in_model && st->open && vsg_lig_is(line, len, "TORSDOF", 7)) {
+        *ends_after = 1;
+        st->open = 0;
+    } else if (!st->open && (rank = name_in(line, len, &s, &n)) > st->file_name_rank) {
+        st->file_name_rank = rank;
+        vsg_lig_set_name(st->file_name, sizeof st->file_name, s, n);
+    }
+}
+
 int vsg_lig_read_models(vsg_lig_ctx *c, vsg_ligand *lig, vsg_lig_atom_fn parse_atom, int torsdof_ends)
 {
     char *line;

@@ -25,7 +25,7 @@
 
 #include "reader_internal.h"
 
-static int is_dollars(const char *l, size_t n) { return n >= 4 && memcmp(l, "$$$$", 4) == 0 && vsg_lig_blank(l + 4, n - 4); }
+static int is_dollars(const char *l, size_t n) { return vsg_lig_is_sdf_end(l, n); }
 static int is_mend(const char *l, size_t n) { return n >= 6 && memcmp(l, "M  END", 6) == 0 && vsg_lig_blank(l + 6, n - 6); }
 
 /* Reads to the end of the record ($$$$ or end of file) after a failure. */

@@ -170,11 +170,59 @@ int vsg_lig_read_pdb(vsg_lig_ctx *c, vsg_ligand *lig);
  * (room reserved) and increments natoms, or marks lig failed and returns 0. */
 typedef int (*vsg_lig_atom_fn)(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t len);
 int vsg_lig_read_models(vsg_lig_ctx *c, vsg_ligand *lig, vsg_lig_atom_fn parse_atom, int torsdof_ends);
+/* The same structure one line at a time (for the splitter): ends_before when the record open
+ * ends before this line (MODEL; step the line again), ends_after when it ends with it; names
+ * given outside any record are tracked as the parser tracks them (ctx file_name). */
+typedef struct {
+    int open, in_model;
+    char file_name[128];
+    int file_name_rank;
+} vsg_lig_models_state;
+void vsg_lig_models_step(vsg_lig_models_state *st, const char *line, size_t len, int torsdof_ends, int *ends_before,
+                         int *ends_after);
 
 /* In-memory input (fuzzing, tests): reads bytes[0..n) as one file in the given format.
  * The bytes must outlive the reader. */
 vsg_status vsg_ligand_reader_open_memory(const void *bytes, size_t n, vsg_ligand_format format,
                                          const vsg_ligand_reader_options *opt, vsg_ligand_reader **out);
+
+/* ---- chunks: one input cut at record boundaries, for parsing in parallel ------------------ */
+
+/* A run of whole records of one input file, as text, with what a reader needs to parse it as
+ * the serial reader would: messages say the real path and line, records keep their numbers.
+ * The splitter (vsg_ligand_reader_next_chunk) fills it; a chunk reader (open_chunk/set_chunk)
+ * parses it. Cuts: SDF after "$$$$", MOL2 before "@<TRIPOS>MOLECULE", PDB/PDBQT where
+ * vsg_lig_models_step says a record ends; the one state the parsers carry across records
+ * (a PDB/PDBQT name given outside any record) travels with the chunk. */
+typedef struct {
+    char *text;                 /* whole lines, each ended by '\n' */
+    size_t len, cap;
+    const char *source;         /* the path as given, owned by the splitting reader */
+    vsg_ligand_format format;
+    long first_line;            /* lines of the file before the chunk */
+    long first_record;          /* records of the file before the chunk */
+    long records;               /* records ended in the chunk (exact unless last_in_file) */
+    size_t lines;
+    int first_in_file, last_in_file;
+    int open_failed;            /* the file cannot be opened: err_msg says why */
+    char file_name[128];        /* PDB/PDBQT: the file's name so far (ctx file_name) */
+    int file_name_rank;
+    vsg_status err;             /* input error after the chunk's lines (VSG_OK: none) */
+    char err_msg[240];
+} vsg_lig_chunk;
+
+/* 1 when every input can be cut into chunks (not for memory input). */
+int vsg_ligand_reader_splittable(const vsg_ligand_reader *r);
+/* The next chunk: at most max_records records and max_lines lines, except that a single record
+ * longer than max_lines makes a chunk of its own. 1 with a chunk, 0 when every input is done,
+ * <0 out of memory. */
+int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long max_records, size_t max_lines);
+void vsg_lig_chunk_free(vsg_lig_chunk *ch);
+/* A reader of chunks (no chunk yet); set_chunk points it at one (which must outlive the reading).
+ * Records come out as the splitting reader's would, except `index`, which counts from 0 in
+ * each chunk (the caller numbers rows over all inputs). */
+vsg_status vsg_ligand_reader_open_chunk(const vsg_ligand_reader_options *opt, vsg_ligand_reader **out);
+void vsg_ligand_reader_set_chunk(vsg_ligand_reader *r, const vsg_lig_chunk *ch);
 
 /* ---- numbers ---------------------------------------------------------------------------- */
 
@@ -243,6 +291,17 @@ static inline int vsg_lig_blank(const char *s, size_t n)
     for (i = 0; i < n; i++)
         if (s[i] != ' ' && s[i] != '\t') return 0;
     return 1;
+}
+
+/* Record boundaries, shared by the parsers and the splitter so that both cut alike:
+ * an SDF record ends with its "$$$$" line, a MOL2 record starts at "@<TRIPOS>MOLECULE". */
+static inline int vsg_lig_is_sdf_end(const char *l, size_t n)
+{
+    return n >= 4 && memcmp(l, "$$$$", 4) == 0 && vsg_lig_blank(l + 4, n - 4);
+}
+static inline int vsg_lig_is_mol2_start(const char *l, size_t n)
+{
+    return n >= 17 && memcmp(l, "@<TRIPOS>MOLECULE", 17) == 0 && vsg_lig_blank(l + 17, n - 17);
 }
 
 /* 1 if the line starts with `word` followed by a blank or nothing. */
