@@ -61,6 +61,7 @@ static const char screen_usage[] =
     "  --kernel K              auto (default) | cpu | gm | roi | sm | tm | zip | roi-tm-zip |\n"
     "                          roi-sm-zip. auto runs every kernel of the device on the first\n"
     "                          batch and keeps the fastest within --tolerance of the CPU twin\n"
+    "                          (name a kernel for bit-for-bit repeatable scores)\n"
     "  --tolerance X           auto: largest error per molecule allowed, kcal/mol (default 0.01)\n"
     "  --precision P           float (default) | double (GPU kernels that have it; cpu is double)\n"
     "  --devices LIST          all (default: every GPU, else the CPU) | cpu | 0,1,...\n"

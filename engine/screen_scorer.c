@@ -101,17 +101,19 @@ vsg_kernel vsg_scorer_calibrate(vsg_scorer *s, const vsg_score_batch *b, const v
     if (!s->gpu || b->nlig == 0) return VSG_KERNEL_CPU;
     vsg_score_result *r = malloc(sizeof *r * b->nlig);
     if (!r) return VSG_KERNEL_GM;
-    vsg_kernel best = VSG_KERNEL_CPU;
+    /* Times of the kernels within tolerance (INFINITY: unavailable or too inaccurate). */
+    double t_of[VSG_KERNEL_COUNT];
     double best_t = INFINITY;
+    for (int k = 0; k < VSG_KERNEL_COUNT; k++) t_of[k] = INFINITY;
     for (int k = VSG_KERNEL_GM; k < VSG_KERNEL_COUNT; k++) {
         if (!vsg_screen_gpu_supports((vsg_kernel)k, double_precision)) continue;
         double t = INFINITY;
         int ok = 1;
-        for (int rep = 0; rep < 2 && ok; rep++) { /* the first run pays for set-up */
+        for (int rep = 0; rep < 3 && ok; rep++) { /* the first run pays for set-up; keep the best */
             double tr = 0.0, tk = 0.0;
             double t0 = vsg_now();
             ok = vsg_scorer_score(s, b, (vsg_kernel)k, double_precision, r, &tr, &tk) == VSG_OK;
-            t = vsg_now() - t0;
+            if (rep > 0) t = fmin(t, vsg_now() - t0);
         }
         if (!ok) continue;
         double err = 0.0;
@@ -119,11 +121,18 @@ vsg_kernel vsg_scorer_calibrate(vsg_scorer *s, const vsg_score_batch *b, const v
             double d = fabs(r[l].total - ref[l].total);
             if (!(d <= err)) err = d; /* NaN → worst */
         }
-        if (err <= tolerance && t < best_t) {
-            best_t = t;
-            best = (vsg_kernel)k;
+        if (err <= tolerance) {
+            t_of[k] = t;
+            best_t = fmin(best_t, t);
         }
     }
     free(r);
-    return best;
+    /* Timings of one batch are noisy: among the kernels within 15% of the fastest, take the first
+     * in a fixed order (usually fastest first), so that reruns on the same input tend to choose
+     * the same kernel. For bit-for-bit repeatable scores name a kernel (--kernel). */
+    static const vsg_kernel order[] = {VSG_KERNEL_ROI_TM_ZIP, VSG_KERNEL_TM,  VSG_KERNEL_ZIP, VSG_KERNEL_GM,
+                                       VSG_KERNEL_ROI,        VSG_KERNEL_ROI_SM_ZIP, VSG_KERNEL_SM};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (t_of[order[i]] <= 1.15 * best_t) return order[i];
+    return VSG_KERNEL_CPU;
 }
