@@ -4,6 +4,7 @@
 #define VSG_CLI_H
 
 #include "json.h"
+#include "screen.h"
 #include "vsgrid.h"
 
 /* Exit codes (documented in README and --help). */
@@ -47,6 +48,28 @@ extern const char vsg_cli_pb_help[];
 void vsg_cli_json_pb(vsg_json *j, const vsg_pb_params *p, const vsg_pb_report *r);
 FILE *vsg_cli_json_open(const char *path, vsg_json *j, const char *command);
 void vsg_cli_json_finish(vsg_json *j, FILE *f, const char *path, double seconds);
+
+/* Scoring and output options shared by `screen` and `rescore` (cli_screen_options.c). */
+typedef struct {
+    const char *csv, *sdf, *json; /* -o (required; '-' = stdout), --sdf-out, --json */
+    long top;                     /* --top (0 = all) */
+} vsg_screen_outputs;
+/* "all" | "cpu" | "0,1,...": fills so->devices; 0, or the usage exit code after a message. */
+int vsg_cli_parse_devices(const char *cmd, const char *v, vsg_screen_options *so);
+/* As vsg_cli_pb_option: 1 consumed, 0 not one of them, −1 error (message printed). --devices
+ * is only recorded in *devices; vsg_cli_screen_finish parses it once all options are read. */
+int vsg_cli_screen_option(vsg_args *a, const char *cmd, vsg_screen_options *so, vsg_screen_outputs *out,
+                          const char **devices);
+/* Parses --devices and applies --kernel cpu (CPU only); 0 or the usage exit code. */
+int vsg_cli_screen_finish(const char *cmd, const char *devices, vsg_screen_options *so);
+/* Hands the output options to the pipeline: the open CSV, --sdf-out, --top, progress unless quiet. */
+void vsg_cli_screen_bind(vsg_screen_options *so, const vsg_screen_outputs *out, FILE *csv, int quiet);
+/* The two summary lines on stderr and the files written; grid_note ("" or e.g. "grid 1.2 s on
+ * cpu; ") goes before the kernel on the second line. */
+void vsg_cli_screen_summary(const vsg_screen_report *rep, const char *grid_note, const vsg_screen_outputs *out);
+/* The screen report's JSON keys, from "score" (elec | ad4) and "libraries" to atoms_per_second. */
+void vsg_cli_json_screen(vsg_json *j, const char *score, const char *const *libraries, int nlibraries,
+                         const vsg_screen_report *rep);
 
 int vsg_cmd_grid(int argc, char **argv);
 int vsg_cmd_energy(int argc, char **argv);

@@ -24,7 +24,6 @@
 #include "cli.h"
 #include "coulomb.h"
 #include "errors.h"
-#include "gpu.h"
 #include "grid.h"
 #include "molecule.h"
 #include "pb_geometry.h"
@@ -107,10 +106,10 @@ static const char rescore_usage[] =
     "solver's --precision is --grid-precision, and --box/--fill/--around are refused):\n";
 
 typedef struct {
-    const char *receptor, *output, *sdf, *json, *grid_out;
+    const char *receptor, *grid_out;
     const char *inputs[4096];
     int ninputs;
-    long top;
+    vsg_screen_outputs out;
     int quiet;
     /* grid */
     int coulomb, autogrid, have_dielectric;
@@ -122,97 +121,6 @@ typedef struct {
 } rescore_cli;
 
 /* ---- option parsing ---------------------------------------------------------------------- */
-
-/* Copied from cli_screen.c (parse_devices): "all" | "cpu" | "0,1,...". The lead may move it
- * to cli_common.c and share it. */
-static int parse_devices(const char *cmd, const char *v, vsg_screen_options *so)
-{
-    so->ndevices = 0;
-    if (!strcmp(v, "cpu")) {
-        so->devices[so->ndevices++] = VSG_SCREEN_CPU;
-        return 0;
-    }
-    if (!strcmp(v, "all")) {
-        int n = vsg_gpu_count();
-        for (int i = 0; i < n && i < VSG_SCREEN_MAX_DEVICES; i++) so->devices[so->ndevices++] = i;
-        if (so->ndevices == 0) so->devices[so->ndevices++] = VSG_SCREEN_CPU;
-        return 0;
-    }
-    const char *s = v;
-    while (*s) {
-        char *end;
-        long d = strtol(s, &end, 10);
-        if (end == s || d < 0 || d > 1023 || (*end != ',' && *end != '\0'))
-            return vsg_cli_usage_error(cmd, "--devices: '%s' is not all, cpu or a list of GPU numbers", v);
-        if (so->ndevices == VSG_SCREEN_MAX_DEVICES)
-            return vsg_cli_usage_error(cmd, "--devices: at most %d devices", VSG_SCREEN_MAX_DEVICES);
-        so->devices[so->ndevices++] = (int)d;
-        s = *end ? end + 1 : end;
-    }
-    return so->ndevices ? 0 : vsg_cli_usage_error(cmd, "--devices: empty list");
-}
-
-/* The scoring and output options of `vsgrid screen` (copied from cli_screen.c's parse, in the
- * shape of vsg_cli_pb_option: 1 consumed, 0 not one of them, −1 error). Candidates for a
- * shared vsg_cli_screen_option in cli_common.c. --device, --threads, --max-gpu-memory and
- * --quiet are left to the PB parser (they act on the grid too). */
-static int screen_option(vsg_args *a, const char *cmd, rescore_cli *c, const char **devices)
-{
-    const char *v;
-    double x;
-#define VALUE() do { if (!(v = vsg_arg_value(a, cmd))) return -1; } while (0)
-    if (vsg_arg_is(a, "-o") || vsg_arg_is(a, "--output")) { VALUE(); c->output = v; }
-    else if (vsg_arg_is(a, "--sdf-out")) { VALUE(); c->sdf = v; }
-    else if (vsg_arg_is(a, "--json")) { VALUE(); c->json = v; }
-    else if (vsg_arg_is(a, "--top")) {
-        VALUE();
-        if (!vsg_parse_number(v, &x) || x < 1 || x > 1e9 || x != (long)x)
-            return vsg_cli_usage_error(cmd, "--top: '%s' is not a whole number >= 1", v), -1;
-        c->top = (long)x;
-    } else if (vsg_arg_is(a, "--format")) {
-        VALUE();
-        if (!strcmp(v, "sdf")) c->so.format = VSG_LIG_SDF;
-        else if (!strcmp(v, "mol2")) c->so.format = VSG_LIG_MOL2;
-        else if (!strcmp(v, "pdbqt")) c->so.format = VSG_LIG_PDBQT;
-        else if (!strcmp(v, "pdb")) c->so.format = VSG_LIG_PDB;
-        else return vsg_cli_usage_error(cmd, "--format: '%s' is not sdf, mol2, pdbqt or pdb", v), -1;
-    } else if (vsg_arg_is(a, "--charges")) {
-        VALUE();
-        if (!strcmp(v, "auto")) c->so.charges = VSG_CHARGES_AUTO;
-        else if (!strcmp(v, "file")) c->so.charges = VSG_CHARGES_FILE;
-        else if (!strcmp(v, "gasteiger")) c->so.charges = VSG_CHARGES_GASTEIGER;
-        else return vsg_cli_usage_error(cmd, "--charges: '%s' is not auto, file or gasteiger", v), -1;
-    } else if (vsg_arg_is(a, "--max-atoms")) {
-        VALUE();
-        if (!vsg_parse_number(v, &x) || x < 1 || x > 1e7)
-            return vsg_cli_usage_error(cmd, "--max-atoms: '%s' is not a number in [1, 1e7]", v), -1;
-        c->so.max_atoms = (int)x;
-    } else if (vsg_arg_is(a, "--kernel")) {
-        VALUE();
-        c->so.kernel = vsg_kernel_from_name(v);
-        if (c->so.kernel == VSG_KERNEL_COUNT)
-            return vsg_cli_usage_error(cmd, "--kernel: '%s' is not auto, cpu, gm, roi, sm, tm, zip, roi-tm-zip or roi-sm-zip", v), -1;
-    } else if (vsg_arg_is(a, "--tolerance")) {
-        VALUE();
-        if (!vsg_parse_number(v, &x) || !(x > 0)) return vsg_cli_usage_error(cmd, "--tolerance: '%s' is not a number > 0", v), -1;
-        c->so.tolerance = x;
-    } else if (vsg_arg_is(a, "--precision")) {
-        VALUE();
-        if (!strcmp(v, "float")) c->so.double_precision = 0;
-        else if (!strcmp(v, "double")) c->so.double_precision = 1;
-        else return vsg_cli_usage_error(cmd, "--precision: '%s' is not float or double", v), -1;
-    } else if (vsg_arg_is(a, "--devices")) { VALUE(); *devices = v; }
-    else if (vsg_arg_is(a, "--batch-atoms")) {
-        VALUE();
-        if (!vsg_parse_number(v, &x) || x < 64 || x > 1e9)
-            return vsg_cli_usage_error(cmd, "--batch-atoms: '%s' is not a number in [64, 1e9]", v), -1;
-        c->so.batch_atoms = (size_t)x;
-    } else {
-        return 0;
-    }
-#undef VALUE
-    return 1;
-}
 
 /* "mehler-solmajer" | "4r" | a number > 0 (as cli_grid.c's, without AutoGrid's 0 = 40). */
 static int parse_dielectric(const char *cmd, const char *v, rescore_cli *c)
@@ -293,7 +201,7 @@ static int parse(int argc, char **argv, const char *cmd, rescore_cli *c)
             if (!(c->grid_out = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE;
             continue;
         }
-        int r = screen_option(&a, cmd, c, &devices);
+        int r = vsg_cli_screen_option(&a, cmd, &c->so, &c->out, &devices);
         if (r < 0) return VSG_EXIT_USAGE;
         if (r > 0) continue;
         r = vsg_cli_pb_option(&a, cmd, &c->p, &around, &c->quiet);
@@ -304,17 +212,13 @@ static int parse(int argc, char **argv, const char *cmd, rescore_cli *c)
     vsg_cli_pb_finish(&c->p);
     if (!c->receptor) return vsg_cli_usage_error(cmd, "no RECEPTOR given");
     if (c->ninputs == 0) return vsg_cli_usage_error(cmd, "no POSES given");
-    if (!c->output) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
-    if (c->top && !c->sdf) return vsg_cli_usage_error(cmd, "--top needs --sdf-out");
+    if (!c->out.csv) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
+    if (c->out.top && !c->out.sdf) return vsg_cli_usage_error(cmd, "--top needs --sdf-out");
     if (!c->coulomb && (dielectric || c->autogrid))
         return vsg_cli_usage_error(cmd, "--dielectric and --autogrid need --method coulomb");
     if (dielectric && parse_dielectric(cmd, dielectric, c)) return VSG_EXIT_USAGE;
-    int r = parse_devices(cmd, devices, &c->so);
+    int r = vsg_cli_screen_finish(cmd, devices, &c->so);
     if (r) return r;
-    if (c->so.kernel == VSG_KERNEL_CPU) {
-        c->so.ndevices = 1;
-        c->so.devices[0] = VSG_SCREEN_CPU;
-    }
     c->so.max_gpu_memory = c->p.max_gpu_memory;
     c->p.progress = !c->quiet && isatty(2);
     return 0;
@@ -476,20 +380,12 @@ static vsg_status build_grid(const rescore_cli *c, const vsg_molecule *m, built_
 
 /* ---- reports --------------------------------------------------------------------------- */
 
-/* As cli_screen.c's print_summary (copied), plus the grid line. */
+/* screen's summary, with the grid's time and device before the kernel. */
 static void print_summary(const rescore_cli *c, const built_grid *B, const vsg_screen_report *rep)
 {
-    fprintf(stderr, "vsgrid: %zu records: %zu scored (%zu with atoms outside the grid), %zu failed", rep->records,
-            rep->scored, rep->outside, rep->failed);
-    for (size_t i = 0; i < rep->by_code_n; i++)
-        fprintf(stderr, "%s%s %zu", i ? ", " : " (", rep->by_code[i], rep->by_code_count[i]);
-    fprintf(stderr, "%s\n", rep->by_code_n ? ")" : "");
-    fprintf(stderr, "  grid %.2f s on %s; kernel %s (%s) on %s; %.2f s (%.0f molecules/s): parse %.2f s, transfer %.2f s, "
-                    "score %.2f s, write %.2f s\n",
-            B->seconds, B->device, rep->kernel, rep->precision, rep->device, rep->seconds,
-            rep->seconds > 0 ? rep->records / rep->seconds : 0.0, rep->parse_s, rep->transfer_s, rep->score_s, rep->write_s);
-    if (strcmp(c->output, "-")) fprintf(stderr, "vsgrid: wrote %s\n", c->output);
-    if (c->sdf) fprintf(stderr, "vsgrid: wrote %s\n", c->sdf);
+    char note[128];
+    snprintf(note, sizeof note, "grid %.2f s on %s; ", B->seconds, B->device);
+    vsg_cli_screen_summary(rep, note, &c->out);
 }
 
 static void json_triple(vsg_json *j, const char *key, const double v[3])
@@ -503,32 +399,11 @@ static int write_json(const rescore_cli *c, const pose_box *b, double box_s, con
                       const vsg_screen_report *rep, double seconds)
 {
     vsg_json j;
-    FILE *f = vsg_cli_json_open(c->json, &j, "rescore");
+    FILE *f = vsg_cli_json_open(c->out.json, &j, "rescore");
     if (!f) return VSG_EXIT_FAILURE;
-    /* screen's keys (as cli_screen.c's write_json) */
+    /* screen's keys */
     if (c->grid_out) vsg_json_str(&j, "grid_out", c->grid_out);
-    vsg_json_str(&j, "score", "elec");
-    vsg_json_array(&j, "libraries");
-    for (int i = 0; i < c->ninputs; i++) vsg_json_str(&j, NULL, c->inputs[i]);
-    vsg_json_end(&j, ']');
-    vsg_json_int(&j, "records", (long long)rep->records);
-    vsg_json_int(&j, "scored", (long long)rep->scored);
-    vsg_json_int(&j, "failed", (long long)rep->failed);
-    vsg_json_int(&j, "with_atoms_outside", (long long)rep->outside);
-    vsg_json_object(&j, "failed_by_status");
-    for (size_t i = 0; i < rep->by_code_n; i++) vsg_json_int(&j, rep->by_code[i], (long long)rep->by_code_count[i]);
-    vsg_json_end(&j, '}');
-    vsg_json_int(&j, "atoms_scored", (long long)rep->atoms);
-    vsg_json_str(&j, "kernel", rep->kernel);
-    vsg_json_str(&j, "precision", rep->precision);
-    vsg_json_str(&j, "device", rep->device);
-    vsg_json_num(&j, "pipeline_seconds", rep->seconds);
-    vsg_json_num(&j, "parse_seconds", rep->parse_s);
-    vsg_json_num(&j, "transfer_seconds", rep->transfer_s);
-    vsg_json_num(&j, "score_seconds", rep->score_s);
-    vsg_json_num(&j, "write_seconds", rep->write_s);
-    vsg_json_num(&j, "molecules_per_second", rep->seconds > 0 ? rep->records / rep->seconds : 0.0);
-    vsg_json_num(&j, "atoms_per_second", rep->seconds > 0 ? (double)rep->atoms / rep->seconds : 0.0);
+    vsg_cli_json_screen(&j, "elec", c->inputs, c->ninputs, rep);
     /* the grid */
     vsg_grid_shape sh;
     vsg_grid_shape_of(B->grid, &sh);
@@ -561,7 +436,7 @@ static int write_json(const rescore_cli *c, const pose_box *b, double box_s, con
         vsg_cli_json_pb(&j, &c->p, &B->pb);
         vsg_json_num(&j, "kt_kcal_mol", B->pb.kt_kcal);
     }
-    vsg_cli_json_finish(&j, f, c->json, seconds);
+    vsg_cli_json_finish(&j, f, c->out.json, seconds);
     return 0;
 }
 
@@ -581,9 +456,9 @@ int vsg_cmd_rescore(int argc, char **argv)
     built_grid B;
     memset(&B, 0, sizeof B);
     /* the output first: an unwritable path fails before the grid is built */
-    FILE *csv = strcmp(c.output, "-") ? fopen(c.output, "w") : stdout;
+    FILE *csv = strcmp(c.out.csv, "-") ? fopen(c.out.csv, "w") : stdout;
     if (!csv) {
-        fprintf(stderr, "vsgrid: cannot write %s: %s\n", c.output, strerror(errno));
+        fprintf(stderr, "vsgrid: cannot write %s: %s\n", c.out.csv, strerror(errno));
         return VSG_EXIT_INPUT;
     }
     vsg_status st = vsg_molecule_read(c.receptor, NULL, &m);
@@ -635,16 +510,13 @@ int vsg_cmd_rescore(int argc, char **argv)
     if (st == VSG_OK) {
         c.so.inputs = c.inputs;
         c.so.ninputs = c.ninputs;
-        c.so.csv = csv;
-        c.so.sdf_path = c.sdf;
-        c.so.top = c.top;
-        c.so.progress = !c.quiet;
+        vsg_cli_screen_bind(&c.so, &c.out, csv, c.quiet);
         st = vsg_screen_run(&sg, &c.so, &rep);
     }
-    if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", c.output);
+    if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", c.out.csv);
     if (st == VSG_OK) {
         if (!c.quiet) print_summary(&c, &B, &rep);
-        if (c.json) rc = write_json(&c, &box, box_s, &B, &rep, vsg_now() - t0);
+        if (c.out.json) rc = write_json(&c, &box, box_s, &B, &rep, vsg_now() - t0);
         if (!converged) rc = VSG_EXIT_CONVERGE;
     } else {
         rc = vsg_cli_fail(st);

@@ -13,7 +13,6 @@
 
 #include "cli.h"
 #include "errors.h"
-#include "gpu.h"
 #include "grid.h"
 #include "mapset.h"
 #include "screen.h"
@@ -77,42 +76,15 @@ static const char screen_usage[] =
     "4 memory, 5 GPU requested but unusable, 7 not in this build (e.g. no Open Babel).\n";
 
 typedef struct {
-    const char *grid, *output, *sdf, *json;
+    const char *grid;
     const char *inputs[4096];
     int ninputs;
-    long top;
+    vsg_screen_outputs out;
     int quiet;
     double temperature;
     int threads;
     vsg_screen_options so;
 } screen_cli;
-
-static int parse_devices(const char *cmd, const char *v, vsg_screen_options *so)
-{
-    so->ndevices = 0;
-    if (!strcmp(v, "cpu")) {
-        so->devices[so->ndevices++] = VSG_SCREEN_CPU;
-        return 0;
-    }
-    if (!strcmp(v, "all")) {
-        int n = vsg_gpu_count();
-        for (int i = 0; i < n && i < VSG_SCREEN_MAX_DEVICES; i++) so->devices[so->ndevices++] = i;
-        if (so->ndevices == 0) so->devices[so->ndevices++] = VSG_SCREEN_CPU;
-        return 0;
-    }
-    const char *s = v;
-    while (*s) {
-        char *end;
-        long d = strtol(s, &end, 10);
-        if (end == s || d < 0 || d > 1023 || (*end != ',' && *end != '\0'))
-            return vsg_cli_usage_error(cmd, "--devices: '%s' is not all, cpu or a list of GPU numbers", v);
-        if (so->ndevices == VSG_SCREEN_MAX_DEVICES)
-            return vsg_cli_usage_error(cmd, "--devices: at most %d devices", VSG_SCREEN_MAX_DEVICES);
-        so->devices[so->ndevices++] = (int)d;
-        s = *end ? end + 1 : end;
-    }
-    return so->ndevices ? 0 : vsg_cli_usage_error(cmd, "--devices: empty list");
-}
 
 static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
 {
@@ -135,58 +107,18 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
             continue;
         }
         if (vsg_arg_is(&a, "--quiet")) { c->quiet = 1; continue; }
+        int r = vsg_cli_screen_option(&a, cmd, &c->so, &c->out, &devices);
+        if (r < 0) return VSG_EXIT_USAGE;
+        if (r > 0) continue;
         const char *v = NULL;
         double x;
 #define VALUE() do { v = vsg_arg_value(&a, cmd); if (!v) return VSG_EXIT_USAGE; } while (0)
-        if (vsg_arg_is(&a, "-o") || vsg_arg_is(&a, "--output")) { VALUE(); c->output = v; }
-        else if (vsg_arg_is(&a, "--sdf-out")) { VALUE(); c->sdf = v; }
-        else if (vsg_arg_is(&a, "--json")) { VALUE(); c->json = v; }
-        else if (vsg_arg_is(&a, "--top")) {
-            VALUE();
-            if (!vsg_parse_number(v, &x) || x < 1 || x > 1e9 || x != (long)x) return vsg_cli_usage_error(cmd, "--top: '%s' is not a whole number >= 1", v);
-            c->top = (long)x;
-        } else if (vsg_arg_is(&a, "--format")) {
-            VALUE();
-            if (!strcmp(v, "sdf")) c->so.format = VSG_LIG_SDF;
-            else if (!strcmp(v, "mol2")) c->so.format = VSG_LIG_MOL2;
-            else if (!strcmp(v, "pdbqt")) c->so.format = VSG_LIG_PDBQT;
-            else if (!strcmp(v, "pdb")) c->so.format = VSG_LIG_PDB;
-            else return vsg_cli_usage_error(cmd, "--format: '%s' is not sdf, mol2, pdbqt or pdb", v);
-        } else if (vsg_arg_is(&a, "--charges")) {
-            VALUE();
-            if (!strcmp(v, "auto")) c->so.charges = VSG_CHARGES_AUTO;
-            else if (!strcmp(v, "file")) c->so.charges = VSG_CHARGES_FILE;
-            else if (!strcmp(v, "gasteiger")) c->so.charges = VSG_CHARGES_GASTEIGER;
-            else return vsg_cli_usage_error(cmd, "--charges: '%s' is not auto, file or gasteiger", v);
-        } else if (vsg_arg_is(&a, "--max-atoms")) {
-            VALUE();
-            if (!vsg_parse_number(v, &x) || x < 1 || x > 1e7) return vsg_cli_usage_error(cmd, "--max-atoms: '%s' is not a number in [1, 1e7]", v);
-            c->so.max_atoms = (int)x;
-        } else if (vsg_arg_is(&a, "--kernel")) {
-            VALUE();
-            c->so.kernel = vsg_kernel_from_name(v);
-            if (c->so.kernel == VSG_KERNEL_COUNT)
-                return vsg_cli_usage_error(cmd, "--kernel: '%s' is not auto, cpu, gm, roi, sm, tm, zip, roi-tm-zip or roi-sm-zip", v);
-        } else if (vsg_arg_is(&a, "--tolerance")) {
-            VALUE();
-            if (!vsg_parse_number(v, &x) || !(x > 0)) return vsg_cli_usage_error(cmd, "--tolerance: '%s' is not a number > 0", v);
-            c->so.tolerance = x;
-        } else if (vsg_arg_is(&a, "--precision")) {
-            VALUE();
-            if (!strcmp(v, "float")) c->so.double_precision = 0;
-            else if (!strcmp(v, "double")) c->so.double_precision = 1;
-            else return vsg_cli_usage_error(cmd, "--precision: '%s' is not float or double", v);
-        } else if (vsg_arg_is(&a, "--devices")) { VALUE(); devices = v; }
-        else if (vsg_arg_is(&a, "--device")) {
+        if (vsg_arg_is(&a, "--device")) {
             VALUE();
             devices = !strcmp(v, "gpu") ? "0" : !strcmp(v, "auto") ? "all" : v;
         } else if (vsg_arg_is(&a, "--max-gpu-memory")) {
             VALUE();
             if (!vsg_parse_size(v, &c->so.max_gpu_memory)) return vsg_cli_usage_error(cmd, "--max-gpu-memory: '%s' is not a size", v);
-        } else if (vsg_arg_is(&a, "--batch-atoms")) {
-            VALUE();
-            if (!vsg_parse_number(v, &x) || x < 64 || x > 1e9) return vsg_cli_usage_error(cmd, "--batch-atoms: '%s' is not a number in [64, 1e9]", v);
-            c->so.batch_atoms = (size_t)x;
         } else if (vsg_arg_is(&a, "--parse-threads")) {
             VALUE();
             if (!vsg_parse_number(v, &x) || x < 1 || x > VSG_SCREEN_MAX_PARSE_THREADS || x != (int)x)
@@ -208,18 +140,12 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
     }
     if (!c->grid) return vsg_cli_usage_error(cmd, "no GRID given");
     if (c->ninputs == 0) return vsg_cli_usage_error(cmd, "no LIBRARY given");
-    if (!c->output) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
-    if (c->top && !c->sdf) return vsg_cli_usage_error(cmd, "--top needs --sdf-out");
+    if (!c->out.csv) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
+    if (c->out.top && !c->out.sdf) return vsg_cli_usage_error(cmd, "--top needs --sdf-out");
     for (int i = 0; i < c->ninputs; i++)
         if (!strcmp(c->inputs[i], "-") && c->so.format == VSG_LIG_AUTO)
             return vsg_cli_usage_error(cmd, "reading standard input needs --format");
-    int r = parse_devices(cmd, devices, &c->so);
-    if (r) return r;
-    if (c->so.kernel == VSG_KERNEL_CPU) {
-        c->so.ndevices = 1;
-        c->so.devices[0] = VSG_SCREEN_CPU;
-    }
-    return 0;
+    return vsg_cli_screen_finish(cmd, devices, &c->so);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -257,49 +183,14 @@ static void free_grids(loaded_grids *L)
     vsg_grid_free(L->grid);
 }
 
-static void print_summary(const screen_cli *c, const vsg_screen_report *rep)
-{
-    fprintf(stderr, "vsgrid: %zu records: %zu scored (%zu with atoms outside the grid), %zu failed", rep->records,
-            rep->scored, rep->outside, rep->failed);
-    for (size_t i = 0; i < rep->by_code_n; i++)
-        fprintf(stderr, "%s%s %zu", i ? ", " : " (", rep->by_code[i], rep->by_code_count[i]);
-    fprintf(stderr, "%s\n", rep->by_code_n ? ")" : "");
-    fprintf(stderr, "  kernel %s (%s) on %s; %.2f s (%.0f molecules/s): parse %.2f s, transfer %.2f s, score %.2f s, write %.2f s\n",
-            rep->kernel, rep->precision, rep->device, rep->seconds, rep->seconds > 0 ? rep->records / rep->seconds : 0.0,
-            rep->parse_s, rep->transfer_s, rep->score_s, rep->write_s);
-    if (strcmp(c->output, "-")) fprintf(stderr, "vsgrid: wrote %s\n", c->output);
-    if (c->sdf) fprintf(stderr, "vsgrid: wrote %s\n", c->sdf);
-}
-
 static void write_json(const screen_cli *c, const loaded_grids *L, const vsg_screen_report *rep, double seconds)
 {
     vsg_json j;
-    FILE *f = vsg_cli_json_open(c->json, &j, "screen");
+    FILE *f = vsg_cli_json_open(c->out.json, &j, "screen");
     if (!f) return;
     vsg_json_str(&j, "grid", c->grid);
-    vsg_json_str(&j, "score", L->g->kind == VSG_SCORE_AD4 ? "ad4" : "elec");
-    vsg_json_array(&j, "libraries");
-    for (int i = 0; i < c->ninputs; i++) vsg_json_str(&j, NULL, c->inputs[i]);
-    vsg_json_end(&j, ']');
-    vsg_json_int(&j, "records", (long long)rep->records);
-    vsg_json_int(&j, "scored", (long long)rep->scored);
-    vsg_json_int(&j, "failed", (long long)rep->failed);
-    vsg_json_int(&j, "with_atoms_outside", (long long)rep->outside);
-    vsg_json_object(&j, "failed_by_status");
-    for (size_t i = 0; i < rep->by_code_n; i++) vsg_json_int(&j, rep->by_code[i], (long long)rep->by_code_count[i]);
-    vsg_json_end(&j, '}');
-    vsg_json_int(&j, "atoms_scored", (long long)rep->atoms);
-    vsg_json_str(&j, "kernel", rep->kernel);
-    vsg_json_str(&j, "precision", rep->precision);
-    vsg_json_str(&j, "device", rep->device);
-    vsg_json_num(&j, "pipeline_seconds", rep->seconds);
-    vsg_json_num(&j, "parse_seconds", rep->parse_s);
-    vsg_json_num(&j, "transfer_seconds", rep->transfer_s);
-    vsg_json_num(&j, "score_seconds", rep->score_s);
-    vsg_json_num(&j, "write_seconds", rep->write_s);
-    vsg_json_num(&j, "molecules_per_second", rep->seconds > 0 ? rep->records / rep->seconds : 0.0);
-    vsg_json_num(&j, "atoms_per_second", rep->seconds > 0 ? (double)rep->atoms / rep->seconds : 0.0);
-    vsg_cli_json_finish(&j, f, c->json, seconds);
+    vsg_cli_json_screen(&j, L->g->kind == VSG_SCORE_AD4 ? "ad4" : "elec", c->inputs, c->ninputs, rep);
+    vsg_cli_json_finish(&j, f, c->out.json, seconds);
 }
 
 int vsg_cmd_screen(int argc, char **argv)
@@ -318,27 +209,24 @@ int vsg_cmd_screen(int argc, char **argv)
         free_grids(&L);
         return vsg_cli_fail(st);
     }
-    FILE *csv = strcmp(c.output, "-") ? fopen(c.output, "w") : stdout;
+    FILE *csv = strcmp(c.out.csv, "-") ? fopen(c.out.csv, "w") : stdout;
     if (!csv) {
-        fprintf(stderr, "vsgrid: cannot write %s: %s\n", c.output, strerror(errno));
+        fprintf(stderr, "vsgrid: cannot write %s: %s\n", c.out.csv, strerror(errno));
         free_grids(&L);
         return VSG_EXIT_INPUT;
     }
     c.so.inputs = c.inputs;
     c.so.ninputs = c.ninputs;
-    c.so.csv = csv;
-    c.so.sdf_path = c.sdf;
-    c.so.top = c.top;
-    c.so.progress = !c.quiet;
+    vsg_cli_screen_bind(&c.so, &c.out, csv, c.quiet);
     vsg_screen_report rep;
     st = vsg_screen_run(L.g, &c.so, &rep);
-    if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", c.output);
+    if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", c.out.csv);
     if (st != VSG_OK) {
         free_grids(&L);
         return vsg_cli_fail(st);
     }
-    if (!c.quiet) print_summary(&c, &rep);
-    if (c.json) write_json(&c, &L, &rep, vsg_now() - t0);
+    if (!c.quiet) vsg_cli_screen_summary(&rep, "", &c.out);
+    if (c.out.json) write_json(&c, &L, &rep, vsg_now() - t0);
     free_grids(&L);
     return 0;
 }
