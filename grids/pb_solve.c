@@ -155,6 +155,18 @@ typedef struct {
     int nested_iterations;
 } level_out;
 
+/* VSG_PROFILE=1: one stderr line per level with the time of each phase (where a solve's fixed
+ * costs go; docs/PERFORMANCE.md). */
+static int profiling(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("VSG_PROFILE");
+        on = e && *e && strcmp(e, "0") != 0;
+    }
+    return on;
+}
+
 static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
                               const vsg_level *lv, vsg_boundary bc, const vsg_grid *coarse, int *gpu,
                               double tol, int depth, vsg_grid **out, level_out *lo);
@@ -217,7 +229,9 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
         st = vsg_pb_boundary(&s, m, ph, bc, coarse);
     }
     lo->setup_seconds = vsg_now() - ts;
+    const double t_nested = vsg_now();
     if (st == VSG_OK && !coarse) st = nested_guess(m, p, ph, lv, bc, gpu, tol, depth, &s, &lo->nested_iterations);
+    const double t_sor = vsg_now();
     vsg_sor_settings set;
     memset(&set, 0, sizeof set);
     set.omega = vsg_sor_omega_start(&s);
@@ -241,6 +255,7 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
         }
     }
     if (st == VSG_OK && !*gpu) st = vsg_sor_cpu(&s, &set, &res);
+    const double t_after = vsg_now();
     if (st == VSG_OK) {
         lo->res = res;
         lo->set = set;
@@ -254,6 +269,12 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
         *out = system_to_grid(&s);
         if (!*out) st = vsg_fail(VSG_E_NOMEM, "out of memory (potential grid)");
     }
+    if (profiling())
+        fprintf(stderr,
+                "vsgrid profile: level %dx%dx%d depth %d: build+boundary %.4f s, nested guess %.4f s, SOR call "
+                "%.4f s (iterations %.4f s, %d it), energy+grid %.4f s\n",
+                lv->n[0], lv->n[1], lv->n[2], depth, lo->setup_seconds, t_sor - t_nested, t_after - t_sor,
+                res.seconds, res.iterations, vsg_now() - t_after);
     free(charges);
     vsg_pb_system_free(&s);
     return st;
