@@ -3,6 +3,7 @@
  * energy), one CSV row per input record, in input order. */
 #define _POSIX_C_SOURCE 200809L /* pthreads, isatty */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #include "errors.h"
 #include "grid.h"
 #include "mapset.h"
+#include "place_cpu.h"
+#include "rotations.h"
 #include "screen.h"
 #include "timer.h"
 
@@ -70,6 +73,35 @@ static const char screen_usage[] =
     "  --threads N             CPU threads (OpenMP)\n"
     "  --temperature K         for kT/e grids (default 298.15)\n"
     "\n"
+    "placement:\n"
+    "  --placement P           as-is (default: every molecule scored where it is) | rigid:\n"
+    "                          each molecule is placed by an exhaustive rigid-body search\n"
+    "                          (one conformation; CPU twin, grids/place_cpu.h; GPU to come):\n"
+    "                          its centroid (mean of its atom positions) goes to every site\n"
+    "                          point of the box, in every orientation of the rotation set;\n"
+    "                          poses with an atom outside the grid are rejected; the best\n"
+    "                          (lowest score; ties: lowest pose index) is kept. Molecules with\n"
+    "                          no pose inside the grid get status no_pose.\n"
+    "  --box CX,CY,CZ,SX,SY,SZ site box: centre and edge lengths, Å\n"
+    "  --around LIGAND         site box: the first record's atom extent plus --padding\n"
+    "  --padding P             with --around: Å added on each side (default 2)\n"
+    "                          (default box: the grid's box minus 2 Å on each side)\n"
+    "  --site-step S           Å between site points (default 1.0), a lattice centred on\n"
+    "                          the box; site index = ix + nx (iy + ny iz)\n"
+    "  --rotations N           orientations (default 1000): the super-Fibonacci set (Alexa\n"
+    "                          2022; ligands/rotations.h); N = 1000 leaves no rotation more\n"
+    "                          than about 22 degrees from a member, 5000 about 13\n"
+    "  --poses-out FILE        the best pose of every placed molecule, atoms in the order\n"
+    "                          scored: FILE.sdf (SDF input keeps its record, coordinates\n"
+    "                          moved) or FILE.pdbqt (a rigid AutoDock ligand per pose: MODEL,\n"
+    "                          ROOT, ATOM lines with charge and AD type, ENDROOT, TORSDOF 0,\n"
+    "                          ENDMDL). On map sets, non-polar H are merged as scored.\n"
+    "  --top-poses K           with --poses-out: the K best poses per molecule (1-16)\n"
+    "  With rigid placement the CSV gains, after the score terms: pose_index (rotation x\n"
+    "  sites + site), pose_qw,pose_qx,pose_qy,pose_qz (the rotation R as a unit quaternion)\n"
+    "  and pose_tx,pose_ty,pose_tz (T): x' = R x + T takes the input coordinates to the\n"
+    "  best pose; --sdf-out writes the best pose with vsgrid_pose_* tags.\n"
+    "\n"
     "Atoms outside the grid are counted (atoms_outside, status 'outside'): on potential grids\n"
     "they contribute 0; on map sets they are scored by autodock4's rule (grids/score_cpu.c).\n"
     "Exit codes: 0 the run completed (bad records get their rows), 2 usage, 3 unreadable grid,\n"
@@ -84,6 +116,10 @@ typedef struct {
     double temperature;
     int threads;
     vsg_screen_options so;
+    /* placement */
+    int have_box, have_padding, have_step, have_rotations;
+    double box[6], padding;
+    const char *around;
 } screen_cli;
 
 static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
@@ -92,6 +128,9 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
     c->temperature = 298.15;
     c->so.tolerance = 0.01;
     c->so.kernel = VSG_KERNEL_AUTO;
+    c->so.nrotations = 1000;
+    c->so.box.step = VSG_PLACE_DEFAULT_STEP;
+    c->padding = 2.0;
     const char *devices = "all";
     vsg_args a = {argc, 1, argv, NULL, NULL};
     for (; a.i < argc; a.i++) {
@@ -129,6 +168,45 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
             VALUE();
             if (!vsg_parse_number(v, &x) || x < 1 || x > 4096) return vsg_cli_usage_error(cmd, "--threads: '%s' is not a number >= 1", v);
             c->threads = (int)x;
+        } else if (vsg_arg_is(&a, "--placement")) {
+            VALUE();
+            if (!strcmp(v, "as-is")) c->so.placement = VSG_PLACEMENT_AS_IS;
+            else if (!strcmp(v, "rigid")) c->so.placement = VSG_PLACEMENT_RIGID;
+            else return vsg_cli_usage_error(cmd, "--placement: '%s' is not as-is or rigid", v);
+        } else if (vsg_arg_is(&a, "--box")) {
+            VALUE();
+            if (!vsg_parse_list(v, c->box, 6) || !(c->box[3] >= 0 && c->box[4] >= 0 && c->box[5] >= 0))
+                return vsg_cli_usage_error(cmd, "--box: '%s' is not CX,CY,CZ,SX,SY,SZ with sizes >= 0", v);
+            c->have_box = 1;
+        } else if (vsg_arg_is(&a, "--around")) {
+            VALUE();
+            c->around = v;
+        } else if (vsg_arg_is(&a, "--padding")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || !(x >= 0) || x > 1000) return vsg_cli_usage_error(cmd, "--padding: '%s' is not a number in [0, 1000]", v);
+            c->padding = x;
+            c->have_padding = 1;
+        } else if (vsg_arg_is(&a, "--site-step")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || !(x >= 0.01) || x > 100) return vsg_cli_usage_error(cmd, "--site-step: '%s' is not a number in [0.01, 100]", v);
+            c->so.box.step = x;
+            c->have_step = 1;
+        } else if (vsg_arg_is(&a, "--rotations")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || x < 1 || x > 1e6 || x != (int)x)
+                return vsg_cli_usage_error(cmd, "--rotations: '%s' is not a whole number in [1, 1000000]", v);
+            c->so.nrotations = (int)x;
+            c->have_rotations = 1;
+        } else if (vsg_arg_is(&a, "--top-poses")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || x < 1 || x > VSG_SCREEN_MAX_TOP_POSES || x != (int)x)
+                return vsg_cli_usage_error(cmd, "--top-poses: '%s' is not a whole number in [1, %d]", v, VSG_SCREEN_MAX_TOP_POSES);
+            c->so.top_poses = (int)x;
+        } else if (vsg_arg_is(&a, "--poses-out")) {
+            VALUE();
+            vsg_ligand_format f = vsg_ligand_format_of(v);
+            if (f != VSG_LIG_SDF && f != VSG_LIG_PDBQT) return vsg_cli_usage_error(cmd, "--poses-out: '%s' must end in .sdf or .pdbqt", v);
+            c->so.poses_path = v;
         } else if (vsg_arg_is(&a, "--temperature")) {
             VALUE();
             if (!vsg_parse_number(v, &x) || !(x > 0)) return vsg_cli_usage_error(cmd, "--temperature: '%s' is not a number > 0", v);
@@ -145,7 +223,18 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
     for (int i = 0; i < c->ninputs; i++)
         if (!strcmp(c->inputs[i], "-") && c->so.format == VSG_LIG_AUTO)
             return vsg_cli_usage_error(cmd, "reading standard input needs --format");
-    return vsg_cli_screen_finish(cmd, devices, &c->so);
+    if (c->so.placement != VSG_PLACEMENT_RIGID &&
+        (c->have_box || c->around || c->have_padding || c->have_step || c->have_rotations || c->so.top_poses || c->so.poses_path))
+        return vsg_cli_usage_error(cmd, "--box, --around, --padding, --site-step, --rotations, --top-poses and --poses-out need --placement rigid");
+    if (c->have_box && c->around) return vsg_cli_usage_error(cmd, "give --box or --around, not both");
+    if (c->have_padding && !c->around) return vsg_cli_usage_error(cmd, "--padding needs --around");
+    if (c->so.top_poses && !c->so.poses_path) return vsg_cli_usage_error(cmd, "--top-poses needs --poses-out");
+    int r = vsg_cli_screen_finish(cmd, devices, &c->so);
+    if (r == 0 && c->so.placement == VSG_PLACEMENT_RIGID) { /* the CPU twin places (gpu/place_gpu.h is not there yet) */
+        c->so.ndevices = 1;
+        c->so.devices[0] = VSG_SCREEN_CPU;
+    }
+    return r;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -177,6 +266,54 @@ static vsg_status load_grids(const char *path, double temperature, loaded_grids 
     return st;
 }
 
+/* The site box: --box, --around LIGAND (+ padding), or the grid's box minus 2 Å a side. */
+static vsg_status resolve_box(const screen_cli *c, const vsg_score_grids *g, vsg_place_box *box)
+{
+    if (c->have_box) {
+        for (int d = 0; d < 3; d++) {
+            box->center[d] = c->box[d];
+            box->half[d] = 0.5 * c->box[3 + d];
+        }
+        return VSG_OK;
+    }
+    if (c->around) {
+        const char *paths[1] = {c->around};
+        vsg_ligand_reader *rd = NULL;
+        vsg_status st = vsg_ligand_reader_open(paths, 1, NULL, &rd);
+        if (st != VSG_OK) return st;
+        vsg_ligand lig;
+        vsg_ligand_init(&lig);
+        int got = vsg_ligand_reader_next(rd, &lig);
+        if (got != 1 || lig.status != VSG_OK || lig.natoms < 1) {
+            st = vsg_fail(VSG_E_FORMAT, "--around %s: %s", c->around,
+                          got != 1 ? "no record" : lig.status != VSG_OK ? lig.message : "no atoms");
+        } else {
+            double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+            for (int i = 0; i < lig.natoms; i++) {
+                const double p[3] = {lig.atoms[i].x, lig.atoms[i].y, lig.atoms[i].z};
+                for (int d = 0; d < 3; d++) {
+                    if (p[d] < lo[d]) lo[d] = p[d];
+                    if (p[d] > hi[d]) hi[d] = p[d];
+                }
+            }
+            for (int d = 0; d < 3; d++) {
+                box->center[d] = 0.5 * (lo[d] + hi[d]);
+                box->half[d] = 0.5 * (hi[d] - lo[d]) + c->padding;
+            }
+        }
+        vsg_ligand_release(&lig);
+        vsg_ligand_reader_close(rd);
+        return st;
+    }
+    const double margin = 2.0;
+    for (int d = 0; d < 3; d++) {
+        double extent = (g->n[d] - 1) * g->spacing[d];
+        box->center[d] = g->origin[d] + 0.5 * extent;
+        box->half[d] = 0.5 * extent - margin > 0 ? 0.5 * extent - margin : 0.0;
+    }
+    return VSG_OK;
+}
+
 static void free_grids(loaded_grids *L)
 {
     vsg_mapset_free(L->maps);
@@ -190,6 +327,20 @@ static void write_json(const screen_cli *c, const loaded_grids *L, const vsg_scr
     if (!f) return;
     vsg_json_str(&j, "grid", c->grid);
     vsg_cli_json_screen(&j, L->g->kind == VSG_SCORE_AD4 ? "ad4" : "elec", c->inputs, c->ninputs, rep);
+    vsg_json_str(&j, "placement", c->so.placement == VSG_PLACEMENT_RIGID ? "rigid" : "as-is");
+    if (c->so.placement == VSG_PLACEMENT_RIGID) {
+        vsg_json_int(&j, "rotations", c->so.nrotations);
+        vsg_json_num(&j, "site_step", c->so.box.step);
+        vsg_json_array(&j, "site_box_center");
+        for (int d = 0; d < 3; d++) vsg_json_num(&j, NULL, c->so.box.center[d]);
+        vsg_json_end(&j, ']');
+        vsg_json_array(&j, "site_box_half_extents");
+        for (int d = 0; d < 3; d++) vsg_json_num(&j, NULL, c->so.box.half[d]);
+        vsg_json_end(&j, ']');
+        vsg_json_int(&j, "poses", (long long)rep->poses);
+        vsg_json_int(&j, "poses_scored", (long long)rep->poses_scored);
+        vsg_json_num(&j, "poses_scored_per_second", rep->score_s > 0 ? rep->poses_scored / rep->score_s : 0.0);
+    }
     vsg_cli_json_finish(&j, f, c->out.json, seconds);
 }
 
@@ -215,17 +366,44 @@ int vsg_cmd_screen(int argc, char **argv)
         free_grids(&L);
         return VSG_EXIT_INPUT;
     }
+    vsg_quat *rotations = NULL;
+    if (c.so.placement == VSG_PLACEMENT_RIGID) {
+        int n[3];
+        st = resolve_box(&c, L.g, &c.so.box);
+        if (st == VSG_OK) st = vsg_place_lattice(&c.so.box, n);
+        rotations = st == VSG_OK ? malloc(sizeof *rotations * (size_t)c.so.nrotations) : NULL;
+        if (st == VSG_OK && !rotations) st = vsg_fail(VSG_E_NOMEM, "out of memory for %d rotations", c.so.nrotations);
+        if (st == VSG_OK) st = vsg_rotations_super_fibonacci(c.so.nrotations, rotations);
+        if (st != VSG_OK) {
+            free(rotations);
+            if (csv != stdout) fclose(csv);
+            free_grids(&L);
+            return vsg_cli_fail(st);
+        }
+        c.so.rotations = rotations;
+        if (!c.quiet)
+            fprintf(stderr,
+                    "vsgrid: rigid placement: %d rotations x %d x %d x %d sites (step %g A) around (%.3f, %.3f, %.3f) = "
+                    "%.3g poses per molecule, on the CPU\n",
+                    c.so.nrotations, n[0], n[1], n[2], c.so.box.step, c.so.box.center[0], c.so.box.center[1],
+                    c.so.box.center[2], (double)c.so.nrotations * n[0] * n[1] * n[2]);
+    }
     c.so.inputs = c.inputs;
     c.so.ninputs = c.ninputs;
     vsg_cli_screen_bind(&c.so, &c.out, csv, c.quiet);
     vsg_screen_report rep;
     st = vsg_screen_run(L.g, &c.so, &rep);
     if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", c.out.csv);
+    free(rotations);
     if (st != VSG_OK) {
         free_grids(&L);
         return vsg_cli_fail(st);
     }
     if (!c.quiet) vsg_cli_screen_summary(&rep, "", &c.out);
+    if (!c.quiet && c.so.placement == VSG_PLACEMENT_RIGID)
+        fprintf(stderr, "vsgrid: placement: %.3g poses, %.3g scored (the rest left the grid), %.3g poses/s scored%s%s\n",
+                (double)rep.poses, (double)rep.poses_scored, rep.score_s > 0 ? rep.poses_scored / rep.score_s : 0.0,
+                c.so.poses_path ? "; wrote " : "", c.so.poses_path ? c.so.poses_path : "");
     if (c.out.json) write_json(&c, &L, &rep, vsg_now() - t0);
     free_grids(&L);
     return 0;

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "ligand.h"
+#include "place_cpu.h"
 #include "score.h"
 #include "vsgrid.h"
 
@@ -27,6 +28,12 @@
 #define VSG_SCREEN_CPU (-1) /* a "device" number: the CPU twin */
 
 typedef enum { VSG_CHARGES_AUTO = 0, VSG_CHARGES_FILE, VSG_CHARGES_GASTEIGER } vsg_charges_mode;
+
+/* as-is: every molecule scored where it is; rigid: placed by the exhaustive rigid-body search
+ * (grids/place_cpu.h, the CPU twin for now; gpu/place_gpu.h is the planned GPU twin). */
+typedef enum { VSG_PLACEMENT_AS_IS = 0, VSG_PLACEMENT_RIGID } vsg_placement;
+#define VSG_SCREEN_MAX_TOP_POSES 16 /* --top-poses: poses kept per molecule */
+#define VSG_LIG_NO_POSE "no_pose"   /* rigid placement: no pose keeps every atom inside the grid */
 
 typedef struct {
     /* input */
@@ -51,6 +58,14 @@ typedef struct {
     /* parsing: threads that parse the input in parallel, cut into chunks of whole records.
      * 0 = min(cores - scorer threads, 8), at least 1; 1 = the reader thread parses alone. */
     int parse_threads;
+    /* placement (rigid: each scored molecule is placed, per ligand, in the scorer thread; the
+     * CSV gains the best pose's columns, see write_csv_header in screen_pipeline.c) */
+    vsg_placement placement;
+    vsg_place_box box;          /* site box, resolved by the caller */
+    const vsg_quat *rotations;  /* the rotation set (owned by the caller) */
+    int nrotations;
+    int top_poses;              /* poses kept per molecule for poses_path (0 or 1 = the best) */
+    const char *poses_path;     /* NULL, or FILE.pdbqt | FILE.sdf: every molecule's best pose(s) */
 } vsg_screen_options;
 
 #define VSG_SCREEN_MAX_PARSE_THREADS 64
@@ -66,6 +81,8 @@ typedef struct {
     char kernel[32];                          /* kernel used (after AUTO) */
     char device[160];                         /* devices used */
     char precision[8];
+    uint64_t poses, poses_scored;             /* rigid placement: poses tried, and scored
+                                                 (the others left the grid) */
 } vsg_screen_report;
 
 /* Runs the whole pipeline. Fails (without rows) only when nothing can be scored at all: bad
@@ -113,6 +130,16 @@ typedef struct {
 /* Writes one molecule: an SDF input record as read (text kept) with the tags added before
  * its $$$$, or, for other formats, a V2000 molfile built from its atoms and bonds. */
 vsg_status vsg_sdf_write_record(FILE *f, const vsg_ligand *lig, const vsg_sdf_tag *tags, int ntags);
+
+/* Moves a molecule rigidly, x' = m·x + t (m row-major): its atoms, and the coordinates of its
+ * SDF text (V2000 atom block or V3000 atom lines) so that SDF output keeps the record's other
+ * fields; when the text cannot be rewritten it is dropped (output then falls back to a V2000
+ * molfile built from the atoms). */
+void vsg_ligand_move(vsg_ligand *lig, const double m[9], const double t[3]);
+/* Writes one molecule as a rigid AutoDock ligand: MODEL model, REMARK lines (name, source and
+ * the tags), ROOT, one ATOM line per atom in the molecule's order (x, y, z, partial charge
+ * and AutoDock type columns; the element when it has no type), ENDROOT, TORSDOF 0, ENDMDL. */
+vsg_status vsg_pdbqt_write_record(FILE *f, const vsg_ligand *lig, long model, const vsg_sdf_tag *tags, int ntags);
 
 /* CSV field quoting (RFC 4180): quotes a field that holds a comma, quote or line break. */
 void vsg_csv_field(FILE *f, const char *s);

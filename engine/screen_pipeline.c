@@ -21,7 +21,14 @@
  * prepare() and fill the chunk's batch. The writer numbers the rows (index) as it writes them,
  * since only it sees them in order. The rows are the serial mode's, byte for byte
  * (tests/cli_screen_parallel.sh); only batch boundaries differ (the GPU kernel is calibrated
- * on the first batch). parse_s is then the workers' busy time summed. */
+ * on the first batch). parse_s is then the workers' busy time summed.
+ *
+ * Rigid placement (o->placement == VSG_PLACEMENT_RIGID): the scorer thread places every scored
+ * ligand of its batch with the CPU twin vsg_place_cpu (grids/place_cpu.h; GPU placement is not
+ * there yet, gpu/place_gpu.h) and keeps its best pose(s) in the batch; a ligand with no pose
+ * inside the grid gets the row status no_pose. The writer adds the best pose's columns to the
+ * CSV, writes the pose(s) to --poses-out and moves the molecule's copy to its best pose before
+ * the --sdf-out code sees it, so the SDF holds placed coordinates. */
 #define _POSIX_C_SOURCE 200809L /* pthreads, isatty */
 #include <errno.h>
 #include <math.h>
@@ -67,6 +74,9 @@ typedef struct {
     vsg_score_result *res;
     vsg_ligand *copies; /* SDF output: one per scored ligand */
     size_t ncopies;
+    vsg_place_pose *poses; /* rigid placement: kposes per scored ligand, best first */
+    int *nposes;           /* poses kept per scored ligand (0: none) */
+    int kposes;
 } batch;
 
 typedef struct {
@@ -123,6 +133,7 @@ typedef struct {
     int calibrated;
     double transfer_s, score_s;
     int fell_back;     /* batches scored by the CPU twin after a GPU error */
+    uint64_t poses, poses_scored; /* rigid placement */
     pthread_t thread;
 } scorer_slot;
 
@@ -172,13 +183,15 @@ static void batch_free(batch *b)
     free(b->q);
     free(b->type);
     free(b->res);
+    free(b->poses);
+    free(b->nposes);
     if (b->copies) {
         for (size_t i = 0; i < ROWS_PER_BATCH; i++) vsg_ligand_release(&b->copies[i]);
         free(b->copies);
     }
 }
 
-static int batch_alloc(batch *b, size_t cap_atoms, int copies)
+static int batch_alloc(batch *b, size_t cap_atoms, int copies, int kposes)
 {
     memset(b, 0, sizeof *b);
     b->cap_atoms = cap_atoms;
@@ -190,6 +203,12 @@ static int batch_alloc(batch *b, size_t cap_atoms, int copies)
     b->q = malloc(sizeof(float) * cap_atoms);
     b->type = malloc(cap_atoms);
     b->res = malloc(sizeof *b->res * ROWS_PER_BATCH);
+    if (kposes > 0) {
+        b->kposes = kposes;
+        b->poses = malloc(sizeof *b->poses * ROWS_PER_BATCH * (size_t)kposes);
+        b->nposes = calloc(ROWS_PER_BATCH, sizeof *b->nposes);
+        if (!b->poses || !b->nposes) return 0;
+    }
     if (copies) {
         b->copies = malloc(sizeof *b->copies * ROWS_PER_BATCH);
         if (b->copies)
@@ -506,6 +525,44 @@ static void *reader_main(void *arg)
 
 /* ---- scorers ----------------------------------------------------------------------------------- */
 
+/* Rigid placement of every scored ligand of b (CPU twin), best pose(s) into b->poses. */
+static void place_batch(scorer_slot *s, batch *b)
+{
+    const vsg_screen_options *o = s->p->o;
+    double t0 = vsg_now();
+    for (size_t i = 0; i < b->nrows; i++) {
+        row *r = &b->rows[i];
+        if (r->lig < 0) continue;
+        size_t l = (size_t)r->lig, a0 = b->start[l];
+        vsg_place_ligand pl = {b->start[l + 1] - a0, b->x + a0, b->y + a0, b->z + a0, b->q + a0, b->type + a0};
+        vsg_place_options po = {o->rotations, o->nrotations, o->box, b->kposes};
+        vsg_place_result pr;
+        pr.top = b->poses + l * (size_t)b->kposes;
+        b->nposes[l] = 0;
+        vsg_status st = vsg_place_cpu(s->p->g, &pl, &po, &pr);
+        if (st != VSG_OK || !pr.found) {
+            r->lig = -1;
+            snprintf(r->code, sizeof r->code, "%s", st != VSG_OK ? "error" : VSG_LIG_NO_POSE);
+            if (st != VSG_OK)
+                snprintf(r->message, sizeof r->message, "placement failed: %s", vsg_last_error());
+            else
+                snprintf(r->message, sizeof r->message,
+                         "%s:%ld: record %ld: none of the %llu poses (%d rotations x %llu sites) keeps every atom "
+                         "inside the grid",
+                         r->source, r->line, r->record, (unsigned long long)pr.poses, o->nrotations,
+                         (unsigned long long)(pr.poses / (uint64_t)o->nrotations));
+        } else {
+            b->res[l] = pr.best.score;
+            b->nposes[l] = pr.ntop;
+        }
+        if (st == VSG_OK) {
+            s->poses += pr.poses;
+            s->poses_scored += pr.scored;
+        }
+    }
+    s->score_s += vsg_now() - t0;
+}
+
 static void *scorer_main(void *arg)
 {
     scorer_slot *s = arg;
@@ -513,7 +570,9 @@ static void *scorer_main(void *arg)
     for (;;) {
         batch *b = queue_pop(&p->work_q);
         if (!b) break;
-        if (b->nlig > 0) {
+        if (b->nlig > 0 && p->o->placement == VSG_PLACEMENT_RIGID) {
+            place_batch(s, b);
+        } else if (b->nlig > 0) {
             vsg_score_batch v = batch_view(b);
             if (!s->calibrated) {
                 s->calibrated = 1;
@@ -558,6 +617,8 @@ typedef struct {
     size_t index;
     vsg_ligand lig;
     vsg_score_result res;
+    vsg_place_pose pose; /* rigid placement: the best pose */
+    int posed;
 } top_entry;
 
 typedef struct {
@@ -597,7 +658,8 @@ static void heap_sift_up(top_heap *h, size_t i)
 }
 
 /* Offers a scored molecule to the best-N set. */
-static void heap_offer(top_heap *h, const vsg_ligand *lig, const vsg_score_result *res, size_t index)
+static void heap_offer(top_heap *h, const vsg_ligand *lig, const vsg_score_result *res, const vsg_place_pose *pp,
+                       size_t index)
 {
     top_entry cand;
     cand.score = res->total;
@@ -608,6 +670,8 @@ static void heap_offer(top_heap *h, const vsg_ligand *lig, const vsg_score_resul
         h->e[0].score = cand.score;
         h->e[0].index = index;
         h->e[0].res = *res;
+        h->e[0].posed = pp != NULL;
+        if (pp) h->e[0].pose = *pp;
         heap_sift_down(h, 0);
         return;
     }
@@ -620,6 +684,8 @@ static void heap_offer(top_heap *h, const vsg_ligand *lig, const vsg_score_resul
     e->score = cand.score;
     e->index = index;
     e->res = *res;
+    e->posed = pp != NULL;
+    if (pp) e->pose = *pp;
     h->n++;
     heap_sift_up(h, h->n - 1);
 }
@@ -652,15 +718,38 @@ static int fill_tags(vsg_sdf_tag *t, const vsg_score_grids *g, const vsg_score_r
     return n;
 }
 
-static void write_csv_header(FILE *f, const vsg_score_grids *g)
+/* The pose's tags (rigid placement): index, rotation quaternion, translation (x' = R·x + T). */
+static int fill_pose_tags(vsg_sdf_tag *t, const vsg_place_pose *pp, long pose_rank)
+{
+    int n = 0;
+    t[n].name = "pose_index";
+    snprintf(t[n++].value, sizeof t[0].value, "%llu", (unsigned long long)pp->pose);
+    t[n].name = "pose_quaternion_wxyz";
+    snprintf(t[n++].value, sizeof t[0].value, "%.6f %.6f %.6f %.6f", pp->q.w, pp->q.x, pp->q.y, pp->q.z);
+    t[n].name = "pose_translation";
+    snprintf(t[n++].value, sizeof t[0].value, "%.4f %.4f %.4f", pp->translation[0], pp->translation[1],
+             pp->translation[2]);
+    if (pose_rank > 0) {
+        t[n].name = "pose_rank";
+        snprintf(t[n++].value, sizeof t[0].value, "%ld", pose_rank);
+    }
+    return n;
+}
+
+/* Rigid placement adds, after the score terms: pose_index (rotation × sites + site), the
+ * rotation as a unit quaternion pose_qw..pose_qz and the translation pose_tx..pose_tz of the
+ * rigid motion x' = R·x + T that takes the input coordinates to the best pose. */
+static void write_csv_header(FILE *f, const vsg_score_grids *g, int rigid)
 {
     fputs("index,name,source,record,atoms,score_kcal_mol,", f);
     if (g->kind == VSG_SCORE_AD4) fputs("vdw_hb_kcal_mol,elec_kcal_mol,desolv_kcal_mol,", f);
     else fputs("elec_kcal_mol,", f);
+    if (rigid) fputs("pose_index,pose_qw,pose_qx,pose_qy,pose_qz,pose_tx,pose_ty,pose_tz,", f);
     fputs("atoms_outside,status,message\n", f);
 }
 
-static void write_csv_row(FILE *f, const vsg_score_grids *g, const row *r, const vsg_score_result *res)
+static void write_csv_row(FILE *f, const vsg_score_grids *g, int rigid, const row *r, const vsg_score_result *res,
+                          const vsg_place_pose *pp)
 {
     fprintf(f, "%zu,", r->index);
     vsg_csv_field(f, r->name);
@@ -671,6 +760,11 @@ static void write_csv_row(FILE *f, const vsg_score_grids *g, const row *r, const
         fprintf(f, "%.4f,", res->total);
         if (g->kind == VSG_SCORE_AD4) fprintf(f, "%.4f,%.4f,%.4f,", res->vdw_hb, res->elec, res->desolv);
         else fprintf(f, "%.4f,", res->elec);
+        if (rigid && pp)
+            fprintf(f, "%llu,%.6f,%.6f,%.6f,%.6f,%.4f,%.4f,%.4f,", (unsigned long long)pp->pose, pp->q.w, pp->q.x,
+                    pp->q.y, pp->q.z, pp->translation[0], pp->translation[1], pp->translation[2]);
+        else if (rigid)
+            fputs(",,,,,,,,", f);
         fprintf(f, "%d,", res->outside);
         if (res->outside > 0) {
             char msg[160];
@@ -683,6 +777,7 @@ static void write_csv_row(FILE *f, const vsg_score_grids *g, const row *r, const
         }
     } else {
         fputs(g->kind == VSG_SCORE_AD4 ? ",,,,," : ",,,", f);
+        if (rigid) fputs(",,,,,,,,", f);
         vsg_csv_field(f, r->code);
         fputc(',', f);
         vsg_csv_field(f, r->message);
@@ -766,6 +861,20 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     if (p.nparse < 1) p.nparse = 1;
     if (p.nparse > VSG_SCREEN_MAX_PARSE_THREADS) p.nparse = VSG_SCREEN_MAX_PARSE_THREADS;
 
+    /* rigid placement: the rotations and box are the caller's; poses kept per molecule */
+    const int rigid = o->placement == VSG_PLACEMENT_RIGID;
+    const int kposes = o->top_poses > 1 ? o->top_poses : 1;
+    const int poses_sdf = o->poses_path && vsg_ligand_format_of(o->poses_path) == VSG_LIG_SDF;
+    if (rigid && (!o->rotations || o->nrotations < 1 || kposes > VSG_SCREEN_MAX_TOP_POSES)) {
+        st = vsg_fail(VSG_E_ARG, "screen: rigid placement without rotations, or more than %d poses per molecule",
+                      VSG_SCREEN_MAX_TOP_POSES);
+        goto out_scorers;
+    }
+    if (o->poses_path && !rigid) {
+        st = vsg_fail(VSG_E_ARG, "screen: --poses-out needs --placement rigid");
+        goto out_scorers;
+    }
+
     /* batches and queues */
     p.npool = 2 * (size_t)p.nslots + 2 + (p.nparse > 1 ? (size_t)p.nparse : 0); /* a batch per chunk in work */
     p.pool = calloc(p.npool, sizeof *p.pool);
@@ -775,7 +884,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
         goto out_pool;
     }
     for (size_t i = 0; i < p.npool; i++) {
-        if (!batch_alloc(&p.pool[i], cap, o->sdf_path != NULL)) {
+        if (!batch_alloc(&p.pool[i], cap, o->sdf_path != NULL || o->poses_path != NULL, rigid ? kposes : 0)) {
             st = vsg_fail(VSG_E_NOMEM, "screen: out of host memory for batches of %zu atoms", cap);
             goto out_pool;
         }
@@ -785,7 +894,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     vsg_ligand_reader_options ro;
     memset(&ro, 0, sizeof ro);
     ro.format = o->format;
-    ro.keep_text = o->sdf_path != NULL;
+    ro.keep_text = o->sdf_path != NULL || poses_sdf;
     ro.max_atoms = o->max_atoms;
     st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p.reader);
     if (st != VSG_OK) goto out_pool;
@@ -810,6 +919,18 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
             goto out_reader;
         }
     }
+    FILE *poses_f = NULL;
+    if (o->poses_path) {
+        poses_f = fopen(o->poses_path, "w");
+        if (!poses_f) {
+            st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->poses_path, strerror(errno));
+            if (sdf) fclose(sdf);
+            goto out_reader;
+        }
+    }
+    long poses_model = 0;
+    vsg_ligand scratch; /* a pose of --poses-out, moved from the molecule's copy */
+    vsg_ligand_init(&scratch);
     top_heap heap = {NULL, 0, 0};
     if (sdf && o->top > 0) {
         heap.cap = (size_t)o->top;
@@ -817,6 +938,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
         if (!heap.e) {
             st = vsg_fail(VSG_E_NOMEM, "screen: out of memory for the best %ld molecules", o->top);
             fclose(sdf);
+            if (poses_f) fclose(poses_f);
             goto out_reader;
         }
     }
@@ -825,7 +947,8 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     if (pthread_create(&reader_thread, NULL, reader_main, &p) != 0) {
         st = vsg_fail(VSG_E_NOMEM, "screen: cannot start the reader thread");
         free(heap.e);
-        fclose(sdf);
+        if (sdf) fclose(sdf);
+        if (poses_f) fclose(poses_f);
         goto out_reader;
     }
     int started = 0;
@@ -840,12 +963,12 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     }
 
     /* the writer */
-    write_csv_header(o->csv, g);
+    write_csv_header(o->csv, g, rigid);
     batch **early = calloc(p.npool, sizeof *early);
     size_t next = 0;
     double write_busy = 0.0, last_show = 0.0;
     const int show = o->progress && isatty(2);
-    vsg_sdf_tag tags[8];
+    vsg_sdf_tag tags[16];
     for (;;) {
         pthread_mutex_lock(&p.progress_mu);
         int finished = p.reader_done && next == p.total_batches;
@@ -890,17 +1013,42 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
             row *r = &b->rows[i];
             if (p.nparse > 1) r->index = rep->records; /* chunks number their records from 0 */
             const vsg_score_result *res = r->lig >= 0 ? &b->res[r->lig] : NULL;
-            write_csv_row(o->csv, g, r, res);
+            const vsg_place_pose *pp = res && rigid ? b->poses + (size_t)r->lig * (size_t)b->kposes : NULL;
+            write_csv_row(o->csv, g, rigid, r, res, pp);
             rep->records++;
+            if (res && pp && b->copies) {
+                vsg_ligand *lg = &b->copies[r->lig];
+                for (int k = 0; poses_f && k < b->nposes[r->lig]; k++) {
+                    if (vsg_ligand_copy(&scratch, lg) != VSG_OK) {
+                        vsg_warn("%s: record %ld: pose not written: %s", r->source, r->record, vsg_last_error());
+                        continue;
+                    }
+                    double m[9];
+                    vsg_quat_to_matrix(&pp[k].q, m);
+                    vsg_ligand_move(&scratch, m, pp[k].translation);
+                    int nt = fill_tags(tags, g, &pp[k].score, 0);
+                    nt += fill_pose_tags(tags + nt, &pp[k], b->nposes[r->lig] > 1 ? k + 1 : 0);
+                    vsg_status ws = poses_sdf ? vsg_sdf_write_record(poses_f, &scratch, tags, nt)
+                                              : vsg_pdbqt_write_record(poses_f, &scratch, ++poses_model, tags, nt);
+                    if (ws != VSG_OK)
+                        vsg_warn("%s: record %ld not written to %s: %s", r->source, r->record, o->poses_path,
+                                 vsg_last_error());
+                }
+                /* the copy becomes the best pose for --sdf-out */
+                double m[9];
+                vsg_quat_to_matrix(&pp[0].q, m);
+                vsg_ligand_move(lg, m, pp[0].translation);
+            }
             if (res) {
                 rep->scored++;
                 rep->outside += res->outside > 0;
                 rep->atoms += (uint64_t)r->natoms;
                 if (sdf && b->copies) {
                     if (heap.e) {
-                        heap_offer(&heap, &b->copies[r->lig], res, r->index);
+                        heap_offer(&heap, &b->copies[r->lig], res, pp, r->index);
                     } else {
                         int nt = fill_tags(tags, g, res, 0);
+                        if (pp) nt += fill_pose_tags(tags + nt, pp, 0);
                         if (vsg_sdf_write_record(sdf, &b->copies[r->lig], tags, nt) != VSG_OK)
                             vsg_warn("%s: record %ld not written to %s: %s", r->source, r->record, o->sdf_path,
                                      vsg_last_error());
@@ -928,12 +1076,15 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
         qsort(heap.e, heap.n, sizeof *heap.e, by_score);
         for (size_t i = 0; i < heap.n; i++) {
             int nt = fill_tags(tags, g, &heap.e[i].res, (long)i + 1);
+            if (heap.e[i].posed) nt += fill_pose_tags(tags + nt, &heap.e[i].pose, 0);
             if (vsg_sdf_write_record(sdf, &heap.e[i].lig, tags, nt) != VSG_OK)
                 vsg_warn("%s: not written: %s", o->sdf_path, vsg_last_error());
             vsg_ligand_release(&heap.e[i].lig);
         }
         free(heap.e);
     }
+    vsg_ligand_release(&scratch);
+    if (poses_f && fclose(poses_f) != 0) st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->poses_path, strerror(errno));
     if (sdf && fclose(sdf) != 0) st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->sdf_path, strerror(errno));
     if (fflush(o->csv) != 0 || ferror(o->csv)) st = vsg_fail(VSG_E_IO, "write error on the CSV output");
 
@@ -943,6 +1094,8 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     size_t dl = 0;
     for (int i = 0; i < p.nslots; i++) {
         rep->transfer_s += p.slots[i].transfer_s;
+        rep->poses += p.slots[i].poses;
+        rep->poses_scored += p.slots[i].poses_scored;
         rep->score_s += p.slots[i].score_s;
         int n = snprintf(rep->device + dl, sizeof rep->device - dl, "%s%s", i ? ", " : "", vsg_scorer_name(p.slots[i].scorer));
         if (n > 0 && (size_t)n < sizeof rep->device - dl) dl += (size_t)n;

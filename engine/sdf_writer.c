@@ -1,7 +1,10 @@
 /* sdf_writer.c — SDF output that keeps the input molecule: an SDF record goes out as it was
  * read, with vsgrid's data items added before its "$$$$"; a MOL2/PDBQT/PDB record becomes a
- * V2000 molfile (atoms, bonds, formal charges) with the same items. Also CSV quoting. */
+ * V2000 molfile (atoms, bonds, formal charges) with the same items. Also CSV quoting, the rigid
+ * move of a record (atoms and SDF text) for placed poses, and the rigid PDBQT pose writer. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "errors.h"
@@ -110,4 +113,164 @@ vsg_status vsg_sdf_write_record(FILE *f, const vsg_ligand *lig, const vsg_sdf_ta
     write_tags(f, tags, ntags);
     fputs("$$$$\n", f);
     return ferror(f) ? vsg_fail(VSG_E_IO, "SDF writer: write error") : VSG_OK;
+}
+
+/* ---- placed poses ------------------------------------------------------------------------- */
+
+typedef struct {
+    char *p;
+    size_t n, cap;
+    int ok;
+} text_buf;
+
+static void put(text_buf *b, const char *s, size_t n)
+{
+    if (!b->ok) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        while (cap < b->n + n + 1) cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) {
+            b->ok = 0;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+}
+
+static void move_point(const double m[9], const double t[3], const double x[3], double out[3])
+{
+    for (int d = 0; d < 3; d++) out[d] = m[3 * d] * x[0] + m[3 * d + 1] * x[1] + m[3 * d + 2] * x[2] + t[d];
+}
+
+/* A fixed-width number of the V2000 atom block, strictly (blanks around it allowed). */
+static int fixed_number(const char *s, int width, double *v)
+{
+    char buf[16];
+    memcpy(buf, s, (size_t)width);
+    buf[width] = '\0';
+    char *end;
+    *v = strtod(buf, &end);
+    if (end == buf) return 0;
+    while (*end == ' ') end++;
+    return *end == '\0' && isfinite(*v);
+}
+
+/* The record's molfile text with every atom coordinate moved; 0 when it does not parse. */
+static int move_text(const vsg_ligand *lig, const double m[9], const double t[3], text_buf *out)
+{
+    const char *s = lig->text, *end = lig->text + lig->text_len;
+    int line = 0, v3000 = 0, in_atoms = 0, molfile_done = 0;
+    long v2000_atoms = 0;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *le = nl ? nl + 1 : end; /* line with its break */
+        size_t len = (size_t)(le - s), body = len;
+        while (body > 0 && (s[body - 1] == '\n' || s[body - 1] == '\r')) body--;
+        if (!molfile_done && line == 3) {
+            if (body < 6) return 0;
+            v3000 = strstr(s, "V3000") != NULL && (size_t)(strstr(s, "V3000") - s) < body;
+            if (!v3000) {
+                char cnt[4] = {s[0], s[1], s[2], '\0'};
+                v2000_atoms = strtol(cnt, NULL, 10);
+                if (v2000_atoms < 0) return 0;
+            }
+            put(out, s, len);
+        } else if (!molfile_done && !v3000 && line >= 4 && line < 4 + v2000_atoms) {
+            double x[3], y[3];
+            if (body < 30 || !fixed_number(s, 10, &x[0]) || !fixed_number(s + 10, 10, &x[1]) ||
+                !fixed_number(s + 20, 10, &x[2]))
+                return 0;
+            move_point(m, t, x, y);
+            char num[64];
+            int k = snprintf(num, sizeof num, "%10.4f%10.4f%10.4f", y[0], y[1], y[2]);
+            if (k != 30) return 0; /* a coordinate beyond the V2000 field width */
+            put(out, num, 30);
+            put(out, s + 30, len - 30);
+        } else if (!molfile_done && v3000 && body >= 17 && !strncmp(s, "M  V30 BEGIN ATOM", 17)) {
+            in_atoms = 1;
+            put(out, s, len);
+        } else if (!molfile_done && v3000 && body >= 15 && !strncmp(s, "M  V30 END ATOM", 15)) {
+            in_atoms = 0;
+            put(out, s, len);
+        } else if (!molfile_done && in_atoms) {
+            char idx[32], type[64];
+            double x[3], y[3];
+            int used = 0;
+            char lb[512];
+            if (body >= sizeof lb || body < 7 || strncmp(s, "M  V30 ", 7)) return 0;
+            memcpy(lb, s, body);
+            lb[body] = '\0';
+            if (sscanf(lb + 7, "%31s %63s %lf %lf %lf%n", idx, type, &x[0], &x[1], &x[2], &used) != 5) return 0;
+            move_point(m, t, x, y);
+            char head[192];
+            int k = snprintf(head, sizeof head, "M  V30 %s %s %.4f %.4f %.4f", idx, type, y[0], y[1], y[2]);
+            if (k < 0 || (size_t)k >= sizeof head) return 0;
+            put(out, head, (size_t)k);
+            put(out, s + 7 + used, len - 7 - (size_t)used);
+        } else {
+            if (line >= 3 && body >= 6 && !strncmp(s, "M  END", 6)) molfile_done = 1;
+            put(out, s, len);
+        }
+        line++;
+        s = le;
+    }
+    return molfile_done && out->ok;
+}
+
+void vsg_ligand_move(vsg_ligand *lig, const double m[9], const double t[3])
+{
+    for (int i = 0; i < lig->natoms; i++) {
+        vsg_lig_atom *a = &lig->atoms[i];
+        double x[3] = {a->x, a->y, a->z}, y[3];
+        move_point(m, t, x, y);
+        a->x = y[0];
+        a->y = y[1];
+        a->z = y[2];
+    }
+    if (lig->format != VSG_LIG_SDF || !lig->text || lig->text_len == 0) return;
+    text_buf b = {NULL, 0, 0, 1};
+    if (move_text(lig, m, t, &b)) { /* the record owns the new text (ligand.c frees text) */
+        free(lig->text);
+        lig->text = b.p;
+        lig->text_len = b.n;
+        lig->text_cap = b.cap;
+        return;
+    }
+    free(b.p);
+    lig->text_len = 0; /* unparsable: the V2000 fallback writes the moved atoms */
+}
+
+vsg_status vsg_pdbqt_write_record(FILE *f, const vsg_ligand *lig, long model, const vsg_sdf_tag *tags, int ntags)
+{
+    if (!f || !lig) return vsg_fail(VSG_E_ARG, "PDBQT writer: NULL file or molecule");
+    if (lig->natoms > 99999)
+        return vsg_fail(VSG_E_LIMIT, "PDBQT writer: %d atoms, more than a PDBQT serial holds", lig->natoms);
+    fprintf(f, "MODEL %8ld\n", model);
+    char name[129];
+    snprintf(name, sizeof name, "%s", lig->name);
+    for (char *c = name; *c; c++)
+        if (*c == '\n' || *c == '\r') *c = ' ';
+    fprintf(f, "REMARK  Name = %s\n", name);
+    fprintf(f, "REMARK  vsgrid source = %s record %ld\n", lig->source ? lig->source : "?", lig->record);
+    for (int i = 0; i < ntags; i++) fprintf(f, "REMARK  vsgrid %s = %s\n", tags[i].name, tags[i].value);
+    fputs("ROOT\n", f);
+    for (int i = 0; i < lig->natoms; i++) {
+        const vsg_lig_atom *a = &lig->atoms[i];
+        const char *type = a->ad_type[0] ? a->ad_type : a->element[0] ? a->element : "C";
+        char an[8];
+        if (a->name[0]) snprintf(an, sizeof an, "%.4s", a->name);
+        else snprintf(an, sizeof an, "%.2s%d", type, (i + 1) % 100);
+        /* PDB convention: names shorter than 4 characters start in column 14 */
+        char col[12];
+        snprintf(col, sizeof col, strlen(an) < 4 ? " %-3s" : "%-4s", an);
+        fprintf(f, "ATOM  %5d %-4s LIG L   1    %8.3f%8.3f%8.3f  1.00  0.00    %6.3f %-2s\n", i + 1, col, a->x, a->y,
+                a->z, a->charge, type);
+    }
+    fputs("ENDROOT\nTORSDOF 0\nENDMDL\n", f);
+    return ferror(f) ? vsg_fail(VSG_E_IO, "PDBQT writer: write error") : VSG_OK;
 }

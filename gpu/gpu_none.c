@@ -90,3 +90,22 @@ vsg_status vsg_screen_gpu_rerun_last(vsg_screen_gpu *s, int repeats, double *sec
 void vsg_screen_gpu_close(vsg_screen_gpu *s) {}
 
 int vsg_screen_gpu_supports(vsg_kernel k, int double_precision) { return 0; }
+
+#include "place_gpu.h"
+
+vsg_status vsg_place_gpu_open(const vsg_score_grids *g, const vsg_quat *rotations, int nrotations, int device,
+                              double max_gpu_memory_bytes, vsg_place_gpu **out)
+{
+    if (out) *out = NULL;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+vsg_status vsg_place_gpu_run(vsg_place_gpu *s, const vsg_place_ligand *lig, const vsg_place_options *o, vsg_kernel k,
+                             int double_precision, vsg_place_result *r)
+{
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+void vsg_place_gpu_close(vsg_place_gpu *s) { (void)s; }
+
+int vsg_place_gpu_supports(vsg_kernel k, int double_precision) { return 0; }
