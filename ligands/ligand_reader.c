@@ -1,6 +1,7 @@
 /* ligand_reader.c — the streaming ligand reader: walks the input files in order, reads each
- * through a buffered line source (zlib for files and standard input, or memory), hands every
- * record to the parser of the file's format, and numbers the records over all inputs.
+ * through a buffered line source (files and standard input through inflate.h, ISA-L or zlib;
+ * or memory), hands every record to the parser of the file's format, and numbers the records
+ * over all inputs.
  *
  * Every record comes out, failed or not; so does every input that yields none: a file that
  * cannot be opened, or whose gzip stream breaks, becomes one record with status io, and a
@@ -16,6 +17,7 @@
 #define _POSIX_C_SOURCE 200809L /* dup(), fstat() */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,38 +25,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "errors.h"
+#include "inflate.h"
 #include "ligand.h"
 #include "reader_internal.h"
 
-#define SRC_CHUNK (256u * 1024u) /* zlib's 8 KiB default makes reading I/O-call bound */
+#define SRC_CHUNK (256u * 1024u) /* bytes asked of the inflater per call: few calls per line */
 
 /* ---- line source -------------------------------------------------------------------------- */
-
-/* Sets the source's sticky error from zlib's state; 1 if there was one. */
-static int gz_check(vsg_lig_src *s)
-{
-    int e = Z_OK;
-    const char *msg = gzerror(s->gz, &e);
-    if (e == Z_OK || e == Z_STREAM_END) return 0;
-    s->at_eof = 1;
-    s->err = VSG_E_IO;
-    if (e == Z_ERRNO)
-        snprintf(s->err_msg, sizeof s->err_msg, "read error: %s", strerror(errno));
-    else if (e == Z_MEM_ERROR)
-        snprintf(s->err_msg, sizeof s->err_msg, "out of memory in zlib");
-    else {
-        /* Z_BUF_ERROR: the stream ends early; Z_DATA_ERROR: bad data or CRC. zlib's message
-         * starts with the path, which the record's message already names. */
-        const char *colon = msg ? strstr(msg, ": ") : NULL;
-        if (colon) msg = colon + 2;
-        snprintf(s->err_msg, sizeof s->err_msg, "truncated or corrupt gzip data (%s)",
-                 msg && *msg ? msg : "zlib error");
-    }
-    return 1;
-}
 
 /* Reads more bytes after [pos, end), compacting and growing the buffer as needed. */
 static void src_fill(vsg_lig_src *s)
@@ -84,16 +63,18 @@ static void src_fill(vsg_lig_src *s)
         s->cap = cap;
     }
     want = s->cap - 1 - s->end; /* one byte for the NUL after a last line without newline */
-    if (s->gz) {
-        int n = gzread(s->gz, s->buf + s->end, (unsigned)(want > (1u << 30) ? (1u << 30) : want));
-        if (n > 0) s->end += (size_t)n;
-        if (gz_check(s)) return;
-        if (n < 0) { /* an error zlib did not name */
+    if (s->z) {
+        long n = vsg_inflate_read(s->z, s->buf + s->end, want);
+        if (n > 0) {
+            s->end += (size_t)n;
+        } else {
+            const char *msg;
             s->at_eof = 1;
-            s->err = VSG_E_IO;
-            snprintf(s->err_msg, sizeof s->err_msg, "read error");
-        } else if (n == 0) {
-            s->at_eof = 1;
+            if (n < 0) {
+                s->err = vsg_inflate_error(s->z, &msg);
+                if (!s->err) s->err = VSG_E_IO;
+                snprintf(s->err_msg, sizeof s->err_msg, "%s", *msg ? msg : "read error");
+            }
         }
     } else {
         size_t n = s->mem_len - s->mem_pos;
@@ -138,17 +119,14 @@ int vsg_lig_src_slow(vsg_lig_src *s, char **line, size_t *len)
 
 void vsg_lig_src_close(vsg_lig_src *s)
 {
-    if (s->gz) gzclose(s->gz);
+    vsg_inflate_close(s->z);
     free(s->buf);
     memset(s, 0, sizeof *s);
 }
 
 static uint64_t src_offset(const vsg_lig_src *s)
 {
-    if (s->gz) {
-        z_off_t o = gzoffset(s->gz);
-        return o > 0 ? (uint64_t)o : 0;
-    }
+    if (s->z) return vsg_inflate_offset(s->z);
     return s->mem_pos;
 }
 
@@ -416,6 +394,7 @@ static int open_current(vsg_ligand_reader *r, char *why, size_t whylen)
     vsg_lig_ctx *c = &r->ctx;
     const char *path = r->paths[r->cur];
     int is_stdin = strcmp(path, "-") == 0 && !r->mem;
+    int fd = -1;
     memset(c, 0, sizeof *c);
     c->path = path;
     c->display = strcmp(path, "-") == 0 ? "<stdin>" : path; /* a chunk of standard input too */
@@ -448,24 +427,24 @@ static int open_current(vsg_ligand_reader *r, char *why, size_t whylen)
     }
     errno = 0;
     if (is_stdin) {
-        int fd = dup(0); /* gzclose must not close the process's standard input */
-        c->src.gz = fd >= 0 ? gzdopen(fd, "rb") : NULL;
-        if (!c->src.gz && fd >= 0) close(fd);
+        fd = dup(0); /* closing the source must not close the process's standard input */
     } else {
         struct stat sb;
-        if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
             errno = EISDIR;
-        } else {
-            c->src.gz = gzopen(path, "rb");
-        }
+        else
+            fd = open(path, O_RDONLY | O_CLOEXEC);
     }
-    if (!c->src.gz) {
+    if (fd >= 0) {
+        c->src.z = vsg_inflate_open(fd);
+        if (!c->src.z) errno = ENOMEM;
+    }
+    if (!c->src.z) {
         snprintf(why, whylen, "cannot open: %s", errno ? strerror(errno) : "out of memory");
         free(c->src.buf);
         c->src.buf = NULL;
         return -1;
     }
-    gzbuffer(c->src.gz, SRC_CHUNK);
     return 0;
 }
 

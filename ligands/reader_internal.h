@@ -1,7 +1,7 @@
 /* reader_internal.h — what the ligand reader (ligand_reader.c) shares with the record parsers
  * of each format (read_sdf.c, read_mol2_lib.c, read_pdbqt_lib.c, read_pdb_lib.c): a buffered
- * line source over zlib or memory, the per-file parse context, the failure helper and a fast
- * strict number parser. Not a public header (the fuzz harness uses the memory input).
+ * line source over the inflater (inflate.h: ISA-L or zlib) or memory, the per-file parse
+ * context, the failure helper and a fast strict number parser. Not a public header (the fuzz harness uses the memory input).
  *
  * Why a line source of its own rather than grids/textio: lines are handed out in place
  * (no copy per line: the parsers are the bottleneck of a screen), the compressed offset is
@@ -14,14 +14,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
+#include "inflate.h"
 #include "ligand.h"
 
 #define VSG_LIG_LINE_MAX (1u << 20) /* longer lines are not a molecule we know how to read */
 
 typedef struct {
-    gzFile gz;            /* file input; NULL for memory input */
+    vsg_inflate *z;       /* file input (gzip or plain); NULL for memory input */
     const char *mem;      /* memory input */
     size_t mem_len, mem_pos;
     char *buf;            /* bytes [pos, end) not yet handed out; buf[end] is writable */

@@ -21,10 +21,13 @@ mkdir -p "$work"
 # The reader needs only the ligand reading sources, errors.c and textio's number parser.
 srcs=("$here"/ligands/ligand.c "$here"/ligands/ligand_reader.c "$here"/ligands/read_sdf.c
       "$here"/ligands/read_mol2_lib.c "$here"/ligands/read_pdbqt_lib.c "$here"/ligands/read_pdb_lib.c
-      "$here"/engine/errors.c "$here"/grids/textio.c)
-"$cc" -std=c11 -g -O1 -DVSG_VERSION=\"fuzz\" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+      "$here"/engine/errors.c "$here"/grids/textio.c "$here"/ligands/inflate.c)
+# the inflater the build would use: ISA-L where its header is installed, zlib otherwise
+isal=() isal_lib=()
+if [ -f /usr/include/isa-l/igzip_lib.h ]; then isal=(-DVSG_HAVE_ISAL=1) isal_lib=(-lisal); fi
+"$cc" -std=c11 -g -O1 -DVSG_VERSION=\"fuzz\" "${isal[@]}" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
       -I"$here"/engine -I"$here"/grids -I"$here"/ligands \
-      "$here"/tests/fuzz/fuzz_ligand_reader.c "${srcs[@]}" -lz -lm -o "$work/fuzz_ligand_reader"
+      "$here"/tests/fuzz/fuzz_ligand_reader.c "${srcs[@]}" "${isal_lib[@]}" -lz -lm -o "$work/fuzz_ligand_reader"
 
 seed() { # seed FORMAT: a few records of that format
     local d="$work/corpus_$1" data="$here/../shared/data"
