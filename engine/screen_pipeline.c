@@ -1,4 +1,6 @@
-/* screen_pipeline.c — reader → scorers → writer (the design is in screen.h).
+/* screen_pipeline.c — reader → scorers → writer (the design is in screen.h). Record preparation
+ * is in screen_prepare.c, what is written (CSV rows, SDF tags, the best-N set) in
+ * screen_output.c, the shared types in screen_internal.h.
  *
  * Threads and queues. Batches live in a fixed pool (2 per scorer + 2). The reader takes a free
  * batch, fills it with prepared records and hands it to the work queue; a scorer takes it,
@@ -41,50 +43,8 @@
 #include "errors.h"
 #include "reader_internal.h"
 #include "screen.h"
+#include "screen_internal.h"
 #include "timer.h"
-
-#define ROWS_PER_BATCH 4096
-/* Records per chunk of the parallel parse: small enough that a library of a few thousand
- * molecules keeps every parse worker busy, large enough for full GPU batches (see screen.h). */
-#ifndef PARSE_CHUNK_RECORDS
-#define PARSE_CHUNK_RECORDS 1024
-#endif
-
-typedef struct {
-    size_t index;
-    long record, line;
-    const char *source; /* owned by the reader, which outlives the writer */
-    char name[128];
-    int natoms;
-    long lig;           /* index among the batch's scored ligands, −1 when not scored */
-    char code[16];
-    char message[256];
-} row;
-
-typedef struct {
-    size_t seq;
-    row *rows;
-    size_t nrows;
-    /* scored ligands, structure of arrays */
-    uint32_t *start;
-    size_t nlig;
-    float *x, *y, *z, *q;
-    uint8_t *type;
-    size_t natoms, cap_atoms;
-    vsg_score_result *res;
-    vsg_ligand *copies; /* SDF output: one per scored ligand */
-    size_t ncopies;
-    vsg_place_pose *poses; /* rigid placement: kposes per scored ligand, best first */
-    int *nposes;           /* poses kept per scored ligand (0: none) */
-    int kposes;
-} batch;
-
-typedef struct {
-    void **items; /* batches, or chunks of the parallel parse */
-    size_t cap, head, n;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-} queue;
 
 static int queue_init(queue *q, size_t cap)
 {
@@ -123,53 +83,6 @@ static void *queue_pop(queue *q)
     pthread_mutex_unlock(&q->mu);
     return b;
 }
-
-typedef struct pipeline pipeline;
-
-typedef struct {
-    pipeline *p;
-    vsg_scorer *scorer;
-    vsg_kernel kernel; /* after calibration */
-    int calibrated;
-    double transfer_s, score_s;
-    int fell_back;     /* batches scored by the CPU twin after a GPU error */
-    uint64_t poses, poses_scored; /* rigid placement */
-    pthread_t thread;
-} scorer_slot;
-
-struct pipeline {
-    const vsg_score_grids *g;
-    const vsg_screen_options *o;
-    vsg_ligand_reader *reader;
-    queue free_q, work_q, done_q;
-    batch *pool;
-    size_t npool;
-    size_t cap_atoms;         /* per batch */
-    int max_atoms;
-    scorer_slot slots[VSG_SCREEN_MAX_DEVICES];
-    int nslots;
-    /* written by the reader, read by the writer under progress_mu */
-    pthread_mutex_t progress_mu;
-    size_t total_batches;     /* valid once reader_done */
-    int reader_done;
-    uint64_t bytes_done, bytes_total;
-    double parse_s;
-    vsg_status reader_error;
-    /* parallel parse (nparse > 1): the reader thread only cuts chunks; parse workers parse them */
-    int nparse;
-    struct chunk_item *chunks;
-    size_t nchunks;
-    queue chunk_free_q, chunk_work_q;
-    pthread_t parse_threads[VSG_SCREEN_MAX_PARSE_THREADS];
-    vsg_ligand_reader_options reader_opt;
-};
-
-/* A chunk of raw records and the batch its rows go to (taken in sequence order by the splitter,
- * so a worker never waits for a batch and the writer's order needs no change). */
-typedef struct chunk_item {
-    vsg_lig_chunk ch;
-    batch *b;
-} chunk_item;
 
 /* ---- batches ------------------------------------------------------------------------------- */
 
@@ -237,96 +150,6 @@ static vsg_score_batch batch_view(const batch *b)
     return v;
 }
 
-/* ---- record preparation (reader thread) ------------------------------------------------------- */
-
-static int map_of_type(const vsg_score_grids *g, const char *t)
-{
-    for (int i = 0; i < g->nmaps; i++)
-        if (i != g->e_map && i != g->d_map && !strcmp(g->types[i], t)) return i;
-    return -1;
-}
-
-/* Decides whether lig can be scored; on failure marks it (status, code, message). */
-static void prepare(pipeline *p, vsg_ligand *lig)
-{
-    const vsg_screen_options *o = p->o;
-    if (lig->status != VSG_OK) return;
-    if (lig->natoms == 0) {
-        vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_NO_ATOMS, "%s:%ld: record %ld: no atoms", lig->source, lig->line,
-                        lig->record);
-        return;
-    }
-    for (int i = 0; i < lig->natoms; i++) {
-        const vsg_lig_atom *a = &lig->atoms[i];
-        if (!isfinite(a->x) || !isfinite(a->y) || !isfinite(a->z)) {
-            vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_BAD_COORD, "%s:%d: record %ld: atom %d has a non-finite coordinate",
-                            lig->source, a->line, lig->record, i + 1);
-            return;
-        }
-    }
-    /* charges */
-    int want_gasteiger = o->charges == VSG_CHARGES_GASTEIGER || (o->charges == VSG_CHARGES_AUTO && !lig->has_charges);
-    if (want_gasteiger) {
-        if (vsg_ligand_gasteiger_available()) {
-            vsg_status st = vsg_ligand_gasteiger(lig);
-            if (st != VSG_OK) {
-                vsg_ligand_fail(lig, st, VSG_LIG_NO_CHARGES, "%s:%ld: record %ld: Gasteiger charges failed: %s",
-                                lig->source, lig->line, lig->record, vsg_last_error());
-                return;
-            }
-        } else if (!lig->has_charges) {
-            vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_NO_CHARGES,
-                            "%s:%ld: record %ld: no partial charges in the file and this build has no Open Babel "
-                            "for Gasteiger charges",
-                            lig->source, lig->line, lig->record);
-            return;
-        } else {
-            vsg_ligand_fail(lig, VSG_E_UNSUPPORTED, VSG_LIG_NO_CHARGES,
-                            "%s:%ld: record %ld: --charges gasteiger needs Open Babel, absent from this build",
-                            lig->source, lig->line, lig->record);
-            return;
-        }
-    } else if (!lig->has_charges) {
-        vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_NO_CHARGES,
-                        "%s:%ld: record %ld: no partial charges in the file (--charges file); try --charges gasteiger",
-                        lig->source, lig->line, lig->record);
-        return;
-    }
-    /* AutoDock types for AD4 map sets */
-    if (p->g->kind == VSG_SCORE_AD4 && lig->format != VSG_LIG_PDBQT) {
-        vsg_ligand_merge_nonpolar_h(lig);
-        vsg_status st = vsg_ligand_assign_ad_types(lig);
-        if (st != VSG_OK) {
-            vsg_ligand_fail(lig, st, VSG_LIG_TYPE, "%s:%ld: record %ld: %s", lig->source, lig->line, lig->record,
-                            vsg_last_error());
-            return;
-        }
-    }
-    int nonzero = 0;
-    for (int i = 0; i < lig->natoms; i++) nonzero |= lig->atoms[i].charge != 0.0;
-    if (!nonzero) {
-        vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_ZERO_CHARGES,
-                        "%s:%ld: record %ld: every partial charge is 0 (not scored)", lig->source, lig->line,
-                        lig->record);
-        return;
-    }
-    if ((size_t)lig->natoms > p->cap_atoms) {
-        vsg_ligand_fail(lig, VSG_E_LIMIT, VSG_LIG_TOO_MANY, "%s:%ld: record %ld: %d atoms, more than a batch holds (%zu)",
-                        lig->source, lig->line, lig->record, lig->natoms, p->cap_atoms);
-        return;
-    }
-    if (p->g->kind == VSG_SCORE_AD4) {
-        for (int i = 0; i < lig->natoms; i++) {
-            const char *t = lig->atoms[i].ad_type;
-            if (map_of_type(p->g, t) < 0) {
-                vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_TYPE, "%s:%d: record %ld: atom %d has type '%s', which the map set lacks",
-                                lig->source, lig->atoms[i].line, lig->record, i + 1, t);
-                return;
-            }
-        }
-    }
-}
-
 static void add_row(batch *b, const vsg_ligand *lig, long lig_index)
 {
     row *r = &b->rows[b->nrows++];
@@ -350,7 +173,7 @@ static void add_ligand(pipeline *p, batch *b, const vsg_ligand *lig)
         b->y[a0 + i] = (float)a->y;
         b->z[a0 + i] = (float)a->z;
         b->q[a0 + i] = (float)a->charge;
-        int t = p->g->kind == VSG_SCORE_AD4 ? map_of_type(p->g, a->ad_type) : -1;
+        int t = p->g->kind == VSG_SCORE_AD4 ? vsg_screen_map_of_type(p->g, a->ad_type) : -1;
         b->type[a0 + i] = t < 0 ? VSG_SCORE_NO_TYPE : (uint8_t)t;
     }
     b->natoms += (size_t)lig->natoms;
@@ -389,7 +212,7 @@ static void *parse_main(void *arg)
         double t0 = vsg_now();
         if (rd) vsg_ligand_reader_set_chunk(rd, &it->ch);
         while (rd && vsg_ligand_reader_next(rd, &lig) == 1) {
-            prepare(p, &lig);
+            vsg_screen_prepare(p, &lig);
             /* chunks hold fewer lines than a batch holds atoms and fewer records than rows
              * (vsg_ligand_reader_next_chunk), so neither check can trip; kept as a guard */
             if (lig.status == VSG_OK && b->natoms + (size_t)lig.natoms > b->cap_atoms)
@@ -482,7 +305,7 @@ static void *reader_main(void *arg)
         }
         double t0 = vsg_now();
         int got = vsg_ligand_reader_next(p->reader, &lig);
-        if (got == 1) prepare(p, &lig);
+        if (got == 1) vsg_screen_prepare(p, &lig);
         busy += vsg_now() - t0;
         if (got != 1) break;
         if (lig.status == VSG_OK && b->natoms + (size_t)lig.natoms > b->cap_atoms) {
@@ -608,194 +431,6 @@ static void *scorer_main(void *arg)
         queue_push(&p->done_q, b);
     }
     return NULL;
-}
-
-/* ---- writer -------------------------------------------------------------------------------------- */
-
-typedef struct {
-    double score;
-    size_t index;
-    vsg_ligand lig;
-    vsg_score_result res;
-    vsg_place_pose pose; /* rigid placement: the best pose */
-    int posed;
-} top_entry;
-
-typedef struct {
-    top_entry *e;   /* max-heap on (score, index): the worst of the kept ones on top */
-    size_t n, cap;
-} top_heap;
-
-static int worse(const top_entry *a, const top_entry *b)
-{
-    return a->score > b->score || (a->score == b->score && a->index > b->index);
-}
-
-static void heap_sift_down(top_heap *h, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < h->n && worse(&h->e[l], &h->e[m])) m = l;
-        if (r < h->n && worse(&h->e[r], &h->e[m])) m = r;
-        if (m == i) return;
-        top_entry t = h->e[i];
-        h->e[i] = h->e[m];
-        h->e[m] = t;
-        i = m;
-    }
-}
-
-static void heap_sift_up(top_heap *h, size_t i)
-{
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (!worse(&h->e[i], &h->e[parent])) return;
-        top_entry t = h->e[i];
-        h->e[i] = h->e[parent];
-        h->e[parent] = t;
-        i = parent;
-    }
-}
-
-/* Offers a scored molecule to the best-N set. */
-static void heap_offer(top_heap *h, const vsg_ligand *lig, const vsg_score_result *res, const vsg_place_pose *pp,
-                       size_t index)
-{
-    top_entry cand;
-    cand.score = res->total;
-    cand.index = index;
-    if (h->n == h->cap) {
-        if (!worse(&h->e[0], &cand)) return;
-        if (vsg_ligand_copy(&h->e[0].lig, lig) != VSG_OK) return;
-        h->e[0].score = cand.score;
-        h->e[0].index = index;
-        h->e[0].res = *res;
-        h->e[0].posed = pp != NULL;
-        if (pp) h->e[0].pose = *pp;
-        heap_sift_down(h, 0);
-        return;
-    }
-    top_entry *e = &h->e[h->n];
-    vsg_ligand_init(&e->lig);
-    if (vsg_ligand_copy(&e->lig, lig) != VSG_OK) {
-        vsg_ligand_release(&e->lig);
-        return;
-    }
-    e->score = cand.score;
-    e->index = index;
-    e->res = *res;
-    e->posed = pp != NULL;
-    if (pp) e->pose = *pp;
-    h->n++;
-    heap_sift_up(h, h->n - 1);
-}
-
-static int by_score(const void *a, const void *b)
-{
-    const top_entry *x = a, *y = b;
-    return worse(x, y) ? 1 : worse(y, x) ? -1 : 0;
-}
-
-static int fill_tags(vsg_sdf_tag *t, const vsg_score_grids *g, const vsg_score_result *r, long rank)
-{
-    int n = 0;
-    t[n].name = "score_kcal_mol";
-    snprintf(t[n++].value, sizeof t[0].value, "%.4f", r->total);
-    if (g->kind == VSG_SCORE_AD4) {
-        t[n].name = "vdw_hb_kcal_mol";
-        snprintf(t[n++].value, sizeof t[0].value, "%.4f", r->vdw_hb);
-        t[n].name = "elec_kcal_mol";
-        snprintf(t[n++].value, sizeof t[0].value, "%.4f", r->elec);
-        t[n].name = "desolv_kcal_mol";
-        snprintf(t[n++].value, sizeof t[0].value, "%.4f", r->desolv);
-    }
-    t[n].name = "atoms_outside";
-    snprintf(t[n++].value, sizeof t[0].value, "%d", r->outside);
-    if (rank > 0) {
-        t[n].name = "rank";
-        snprintf(t[n++].value, sizeof t[0].value, "%ld", rank);
-    }
-    return n;
-}
-
-/* The pose's tags (rigid placement): index, rotation quaternion, translation (x' = R·x + T). */
-static int fill_pose_tags(vsg_sdf_tag *t, const vsg_place_pose *pp, long pose_rank)
-{
-    int n = 0;
-    t[n].name = "pose_index";
-    snprintf(t[n++].value, sizeof t[0].value, "%llu", (unsigned long long)pp->pose);
-    t[n].name = "pose_quaternion_wxyz";
-    snprintf(t[n++].value, sizeof t[0].value, "%.6f %.6f %.6f %.6f", pp->q.w, pp->q.x, pp->q.y, pp->q.z);
-    t[n].name = "pose_translation";
-    snprintf(t[n++].value, sizeof t[0].value, "%.4f %.4f %.4f", pp->translation[0], pp->translation[1],
-             pp->translation[2]);
-    if (pose_rank > 0) {
-        t[n].name = "pose_rank";
-        snprintf(t[n++].value, sizeof t[0].value, "%ld", pose_rank);
-    }
-    return n;
-}
-
-/* Rigid placement adds, after the score terms: pose_index (rotation × sites + site), the
- * rotation as a unit quaternion pose_qw..pose_qz and the translation pose_tx..pose_tz of the
- * rigid motion x' = R·x + T that takes the input coordinates to the best pose. */
-static void write_csv_header(FILE *f, const vsg_score_grids *g, int rigid)
-{
-    fputs("index,name,source,record,atoms,score_kcal_mol,", f);
-    if (g->kind == VSG_SCORE_AD4) fputs("vdw_hb_kcal_mol,elec_kcal_mol,desolv_kcal_mol,", f);
-    else fputs("elec_kcal_mol,", f);
-    if (rigid) fputs("pose_index,pose_qw,pose_qx,pose_qy,pose_qz,pose_tx,pose_ty,pose_tz,", f);
-    fputs("atoms_outside,status,message\n", f);
-}
-
-static void write_csv_row(FILE *f, const vsg_score_grids *g, int rigid, const row *r, const vsg_score_result *res,
-                          const vsg_place_pose *pp)
-{
-    fprintf(f, "%zu,", r->index);
-    vsg_csv_field(f, r->name);
-    fputc(',', f);
-    vsg_csv_field(f, r->source);
-    fprintf(f, ",%ld,%d,", r->record, r->natoms);
-    if (res) {
-        fprintf(f, "%.4f,", res->total);
-        if (g->kind == VSG_SCORE_AD4) fprintf(f, "%.4f,%.4f,%.4f,", res->vdw_hb, res->elec, res->desolv);
-        else fprintf(f, "%.4f,", res->elec);
-        if (rigid && pp)
-            fprintf(f, "%llu,%.6f,%.6f,%.6f,%.6f,%.4f,%.4f,%.4f,", (unsigned long long)pp->pose, pp->q.w, pp->q.x,
-                    pp->q.y, pp->q.z, pp->translation[0], pp->translation[1], pp->translation[2]);
-        else if (rigid)
-            fputs(",,,,,,,,", f);
-        fprintf(f, "%d,", res->outside);
-        if (res->outside > 0) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "%d of %d atoms outside the grid (%s)", res->outside, r->natoms,
-                     g->kind == VSG_SCORE_AD4 ? "scored by AutoDock's rule" : "they contribute 0");
-            fputs(VSG_LIG_OUTSIDE ",", f);
-            vsg_csv_field(f, msg);
-        } else {
-            fputs("ok,", f);
-        }
-    } else {
-        fputs(g->kind == VSG_SCORE_AD4 ? ",,,,," : ",,,", f);
-        if (rigid) fputs(",,,,,,,,", f);
-        vsg_csv_field(f, r->code);
-        fputc(',', f);
-        vsg_csv_field(f, r->message);
-    }
-    fputc('\n', f);
-}
-
-static void count_code(vsg_screen_report *rep, const char *code)
-{
-    for (size_t i = 0; i < rep->by_code_n; i++)
-        if (!strcmp(rep->by_code[i], code)) {
-            rep->by_code_count[i]++;
-            return;
-        }
-    if (rep->by_code_n < 16) {
-        snprintf(rep->by_code[rep->by_code_n], sizeof rep->by_code[0], "%s", code);
-        rep->by_code_count[rep->by_code_n++] = 1;
-    }
 }
 
 static void show_progress(pipeline *p, const vsg_screen_report *rep, double t0, int final)
@@ -963,7 +598,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     }
 
     /* the writer */
-    write_csv_header(o->csv, g, rigid);
+    vsg_screen_csv_header(o->csv, g, rigid);
     batch **early = calloc(p.npool, sizeof *early);
     size_t next = 0;
     double write_busy = 0.0, last_show = 0.0;
@@ -1014,7 +649,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
             if (p.nparse > 1) r->index = rep->records; /* chunks number their records from 0 */
             const vsg_score_result *res = r->lig >= 0 ? &b->res[r->lig] : NULL;
             const vsg_place_pose *pp = res && rigid ? b->poses + (size_t)r->lig * (size_t)b->kposes : NULL;
-            write_csv_row(o->csv, g, rigid, r, res, pp);
+            vsg_screen_csv_row(o->csv, g, rigid, r, res, pp);
             rep->records++;
             if (res && pp && b->copies) {
                 vsg_ligand *lg = &b->copies[r->lig];
@@ -1026,8 +661,8 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
                     double m[9];
                     vsg_quat_to_matrix(&pp[k].q, m);
                     vsg_ligand_move(&scratch, m, pp[k].translation);
-                    int nt = fill_tags(tags, g, &pp[k].score, 0);
-                    nt += fill_pose_tags(tags + nt, &pp[k], b->nposes[r->lig] > 1 ? k + 1 : 0);
+                    int nt = vsg_screen_score_tags(tags, g, &pp[k].score, 0);
+                    nt += vsg_screen_pose_tags(tags + nt, &pp[k], b->nposes[r->lig] > 1 ? k + 1 : 0);
                     vsg_status ws = poses_sdf ? vsg_sdf_write_record(poses_f, &scratch, tags, nt)
                                               : vsg_pdbqt_write_record(poses_f, &scratch, ++poses_model, tags, nt);
                     if (ws != VSG_OK)
@@ -1045,10 +680,10 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
                 rep->atoms += (uint64_t)r->natoms;
                 if (sdf && b->copies) {
                     if (heap.e) {
-                        heap_offer(&heap, &b->copies[r->lig], res, pp, r->index);
+                        vsg_top_offer(&heap, &b->copies[r->lig], res, pp, r->index);
                     } else {
-                        int nt = fill_tags(tags, g, res, 0);
-                        if (pp) nt += fill_pose_tags(tags + nt, pp, 0);
+                        int nt = vsg_screen_score_tags(tags, g, res, 0);
+                        if (pp) nt += vsg_screen_pose_tags(tags + nt, pp, 0);
                         if (vsg_sdf_write_record(sdf, &b->copies[r->lig], tags, nt) != VSG_OK)
                             vsg_warn("%s: record %ld not written to %s: %s", r->source, r->record, o->sdf_path,
                                      vsg_last_error());
@@ -1056,7 +691,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
                 }
             } else {
                 rep->failed++;
-                count_code(rep, r->code);
+                vsg_screen_count_code(rep, r->code);
             }
         }
         write_busy += vsg_now() - t0;
@@ -1073,10 +708,10 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     if (show) show_progress(&p, rep, t_start, 1);
 
     if (heap.e) {
-        qsort(heap.e, heap.n, sizeof *heap.e, by_score);
+        vsg_top_sort(&heap);
         for (size_t i = 0; i < heap.n; i++) {
-            int nt = fill_tags(tags, g, &heap.e[i].res, (long)i + 1);
-            if (heap.e[i].posed) nt += fill_pose_tags(tags + nt, &heap.e[i].pose, 0);
+            int nt = vsg_screen_score_tags(tags, g, &heap.e[i].res, (long)i + 1);
+            if (heap.e[i].posed) nt += vsg_screen_pose_tags(tags + nt, &heap.e[i].pose, 0);
             if (vsg_sdf_write_record(sdf, &heap.e[i].lig, tags, nt) != VSG_OK)
                 vsg_warn("%s: not written: %s", o->sdf_path, vsg_last_error());
             vsg_ligand_release(&heap.e[i].lig);
@@ -1125,97 +760,3 @@ out_scorers:
     return st;
 }
 
-/* ---- the whole library in memory, for `vsgrid bench` -------------------------------------------- */
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) return 1;
-    size_t n = *cap ? *cap : 4096;
-    while (n < need) n *= 2;
-    void *q = realloc(*p, n * elem);
-    if (!q) return 0;
-    *p = q;
-    *cap = n;
-    return 1;
-}
-
-vsg_status vsg_screen_library_load(const vsg_score_grids *g, const vsg_screen_options *o, size_t max_records,
-                                   vsg_screen_library *lib)
-{
-    memset(lib, 0, sizeof *lib);
-    pipeline p;
-    memset(&p, 0, sizeof p);
-    p.g = g;
-    p.o = o;
-    p.cap_atoms = o->batch_atoms ? o->batch_atoms : 1u << 20;
-    vsg_ligand_reader_options ro;
-    memset(&ro, 0, sizeof ro);
-    ro.format = o->format;
-    ro.max_atoms = o->max_atoms;
-    vsg_status st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p.reader);
-    if (st != VSG_OK) return st;
-    vsg_ligand lig;
-    vsg_ligand_init(&lig);
-    size_t cap_lig = 0, cap_at[5] = {0, 0, 0, 0, 0}, cap_type = 0;
-    while ((max_records == 0 || lib->records < max_records) && vsg_ligand_reader_next(p.reader, &lig) == 1) {
-        lib->records++;
-        prepare(&p, &lig);
-        if (lig.status != VSG_OK) {
-            lib->failed++;
-            continue;
-        }
-        size_t na = lib->natoms + (size_t)lig.natoms;
-        if (!grow((void **)&lib->start, &cap_lig, lib->nlig + 2, sizeof *lib->start) ||
-            !grow((void **)&lib->x, &cap_at[0], na, sizeof(float)) || !grow((void **)&lib->y, &cap_at[1], na, sizeof(float)) ||
-            !grow((void **)&lib->z, &cap_at[2], na, sizeof(float)) || !grow((void **)&lib->q, &cap_at[3], na, sizeof(float)) ||
-            !grow((void **)&lib->type, &cap_type, na, 1)) {
-            st = vsg_fail(VSG_E_NOMEM, "bench: out of memory for %zu atoms", na);
-            break;
-        }
-        if (lib->nlig == 0) lib->start[0] = 0;
-        for (int i = 0; i < lig.natoms; i++) {
-            const vsg_lig_atom *a = &lig.atoms[i];
-            size_t k = lib->natoms + (size_t)i;
-            lib->x[k] = (float)a->x;
-            lib->y[k] = (float)a->y;
-            lib->z[k] = (float)a->z;
-            lib->q[k] = (float)a->charge;
-            int t = g->kind == VSG_SCORE_AD4 ? map_of_type(g, a->ad_type) : -1;
-            lib->type[k] = t < 0 ? VSG_SCORE_NO_TYPE : (uint8_t)t;
-        }
-        lib->natoms = na;
-        lib->nlig++;
-        lib->start[lib->nlig] = (uint32_t)na;
-    }
-    vsg_ligand_release(&lig);
-    vsg_ligand_reader_close(p.reader);
-    if (st != VSG_OK) vsg_screen_library_free(lib);
-    return st;
-}
-
-void vsg_screen_library_free(vsg_screen_library *lib)
-{
-    free(lib->start);
-    free(lib->x);
-    free(lib->y);
-    free(lib->z);
-    free(lib->q);
-    free(lib->type);
-    memset(lib, 0, sizeof *lib);
-}
-
-vsg_score_batch vsg_screen_library_slice(const vsg_screen_library *lib, size_t first, size_t n, uint32_t *start)
-{
-    vsg_score_batch b;
-    const uint32_t a0 = lib->start[first];
-    for (size_t i = 0; i <= n; i++) start[i] = lib->start[first + i] - a0;
-    b.nlig = n;
-    b.natoms = start[n];
-    b.start = start;
-    b.x = lib->x + a0;
-    b.y = lib->y + a0;
-    b.z = lib->z + a0;
-    b.q = lib->q + a0;
-    b.type = lib->type + a0;
-    return b;
-}

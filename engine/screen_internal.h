@@ -1,0 +1,137 @@
+/* screen_internal.h — the screening pipeline's own types and the pieces its files share
+ * (engine/screen_pipeline.c: threads and queues; screen_prepare.c: record preparation;
+ * screen_output.c: CSV rows, SDF tags and the best-N set; screen_library.c: the library in
+ * memory for `vsgrid bench`). Not part of the public API. */
+#ifndef VSG_SCREEN_INTERNAL_H
+#define VSG_SCREEN_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "place_cpu.h"
+#include "reader_internal.h"
+#include "screen.h"
+
+#define ROWS_PER_BATCH 4096
+/* Records per chunk of the parallel parse: small enough that a library of a few thousand
+ * molecules keeps every parse worker busy, large enough for full GPU batches (see screen.h). */
+#ifndef PARSE_CHUNK_RECORDS
+#define PARSE_CHUNK_RECORDS 1024
+#endif
+
+typedef struct {
+    size_t index;
+    long record, line;
+    const char *source; /* owned by the reader, which outlives the writer */
+    char name[128];
+    int natoms;
+    long lig;           /* index among the batch's scored ligands, −1 when not scored */
+    char code[16];
+    char message[256];
+} row;
+
+typedef struct {
+    size_t seq;
+    row *rows;
+    size_t nrows;
+    /* scored ligands, structure of arrays */
+    uint32_t *start;
+    size_t nlig;
+    float *x, *y, *z, *q;
+    uint8_t *type;
+    size_t natoms, cap_atoms;
+    vsg_score_result *res;
+    vsg_ligand *copies; /* SDF output: one per scored ligand */
+    size_t ncopies;
+    vsg_place_pose *poses; /* rigid placement: kposes per scored ligand, best first */
+    int *nposes;           /* poses kept per scored ligand (0: none) */
+    int kposes;
+} batch;
+
+typedef struct {
+    void **items; /* batches, or chunks of the parallel parse */
+    size_t cap, head, n;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} queue;
+
+typedef struct pipeline pipeline;
+
+typedef struct {
+    pipeline *p;
+    vsg_scorer *scorer;
+    vsg_kernel kernel; /* after calibration */
+    int calibrated;
+    double transfer_s, score_s;
+    int fell_back;     /* batches scored by the CPU twin after a GPU error */
+    uint64_t poses, poses_scored; /* rigid placement */
+    pthread_t thread;
+} scorer_slot;
+
+struct pipeline {
+    const vsg_score_grids *g;
+    const vsg_screen_options *o;
+    vsg_ligand_reader *reader;
+    queue free_q, work_q, done_q;
+    batch *pool;
+    size_t npool;
+    size_t cap_atoms;         /* per batch */
+    int max_atoms;
+    scorer_slot slots[VSG_SCREEN_MAX_DEVICES];
+    int nslots;
+    /* written by the reader, read by the writer under progress_mu */
+    pthread_mutex_t progress_mu;
+    size_t total_batches;     /* valid once reader_done */
+    int reader_done;
+    uint64_t bytes_done, bytes_total;
+    double parse_s;
+    vsg_status reader_error;
+    /* parallel parse (nparse > 1): the reader thread only cuts chunks; parse workers parse them */
+    int nparse;
+    struct chunk_item *chunks;
+    size_t nchunks;
+    queue chunk_free_q, chunk_work_q;
+    pthread_t parse_threads[VSG_SCREEN_MAX_PARSE_THREADS];
+    vsg_ligand_reader_options reader_opt;
+};
+
+/* A chunk of raw records and the batch its rows go to (taken in sequence order by the splitter,
+ * so a worker never waits for a batch and the writer's order needs no change). */
+typedef struct chunk_item {
+    vsg_lig_chunk ch;
+    batch *b;
+} chunk_item;
+
+
+typedef struct {
+    double score;
+    size_t index;
+    vsg_ligand lig;
+    vsg_score_result res;
+    vsg_place_pose pose; /* rigid placement: the best pose */
+    int posed;
+} top_entry;
+
+typedef struct {
+    top_entry *e;   /* max-heap on (score, index): the worst of the kept ones on top */
+    size_t n, cap;
+} top_heap;
+
+
+/* screen_prepare.c */
+int vsg_screen_map_of_type(const vsg_score_grids *g, const char *t);
+void vsg_screen_prepare(pipeline *p, vsg_ligand *lig);
+
+/* screen_output.c */
+void vsg_screen_csv_header(FILE *f, const vsg_score_grids *g, int rigid);
+void vsg_screen_csv_row(FILE *f, const vsg_score_grids *g, int rigid, const row *r, const vsg_score_result *res,
+                        const vsg_place_pose *pp);
+void vsg_screen_count_code(vsg_screen_report *rep, const char *code);
+int vsg_screen_score_tags(vsg_sdf_tag *t, const vsg_score_grids *g, const vsg_score_result *r, long rank);
+int vsg_screen_pose_tags(vsg_sdf_tag *t, const vsg_place_pose *pp, long pose_rank);
+void vsg_top_offer(top_heap *h, const vsg_ligand *lig, const vsg_score_result *res, const vsg_place_pose *pp,
+                   size_t index);
+void vsg_top_sort(top_heap *h);
+
+#endif

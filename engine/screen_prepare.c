@@ -1,0 +1,100 @@
+/* screen_prepare.c — record preparation for the screening pipeline: whether a record can be
+ * scored, and its charges and AutoDock types (the order of the checks is in screen_pipeline.c). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "screen_internal.h"
+
+/* ---- record preparation (reader thread) ------------------------------------------------------- */
+
+int vsg_screen_map_of_type(const vsg_score_grids *g, const char *t)
+{
+    for (int i = 0; i < g->nmaps; i++)
+        if (i != g->e_map && i != g->d_map && !strcmp(g->types[i], t)) return i;
+    return -1;
+}
+
+/* Decides whether lig can be scored; on failure marks it (status, code, message). */
+void vsg_screen_prepare(pipeline *p, vsg_ligand *lig)
+{
+    const vsg_screen_options *o = p->o;
+    if (lig->status != VSG_OK) return;
+    if (lig->natoms == 0) {
+        vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_NO_ATOMS, "%s:%ld: record %ld: no atoms", lig->source, lig->line,
+                        lig->record);
+        return;
+    }
+    for (int i = 0; i < lig->natoms; i++) {
+        const vsg_lig_atom *a = &lig->atoms[i];
+        if (!isfinite(a->x) || !isfinite(a->y) || !isfinite(a->z)) {
+            vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_BAD_COORD, "%s:%d: record %ld: atom %d has a non-finite coordinate",
+                            lig->source, a->line, lig->record, i + 1);
+            return;
+        }
+    }
+    /* charges */
+    int want_gasteiger = o->charges == VSG_CHARGES_GASTEIGER || (o->charges == VSG_CHARGES_AUTO && !lig->has_charges);
+    if (want_gasteiger) {
+        if (vsg_ligand_gasteiger_available()) {
+            vsg_status st = vsg_ligand_gasteiger(lig);
+            if (st != VSG_OK) {
+                vsg_ligand_fail(lig, st, VSG_LIG_NO_CHARGES, "%s:%ld: record %ld: Gasteiger charges failed: %s",
+                                lig->source, lig->line, lig->record, vsg_last_error());
+                return;
+            }
+        } else if (!lig->has_charges) {
+            vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_NO_CHARGES,
+                            "%s:%ld: record %ld: no partial charges in the file and this build has no Open Babel "
+                            "for Gasteiger charges",
+                            lig->source, lig->line, lig->record);
+            return;
+        } else {
+            vsg_ligand_fail(lig, VSG_E_UNSUPPORTED, VSG_LIG_NO_CHARGES,
+                            "%s:%ld: record %ld: --charges gasteiger needs Open Babel, absent from this build",
+                            lig->source, lig->line, lig->record);
+            return;
+        }
+    } else if (!lig->has_charges) {
+        vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_NO_CHARGES,
+                        "%s:%ld: record %ld: no partial charges in the file (--charges file); try --charges gasteiger",
+                        lig->source, lig->line, lig->record);
+        return;
+    }
+    /* AutoDock types for AD4 map sets */
+    if (p->g->kind == VSG_SCORE_AD4 && lig->format != VSG_LIG_PDBQT) {
+        vsg_ligand_merge_nonpolar_h(lig);
+        vsg_status st = vsg_ligand_assign_ad_types(lig);
+        if (st != VSG_OK) {
+            vsg_ligand_fail(lig, st, VSG_LIG_TYPE, "%s:%ld: record %ld: %s", lig->source, lig->line, lig->record,
+                            vsg_last_error());
+            return;
+        }
+    }
+    int nonzero = 0;
+    for (int i = 0; i < lig->natoms; i++) nonzero |= lig->atoms[i].charge != 0.0;
+    if (!nonzero) {
+        vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_ZERO_CHARGES,
+                        "%s:%ld: record %ld: every partial charge is 0 (not scored)", lig->source, lig->line,
+                        lig->record);
+        return;
+    }
+    if ((size_t)lig->natoms > p->cap_atoms) {
+        vsg_ligand_fail(lig, VSG_E_LIMIT, VSG_LIG_TOO_MANY, "%s:%ld: record %ld: %d atoms, more than a batch holds (%zu)",
+                        lig->source, lig->line, lig->record, lig->natoms, p->cap_atoms);
+        return;
+    }
+    if (p->g->kind == VSG_SCORE_AD4) {
+        for (int i = 0; i < lig->natoms; i++) {
+            const char *t = lig->atoms[i].ad_type;
+            if (vsg_screen_map_of_type(p->g, t) < 0) {
+                vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_TYPE, "%s:%d: record %ld: atom %d has type '%s', which the map set lacks",
+                                lig->source, lig->atoms[i].line, lig->record, i + 1, t);
+                return;
+            }
+        }
+    }
+}
+
