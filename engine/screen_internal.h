@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "batch.h"
 #include "place_cpu.h"
 #include "reader_internal.h"
 #include "screen.h"
@@ -35,12 +36,7 @@ typedef struct {
     size_t seq;
     row *rows;
     size_t nrows;
-    /* scored ligands, structure of arrays */
-    uint32_t *start;
-    size_t nlig;
-    float *x, *y, *z, *q;
-    uint8_t *type;
-    size_t natoms, cap_atoms;
+    vsg_batch at;       /* the scored ligands' atoms (ligands/batch.h), ROWS_PER_BATCH ligands at most */
     vsg_score_result *res;
     vsg_ligand *copies; /* SDF output: one per scored ligand */
     size_t ncopies;

@@ -89,12 +89,7 @@ static void *queue_pop(queue *q)
 static void batch_free(batch *b)
 {
     free(b->rows);
-    free(b->start);
-    free(b->x);
-    free(b->y);
-    free(b->z);
-    free(b->q);
-    free(b->type);
+    vsg_batch_free(&b->at);
     free(b->res);
     free(b->poses);
     free(b->nposes);
@@ -107,14 +102,8 @@ static void batch_free(batch *b)
 static int batch_alloc(batch *b, size_t cap_atoms, int copies, int kposes)
 {
     memset(b, 0, sizeof *b);
-    b->cap_atoms = cap_atoms;
+    if (vsg_batch_init(&b->at, ROWS_PER_BATCH, cap_atoms) != VSG_OK) return 0;
     b->rows = malloc(sizeof *b->rows * ROWS_PER_BATCH);
-    b->start = malloc(sizeof *b->start * (ROWS_PER_BATCH + 1));
-    b->x = malloc(sizeof(float) * cap_atoms);
-    b->y = malloc(sizeof(float) * cap_atoms);
-    b->z = malloc(sizeof(float) * cap_atoms);
-    b->q = malloc(sizeof(float) * cap_atoms);
-    b->type = malloc(cap_atoms);
     b->res = malloc(sizeof *b->res * ROWS_PER_BATCH);
     if (kposes > 0) {
         b->kposes = kposes;
@@ -127,28 +116,16 @@ static int batch_alloc(batch *b, size_t cap_atoms, int copies, int kposes)
         if (b->copies)
             for (size_t i = 0; i < ROWS_PER_BATCH; i++) vsg_ligand_init(&b->copies[i]);
     }
-    return b->rows && b->start && b->x && b->y && b->z && b->q && b->type && b->res && (!copies || b->copies);
+    return b->rows && b->res && (!copies || b->copies);
 }
 
 static void batch_reset(batch *b)
 {
-    b->nrows = b->nlig = b->natoms = b->ncopies = 0;
-    b->start[0] = 0;
+    b->nrows = b->ncopies = 0;
+    vsg_batch_reset(&b->at);
 }
 
-static vsg_score_batch batch_view(const batch *b)
-{
-    vsg_score_batch v;
-    v.nlig = b->nlig;
-    v.natoms = b->natoms;
-    v.start = b->start;
-    v.x = b->x;
-    v.y = b->y;
-    v.z = b->z;
-    v.q = b->q;
-    v.type = b->type;
-    return v;
-}
+static vsg_score_batch batch_view(const batch *b) { return vsg_batch_view(&b->at); }
 
 static void add_row(batch *b, const vsg_ligand *lig, long lig_index)
 {
@@ -166,27 +143,26 @@ static void add_row(batch *b, const vsg_ligand *lig, long lig_index)
 
 static void add_ligand(pipeline *p, batch *b, const vsg_ligand *lig)
 {
-    size_t a0 = b->natoms;
+    vsg_batch *at = &b->at;
+    const size_t a0 = at->natoms, l = at->nlig;
     for (int i = 0; i < lig->natoms; i++) {
         const vsg_lig_atom *a = &lig->atoms[i];
-        b->x[a0 + i] = (float)a->x;
-        b->y[a0 + i] = (float)a->y;
-        b->z[a0 + i] = (float)a->z;
-        b->q[a0 + i] = (float)a->charge;
+        at->x[a0 + i] = (float)a->x;
+        at->y[a0 + i] = (float)a->y;
+        at->z[a0 + i] = (float)a->z;
+        at->q[a0 + i] = (float)a->charge;
         int t = p->g->kind == VSG_SCORE_AD4 ? vsg_screen_map_of_type(p->g, a->ad_type) : -1;
-        b->type[a0 + i] = t < 0 ? VSG_SCORE_NO_TYPE : (uint8_t)t;
+        at->type[a0 + i] = t < 0 ? VSG_SCORE_NO_TYPE : (uint8_t)t;
     }
-    b->natoms += (size_t)lig->natoms;
+    vsg_batch_commit(at, (size_t)lig->natoms);
     if (b->copies) {
-        if (vsg_ligand_copy(&b->copies[b->nlig], lig) != VSG_OK) {
+        if (vsg_ligand_copy(&b->copies[l], lig) != VSG_OK) {
             /* no memory for the SDF copy: keep the score, write the molecule without its text */
-            b->copies[b->nlig].text_len = 0;
+            b->copies[l].text_len = 0;
         }
-        b->ncopies = b->nlig + 1;
+        b->ncopies = l + 1;
     }
-    add_row(b, lig, (long)b->nlig);
-    b->nlig++;
-    b->start[b->nlig] = (uint32_t)b->natoms;
+    add_row(b, lig, (long)l);
 }
 
 /* Adds a prepared record to b as its row (and its atoms when scorable). */
@@ -215,7 +191,7 @@ static void *parse_main(void *arg)
             vsg_screen_prepare(p, &lig);
             /* chunks hold fewer lines than a batch holds atoms and fewer records than rows
              * (vsg_ligand_reader_next_chunk), so neither check can trip; kept as a guard */
-            if (lig.status == VSG_OK && b->natoms + (size_t)lig.natoms > b->cap_atoms)
+            if (lig.status == VSG_OK && !vsg_batch_fits(&b->at, (size_t)lig.natoms))
                 vsg_ligand_fail(&lig, VSG_E_LIMIT, VSG_LIG_TOO_MANY, "%s:%ld: record %ld: no room left in the batch",
                                 lig.source, lig.line, lig.record);
             if (b->nrows < ROWS_PER_BATCH) batch_add(p, b, &lig);
@@ -308,7 +284,7 @@ static void *reader_main(void *arg)
         if (got == 1) vsg_screen_prepare(p, &lig);
         busy += vsg_now() - t0;
         if (got != 1) break;
-        if (lig.status == VSG_OK && b->natoms + (size_t)lig.natoms > b->cap_atoms) {
+        if (lig.status == VSG_OK && !vsg_batch_fits(&b->at, (size_t)lig.natoms)) {
             /* full: hand it on, continue in a fresh batch */
             queue_push(&p->work_q, b);
             b = queue_pop(&p->free_q);
@@ -356,8 +332,8 @@ static void place_batch(scorer_slot *s, batch *b)
     for (size_t i = 0; i < b->nrows; i++) {
         row *r = &b->rows[i];
         if (r->lig < 0) continue;
-        size_t l = (size_t)r->lig, a0 = b->start[l];
-        vsg_place_ligand pl = {b->start[l + 1] - a0, b->x + a0, b->y + a0, b->z + a0, b->q + a0, b->type + a0};
+        size_t l = (size_t)r->lig, a0 = b->at.start[l];
+        vsg_place_ligand pl = {b->at.start[l + 1] - a0, b->at.x + a0, b->at.y + a0, b->at.z + a0, b->at.q + a0, b->at.type + a0};
         vsg_place_options po = {o->rotations, o->nrotations, o->box, b->kposes};
         vsg_place_result pr;
         pr.top = b->poses + l * (size_t)b->kposes;
@@ -393,9 +369,9 @@ static void *scorer_main(void *arg)
     for (;;) {
         batch *b = queue_pop(&p->work_q);
         if (!b) break;
-        if (b->nlig > 0 && p->o->placement == VSG_PLACEMENT_RIGID) {
+        if (b->at.nlig > 0 && p->o->placement == VSG_PLACEMENT_RIGID) {
             place_batch(s, b);
-        } else if (b->nlig > 0) {
+        } else if (b->at.nlig > 0) {
             vsg_score_batch v = batch_view(b);
             if (!s->calibrated) {
                 s->calibrated = 1;

@@ -70,21 +70,25 @@ vsg_status vsg_batch_append(vsg_batch *b, size_t natoms, const float *x, const f
                         b->cap_atoms);
     if (!vsg_batch_fits(b, natoms)) return VSG_E_LIMIT; /* full: the normal signal, no message */
     const size_t at = b->natoms;
-    if (natoms == 0) { /* an empty ligand: its offsets only (memcpy must not see NULL sources) */
-        b->start[b->nlig + 1] = b->start[b->nlig];
-        b->nlig++;
-        return VSG_OK;
+    if (natoms > 0) { /* (memcpy must not see NULL sources) */
+        memcpy(b->x + at, x, natoms * sizeof(float));
+        memcpy(b->y + at, y, natoms * sizeof(float));
+        memcpy(b->z + at, z, natoms * sizeof(float));
+        memcpy(b->q + at, q, natoms * sizeof(float));
+        if (type)
+            memcpy(b->type + at, type, natoms);
+        else
+            memset(b->type + at, VSG_SCORE_NO_TYPE, natoms);
     }
-    memcpy(b->x + at, x, natoms * sizeof(float));
-    memcpy(b->y + at, y, natoms * sizeof(float));
-    memcpy(b->z + at, z, natoms * sizeof(float));
-    memcpy(b->q + at, q, natoms * sizeof(float));
-    if (type)
-        memcpy(b->type + at, type, natoms);
-    else
-        memset(b->type + at, VSG_SCORE_NO_TYPE, natoms);
-    for (size_t i = 0; i < natoms; i++) {
-        const float p[3] = {x[i], y[i], z[i]};
+    vsg_batch_commit(b, natoms);
+    return VSG_OK;
+}
+
+void vsg_batch_commit(vsg_batch *b, size_t natoms)
+{
+    const size_t at = b->natoms;
+    for (size_t i = at; i < at + natoms; i++) {
+        const float p[3] = {b->x[i], b->y[i], b->z[i]};
         if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) {
             b->nonfinite++;
             continue;
@@ -97,7 +101,6 @@ vsg_status vsg_batch_append(vsg_batch *b, size_t natoms, const float *x, const f
     b->natoms += natoms;
     b->nlig++;
     b->start[b->nlig] = (uint32_t)b->natoms;
-    return VSG_OK;
 }
 
 vsg_score_batch vsg_batch_view(const vsg_batch *b)

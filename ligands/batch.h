@@ -36,6 +36,10 @@ int vsg_batch_fits(const vsg_batch *b, size_t natoms);
  * message, when natoms alone exceeds the atom capacity: that ligand can never be batched). */
 vsg_status vsg_batch_append(vsg_batch *b, size_t natoms, const float *x, const float *y, const float *z,
                             const float *q, const uint8_t *type);
+/* Appends a ligand whose natoms atoms the caller has already written in place, at index natoms
+ * of x, y, z, q and type (check vsg_batch_fits first): offsets and box are updated. Saves a
+ * copy when the caller converts its atoms anyway (the screening pipeline). */
+void vsg_batch_commit(vsg_batch *b, size_t natoms);
 /* The batch as the scoring contract sees it (pointers into b, valid until b changes). */
 vsg_score_batch vsg_batch_view(const vsg_batch *b);
 
