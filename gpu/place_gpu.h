@@ -1,29 +1,33 @@
-/* place_gpu.h — the GPU twin of the rigid-body pose search (grids/place_cpu.h): the contract
- * for gpu/place.cu. NOT IMPLEMENTED YET: every entry point returns VSG_E_UNSUPPORTED (in CUDA
- * builds too), so callers (the screening pipeline) can already select it and fall back to the
- * CPU twin.
+/* place_gpu.h — the GPU twin of the rigid-body pose search (grids/place_cpu.h), implemented in
+ * gpu/place.cu (CUDA builds; gpu/gpu_none.c answers VSG_E_UNSUPPORTED without CUDA).
  *
- * Planned design (issue 5):
- *  - Setup (open): the grids go on the device as the screening kernels keep them
- *    (gpu/screen_gpu.h: global memory, or the stacked texture for TM), and the rotation set is
- *    uploaded once as float4 quaternions, or generated on the device from (i, N) by the
- *    super-Fibonacci formula (ligands/rotations.h), which needs no upload at all.
- *  - Per ligand (place): one copy of the ligand (centred offsets x_i − c as float, q, type:
- *    ≤ 17 B/atom) goes to constant or shared memory; no per-pose upload. A kernel takes a tile
- *    of (rotation, site) poses per block: each warp rotates the offsets by its rotation (the
- *    3×3 matrix in registers), adds the site point, tests the grid bounds (any atom outside →
- *    the pose is rejected, exactly the CPU twin's test on the float coordinates), and sums the
- *    per-atom lookups with the chosen kernel's interpolation (GM/TM/SM variants as in
- *    screen.cu), in float with the warp sum reduced in double.
- *  - Reduction on the device: each block reduces its poses to the best (total, pose index)
- *    pair packed in one 64-bit key (order-preserving float bits of the total, then the pose
- *    index) so one atomicMin per block gives the global best deterministically (ties → lowest
- *    pose index, as the twin). Top-k: each block keeps its k best in shared memory, written to
- *    a per-block list that a second small kernel merges; only k poses come back.
+ * What is implemented (issue 5):
+ *  - Kernel GM (VSG_KERNEL_AUTO means GM) in float; TM, SM and double precision answer
+ *    VSG_E_UNSUPPORTED. Best pose only: top_k 0 or 1 (top[0] = best); top_k > 1 answers
+ *    VSG_E_UNSUPPORTED.
+ *  - Setup (open): the grids go to global memory (float, as screen.cu's GM kernel reads them,
+ *    with its hi+lo node-position table); the rotation set is uploaded once as the double
+ *    row-major matrices vsg_quat_to_matrix gives (the twin's matrices exactly, 72 B each).
+ *  - Per ligand (run): the centred coordinates x_i − c (double, the twin's centroid and
+ *    expression), q and type go to the device once; no per-pose upload. A block takes one
+ *    rotation and tiles of 256 consecutive sites, one pose per thread; it stages R·(x_i − c) in
+ *    shared memory with the twin's double operations in the twin's order (no FMA), and each
+ *    thread forms (float)(offset + site point). So the scored float coordinates are the twin's
+ *    bit for bit, and a pose is rejected exactly when the twin rejects it (score.h's closed
+ *    interval): r->rejected equals the twin's. Interpolation and sums are float.
+ *  - Reduction on the device: each block reduces its poses to the best key (order-preserving
+ *    float bits of the total << 32 | pose index within the launch), one 64-bit atomicMin per
+ *    block: ties go to the lowest pose index, deterministically. A launch covers whole
+ *    rotations and at most 2^32 − 2 poses; the host keeps the first strictly better launch.
+ *  - Result: as the twin's, except r->scored = poses with every atom inside (the twin counts
+ *    the poses its prefilter let through) and the best pose's terms are the float kernel's
+ *    (rescored on the device by a one-block kernel).
+ *  - Limits: at most 1024 atoms per ligand (shared memory), at most 2^32 − 2 site points
+ *    (VSG_E_LIMIT otherwise).
  *  - Same pose index as the twin: index = rotation × n_sites + site, sites x fastest
- *    (place_cpu.h). The float kernels may pick a different best pose only when two poses are
- *    within their float error of each other; tests compare the pose index on small cases and
- *    the score within the kernel's tolerance.
+ *    (place_cpu.h). The float kernel may pick a different best pose only when two poses are
+ *    within its float error of each other; tests/test_gpu_place.c compares the pose index and
+ *    the score within that error.
  */
 #ifndef VSG_PLACE_GPU_H
 #define VSG_PLACE_GPU_H
@@ -39,19 +43,19 @@ typedef struct vsg_place_gpu vsg_place_gpu; /* grids and rotation set resident o
 
 /* Puts the grids and the rotation set on `device`; max_gpu_memory_bytes caps what it
  * allocates (0 = what is free). VSG_E_ARG, VSG_E_DEVICE, VSG_E_LIMIT, VSG_E_UNSUPPORTED (no
- * CUDA in this build, or not implemented yet: today always). */
+ * CUDA in this build). The rotations are copied: the caller may free them. */
 vsg_status vsg_place_gpu_open(const vsg_score_grids *g, const vsg_quat *rotations, int nrotations, int device,
                               double max_gpu_memory_bytes, vsg_place_gpu **out);
 
-/* The search of vsg_place_cpu on the device with kernel k (GM, TM, SM; ZIP/ROI make no sense
- * for generated poses) in float or double; same options (o->rotations must be the set given to
- * open) and the same result fields. */
+/* The search of vsg_place_cpu on the device with kernel k (GM or AUTO; TM, SM: later; ZIP/ROI
+ * make no sense for generated poses) in float (double: later); same options (o->rotations must
+ * hold the set given to open, VSG_E_ARG otherwise; top_k ≤ 1) and the same result fields. */
 vsg_status vsg_place_gpu_run(vsg_place_gpu *s, const vsg_place_ligand *lig, const vsg_place_options *o, vsg_kernel k,
                              int double_precision, vsg_place_result *r);
 
 void vsg_place_gpu_close(vsg_place_gpu *s);
 
-/* 1 when this build can place with kernel k at that precision (0 today). */
+/* 1 when this build can place with kernel k at that precision (CUDA builds: GM/AUTO, float). */
 int vsg_place_gpu_supports(vsg_kernel k, int double_precision);
 
 #ifdef __cplusplus
