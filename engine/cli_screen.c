@@ -76,7 +76,8 @@ static const char screen_usage[] =
     "placement:\n"
     "  --placement P           as-is (default: every molecule scored where it is) | rigid:\n"
     "                          each molecule is placed by an exhaustive rigid-body search\n"
-    "                          (one conformation; CPU twin, grids/place_cpu.h; GPU to come):\n"
+    "                          (one conformation; on the GPU, or on the CPU twin\n"
+    "                          grids/place_cpu.h without one or with --top-poses > 1):\n"
     "                          its centroid (mean of its atom positions) goes to every site\n"
     "                          point of the box, in every orientation of the rotation set;\n"
     "                          poses with an atom outside the grid are rejected; the best\n"
@@ -230,7 +231,8 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
     if (c->have_padding && !c->around) return vsg_cli_usage_error(cmd, "--padding needs --around");
     if (c->so.top_poses && !c->so.poses_path) return vsg_cli_usage_error(cmd, "--top-poses needs --poses-out");
     int r = vsg_cli_screen_finish(cmd, devices, &c->so);
-    if (r == 0 && c->so.placement == VSG_PLACEMENT_RIGID) { /* the CPU twin places (gpu/place_gpu.h is not there yet) */
+    if (r == 0 && c->so.placement == VSG_PLACEMENT_RIGID && c->so.top_poses > 1) {
+        /* the GPU keeps the best pose only: top-k placement runs on the CPU twin */
         c->so.ndevices = 1;
         c->so.devices[0] = VSG_SCREEN_CPU;
     }

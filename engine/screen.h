@@ -116,6 +116,8 @@ vsg_status vsg_scorer_score(vsg_scorer *s, const vsg_score_batch *b, vsg_kernel 
 /* "cpu (16 threads)" or "NVIDIA H100 80GB HBM3 (GPU 0)". */
 const char *vsg_scorer_name(const vsg_scorer *s);
 int vsg_scorer_is_gpu(const vsg_scorer *s);
+/* The scorer's GPU number, or VSG_SCREEN_CPU. */
+int vsg_scorer_device(const vsg_scorer *s);
 void vsg_scorer_close(vsg_scorer *s);
 /* The fastest kernel on this scorer whose largest |error| per molecule against the CPU twin
  * on batch b is ≤ tolerance (kcal/mol); ref = the twin's results on b. */

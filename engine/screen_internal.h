@@ -62,6 +62,8 @@ typedef struct {
     double transfer_s, score_s;
     int fell_back;     /* batches scored by the CPU twin after a GPU error */
     uint64_t poses, poses_scored; /* rigid placement */
+    struct vsg_place_gpu *pg;     /* rigid placement on this scorer's GPU (opened on first use) */
+    int pg_off;                   /* 1: place on the CPU twin (no GPU, top-k > 1, or a GPU failure) */
     pthread_t thread;
 } scorer_slot;
 

@@ -26,8 +26,9 @@
  * on the first batch). parse_s is then the workers' busy time summed.
  *
  * Rigid placement (o->placement == VSG_PLACEMENT_RIGID): the scorer thread places every scored
- * ligand of its batch with the CPU twin vsg_place_cpu (grids/place_cpu.h; GPU placement is not
- * there yet, gpu/place_gpu.h) and keeps its best pose(s) in the batch; a ligand with no pose
+ * ligand of its batch, on its GPU (gpu/place_gpu.h: GM, float, best pose) when it has one and
+ * one pose per molecule is asked, else with the CPU twin vsg_place_cpu (grids/place_cpu.h), and
+ * keeps its best pose(s) in the batch; a ligand with no pose
  * inside the grid gets the row status no_pose. The writer adds the best pose's columns to the
  * CSV, writes the pose(s) to --poses-out and moves the molecule's copy to its best pose before
  * the --sdf-out code sees it, so the SDF holds placed coordinates. */
@@ -45,6 +46,7 @@
 #include "screen.h"
 #include "screen_internal.h"
 #include "timer.h"
+#include "place_gpu.h"
 
 static int queue_init(queue *q, size_t cap)
 {
@@ -324,6 +326,35 @@ static void *reader_main(void *arg)
 
 /* ---- scorers ----------------------------------------------------------------------------------- */
 
+/* One ligand placed on the scorer's GPU (gpu/place_gpu.h: GM kernel, float, best pose only).
+ * Anything else, or a GPU failure (warned once), sends this and later ligands to the CPU twin. */
+static vsg_status place_on_gpu(scorer_slot *s, const vsg_place_ligand *pl, const vsg_place_options *po,
+                               vsg_place_result *pr)
+{
+    const vsg_screen_options *o = s->p->o;
+    if (!s->pg) {
+        if (!vsg_scorer_is_gpu(s->scorer) || po->top_k > 1 || !vsg_place_gpu_supports(VSG_KERNEL_GM, 0)) {
+            s->pg_off = 1;
+            return VSG_E_UNSUPPORTED;
+        }
+        vsg_status st = vsg_place_gpu_open(s->p->g, o->rotations, o->nrotations, vsg_scorer_device(s->scorer),
+                                           o->max_gpu_memory, &s->pg);
+        if (st != VSG_OK) {
+            vsg_warn("%s: GPU placement unavailable (%s): placing on the CPU", vsg_scorer_name(s->scorer),
+                     vsg_last_error());
+            s->pg_off = 1;
+            return st;
+        }
+    }
+    vsg_status st = vsg_place_gpu_run(s->pg, pl, po, VSG_KERNEL_GM, 0, pr);
+    if (st != VSG_OK) {
+        vsg_warn("%s: GPU placement failed (%s): placing on the CPU from here on", vsg_scorer_name(s->scorer),
+                 vsg_last_error());
+        s->pg_off = 1;
+    }
+    return st;
+}
+
 /* Rigid placement of every scored ligand of b (CPU twin), best pose(s) into b->poses. */
 static void place_batch(scorer_slot *s, batch *b)
 {
@@ -338,7 +369,9 @@ static void place_batch(scorer_slot *s, batch *b)
         vsg_place_result pr;
         pr.top = b->poses + l * (size_t)b->kposes;
         b->nposes[l] = 0;
-        vsg_status st = vsg_place_cpu(s->p->g, &pl, &po, &pr);
+        vsg_status st = VSG_E_UNSUPPORTED;
+        if (!s->pg_off) st = place_on_gpu(s, &pl, &po, &pr);
+        if (st != VSG_OK) st = vsg_place_cpu(s->p->g, &pl, &po, &pr);
         if (st != VSG_OK || !pr.found) {
             r->lig = -1;
             snprintf(r->code, sizeof r->code, "%s", st != VSG_OK ? "error" : VSG_LIG_NO_POSE);
@@ -406,6 +439,8 @@ static void *scorer_main(void *arg)
         }
         queue_push(&p->done_q, b);
     }
+    if (s->pg) vsg_place_gpu_close(s->pg); /* on the thread that used it */
+    s->pg = NULL;
     return NULL;
 }
 

@@ -87,6 +87,7 @@ vsg_status vsg_scorer_score(vsg_scorer *s, const vsg_score_batch *b, vsg_kernel 
 
 const char *vsg_scorer_name(const vsg_scorer *s) { return s->name; }
 int vsg_scorer_is_gpu(const vsg_scorer *s) { return s->gpu != NULL; }
+int vsg_scorer_device(const vsg_scorer *s) { return s->gpu ? s->device : VSG_SCREEN_CPU; }
 
 void vsg_scorer_close(vsg_scorer *s)
 {
