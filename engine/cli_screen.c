@@ -386,9 +386,10 @@ int vsg_cmd_screen(int argc, char **argv)
         if (!c.quiet)
             fprintf(stderr,
                     "vsgrid: rigid placement: %d rotations x %d x %d x %d sites (step %g A) around (%.3f, %.3f, %.3f) = "
-                    "%.3g poses per molecule, on the CPU\n",
+                    "%.3g poses per molecule, %s\n",
                     c.so.nrotations, n[0], n[1], n[2], c.so.box.step, c.so.box.center[0], c.so.box.center[1],
-                    c.so.box.center[2], (double)c.so.nrotations * n[0] * n[1] * n[2]);
+                    c.so.box.center[2], (double)c.so.nrotations * n[0] * n[1] * n[2],
+                    c.so.devices[0] == VSG_SCREEN_CPU ? "on the CPU twin" : "on the GPU where it can (the CPU twin otherwise)");
     }
     c.so.inputs = c.inputs;
     c.so.ninputs = c.ninputs;
