@@ -395,8 +395,10 @@ static vsg_quat random_quat(void)
 /* Reads 1STP's maps and the crystal ligand (atoms in the maps' frame); 0 when absent. */
 static vsg_mapset *read_1stp(ligand *l)
 {
-    const char *dir = VSG_SOURCE_DIR "/../shared/data/autodock_gpu/1stp";
-    char fld[512], ligpath[512];
+    const char *data = shared_data_dir(); /* ../shared/data or $VSG_SHARED_DATA */
+    if (!data) return NULL;
+    char dir[600], fld[700], ligpath[700];
+    snprintf(dir, sizeof dir, "%s/autodock_gpu/1stp", data);
     snprintf(fld, sizeof fld, "%s/1stp_protein.maps.fld", dir);
     snprintf(ligpath, sizeof ligpath, "%s/1stp_ligand.pdbqt", dir);
     struct stat sb;
