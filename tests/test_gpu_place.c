@@ -397,7 +397,7 @@ static vsg_mapset *read_1stp(ligand *l)
 {
     const char *data = shared_data_dir(); /* ../shared/data or $VSG_SHARED_DATA */
     if (!data) return NULL;
-    char dir[600], fld[700], ligpath[700];
+    char dir[1100], fld[1200], ligpath[1200];
     snprintf(dir, sizeof dir, "%s/autodock_gpu/1stp", data);
     snprintf(fld, sizeof fld, "%s/1stp_protein.maps.fld", dir);
     snprintf(ligpath, sizeof ligpath, "%s/1stp_ligand.pdbqt", dir);
