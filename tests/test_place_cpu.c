@@ -236,8 +236,9 @@ static void measure_rate(const char *label, const vsg_score_grids *g, const floa
 
 static int test_1stp(void)
 {
-    const char *dir = VSG_SOURCE_DIR "/../shared/data/autodock_gpu/1stp";
-    char fld[512], ligpath[512];
+    const char *data = shared_data_dir(); /* ../shared/data or $VSG_SHARED_DATA */
+    char dir[1100], fld[1200], ligpath[1200];
+    snprintf(dir, sizeof dir, "%s/autodock_gpu/1stp", data ? data : VSG_SOURCE_DIR "/../shared/data");
     snprintf(fld, sizeof fld, "%s/1stp_protein.maps.fld", dir);
     snprintf(ligpath, sizeof ligpath, "%s/1stp_ligand.pdbqt", dir);
     struct stat sb;
