@@ -36,6 +36,7 @@ extern "C" {
 
 #define VSG_CUDA_WHO "GPU placement"
 #include "cuda_check.h"
+#include "grid_lookup.cuh"
 
 #define PL_THREADS 256
 #define PL_WARPS (PL_THREADS / 32)
@@ -117,21 +118,6 @@ __device__ __forceinline__ void site_point(const pparams &p, unsigned long long 
     for (int d = 0; d < 3; d++) sp[d] = __dadd_rn(p.center[d], __dmul_rn(__dsub_rn((double)i[d], p.half_n1[d]), p.step));
 }
 
-__device__ __forceinline__ float trilinear(const float *base, int sy, int sz, const float t[3])
-{
-    float v[8];
-    const int off[8] = {0, 1, sy, sy + 1, sz, sz + 1, sz + sy, sz + sy + 1};
-#pragma unroll
-    for (int k = 0; k < 8; k++) v[k] = __ldg(base + off[k]);
-    const float c00 = v[0] + t[0] * (v[1] - v[0]);
-    const float c10 = v[2] + t[0] * (v[3] - v[2]);
-    const float c01 = v[4] + t[0] * (v[5] - v[4]);
-    const float c11 = v[6] + t[0] * (v[7] - v[6]);
-    const float c0 = c00 + t[1] * (c10 - c00);
-    const float c1 = c01 + t[1] * (c11 - c01);
-    return c0 + t[2] * (c1 - c0);
-}
-
 /* Scores one pose (offsets in shared memory, site point sp); false when an atom is outside. */
 template <bool AD4>
 __device__ __forceinline__ bool score_pose(const pparams &p, const double *off, const float *qs, const uint8_t *ts,
@@ -157,11 +143,13 @@ __device__ __forceinline__ bool score_pose(const pparams &p, const double *off, 
         if (!in) return false;
         const size_t cell = (size_t)k[0] + (size_t)sy * k[1] + (size_t)sz * k[2];
         const float q = qs[i];
-        const float e = q * trilinear(p.maps + (size_t)p.e_map * p.mstride + cell, sy, sz, t);
+        const float e = q * trilinear<float, false>(p.maps + (size_t)p.e_map * p.mstride + cell, sy, sz, t);
         if (AD4) {
             const unsigned ty = ts[i];
-            const float m = ty != VSG_SCORE_NO_TYPE ? trilinear(p.maps + (size_t)ty * p.mstride + cell, sy, sz, t) : 0.0f;
-            const float d = fabsf(q) * trilinear(p.maps + (size_t)p.d_map * p.mstride + cell, sy, sz, t);
+            const float m =
+                ty != VSG_SCORE_NO_TYPE ? trilinear<float, false>(p.maps + (size_t)ty * p.mstride + cell, sy, sz, t) : 0.0f;
+            const float d =
+                fabsf(q) * trilinear<float, false>(p.maps + (size_t)p.d_map * p.mstride + cell, sy, sz, t);
             total += (m + e) + d;
             vdw += m;
             desolv += d;
@@ -263,46 +251,12 @@ struct vsg_place_gpu {
     pparams base;
 };
 
-static float float_at_least(double v)
-{
-    float f = (float)v;
-    if ((double)f < v) f = nextafterf(f, INFINITY);
-    return f;
-}
-static float float_at_most(double v)
-{
-    float f = (float)v;
-    if ((double)f > v) f = nextafterf(f, -INFINITY);
-    return f;
-}
-
 static float from_order_bits(unsigned u)
 {
     u = (u & 0x80000000u) ? (u & 0x7FFFFFFFu) : ~u;
     float f;
     memcpy(&f, &u, sizeof f);
     return f;
-}
-
-static vsg_status check_grids(const vsg_score_grids *g)
-{
-    if (g->kind != VSG_SCORE_ELEC && g->kind != VSG_SCORE_AD4)
-        return vsg_fail(VSG_E_ARG, "GPU placement: unknown grid kind %d", (int)g->kind);
-    for (int d = 0; d < 3; d++)
-        if (g->n[d] < 2 || !(g->spacing[d] > 0.0) || !isfinite(g->origin[d]) || !isfinite(g->spacing[d]))
-            return vsg_fail(VSG_E_ARG, "GPU placement: bad grid geometry along %c (%d nodes, spacing %g)", "xyz"[d],
-                            g->n[d], g->spacing[d]);
-    if (g->nmaps < 1 || g->nmaps > VSG_SCORE_MAX_MAPS)
-        return vsg_fail(VSG_E_ARG, "GPU placement: %d maps (1 to %d)", g->nmaps, VSG_SCORE_MAX_MAPS);
-    for (int i = 0; i < g->nmaps; i++)
-        if (!g->maps[i]) return vsg_fail(VSG_E_ARG, "GPU placement: map %d is NULL", i);
-    if (g->e_map < 0 || g->e_map >= g->nmaps)
-        return vsg_fail(VSG_E_ARG, "GPU placement: e_map %d out of range", g->e_map);
-    if (g->kind == VSG_SCORE_AD4 && (g->d_map < 0 || g->d_map >= g->nmaps))
-        return vsg_fail(VSG_E_ARG, "GPU placement: d_map %d out of range", g->d_map);
-    if ((double)g->n[0] * g->n[1] * g->n[2] > 2147483647.0)
-        return vsg_fail(VSG_E_LIMIT, "GPU placement: %d x %d x %d nodes exceed 2^31", g->n[0], g->n[1], g->n[2]);
-    return VSG_OK;
 }
 
 static vsg_status alloc_dev(vsg_place_gpu *s, void **p, size_t bytes, const char *what)
@@ -343,16 +297,7 @@ static vsg_status open_device(vsg_place_gpu *s, const vsg_score_grids *g, const 
         free(rm);
         return vsg_fail(VSG_E_NOMEM, "GPU placement: out of host memory");
     }
-    int off = 0;
-    for (int a = 0; a < 3; a++) {
-        s->base.node_off[a] = off;
-        for (int i = 0; i < g->n[a]; i++) {
-            const double v = g->origin[a] + i * g->spacing[a];
-            const float hi = (float)v;
-            tab[off + i] = make_float2(hi, (float)(v - (double)hi));
-        }
-        off += g->n[a];
-    }
+    fill_node_table(g, tab, s->base.node_off);
     for (int i = 0; i < s->nrot; i++) vsg_quat_to_matrix(&rotations[i], rm + 9 * (size_t)i);
     st = alloc_dev(s, (void **)&s->d_nodes, ntable * sizeof(float2), "the node tables");
     if (st == VSG_OK) st = alloc_dev(s, (void **)&s->d_rotm, (size_t)s->nrot * 9 * sizeof(double), "the rotations");
@@ -397,7 +342,7 @@ extern "C" vsg_status vsg_place_gpu_open(const vsg_score_grids *g, const vsg_qua
     *out = NULL;
     if (!g || !rotations || nrotations < 1 || nrotations > VSG_ROTATIONS_MAX)
         return vsg_fail(VSG_E_ARG, "GPU placement: no grids or no rotations (%d)", nrotations);
-    vsg_status st = check_grids(g);
+    vsg_status st = check_score_grids(g, "GPU placement");
     if (st != VSG_OK) return st;
     vsg_place_gpu *s = (vsg_place_gpu *)calloc(1, sizeof *s);
     if (!s) return vsg_fail(VSG_E_NOMEM, "GPU placement: out of memory");

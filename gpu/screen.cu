@@ -41,6 +41,7 @@ extern "C" {
 
 #define VSG_CUDA_WHO "GPU screening"
 #include "cuda_check.h"
+#include "grid_lookup.cuh"
 
 /* ---- tuning constants ----------------------------------------------------------------------
  * SC_THREADS per block, SC_CHUNKS 32-atom runs per warp (a block covers 512 atoms; the SM
@@ -169,22 +170,6 @@ __device__ __forceinline__ void locate(const kparams &p, float x, float y, float
 }
 
 /* Trilinear value from 8 corners at base (x stride 1, then sy, sz), as nested lerps. */
-template <typename R, bool SHARED>
-__device__ __forceinline__ R trilinear(const float *base, int sy, int sz, const R t[3])
-{
-    float v[8];
-    const int off[8] = {0, 1, sy, sy + 1, sz, sz + 1, sz + sy, sz + sy + 1};
-#pragma unroll
-    for (int k = 0; k < 8; k++) v[k] = SHARED ? base[off[k]] : __ldg(base + off[k]);
-    const R c00 = (R)v[0] + t[0] * ((R)v[1] - (R)v[0]);
-    const R c10 = (R)v[2] + t[0] * ((R)v[3] - (R)v[2]);
-    const R c01 = (R)v[4] + t[0] * ((R)v[5] - (R)v[4]);
-    const R c11 = (R)v[6] + t[0] * ((R)v[7] - (R)v[6]);
-    const R c0 = c00 + t[1] * (c10 - c00);
-    const R c1 = c01 + t[1] * (c11 - c01);
-    return c0 + t[2] * (c1 - c0);
-}
-
 /* Where a block's staged nodes are (SM kernels). */
 struct staged {
     const float *sm;
@@ -535,40 +520,6 @@ static bool alloc_slots(vsg_screen_gpu *s, size_t C, size_t L)
     return true;
 }
 
-/* The float bounds that accept exactly the floats the twin's double test accepts. */
-static float float_at_least(double v)
-{
-    float f = (float)v;
-    if ((double)f < v) f = nextafterf(f, INFINITY);
-    return f;
-}
-static float float_at_most(double v)
-{
-    float f = (float)v;
-    if ((double)f > v) f = nextafterf(f, -INFINITY);
-    return f;
-}
-
-static vsg_status check_grids(const vsg_score_grids *g)
-{
-    if (g->kind != VSG_SCORE_ELEC && g->kind != VSG_SCORE_AD4)
-        return vsg_fail(VSG_E_ARG, "GPU screening: unknown grid kind %d", (int)g->kind);
-    for (int d = 0; d < 3; d++)
-        if (g->n[d] < 2 || !(g->spacing[d] > 0.0) || !isfinite(g->origin[d]) || !isfinite(g->spacing[d]))
-            return vsg_fail(VSG_E_ARG, "GPU screening: bad grid geometry along %c", "xyz"[d]);
-    if (g->nmaps < 1 || g->nmaps > VSG_SCORE_MAX_MAPS)
-        return vsg_fail(VSG_E_ARG, "GPU screening: %d maps (1 to %d)", g->nmaps, VSG_SCORE_MAX_MAPS);
-    for (int i = 0; i < g->nmaps; i++)
-        if (!g->maps[i]) return vsg_fail(VSG_E_ARG, "GPU screening: map %d is NULL", i);
-    if (g->e_map < 0 || g->e_map >= g->nmaps)
-        return vsg_fail(VSG_E_ARG, "GPU screening: e_map %d out of range", g->e_map);
-    if (g->kind == VSG_SCORE_AD4 && (g->d_map < 0 || g->d_map >= g->nmaps))
-        return vsg_fail(VSG_E_ARG, "GPU screening: d_map %d out of range", g->d_map);
-    if ((double)g->n[0] * g->n[1] * g->n[2] > 2147483647.0)
-        return vsg_fail(VSG_E_LIMIT, "GPU screening: %d x %d x %d nodes exceed 2^31", g->n[0], g->n[1], g->n[2]);
-    return VSG_OK;
-}
-
 static vsg_status open_device(const vsg_score_grids *g, int device, double max_bytes, vsg_screen_gpu *s)
 {
     const int ngpu = vsg_gpu_count();
@@ -590,16 +541,7 @@ static vsg_status open_device(const vsg_score_grids *g, int device, double max_b
     /* node tables and the grids */
     float2 *tab = (float2 *)malloc(ntable * sizeof(float2));
     if (!tab) return vsg_fail(VSG_E_NOMEM, "GPU screening: out of host memory");
-    int off = 0;
-    for (int a = 0; a < 3; a++) {
-        s->base.node_off[a] = off;
-        for (int i = 0; i < g->n[a]; i++) {
-            const double v = g->origin[a] + i * g->spacing[a];
-            const float hi = (float)v;
-            tab[off + i] = make_float2(hi, (float)(v - (double)hi));
-        }
-        off += g->n[a];
-    }
+    fill_node_table(g, tab, s->base.node_off);
     cudaError_t e = cudaMalloc((void **)&s->d_nodes, ntable * sizeof(float2));
     if (e == cudaSuccess) e = cudaMemcpy(s->d_nodes, tab, ntable * sizeof(float2), cudaMemcpyHostToDevice);
     free(tab);
@@ -675,7 +617,7 @@ extern "C" vsg_status vsg_screen_gpu_open(const vsg_score_grids *g, int device, 
     if (!out) return vsg_fail(VSG_E_ARG, "GPU screening: NULL argument");
     *out = NULL;
     if (!g) return vsg_fail(VSG_E_ARG, "GPU screening: NULL grids");
-    vsg_status st = check_grids(g);
+    vsg_status st = check_score_grids(g, "GPU screening");
     if (st != VSG_OK) return st;
     vsg_screen_gpu *s = (vsg_screen_gpu *)calloc(1, sizeof *s);
     if (!s) return vsg_fail(VSG_E_NOMEM, "GPU screening: out of host memory");
