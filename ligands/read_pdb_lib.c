@@ -157,23 +157,28 @@ static void pdb_element(char el[3], const char *line, size_t len)
     vsg_lig_element(el, nm, 1);
 }
 
-static int pdb_atom(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t len)
+int vsg_lig_pdb_coords(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t len, double v[3])
 {
-    vsg_lig_atom *a = &lig->atoms[lig->natoms];
-    double v[3];
-    int i;
     if (len < 54) {
         vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, c->src.line, "truncated %.6s line (%zu characters, need 54)",
                       line, len);
         return 0;
     }
-    for (i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++)
         if (!vsg_lig_double(line + 30 + 8 * i, 8, &v[i])) {
             char what[48];
             snprintf(what, sizeof what, "%s coordinate (columns %d-%d)", vsg_lig_axis(i), 31 + 8 * i, 38 + 8 * i);
             vsg_lig_bad_number(c, lig, c->src.line, what, line + 30 + 8 * i, 8);
             return 0;
         }
+    return 1;
+}
+
+static int pdb_atom(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t len)
+{
+    vsg_lig_atom *a = &lig->atoms[lig->natoms];
+    double v[3];
+    if (!vsg_lig_pdb_coords(c, lig, line, len, v)) return 0;
     a->x = v[0], a->y = v[1], a->z = v[2];
     a->charge = 0.0;
     a->line = (int)c->src.line;

@@ -36,19 +36,7 @@ static int pdbqt_atom(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t 
     vsg_lig_atom *a = &lig->atoms[lig->natoms];
     double v[3], q;
     size_t qe, tb, te;
-    int i;
-    if (len < 54) {
-        vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, c->src.line, "truncated %.6s line (%zu characters, need 54)",
-                      line, len);
-        return 0;
-    }
-    for (i = 0; i < 3; i++)
-        if (!vsg_lig_double(line + 30 + 8 * i, 8, &v[i])) {
-            char what[48];
-            snprintf(what, sizeof what, "%s coordinate (columns %d-%d)", vsg_lig_axis(i), 31 + 8 * i, 38 + 8 * i);
-            vsg_lig_bad_number(c, lig, c->src.line, what, line + 30 + 8 * i, 8);
-            return 0;
-        }
+    if (!vsg_lig_pdb_coords(c, lig, line, len, v)) return 0;
     qe = len < 76 ? len : 76;
     if (len <= 66 || vsg_lig_blank(line + 66, qe - 66)) {
         vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, c->src.line, "no partial charge (columns 67-76 blank)");

@@ -170,6 +170,9 @@ int vsg_lig_read_pdb(vsg_lig_ctx *c, vsg_ligand *lig);
  * (room reserved) and increments natoms, or marks lig failed and returns 0. */
 typedef int (*vsg_lig_atom_fn)(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t len);
 int vsg_lig_read_models(vsg_lig_ctx *c, vsg_ligand *lig, vsg_lig_atom_fn parse_atom, int torsdof_ends);
+/* The x, y, z columns (31-54) of a PDB/PDBQT ATOM/HETATM line; 0 (the record failed with a
+ * message) when the line is short or a number is malformed. */
+int vsg_lig_pdb_coords(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t len, double v[3]);
 /* The same structure one line at a time (for the splitter): ends_before when the record open
  * ends before this line (MODEL; step the line again), ends_after when it ends with it; names
  * given outside any record are tracked as the parser tracks them (ctx file_name). */
