@@ -2,7 +2,6 @@
  * (pb_gpu_bench.h). Every CUDA error becomes a vsg_status; nothing here prints or aborts,
  * so a build with CUDA still runs (and reports 0 GPUs) on a machine without a driver. */
 #include <cuda_runtime.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,32 +118,4 @@ done:
     if (prev >= 0 && prev != device) (void)cudaSetDevice(prev);
     (void)cudaGetLastError();
     return result;
-}
-
-/* ---- context warm-up (gpu.h) ------------------------------------------------------------------ */
-
-static pthread_t warm_thread;
-static int warm_started, warm_device;
-
-static void *warm_main(void *)
-{
-    int n = 0;
-    if (cudaGetDeviceCount(&n) == cudaSuccess && warm_device < n && cudaSetDevice(warm_device) == cudaSuccess)
-        (void)cudaFree(0); /* creates the primary context */
-    (void)cudaGetLastError();
-    return NULL;
-}
-
-extern "C" void vsg_gpu_warmup_start(int device)
-{
-    if (warm_started) return;
-    warm_device = device < 0 ? 0 : device;
-    if (pthread_create(&warm_thread, NULL, warm_main, NULL) == 0) warm_started = 1;
-}
-
-extern "C" void vsg_gpu_warmup_join(void)
-{
-    if (!warm_started) return;
-    pthread_join(warm_thread, NULL);
-    warm_started = 0;
 }

@@ -16,12 +16,6 @@ int vsg_gpu_count(void);
 /* Name and memory of a device. */
 vsg_status vsg_gpu_describe(int device, char *name, size_t len, double *free_bytes,
                             double *total_bytes);
-/* Creating a CUDA context takes ~0.1-0.2 s. vsg_gpu_warmup_start does it on a background thread
- * (for `device`, < 0 = 0) while the command reads its input; later CUDA calls of any thread find
- * the context made (or wait for it). vsg_gpu_warmup_join waits for that thread: call it before
- * the process exits. Both are no-ops without CUDA, without a GPU, or when already done. */
-void vsg_gpu_warmup_start(int device);
-void vsg_gpu_warmup_join(void);
 
 #ifdef __cplusplus
 }

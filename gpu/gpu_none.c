@@ -6,8 +6,6 @@
 #include "errors.h"
 
 int vsg_gpu_count(void) { return 0; }
-void vsg_gpu_warmup_start(int device) { (void)device; }
-void vsg_gpu_warmup_join(void) {}
 
 vsg_status vsg_gpu_describe(int device, char *name, size_t len, double *free_bytes,
                             double *total_bytes)
