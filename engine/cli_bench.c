@@ -56,23 +56,19 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* Scores the library (replicated) with kernel k; fills out (nlig results, last replica). */
-static vsg_status run_kernel(vsg_scorer *s, const vsg_screen_library *lib, int replicate, vsg_kernel k, int dbl,
+/* Scores the whole library with kernel k in slices of at most `chunk` atoms; fills out. */
+static vsg_status run_kernel(vsg_scorer *s, const vsg_screen_library *lib, vsg_kernel k, int dbl,
                              vsg_score_result *out, uint32_t *start, size_t chunk, double *seconds, double *tr, double *tk)
 {
     double t0 = vsg_now();
-    for (int r = 0; r < replicate; r++) {
-        for (size_t first = 0; first < lib->nlig;) {
-            size_t n = 0;
-            while (first + n < lib->nlig && n < 65536 &&
-                   lib->start[first + n + 1] - lib->start[first] <= chunk)
-                n++;
-            if (n == 0) n = 1; /* a molecule larger than a chunk: on its own */
-            vsg_score_batch b = vsg_screen_library_slice(lib, first, n, start);
-            vsg_status st = vsg_scorer_score(s, &b, k, dbl, out + first, tr, tk);
-            if (st != VSG_OK) return st;
-            first += n;
-        }
+    for (size_t first = 0; first < lib->nlig;) {
+        size_t n = 0;
+        while (first + n < lib->nlig && n < 65536 && lib->start[first + n + 1] - lib->start[first] <= chunk) n++;
+        if (n == 0) n = 1; /* a molecule larger than a chunk: on its own */
+        vsg_score_batch b = vsg_screen_library_slice(lib, first, n, start);
+        vsg_status st = vsg_scorer_score(s, &b, k, dbl, out + first, tr, tk);
+        if (st != VSG_OK) return st;
+        first += n;
     }
     *seconds = vsg_now() - t0;
     return VSG_OK;
@@ -245,7 +241,6 @@ int vsg_cmd_bench(int argc, char **argv)
             vsg_grid_free(grid);
             return vsg_cli_fail(st);
         }
-        replicate = 1;
     }
 
     vsg_score_result *ref = malloc(sizeof *ref * lib.nlig), *res = malloc(sizeof *res * lib.nlig);
@@ -269,7 +264,7 @@ int vsg_cmd_bench(int argc, char **argv)
         r->seconds = INFINITY;
         for (int rep = 0; rep < (repeat < 2 ? repeat : 2); rep++) {
             double s = 0, tr = 0, tk = 0;
-            st = run_kernel(cpu, &lib, replicate, VSG_KERNEL_CPU, 1, ref, start, 1u << 18, &s, &tr, &tk);
+            st = run_kernel(cpu, &lib, VSG_KERNEL_CPU, 1, ref, start, 1u << 18, &s, &tr, &tk);
             if (st != VSG_OK) goto done;
             if (s < r->seconds) r->seconds = s, r->kernel_s = tk;
         }
@@ -291,7 +286,7 @@ int vsg_cmd_bench(int argc, char **argv)
                 size_t chunk = vsg_scorer_capacity(gpu);
                 for (int rep = 0; rep < repeat + 1; rep++) { /* +1: a warm-up */
                     double s = 0, tr = 0, tk = 0;
-                    vsg_status ks = run_kernel(gpu, &lib, replicate, (vsg_kernel)k, dbl, res, start, chunk, &s, &tr, &tk);
+                    vsg_status ks = run_kernel(gpu, &lib, (vsg_kernel)k, dbl, res, start, chunk, &s, &tr, &tk);
                     if (ks != VSG_OK) {
                         snprintf(r->error, sizeof r->error, "%s", vsg_last_error());
                         break;
@@ -308,7 +303,7 @@ int vsg_cmd_bench(int argc, char **argv)
     }
 
     /* the table */
-    const double atoms = (double)lib.natoms * replicate, ligs = (double)lib.nlig * replicate;
+    const double atoms = (double)lib.natoms, ligs = (double)lib.nlig; /* replicas included */
     printf("\n%-11s %-6s %10s %10s %10s %11s %11s %11s %9s %10s %10s %10s %10s\n", "kernel", "prec", "seconds", "kernel_s",
            "xfer_s", "atoms/s", "kernel at/s", "ligands/s", "xCPU", "max_abs", "med_abs", "max_rel", "med_rel");
     for (int i = 0; i < nrows; i++) {
