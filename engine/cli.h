@@ -78,5 +78,7 @@ int vsg_cmd_info(int argc, char **argv);
 int vsg_cmd_screen(int argc, char **argv);
 int vsg_cmd_bench(int argc, char **argv);
 int vsg_cmd_rescore(int argc, char **argv);
+int vsg_cmd_surface(int argc, char **argv);   /* cli_surface.c */
+int vsg_cmd_render(int argc, char **argv);    /* cli_render.c */
 
 #endif

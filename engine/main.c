@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mpi_env.h"  /* MPI (issue 7) */
 
 static const char usage[] =
     "vsgrid — GPU virtual-screening scoring engine: receptor electrostatics on grids\n"
@@ -37,7 +38,7 @@ int main(int argc, char **argv)
         return argc < 2 ? VSG_EXIT_USAGE : 0;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-        printf("vsgrid %s\n", vsg_version());
+        printf("vsgrid %s%s\n", vsg_version(), vsg_mpi_built() ? " (MPI)" : "");  /* MPI: issue 7 */
         return 0;
     }
     const char *cmd = argv[1];
@@ -49,7 +50,11 @@ int main(int argc, char **argv)
     else if (!strcmp(cmd, "bench")) run = vsg_cmd_bench;
     else if (!strcmp(cmd, "probe")) run = vsg_cmd_probe;
     else if (!strcmp(cmd, "info")) run = vsg_cmd_info;
-    if (run) return run(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "surface")) run = vsg_cmd_surface;
+    else if (!strcmp(cmd, "render")) run = vsg_cmd_render;
+    /* MPI (issue 7): initialised only in an MPI build launched with > 1 rank (mpi_env.h). */
+    if (run && vsg_mpi_start(&argc, &argv) != 0) return VSG_EXIT_FAILURE;
+    if (run) return vsg_mpi_finish(run(argc - 1, argv + 1));
     fprintf(stderr, "vsgrid: unknown command '%s'\n\n", cmd);
     fputs(usage, stderr);
     return VSG_EXIT_USAGE;

@@ -60,6 +60,8 @@ typedef struct {
     int serial;            /* atom serial number as read */
     int residue_number;
     int model;             /* MODEL number, 1 when the file has none */
+    int segment;           /* 0-based count of TER records before this atom: the chain or
+                              strand when files carry no chain IDs (GEM's nucleosome) */
     int line;              /* 1-based line in the source file */
     char name[5];          /* atom name, e.g. "CA" */
     char residue_name[5];  /* e.g. "ALA" */

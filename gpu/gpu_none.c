@@ -107,3 +107,17 @@ vsg_status vsg_place_gpu_run(vsg_place_gpu *s, const vsg_place_ligand *lig, cons
 void vsg_place_gpu_close(vsg_place_gpu *s) { (void)s; }
 
 int vsg_place_gpu_supports(vsg_kernel k, int double_precision) { return 0; }
+
+#include "surface_gpu.h"
+
+vsg_status vsg_surface_exact_gpu(int device, const vsg_alpb *k, const vsg_molecule *m, const vsg_mesh *mesh,
+                                 double *phi, vsg_surface_gpu_report *rep)
+{
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+vsg_status vsg_surface_hcp_gpu(int device, const vsg_hcp *h, const vsg_alpb *k, const vsg_mesh *mesh,
+                               const double thr[3], double *phi, vsg_surface_gpu_report *rep)
+{
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}

@@ -104,7 +104,7 @@ vsg_status vsg_read_pdbqt(const char *path, vsg_molecule *m)
     vsg_status st;
     char *line;
     size_t len;
-    int r, model = 1;
+    int r, model = 1, segment = 0;
     st = vsg_lines_open(path, &in);
     if (st != VSG_OK) return st;
     while ((r = vsg_lines_next(in, &line, &len)) == 1) {
@@ -116,12 +116,15 @@ vsg_status vsg_read_pdbqt(const char *path, vsg_molecule *m)
             st = parse_atom(line, len, &a, vsg_lines_path(in), vsg_lines_number(in));
             if (st != VSG_OK) break;
             a.model = model;
+            a.segment = segment;
             a.line = vsg_lines_number(in);
             st = vsg_molecule_push(m, &a);
             if (st != VSG_OK) break;
         } else if (vsg_is_record(line, len, "MODEL")) {
             int num;
             model = len > 6 && vsg_parse_int(line + 6, len - 6, &num) ? num : model + 1;
+        } else if (vsg_is_record(line, len, "TER")) {
+            segment++;
         } else if (vsg_is_record(line, len, "END")) {
             break;
         }

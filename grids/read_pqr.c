@@ -205,7 +205,7 @@ vsg_status vsg_read_pqr(const char *path, vsg_molecule *m)
     vsg_status st;
     char *line;
     size_t len;
-    int r, model = 1;
+    int r, model = 1, segment = 0;
     st = vsg_lines_open(path, &in);
     if (st != VSG_OK) return st;
     while ((r = vsg_lines_next(in, &line, &len)) == 1) {
@@ -229,6 +229,7 @@ vsg_status vsg_read_pqr(const char *path, vsg_molecule *m)
                 }
             }
             a.model = model;
+            a.segment = segment;
             a.line = vsg_lines_number(in);
             element_from_name(a.name, a.residue_name, a.element);
             st = vsg_molecule_push(m, &a);
@@ -237,6 +238,8 @@ vsg_status vsg_read_pqr(const char *path, vsg_molecule *m)
             token tok[3];
             int nt = vsg_tokenize(line, len, tok, 3), num;
             model = nt >= 2 && vsg_parse_int(tok[1].s, tok[1].n, &num) ? num : model + 1;
+        } else if (vsg_is_record(line, len, "TER")) {
+            segment++;
         } else if (vsg_is_record(line, len, "END")) {
             break; /* text after END is not structure (1mbo.pdb carries a FASTA there) */
         }
