@@ -40,6 +40,10 @@
 #include "surface_mesh.h"
 #include "vsgrid.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define VSG_ALPB_ALPHA 0.571412
 
 typedef struct {
@@ -85,5 +89,9 @@ vsg_status vsg_alpb_exact_cpu(const vsg_alpb *k, const vsg_molecule *m, const vs
 
 /* The two evaluation points of vertex i: p = v + projection·n, p' = v + ion_radius·n. */
 void vsg_alpb_points(const vsg_alpb *k, const vsg_mesh *mesh, size_t i, double p[3], double pp[3]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 
 #include "alpb.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     double c[3];        /* geometric centre (the distance test) */
     double q[2];        /* positive and negative approximate charges (0 when absent) */
@@ -48,5 +52,9 @@ vsg_status vsg_hcp_potential_cpu(const vsg_hcp *h, const vsg_alpb *k, const vsg_
 
 /* Relative RMS difference √(Σ(a−b)²/Σb²), the measure of paper 004's table IV. */
 double vsg_relative_rms(const double *a, const double *b, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
