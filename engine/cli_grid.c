@@ -15,7 +15,9 @@
 #include "errors.h"
 #include "grid.h"
 #include "molecule.h"
+#include "mpi_env.h"  /* MPI (issue 7) */
 #include "pb_geometry.h"
+#include "sor_mpi.h"  /* MPI (issue 7) */
 #include "timer.h"
 
 static const char grid_usage[] =
@@ -452,6 +454,8 @@ static int run(int argc, char **argv, const char *cmd)
     int rc = parse(argc, argv, cmd, &c);
     if (rc == -2) return 0;
     if (rc) return rc;
+    /* MPI (issue 7): every rank computes the same grid; rank 0 alone writes the files. */
+    if (vsg_mpi_rank() > 0) c.output = c.dx = c.json = c.agmaps = NULL;
     if (c.coulomb) return run_coulomb(&c, cmd);
     double t0 = vsg_now();
     vsg_molecule *m = NULL, *around = NULL, *lig = NULL;
@@ -505,6 +509,22 @@ static int run(int argc, char **argv, const char *cmd)
             if (c.dx) vsg_json_str(&j, "dx", c.dx);
             vsg_json_num(&j, "memory_estimate_bytes", bytes);
             vsg_cli_json_pb(&j, &c.p, &r);
+            /* MPI (issue 7): ranks, and the distributed SOR of the last (finest) level. */
+            vsg_json_int(&j, "ranks", vsg_mpi_size());
+            vsg_sor_mpi_stats ms;
+            if (vsg_sor_mpi_last(&ms)) {
+                vsg_json_object(&j, "mpi");
+                vsg_json_int(&j, "ranks", ms.ranks);
+                vsg_json_str(&j, "slab_backend", ms.backend);
+                vsg_json_int(&j, "planes_per_rank_min", ms.planes_min);
+                vsg_json_int(&j, "planes_per_rank_max", ms.planes_max);
+                vsg_json_int(&j, "iterations", ms.iterations);
+                vsg_json_num(&j, "seconds_per_iteration", ms.seconds_per_iteration);
+                vsg_json_num(&j, "comm_seconds", ms.comm_seconds);
+                vsg_json_num(&j, "allreduce_seconds", ms.allreduce_seconds);
+                vsg_json_num(&j, "halo_bytes_sent_rank0", ms.halo_bytes);
+                vsg_json_end(&j, '}');
+            }
             vsg_json_num(&j, "kt_kcal_mol", r.kt_kcal);
             if (c.solvation) {
                 vsg_json_num(&j, "solvation_energy_kt", dg);

@@ -16,6 +16,7 @@
 #include "errors.h"
 #include "grid.h"
 #include "mapset.h"
+#include "mpi_env.h" /* MPI (issue 7) */
 #include "place_cpu.h"
 #include "rotations.h"
 #include "screen.h"
@@ -363,9 +364,16 @@ int vsg_cmd_screen(int argc, char **argv)
         free_grids(&L);
         return vsg_cli_fail(st);
     }
-    FILE *csv = strcmp(c.out.csv, "-") ? fopen(c.out.csv, "w") : stdout;
+    /* MPI (issue 7): under mpirun each rank writes its batches to a part file (merged below). */
+    if (vsg_mpi_active() && (c.out.sdf || c.so.poses_path)) {
+        free_grids(&L);
+        return vsg_cli_usage_error("screen", "--sdf-out and --poses-out are not available over MPI ranks yet: run one rank");
+    }
+    char part[4200];
+    const char *csv_path = vsg_mpi_screen_part(c.out.csv, part, sizeof part);
+    FILE *csv = strcmp(csv_path, "-") ? fopen(csv_path, "w") : stdout;
     if (!csv) {
-        fprintf(stderr, "vsgrid: cannot write %s: %s\n", c.out.csv, strerror(errno));
+        fprintf(stderr, "vsgrid: cannot write %s: %s\n", csv_path, strerror(errno));
         free_grids(&L);
         return VSG_EXIT_INPUT;
     }
@@ -397,7 +405,8 @@ int vsg_cmd_screen(int argc, char **argv)
     vsg_cli_screen_bind(&c.so, &c.out, csv, c.quiet);
     vsg_screen_report rep;
     st = vsg_screen_run(L.g, &c.so, &rep);
-    if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", c.out.csv);
+    if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", csv_path);
+    st = vsg_mpi_screen_finish(st, c.out.csv, &rep); /* MPI (issue 7): sum the counts, rank 0 merges */
     free(rotations);
     if (st != VSG_OK) {
         free_grids(&L);
@@ -408,7 +417,7 @@ int vsg_cmd_screen(int argc, char **argv)
         fprintf(stderr, "vsgrid: placement: %.3g poses, %.3g scored (the rest left the grid), %.3g poses/s scored%s%s\n",
                 (double)rep.poses, (double)rep.poses_scored, rep.score_s > 0 ? rep.poses_scored / rep.score_s : 0.0,
                 c.so.poses_path ? "; wrote " : "", c.so.poses_path ? c.so.poses_path : "");
-    if (c.out.json) write_json(&c, &L, &rep, vsg_now() - t0);
+    if (c.out.json && vsg_mpi_rank() == 0) write_json(&c, &L, &rep, vsg_now() - t0); /* MPI: rank 0 writes */
     free_grids(&L);
     return 0;
 }

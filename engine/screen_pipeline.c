@@ -44,6 +44,7 @@
 #include "errors.h"
 #include "reader_internal.h"
 #include "screen.h"
+#include "mpi_env.h" /* MPI (issue 7) */
 #include "screen_internal.h"
 #include "timer.h"
 #include "place_gpu.h"
@@ -402,6 +403,10 @@ static void *scorer_main(void *arg)
     for (;;) {
         batch *b = queue_pop(&p->work_q);
         if (!b) break;
+        if (!vsg_mpi_owns_batch(b->seq)) { /* MPI (issue 7): another rank scores this batch */
+            queue_push(&p->done_q, b);
+            continue;
+        }
         if (b->at.nlig > 0 && p->o->placement == VSG_PLACEMENT_RIGID) {
             place_batch(s, b);
         } else if (b->at.nlig > 0) {
@@ -655,7 +660,12 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
             }
         }
         double t0 = vsg_now();
-        for (size_t i = 0; i < b->nrows; i++) {
+        /* MPI (issue 7): another rank's batch only moves the row count on; ours is announced
+         * with its first row number for the merge (mpi_env.h). */
+        const int mpi_skip = !vsg_mpi_owns_batch(b->seq);
+        if (!mpi_skip && vsg_mpi_screen_split()) fprintf(o->csv, "#vsgrid-block %zu %zu\n", rep->records, b->nrows);
+        if (mpi_skip) rep->records += b->nrows;
+        for (size_t i = 0; i < b->nrows && !mpi_skip; i++) {
             row *r = &b->rows[i];
             if (p.nparse > 1) r->index = rep->records; /* chunks number their records from 0 */
             const vsg_score_result *res = r->lig >= 0 ? &b->res[r->lig] : NULL;

@@ -13,6 +13,7 @@
 #include "pb_gpu.h"
 #include "pb_setup.h"
 #include "pb_setup_gpu.h"
+#include "sor_mpi.h"  /* MPI (issue 7) */
 #include "timer.h"
 
 void vsg_pb_params_default(vsg_pb_params *p)
@@ -254,7 +255,9 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
             st = VSG_OK;
         }
     }
-    if (st == VSG_OK && !*gpu) st = vsg_sor_cpu(&s, &set, &res);
+    /* MPI (issue 7): under mpirun with > 1 rank the CPU SOR runs in z-slabs over the ranks
+     * (sor_mpi.h); otherwise vsg_sor_mpi is vsg_sor_cpu. */
+    if (st == VSG_OK && !*gpu) st = vsg_sor_mpi(&s, &set, &res);
     const double t_after = vsg_now();
     if (st == VSG_OK) {
         lo->res = res;

@@ -1,0 +1,62 @@
+/* mpi_env.h — whether this process is one rank of an MPI job, and which (issue 7).
+ *
+ * vsgrid touches MPI only when it was built with it (VSG_HAVE_MPI) AND was launched by an MPI
+ * starter with more than one rank (OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_SIZE > 1 in the
+ * environment). A plain `vsgrid grid ...`, or `mpirun -np 1 vsgrid ...`, never calls MPI_Init:
+ * every function below then answers as for a single process (rank 0 of 1). */
+#ifndef VSG_MPI_ENV_H
+#define VSG_MPI_ENV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "screen.h"  /* vsg_screen_report */
+#include "vsgrid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Initialises MPI (threads: funnelled, only the main thread calls MPI) when the conditions above
+ * hold. Returns 0, or nonzero when MPI_Init failed (the caller exits). Then, unless OMP_NUM_THREADS
+ * is set, the host's cores are split between its ranks, and ranks > 0 send stdout and stderr to
+ * /dev/null (all ranks run the same command; VSG_MPI_ALL_OUTPUT=1 keeps every rank's output). */
+int vsg_mpi_start(int *argc, char ***argv);
+/* Agrees the exit status over the ranks (the worst one wins) and finalises MPI when it was
+ * started; returns the status the process should exit with. */
+int vsg_mpi_finish(int rc);
+/* This rank's own stderr, even where stderr was silenced (for failures only this rank sees). */
+FILE *vsg_mpi_stderr(void);
+/* 1 when MPI was started (so the job has > 1 rank). */
+int vsg_mpi_active(void);
+int vsg_mpi_rank(void);
+int vsg_mpi_size(void);
+/* 1 when this vsgrid was built with MPI (for --version and the tests). */
+int vsg_mpi_built(void);
+/* Ranks that share this host (MPI_COMM_TYPE_SHARED); 1 when MPI is not active. */
+int vsg_mpi_local_size(void);
+
+/* ---- screening over ranks (`mpirun -np N vsgrid screen`) --------------------------------
+ * The library's batches (the pipeline's units: at most --batch-atoms atoms, 1024 records with
+ * the parallel parse, 4096 without) go round-robin over the ranks by sequence number: every rank
+ * reads and cuts the whole input (so the batches are the same on every rank), scores only its
+ * own batches, and writes their rows to its part file, each batch after a line
+ * "#vsgrid-block FIRST NROWS" (FIRST = the batch's first row number in the whole output).
+ * Rank 0 then merges the parts in row order into the CSV (VSG_MPI_KEEP_PARTS=1 keeps the parts). */
+/* The CSV path this rank writes: `csv` itself when MPI is not active; else the part file
+ * "CSV.rankK.part" (in buf; "vsgrid-screen.rankK.part" for '-') and the split is switched on. */
+const char *vsg_mpi_screen_part(const char *csv, char *buf, size_t len);
+/* 1 when this rank scores and writes batch `seq` (always 1 without the split). */
+int vsg_mpi_owns_batch(size_t seq);
+/* 1 while the split is on (the pipeline then writes block lines). */
+int vsg_mpi_screen_split(void);
+/* After the pipeline (its part file closed): agrees the status, sums the counts of the report
+ * over the ranks (records: every rank counts all), and rank 0 merges the parts into `csv`
+ * ('-': standard output) and removes them. Returns the agreed status. */
+vsg_status vsg_mpi_screen_finish(vsg_status st, const char *csv, vsg_screen_report *rep);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

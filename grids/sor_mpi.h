@@ -1,0 +1,89 @@
+/* sor_mpi.h — the PB SOR distributed over MPI ranks in z-slabs (issue 7).
+ *
+ * Every rank holds the whole system (setup is replicated: cheap next to the iterations) and
+ * updates only its slab of z-planes; after each colour sweep the slab's first and last planes of
+ * that colour go to the neighbouring ranks (non-blocking, overlapped with the interior sweep).
+ * Convergence is an MPI_Allreduce of the max change on the single-process check schedule, so the
+ * ω decisions, the iteration count and (the red-black update of one colour reads only the other
+ * colour) the potential are those of vsg_sor_cpu, bit for bit. At the end every rank gathers the
+ * whole potential (MPI_Allgatherv): the next focusing level, the energy and rank 0's output files
+ * all see the full grid.
+ *
+ * Slab rule: the nz planes are cut at even planes, z_k = the even number nearest
+ * 1 + k (nz − 2) / N (ties down), z_0 = 0, z_N = nz; rank k owns planes [z_k, z_k+1) and updates
+ * those not on a box face. Slabs start on an even plane, so a slab's own colour arrays keep the
+ * global checkerboard parity (what a GPU slab needs), and the updated plane counts differ by at
+ * most 2 over the ranks. A slab owns one ghost plane each side (the neighbour's boundary plane).
+ * Grids with fewer than VSG_SOR_MPI_MIN_PLANES updated planes per rank (the small nested-
+ * iteration levels) are solved whole on every rank instead: same result, no messages.
+ *
+ * The work on one slab goes through vsg_slab_backend so that a GPU slab can plug in; the CPU
+ * backend (sor_mpi.c) sweeps with the CPU twin's own sweep (sor_cpu_sweep.h). */
+#ifndef VSG_SOR_MPI_H
+#define VSG_SOR_MPI_H
+
+#include "pb_system.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VSG_SOR_MPI_MIN_PLANES 4
+
+/* One slab's worker. Planes are global z indices; a slab's owned planes are [z_lo, z_hi).
+ * Calls on one slab are ordered (a GPU backend may queue them on one stream): a sweep may run
+ * asynchronously, but pack must see the sweeps issued before it, and colour_max waits for them. */
+typedef struct vsg_slab_backend {
+    const char *name;
+    /* Prepares a slab of system s (which holds the starting potential). *ctx on success. */
+    vsg_status (*open)(vsg_pb_system *s, int z_lo, int z_hi, const vsg_sor_settings *set, void **ctx);
+    /* Updates colour c on planes [z0, z1) (inside the slab, not on a box face). With `check`,
+     * also tracks max |Δφ| for colour_max. */
+    vsg_status (*sweep)(void *ctx, int c, int z0, int z1, double omega, double lambda, int check);
+    /* Max |Δφ| over the checked sweeps since the last call (NaN when any change was NaN). */
+    double (*colour_max)(void *ctx);
+    /* Copies colour c of plane z into buf (pack: an owned plane; unpack: a ghost plane).
+     * vsg_plane_count(s, c, z) values of the system's precision. */
+    vsg_status (*pack)(void *ctx, int c, int z, void *buf);
+    vsg_status (*unpack)(void *ctx, int c, int z, const void *buf);
+    /* Leaves the slab's owned planes of the potential in s (GPU: copy back); frees ctx. */
+    vsg_status (*close)(void *ctx, vsg_pb_system *s, int keep);
+} vsg_slab_backend;
+
+extern const vsg_slab_backend vsg_slab_cpu;
+
+/* Nodes of colour c on plane z, and the index of the first in s->phi[c]. The nodes of one
+ * colour on one plane are contiguous in the colour array. */
+size_t vsg_plane_first(const vsg_pb_system *s, int c, int z);
+size_t vsg_plane_count(const vsg_pb_system *s, int c, int z);
+
+/* The slab cuts: z[0] = 0 < z[1] < ... < z[ranks] = nz (even cuts, rule above). */
+void vsg_slab_cuts(int nz, int ranks, int *z);
+
+/* What the last distributed solve did (the finest level of a `vsgrid grid`). */
+typedef struct {
+    int ranks;                 /* MPI ranks that shared the slabs */
+    int planes_min, planes_max;/* updated planes per rank */
+    int iterations;
+    double seconds;            /* iteration loop */
+    double seconds_per_iteration;
+    double comm_seconds;       /* in MPI_Waitall for the halos + in the convergence allreduce */
+    double allreduce_seconds;  /* the allreduce part */
+    double halo_bytes;         /* sent by this rank */
+    char backend[16];
+} vsg_sor_mpi_stats;
+
+/* The distributed solve. Without MPI, with one rank or a grid too thin to split, it is
+ * vsg_sor_cpu. On success the whole potential is in s on every rank. */
+vsg_status vsg_sor_mpi(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_result *r);
+/* The same with an explicit slab backend (the GPU one, later). */
+vsg_status vsg_sor_mpi_with(const vsg_slab_backend *be, vsg_pb_system *s, const vsg_sor_settings *set,
+                            vsg_sor_result *r);
+/* 1 and the stats when a distributed solve (> 1 rank) has run in this process. */
+int vsg_sor_mpi_last(vsg_sor_mpi_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
