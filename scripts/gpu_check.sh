@@ -7,7 +7,7 @@
 # those that need the build); the exit status is non-zero if any step failed. Logs go to
 # build-gpu-check/logs and, when $OUT is set, go there as gpu_check_logs.tgz.
 # Knobs (environment): BUILD_DIR, JOBS, BENCH_SIZES, BENCH_TIMEOUT, CTEST_TIMEOUT, and PARTS, the
-# parts to run (default all: "tests sor e2e benches apbs screen"), so a run can be split into
+# parts to run (default all: "tests sor e2e benches apbs screen surface mpi"), so a run can be split into
 # calls that fit a time limit (the build is kept and reused).
 set -u
 
@@ -17,7 +17,7 @@ BENCH_SIZES=${BENCH_SIZES:-"161 297 513"}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-240}   # seconds for bench_sor
 CTEST_TIMEOUT=${CTEST_TIMEOUT:-300}   # seconds per test
 LOGS="$BUILD_DIR/logs"
-PARTS=${PARTS:-"tests sor e2e benches apbs screen"}
+PARTS=${PARTS:-"tests sor e2e benches apbs screen surface mpi"}
 want() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 mkdir -p "$LOGS"
 
@@ -156,6 +156,28 @@ if [ "$built" -eq 1 ]; then
         rm -f "$g" "$LOGS/lib100.mol2.gz" "$LOGS/screen.csv"
     }
     want screen && step "screen e2e (xiap)" screen_e2e.log screen_e2e
+    # Surface potential (issue 6): exact and HCP, GPU and CPU twin, on 1MBO, the nucleosome and a
+    # 20-nucleosome assembly (needs ../shared or VSG_SHARED_DATA), then the command end to end.
+    # shellcheck disable=SC2317  # called through step
+    surface_e2e() {
+        local v="$BUILD_DIR/vsgrid" g="${VSG_SHARED_DATA:-../shared/data}/gem_hcp"
+        for mode in hcp exact; do
+            "$v" surface "$g/nucleosome.pqr.gz" -o "$LOGS/nuc_$mode.ply" --mode "$mode" --png "$LOGS/nuc_$mode.png" \
+                --residues "$LOGS/nuc_res_$mode.csv" --json "$LOGS/surface_$mode.json" || return 1
+            rm -f "$LOGS/nuc_$mode.ply"
+        done
+        "$v" surface "$g/1uwo_A.pqr" --vertices "$g/1uwo_A.vert.gz" --faces "$g/1uwo_A.face.gz" --gem-compat \
+            --salt 0 --mode exact --json "$LOGS/surface_gem.json" -o "$LOGS/uwo.ply" || return 1
+        rm -f "$LOGS/uwo.ply"
+    }
+    if want surface && [ -x "$BUILD_DIR/bench_surface" ]; then
+        step "bench_surface" bench_surface.log timeout 500 "$BUILD_DIR/bench_surface"
+        step "surface e2e" surface_e2e.log surface_e2e
+    fi
+    # PB over MPI, one rank per GPU (issue 7): only where the host has two GPUs or more.
+    if want mpi && [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ] && [ -f scripts/bench_mpi_pb.sh ]; then
+        step "bench_mpi_pb" bench_mpi_pb.log timeout 500 bash scripts/bench_mpi_pb.sh "$BUILD_DIR/vsgrid"
+    fi
     if [ "${TUNE:-0}" = 1 ]; then
         step "tune_sor" tune_sor.log timeout 300 bash scripts/tune_sor.sh
     fi
@@ -167,7 +189,7 @@ fi
 
 if [ -n "${OUT:-}" ]; then
     # one archive: the device tool returns at most 8 files
-    tar czf "$OUT/gpu_check_logs.tgz" -C "$LOGS" $(cd "$LOGS" && ls *.log *.json 2>/dev/null)
+    tar czf "$OUT/gpu_check_logs.tgz" -C "$LOGS" $(cd "$LOGS" && ls *.log *.json *.png *.csv 2>/dev/null)
 fi
 
 # The benchmark table and the failing tests, then the summary, last.
@@ -175,11 +197,11 @@ if [ -f "$LOGS/bench_sor.log" ]; then
     echo
     sed -n '/^GPU PB SOR/,$p' "$LOGS/bench_sor.log"
 fi
-for b in bench_sor_zb1 bench_sor_zb4 bench_pb_setup bench_coulomb bench_screen apbs_same_grid apbs_gpu apbs_cpu screen_e2e tune_sor; do
+for b in bench_sor_zb1 bench_sor_zb4 bench_pb_setup bench_coulomb bench_screen apbs_same_grid apbs_gpu apbs_cpu screen_e2e bench_surface surface_e2e bench_mpi_pb tune_sor; do
     if [ -f "$LOGS/$b.log" ]; then
         echo
         echo "$b:"
-        tail -n 25 "$LOGS/$b.log"
+        tail -n "$([ "$b" = bench_surface ] && echo 60 || echo 25)" "$LOGS/$b.log"
     fi
 done
 if [ -f "$LOGS/e2e.log" ]; then
