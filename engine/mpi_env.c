@@ -16,9 +16,12 @@
 
 #if defined(VSG_HAVE_MPI)
 #include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h> /* MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support */
+#endif
 #endif
 
-static int active, rank, size = 1, local_size = 1;
+static int active, rank, size = 1, local_size = 1, local_rank = -1;
 static FILE *real_stderr;  /* ranks > 0: their own stderr, kept for failures only they see */
 
 #if defined(VSG_HAVE_MPI)
@@ -54,6 +57,7 @@ int vsg_mpi_start(int *argc, char ***argv)
     MPI_Comm local;
     if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local) == MPI_SUCCESS) {
         MPI_Comm_size(local, &local_size);
+        MPI_Comm_rank(local, &local_rank);
         MPI_Comm_free(&local);
     }
     /* The ranks share the host's cores: without an explicit OMP_NUM_THREADS, split them. */
@@ -106,6 +110,29 @@ FILE *vsg_mpi_stderr(void) { return real_stderr ? real_stderr : stderr; }
 int vsg_mpi_rank(void) { return rank; }
 int vsg_mpi_size(void) { return size; }
 int vsg_mpi_local_size(void) { return local_size; }
+
+int vsg_mpi_local_rank(void)
+{
+    if (local_rank >= 0) return local_rank;
+    static const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) {
+            long n = strtol(v, NULL, 10);
+            if (n >= 0) return (int)n;
+        }
+    }
+    return 0;
+}
+
+int vsg_mpi_cuda_aware(void)
+{
+#if defined(VSG_HAVE_MPI) && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return active && MPIX_Query_cuda_support() == 1;
+#else
+    return 0;
+#endif
+}
 
 int vsg_mpi_built(void)
 {

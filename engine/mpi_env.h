@@ -35,6 +35,13 @@ int vsg_mpi_size(void);
 int vsg_mpi_built(void);
 /* Ranks that share this host (MPI_COMM_TYPE_SHARED); 1 when MPI is not active. */
 int vsg_mpi_local_size(void);
+/* This rank's number among the ranks of its host (0 .. local_size − 1), for one GPU per rank:
+ * MPI_COMM_TYPE_SHARED when MPI is active, else OMPI_COMM_WORLD_LOCAL_RANK / MPI_LOCALRANKID /
+ * SLURM_LOCALID from the launcher, else 0. */
+int vsg_mpi_local_rank(void);
+/* 1 when the MPI library says it can take device pointers (Open MPI's MPIX_Query_cuda_support
+ * in <mpi-ext.h>); 0 when it cannot, cannot tell, or MPI is not active. */
+int vsg_mpi_cuda_aware(void);
 
 /* ---- screening over ranks (`mpirun -np N vsgrid screen`) --------------------------------
  * The library's batches (the pipeline's units: at most --batch-atoms atoms, 1024 records with

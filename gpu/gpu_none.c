@@ -121,3 +121,59 @@ vsg_status vsg_surface_hcp_gpu(int device, const vsg_hcp *h, const vsg_alpb *k, 
 {
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
+
+/* ---- MPI GPU slab backend (issue 7, gpu/sor_slab.cu): without CUDA it opens nothing. ---- */
+#include "sor_slab_gpu.h"
+
+static vsg_status slab_none_open(vsg_pb_system *s, int z_lo, int z_hi, const vsg_sor_settings *set, void **ctx)
+{
+    (void)s, (void)z_lo, (void)z_hi, (void)set;
+    *ctx = NULL;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA (GPU slab SOR)");
+}
+
+static vsg_status slab_none_sweep(void *ctx, int c, int z0, int z1, double omega, double lambda, int check)
+{
+    (void)ctx, (void)c, (void)z0, (void)z1, (void)omega, (void)lambda, (void)check;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA (GPU slab SOR)");
+}
+
+static double slab_none_colour_max(void *ctx)
+{
+    (void)ctx;
+    return 0.0;
+}
+
+static vsg_status slab_none_pack(void *ctx, int c, int z, void *buf)
+{
+    (void)ctx, (void)c, (void)z, (void)buf;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA (GPU slab SOR)");
+}
+
+static vsg_status slab_none_unpack(void *ctx, int c, int z, const void *buf)
+{
+    (void)ctx, (void)c, (void)z, (void)buf;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA (GPU slab SOR)");
+}
+
+static vsg_status slab_none_close(void *ctx, vsg_pb_system *s, int keep)
+{
+    (void)ctx, (void)s, (void)keep;
+    return VSG_OK;
+}
+
+const vsg_slab_backend vsg_slab_gpu = {"gpu", slab_none_open, slab_none_sweep, slab_none_colour_max,
+                                       slab_none_pack, slab_none_unpack, slab_none_close};
+
+void *vsg_slab_gpu_plane(void *ctx, int c, int z)
+{
+    (void)ctx, (void)c, (void)z;
+    return NULL;
+}
+
+double vsg_slab_gpu_bytes(const vsg_pb_system *s, int z_lo, int z_hi)
+{
+    (void)s, (void)z_lo, (void)z_hi;
+    return 0.0;
+}
+/* ---- end of the MPI GPU slab backend stub ---- */

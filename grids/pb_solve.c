@@ -13,7 +13,9 @@
 #include "pb_gpu.h"
 #include "pb_setup.h"
 #include "pb_setup_gpu.h"
-#include "sor_mpi.h"  /* MPI (issue 7) */
+#include "mpi_env.h"       /* MPI (issue 7) */
+#include "sor_mpi.h"       /* MPI (issue 7) */
+#include "sor_slab_gpu.h"  /* MPI over GPUs (issue 7) */
 #include "timer.h"
 
 void vsg_pb_params_default(vsg_pb_params *p)
@@ -198,6 +200,36 @@ static vsg_status nested_guess(const vsg_molecule *m, const vsg_pb_params *p, co
     return VSG_OK;
 }
 
+/* MPI (issue 7): the GPU of this rank. Under mpirun with > 1 rank each rank takes its own, local
+ * rank % devices (two ranks share a GPU only when the host has fewer GPUs than ranks); an explicit
+ * --gpu N holds for every rank. */
+static int rank_gpu(const vsg_pb_params *p)
+{
+    if (p->gpu_index >= 0) return p->gpu_index;
+    if (!vsg_mpi_active() || vsg_mpi_size() <= 1) return 0;
+    int count = vsg_gpu_count();
+    return count > 0 ? vsg_mpi_local_rank() % count : 0;
+}
+
+/* 1 when the distributed solve splits s into slabs (the rule of sor_mpi.h): then the GPU slab
+ * backend runs on every rank. Thinner grids (small nested levels) are solved whole by each
+ * rank's GPU, as without MPI. */
+static int gpu_slabs(const vsg_pb_system *s)
+{
+    const int ranks = vsg_mpi_active() ? vsg_mpi_size() : 1;
+    if (ranks <= 1) return 0;
+    int *cuts = malloc(((size_t)ranks + 1) * sizeof *cuts);
+    if (!cuts) return 0;
+    vsg_slab_cuts(s->nz, ranks, cuts);
+    int ok = 1;
+    for (int k = 0; k < ranks; k++) {
+        int a = cuts[k] > 1 ? cuts[k] : 1, b = cuts[k + 1] < s->nz - 1 ? cuts[k + 1] : s->nz - 1;
+        if (b - a < VSG_SOR_MPI_MIN_PLANES) ok = 0;
+    }
+    free(cuts);
+    return ok;
+}
+
 static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
                               const vsg_level *lv, vsg_boundary bc, const vsg_grid *coarse, int *gpu,
                               double tol, int depth, vsg_grid **out, level_out *lo)
@@ -213,7 +245,7 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
         /* Maps, lists and faces on the GPU (the same system as the CPU builds; focusing faces
          * come from the coarse grid on the host). */
         st = vsg_pb_build_gpu(m, ph, lv, p->precision, coarse ? VSG_BC_ZERO : bc, &s, &charges, &nq, &outside,
-                              p->gpu_index < 0 ? 0 : p->gpu_index, NULL);
+                              rank_gpu(p), NULL);
         if (st == VSG_E_NOMEM || st == VSG_E_ARG) return st;
         if (st != VSG_OK) {
             static int said;
@@ -242,11 +274,21 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
     set.check_every = p->check_every > 0 ? p->check_every : 10;
     set.threads = p->threads;
     set.progress = p->progress && depth == 0;
-    set.gpu_index = p->gpu_index < 0 ? 0 : p->gpu_index;
+    set.gpu_index = rank_gpu(p);
     set.max_gpu_bytes = p->max_gpu_memory;
     vsg_sor_result res;
     memset(&res, 0, sizeof res);
-    if (st == VSG_OK && *gpu) {
+    if (st == VSG_OK && *gpu && gpu_slabs(&s)) {
+        /* MPI over GPUs (issue 7): one z-slab per rank on the rank's GPU. A failure to open is
+         * agreed by all ranks (sor_mpi.c), so with --device auto they all fall back together;
+         * s is untouched then (the slabs only read it before the loop). */
+        st = vsg_sor_mpi_with(&vsg_slab_gpu, &s, &set, &res);
+        if (st != VSG_OK && st != VSG_E_CONVERGE && p->device == VSG_DEVICE_AUTO) {
+            vsg_warn("GPU slab solver failed (%s): running the CPU solver", vsg_last_error());
+            *gpu = 0;
+            st = VSG_OK;
+        }
+    } else if (st == VSG_OK && *gpu) {
         /* The GPU copies the potential back only on success: s is untouched on failure. */
         st = vsg_sor_gpu(&s, &set, &res);
         if (st == VSG_E_DEVICE && p->device == VSG_DEVICE_AUTO) {

@@ -83,7 +83,7 @@ else
 fi
 
 # GEM's own input: 1UWO chain A with its MSMS surface (../shared, not redistributed).
-g=$src/../shared/data/gem_hcp
+g=${VSG_SHARED_DATA:-$src/../shared/data}/gem_hcp
 if [ -f "$g/1uwo_A.vert.gz" ] && [ -n "$py" ]; then
   expect_rc 0 "$vsgrid" surface "$g/1uwo_A.pqr" --vertices "$g/1uwo_A.vert.gz" --faces "$g/1uwo_A.face.gz" \
     --gem-compat --salt 0.1 --mode exact --device cpu --csv uwo.csv -o uwo.ply --json uwo.json
