@@ -1,0 +1,359 @@
+/* sor_kernels.cuh — the red-black SOR device code shared by the single-GPU solver (pb_sor.cu)
+ * and the MPI slab backend (sor_slab.cu): tuning constants, the uniform-stencil kernels, the
+ * correction kernel, the device max-|Δφ| reduction and their launch helpers. One copy, so both
+ * paths do the same arithmetic and give the same bits (see pb_sor.cu for the why of each
+ * choice). Moved here unchanged from pb_sor.cu; the anonymous namespace gives every including
+ * translation unit its own instantiations (no cross-module template kernels).
+ *
+ * The kernels update planes 1 .. nz − 2 of the arrays they are given; a slab sweeps a sub-range
+ * of planes by passing a view (pointers shifted to the range's first plane − 1, nz of the range
+ * + 2) — sor_slab.cu. */
+#ifndef VSG_SOR_KERNELS_CUH
+#define VSG_SOR_KERNELS_CUH
+
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "pb_system.h"
+
+namespace {
+
+/* ---- tuning constants ----------------------------------------------------------------------
+ * SOR_BLOCK_X × SOR_BLOCK_Y threads per block of the uniform kernel: x runs along a half-row
+ * of one colour (contiguous in memory, so a warp of 32 reads 128 B of float per neighbour
+ * row); 32 wastes fewest threads on odd row lengths (161³: 80 nodes per half-row → 96 threads).
+ * SOR_DEFAULT_ZB: consecutive planes per thread whose loads are issued together
+ * (sor_uniform_zb with 2, 4 or 8; 1 = the one-node kernel sor_uniform; VSG_SOR_ZB overrides it
+ * at run time).
+ * SOR_Z_PER_THREAD: planes each thread of sor_uniform visits (grid-stride in z); 1 = one thread per node,
+ * larger values amortise the index set-up per thread. The grid is also capped at 65535 in z.
+ * CORR_BLOCK threads per block of the correction kernel, at most CORR_BLOCKS_PER_SM blocks per
+ * multiprocessor (grid-stride loop beyond). Retune with scripts/tune_sor.sh on the target GPU
+ * (each constant can be overridden at build time, e.g. -DSOR_BLOCK_X=64 in CMAKE_CUDA_FLAGS). */
+#ifndef SOR_BLOCK_X
+#define SOR_BLOCK_X 32
+#endif
+#ifndef SOR_BLOCK_Y
+#define SOR_BLOCK_Y 8
+#endif
+#ifndef SOR_Z_PER_THREAD
+#define SOR_Z_PER_THREAD 1
+#endif
+#ifndef SOR_DEFAULT_ZB
+#define SOR_DEFAULT_ZB 4
+#endif
+#ifndef CORR_BLOCK
+#define CORR_BLOCK 256
+#endif
+#ifndef CORR_BLOCKS_PER_SM
+#define CORR_BLOCKS_PER_SM 16
+#endif
+
+static_assert((SOR_BLOCK_X * SOR_BLOCK_Y) % 32 == 0, "block reduction assumes whole warps");
+static_assert(CORR_BLOCK % 32 == 0, "block reduction assumes whole warps");
+
+/* Neighbour offsets −x, +x, −y, +y, −z, +z into the other colour's array, in bytes (so each
+ * load is one add to the node's base address); by value so they sit in the constant bank
+ * (indexed only with unrolled, compile-time indices). */
+struct Offsets {
+    long long o[6];
+};
+
+/* Ion species for g(φ) = −Σ c z e^{−zφ} / 2I, as kernel parameters (no shared __constant__
+ * state, so concurrent solves on one device cannot overwrite each other's ions). */
+struct Ions {
+    int n;
+    double molar[VSG_MAX_IONS], charge[VSG_MAX_IONS];
+    double two_i;
+};
+
+/* ---- device helpers ---------------------------------------------------------------------- */
+
+/* Correctly rounded, never-contracted operations: the CPU twin (x86-64, no FMA) rounds after
+ * every operation, and so must we to get the same bits. */
+__device__ __forceinline__ float add_rn(float a, float b) { return __fadd_rn(a, b); }
+__device__ __forceinline__ double add_rn(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ float sub_rn(float a, float b) { return __fsub_rn(a, b); }
+__device__ __forceinline__ double sub_rn(double a, double b) { return __dsub_rn(a, b); }
+__device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+
+/* vsg_pb_ion_term of pb_system.h, same loop order. */
+__device__ __forceinline__ void ion_term(const Ions &io, double phi, double *g, double *dg)
+{
+    double sg = 0.0, sd = 0.0;
+#pragma unroll
+    for (int i = 0; i < VSG_MAX_IONS; i++) {
+        if (i < io.n) {
+            double z = io.charge[i], c = io.molar[i];
+            double e = exp(-z * phi);
+            sg -= c * z * e;
+            sd += c * z * z * e;
+        }
+    }
+    *g = sg / io.two_i;
+    *dg = sd / io.two_i;
+}
+
+/* One Newton step on A − φ − λk(g(φ) − φ) = 0 from φ = old (sor_cpu_sweep.h). */
+__device__ __forceinline__ double newton(const Ions &io, double gs, double old, double lk)
+{
+    double g, dg;
+    ion_term(io, old, &g, &dg);
+    double fval = gs - old - lk * (g - old);
+    return old + fval / (1.0 + lk * (dg - 1.0));
+}
+
+/* The other colour's value at byte offset `off` from `base`, through the read-only cache
+ * (that array is not written during the kernel). */
+template <typename R>
+__device__ __forceinline__ R nb(const R *base, long long off)
+{
+    return __ldg((const R *)((const char *)base + off));
+}
+
+/* |Δφ| as ordered bits: for non-negative doubles (NaN with its sign cleared included) the
+ * unsigned bit patterns order like the values, and a NaN ranks above +inf. */
+__device__ __forceinline__ unsigned long long change_bits(double nv, double old)
+{
+    return (unsigned long long)__double_as_longlong(fabs(nv - old));
+}
+
+__device__ __forceinline__ unsigned long long umax64(unsigned long long a, unsigned long long b)
+{
+    return a > b ? a : b;
+}
+
+/* Max over the block (whole warps only), then at most one atomicMax into *out. Every thread
+ * of the block must call it. */
+__device__ void block_max(unsigned long long v, unsigned long long *out)
+{
+    __shared__ unsigned long long warp_max[32];
+    const int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    const int nwarps = (blockDim.x * blockDim.y * blockDim.z) >> 5;
+    const int lane = tid & 31, warp = tid >> 5;
+#pragma unroll
+    for (int m = 16; m > 0; m >>= 1) v = umax64(v, __shfl_xor_sync(0xffffffffu, v, m));
+    if (lane == 0) warp_max[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < nwarps ? warp_max[lane] : 0ull;
+#pragma unroll
+        for (int m = 16; m > 0; m >>= 1) v = umax64(v, __shfl_xor_sync(0xffffffffu, v, m));
+        /* The maximum only grows: skip the atomic when a larger value is already there, so
+         * hundreds of thousands of blocks do not queue on one address. */
+        if (lane == 0 && v > *(volatile unsigned long long *)out) atomicMax(out, v);
+    }
+}
+
+/* ---- kernels ------------------------------------------------------------------------------ */
+
+/* Uniform stencil over the interior nodes of colour c: thread (xh, y) at plane z updates node
+ * x = x0 + 2·xh, x0 = 1 + ((1 + y + z + c) & 1), i.e. the xh-th node of colour c in row (y, z). */
+template <typename R, bool NL, bool CHECK>
+__global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
+    sor_uniform(R *__restrict__ p, const R *__restrict__ o, const uint8_t *__restrict__ fl, int nx,
+                int ny, int nz, int c, Offsets off, R w, R u0, R u1, double omega, double lambda,
+                double ksalt, Ions ions, unsigned long long *__restrict__ maxbits)
+{
+    const int xh = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = 1 + blockIdx.y * blockDim.y + threadIdx.y;
+    unsigned long long dmax = 0;
+    if (y < ny - 1) {
+        for (int z = 1 + blockIdx.z; z < nz - 1; z += gridDim.z) {
+            const int x = 1 + ((1 + y + z + c) & 1) + 2 * xh;
+            if (x > nx - 2) continue;
+            const long long k =
+                (long long)(((size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * (size_t)z)) >> 1);
+            const uint8_t f = fl[k];
+            if (f & VSG_NODE_LISTED) continue; /* the correction kernel owns it */
+            /* Same summation order as the CPU: −x, +x, −y, +y, −z, +z. */
+            const R *q = o + k;
+            R sum = add_rn(nb(q, off.o[0]), nb(q, off.o[1]));
+            sum = add_rn(sum, nb(q, off.o[2]));
+            sum = add_rn(sum, nb(q, off.o[3]));
+            sum = add_rn(sum, nb(q, off.o[4]));
+            sum = add_rn(sum, nb(q, off.o[5]));
+            const R old = p[k];
+            const R gsr = mul_rn(sum, (f & VSG_NODE_SALT) ? u1 : u0);
+            R nv;
+            if (!NL) {
+                nv = add_rn(old, mul_rn(w, sub_rn(gsr, old)));
+            } else {
+                const double oldd = (double)old;
+                double gs = (double)gsr;
+                if (f & VSG_NODE_SALT) gs = newton(ions, gs, oldd, lambda * ksalt);
+                nv = (R)__dadd_rn(oldd, __dmul_rn(omega, __dsub_rn(gs, oldd)));
+            }
+            if (CHECK) dmax = umax64(dmax, change_bits((double)nv, (double)old));
+            p[k] = nv;
+        }
+    }
+    if (CHECK) block_max(dmax, maxbits);
+}
+
+/* The same update with ZB consecutive planes per thread, loads first: all 8·ZB loads of a
+ * thread are issued before the first update, so each thread keeps ZB times more bytes in
+ * flight. In float one node's loads are too few to cover DRAM latency at full occupancy (the
+ * float kernel reached ~30% of copy bandwidth where double, with twice the bytes per load,
+ * reached ~45%). Listed nodes are loaded and discarded (2% of the nodes) rather than waiting
+ * for the flag before the loads. Same arithmetic, same order: same bits as sor_uniform. */
+template <typename R, bool NL, bool CHECK, int ZB>
+__global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
+    sor_uniform_zb(R *__restrict__ p, const R *__restrict__ o, const uint8_t *__restrict__ fl, int nx,
+                   int ny, int nz, int c, Offsets off, R w, R u0, R u1, double omega, double lambda,
+                   double ksalt, Ions ions, unsigned long long *__restrict__ maxbits)
+{
+    const int xh = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = 1 + blockIdx.y * blockDim.y + threadIdx.y;
+    unsigned long long dmax = 0;
+    if (y < ny - 1) {
+        for (int z0 = 1 + blockIdx.z * ZB; z0 < nz - 1; z0 += gridDim.z * ZB) {
+            long long k[ZB];
+            bool act[ZB];
+            uint8_t f[ZB];
+            R v[ZB][6], old[ZB];
+#pragma unroll
+            for (int j = 0; j < ZB; j++) {
+                const int z = z0 + j;
+                const int x = 1 + ((1 + y + z + c) & 1) + 2 * xh;
+                act[j] = z < nz - 1 && x <= nx - 2;
+                k[j] = act[j] ? (long long)(((size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * (size_t)z)) >> 1)
+                              : 0;
+            }
+#pragma unroll
+            for (int j = 0; j < ZB; j++) {
+                if (!act[j]) continue;
+                const R *q = o + k[j];
+                f[j] = fl[k[j]];
+#pragma unroll
+                for (int i = 0; i < 6; i++) v[j][i] = nb(q, off.o[i]);
+                old[j] = p[k[j]];
+            }
+#pragma unroll
+            for (int j = 0; j < ZB; j++) {
+                if (!act[j] || (f[j] & VSG_NODE_LISTED)) continue; /* the correction kernel owns it */
+                /* Same summation order as the CPU: −x, +x, −y, +y, −z, +z. */
+                R sum = add_rn(v[j][0], v[j][1]);
+                sum = add_rn(sum, v[j][2]);
+                sum = add_rn(sum, v[j][3]);
+                sum = add_rn(sum, v[j][4]);
+                sum = add_rn(sum, v[j][5]);
+                const R gsr = mul_rn(sum, (f[j] & VSG_NODE_SALT) ? u1 : u0);
+                R nv;
+                if (!NL) {
+                    nv = add_rn(old[j], mul_rn(w, sub_rn(gsr, old[j])));
+                } else {
+                    const double oldd = (double)old[j];
+                    double gs = (double)gsr;
+                    if (f[j] & VSG_NODE_SALT) gs = newton(ions, gs, oldd, lambda * ksalt);
+                    nv = (R)__dadd_rn(oldd, __dmul_rn(omega, __dsub_rn(gs, oldd)));
+                }
+                if (CHECK) dmax = umax64(dmax, change_bits((double)nv, (double)old[j]));
+                p[k[j]] = nv;
+            }
+        }
+    }
+    if (CHECK) block_max(dmax, maxbits);
+}
+
+/* Listed nodes of one colour: φ_GS = s + Σ w_i φ_i (double accumulation, like the CPU), the
+ * Newton step where k > 0 in the nonlinear phase, then over-relaxation from the node's own
+ * old value. SoA: idx[n], wt[6][n], sv[n], kv[n]. */
+template <typename R, bool NL, bool CHECK>
+__global__ void __launch_bounds__(CORR_BLOCK)
+    sor_correct(R *__restrict__ p, const R *__restrict__ o, const uint64_t *__restrict__ idx,
+                const R *__restrict__ wt, const R *__restrict__ sv, const R *__restrict__ kv,
+                long long n, Offsets off, double omega, double lambda, Ions ions,
+                unsigned long long *__restrict__ maxbits)
+{
+    unsigned long long dmax = 0;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n;
+         e += (long long)gridDim.x * blockDim.x) {
+        const long long k = (long long)idx[e];
+        const R *q = o + k;
+        double gs = (double)sv[e];
+#pragma unroll
+        for (int i = 0; i < 6; i++)
+            gs = __dadd_rn(gs, __dmul_rn((double)wt[i * n + e], (double)nb(q, off.o[i])));
+        const double old = (double)p[k];
+        if (NL) {
+            const double kk = (double)kv[e];
+            if (kk > 0.0) gs = newton(ions, gs, old, lambda * kk);
+        }
+        const R nv = (R)__dadd_rn(old, __dmul_rn(omega, __dsub_rn(gs, old)));
+        if (CHECK) dmax = umax64(dmax, change_bits((double)nv, old));
+        p[k] = nv;
+    }
+    if (CHECK) block_max(dmax, maxbits);
+}
+
+static long long floor_div2(long long a) { return a >= 0 ? a / 2 : -((-a + 1) / 2); }
+
+/* Planes per thread of the uniform kernel: 1 (sor_uniform), 2, 4 or 8 (sor_uniform_zb). The
+ * environment variable VSG_SOR_ZB overrides the default, for benchmarks comparing them. */
+static int planes_per_thread(void)
+{
+    const char *e = getenv("VSG_SOR_ZB");
+    int v = e ? atoi(e) : SOR_DEFAULT_ZB;
+    return v == 2 || v == 4 || v == 8 ? v : 1;
+}
+
+template <typename R>
+static void launch_uniform(int zb, bool nl, bool check, dim3 grid, dim3 block, cudaStream_t st, R *p,
+                           const R *o, const uint8_t *fl, const vsg_pb_system *s, int c,
+                           const Offsets &off, R w, R u0, R u1, double omega, double lambda,
+                           double ksalt, const Ions &ions, unsigned long long *mb)
+{
+#define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, mb
+#define ZB_LAUNCH(ZB)                                                                      \
+    do {                                                                                   \
+        if (nl) {                                                                          \
+            if (check) sor_uniform_zb<R, true, true, ZB><<<grid, block, 0, st>>>(ARGS);    \
+            else sor_uniform_zb<R, true, false, ZB><<<grid, block, 0, st>>>(ARGS);         \
+        } else {                                                                           \
+            if (check) sor_uniform_zb<R, false, true, ZB><<<grid, block, 0, st>>>(ARGS);   \
+            else sor_uniform_zb<R, false, false, ZB><<<grid, block, 0, st>>>(ARGS);        \
+        }                                                                                  \
+    } while (0)
+    if (zb == 2) {
+        ZB_LAUNCH(2);
+    } else if (zb == 4) {
+        ZB_LAUNCH(4);
+    } else if (zb == 8) {
+        ZB_LAUNCH(8);
+    } else if (nl) {
+        if (check) sor_uniform<R, true, true><<<grid, block, 0, st>>>(ARGS);
+        else sor_uniform<R, true, false><<<grid, block, 0, st>>>(ARGS);
+    } else {
+        if (check) sor_uniform<R, false, true><<<grid, block, 0, st>>>(ARGS);
+        else sor_uniform<R, false, false><<<grid, block, 0, st>>>(ARGS);
+    }
+#undef ZB_LAUNCH
+#undef ARGS
+}
+
+template <typename R>
+static void launch_correct(bool nl, bool check, int blocks, cudaStream_t st, R *p, const R *o,
+                           void *corr, size_t n, const Offsets &off, double omega, double lambda,
+                           const Ions &ions, unsigned long long *mb)
+{
+    const uint64_t *idx = (const uint64_t *)corr;
+    const R *wt = (const R *)(idx + n);
+    const R *sv = wt + 6 * n, *kv = wt + 7 * n;
+#define ARGS p, o, idx, wt, sv, kv, (long long)n, off, omega, lambda, ions, mb
+    if (nl) {
+        if (check) sor_correct<R, true, true><<<blocks, CORR_BLOCK, 0, st>>>(ARGS);
+        else sor_correct<R, true, false><<<blocks, CORR_BLOCK, 0, st>>>(ARGS);
+    } else {
+        if (check) sor_correct<R, false, true><<<blocks, CORR_BLOCK, 0, st>>>(ARGS);
+        else sor_correct<R, false, false><<<blocks, CORR_BLOCK, 0, st>>>(ARGS);
+    }
+#undef ARGS
+}
+
+} // namespace
+
+#endif
