@@ -16,10 +16,17 @@
  *
  * HCP: one thread per vertex walks complex → chain → residue → atom as the CPU twin does
  * (decisions on squared float distances against squared thresholds). Vertices are processed
- * in Morton order (sorted on the host) so the threads of a warp are neighbours on the
- * surface, open the same components and read the same atoms: little divergence, cached
- * loads. Component data are float4 rows read through the read-only cache.
+ * in Morton order so the threads of a warp are neighbours on the surface, open the same
+ * components and read the same atoms: little divergence, cached loads. Component data are
+ * float4 rows read through the read-only cache. Near atoms' terms are summed per residue in
+ * float and per vertex in double (they are large and cancel); approximated residues'
+ * small terms per chain in float.
+ *
+ * Staging: the mesh goes to the device as it is; evaluation points, Morton keys (10 bits per
+ * axis over the atoms' box + 10 Å), the key sort (CUB radix sort) and the scatter of the
+ * results back to vertex order run there, so the host does no per-vertex work.
  */
+#include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
@@ -43,6 +50,7 @@ extern "C" {
 
 struct alpb_f {
     float kappa, inv_eps_in, c_out, s2A2, C, A2;
+    float c_surface;   /* region 1 with r = A (C = 0, GEM's default): the pair is c_surface/d */
 };
 
 template <int REGION, bool SALT>
@@ -61,7 +69,10 @@ __device__ __forceinline__ float pair_term(const alpb_f &k, float d2, float dp2)
         t = k.c_out * inv_d;
         if (SALT) t -= k.c_out * k.kappa / (1.0f + k.kappa * sqrtf(dp2));
     } else {
-        t = k.inv_eps_in * inv_d - k.s2A2 * rsqrtf(k.C + k.A2 * d2);
+        /* On the surface (C = 0) the two 1/d terms nearly cancel (to ~2% at ε 1/80): their
+         * difference is formed once in double on the host, not per pair in float. */
+        if (k.C == 0.0f) t = k.c_surface * inv_d;
+        else t = k.inv_eps_in * inv_d - k.s2A2 * rsqrtf(k.C + k.A2 * d2);
         if (SALT) t -= k.c_out * k.kappa / (1.0f + k.kappa * sqrtf(dp2));
     }
     return t;
@@ -133,13 +144,15 @@ struct hcp_dev {
 };
 
 template <int REGION, bool SALT>
-__device__ __forceinline__ float approx_term(const alpb_f &k, const hcp_level &L, int c, float4 v, float4 w)
+__device__ __forceinline__ float approx_term(const alpb_f &k, const hcp_level &L, int c, float4 v, float4 w,
+                                             unsigned long long *npairs)
 {
     float s = 0.f;
     float4 q[2] = {__ldg(&L.qpos[c]), __ldg(&L.qneg[c])};
 #pragma unroll
     for (int j = 0; j < 2; j++) {
         if (q[j].w == 0.f) continue;
+        ++*npairs;
         float dx = v.x - q[j].x, dy = v.y - q[j].y, dz = v.z - q[j].z;
         float d2 = fmaf(dx, dx, fmaf(dy, dy, dz * dz)), dp2 = d2;
         if (SALT) {
@@ -170,39 +183,87 @@ __global__ void __launch_bounds__(HX_THREADS) hcp_kernel(hcp_dev h, const float4
     unsigned long long npairs = 0;
     for (int x = 0; x < ncplx; x++) {
         if (dist2(v, __ldg(&h.cplx.centre[x])) >= h.thr2[2]) {
-            sum += approx_term<REGION, SALT>(k, h.cplx, x, v, w);
-            npairs += 2;
+            sum += approx_term<REGION, SALT>(k, h.cplx, x, v, w, &npairs);
             continue;
         }
         uint2 cr = __ldg(&h.cplx.range[x]);
         for (unsigned c = cr.x; c < cr.x + cr.y; c++) {
             if (dist2(v, __ldg(&h.chain.centre[c])) >= h.thr2[1]) {
-                sum += approx_term<REGION, SALT>(k, h.chain, c, v, w);
-                npairs += 2;
+                sum += approx_term<REGION, SALT>(k, h.chain, c, v, w, &npairs);
                 continue;
             }
             uint2 rr = __ldg(&h.chain.range[c]);
-            float acc = 0.f;
+            float far = 0.f; /* the approximated residues of this chain: small terms */
             for (unsigned r = rr.x; r < rr.x + rr.y; r++) {
                 if (dist2(v, __ldg(&h.res.centre[r])) >= h.thr2[0]) {
-                    acc += approx_term<REGION, SALT>(k, h.res, r, v, w);
-                    npairs += 2;
+                    far += approx_term<REGION, SALT>(k, h.res, r, v, w, &npairs);
                     continue;
                 }
                 uint2 ar = __ldg(&h.res.range[r]);
+                float acc = 0.f;
                 for (unsigned a = ar.x; a < ar.x + ar.y; a++) {
                     float4 at = __ldg(&h.atoms[a]);
                     float d2 = dist2(v, at), dp2 = SALT ? dist2(w, at) : d2;
                     acc = fmaf(at.w, pair_term<REGION, SALT>(k, d2, dp2), acc);
                 }
                 npairs += ar.y;
+                sum += (double)acc; /* near atoms: large terms that cancel, kept in double */
             }
-            sum += (double)acc;
+            sum += (double)far;
         }
     }
     if (i < nv) out[i] = sum;
     for (int o = 16; o > 0; o >>= 1) npairs += __shfl_down_sync(0xffffffffu, npairs, o);
     if (pairs && (threadIdx.x & 31) == 0) atomicAdd(pairs, npairs);
+}
+
+/* ---- staging on the device ---------------------------------------------------------------
+ * The mesh goes up as it is (float xyz and normals, 24 bytes per vertex); evaluation points,
+ * Morton keys, the sort and the scatter back to vertex order all run on the device, so the
+ * host does no per-vertex work. */
+__device__ __forceinline__ unsigned spread10(unsigned x)
+{
+    x &= 1023u;
+    x = (x | (x << 16)) & 0x030000FFu;
+    x = (x | (x << 8)) & 0x0300F00Fu;
+    x = (x | (x << 4)) & 0x030C30C3u;
+    x = (x | (x << 2)) & 0x09249249u;
+    return x;
+}
+
+__global__ void morton_keys(const float *__restrict__ xyz, int nv, float3 lo, float3 scale, unsigned *key,
+                            unsigned *idx)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nv) return;
+    unsigned q[3];
+    float x[3] = {(xyz[3 * i] - lo.x) * scale.x, (xyz[3 * i + 1] - lo.y) * scale.y, (xyz[3 * i + 2] - lo.z) * scale.z};
+    for (int d = 0; d < 3; d++) q[d] = (unsigned)fminf(1023.f, fmaxf(0.f, x[d]));
+    key[i] = spread10(q[0]) | (spread10(q[1]) << 1) | (spread10(q[2]) << 2);
+    idx[i] = (unsigned)i;
+}
+
+/* p[i] = v + projection·n − c and p'[i] = v + ion·n − c for vertex perm[i] (perm NULL: i). */
+__global__ void stage_points(const float *__restrict__ xyz, const float *__restrict__ nrm,
+                             const unsigned *__restrict__ perm, int nv, float3 c, float proj, float ion,
+                             float4 *p, float4 *pp)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nv) return;
+    int v = perm ? (int)perm[i] : i;
+    float x = xyz[3 * v] - c.x, y = xyz[3 * v + 1] - c.y, z = xyz[3 * v + 2] - c.z;
+    float nx = nrm[3 * v], ny = nrm[3 * v + 1], nz = nrm[3 * v + 2];
+    p[i] = make_float4(fmaf(proj, nx, x), fmaf(proj, ny, y), fmaf(proj, nz, z), 0.f);
+    pp[i] = make_float4(fmaf(ion, nx, x), fmaf(ion, ny, y), fmaf(ion, nz, z), 0.f);
+}
+
+/* phi[perm[i]] = coulomb·(sum[i] + c_const·Q), back in vertex order. */
+__global__ void scatter_phi(const double *__restrict__ sum, const unsigned *__restrict__ perm, int nv,
+                            double coulomb, double shift, double *phi)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nv) return;
+    phi[perm ? perm[i] : (unsigned)i] = coulomb * (sum[i] + shift);
 }
 
 /* ---- host side ----------------------------------------------------------------------------- */
@@ -222,45 +283,8 @@ static alpb_f to_float(const vsg_alpb *k)
     f.s2A2 = (float)k->s2A2;
     f.C = (float)k->C;
     f.A2 = (float)k->A2;
+    f.c_surface = (float)(k->inv_eps_in - k->s2A2 / sqrt(k->A2));
     return f;
-}
-
-/* Device buffers freed on every path. */
-struct dbufs {
-    void *ptr[24];
-    int n;
-    dbufs() : n(0) {}
-    ~dbufs()
-    {
-        for (int i = 0; i < n; i++) cudaFree(ptr[i]);
-    }
-};
-
-/* The evaluation points relative to centre c, in order perm (NULL = identity). */
-static int vertex_points(const vsg_alpb *k, const vsg_mesh *mesh, const double c[3], const uint32_t *perm,
-                         float4 **p_out, float4 **pp_out)
-{
-    size_t nv = mesh->nvert;
-    float4 *p = (float4 *)malloc(nv * sizeof(float4)), *pp = (float4 *)malloc(nv * sizeof(float4));
-    if (!p || !pp) {
-        free(p), free(pp);
-        return 0;
-    }
-    for (size_t i = 0; i < nv; i++) {
-        double a[3], b[3];
-        vsg_alpb_points(k, mesh, perm ? perm[i] : i, a, b);
-        p[i] = make_float4((float)(a[0] - c[0]), (float)(a[1] - c[1]), (float)(a[2] - c[2]), 0.f);
-        pp[i] = make_float4((float)(b[0] - c[0]), (float)(b[1] - c[1]), (float)(b[2] - c[2]), 0.f);
-    }
-    *p_out = p, *pp_out = pp;
-    return 1;
-}
-
-static void molecule_centre(const vsg_molecule *m, double c[3])
-{
-    double lo[3], hi[3];
-    vsg_molecule_bounds(m, 0, lo, hi);
-    for (int d = 0; d < 3; d++) c[d] = 0.5 * (lo[d] + hi[d]);
 }
 
 typedef void (*exact_fn)(const float4 *, int, const float4 *, const float4 *, int, alpb_f, double *);
@@ -279,131 +303,147 @@ static hcp_fn pick_hcp(int region, bool salt)
     return salt ? hcp_kernel<1, true> : hcp_kernel<1, false>;
 }
 
+/* One evaluation's device buffers; freed on every path by the destructor. */
+struct surface_job {
+    float *xyz = nullptr, *nrm = nullptr;
+    float4 *p = nullptr, *pp = nullptr, *atoms = nullptr, *rows = nullptr;
+    uint2 *ranges = nullptr;
+    unsigned *key = nullptr, *key2 = nullptr, *idx = nullptr, *perm = nullptr;
+    void *temp = nullptr;
+    double *sum = nullptr, *phi = nullptr;
+    unsigned long long *pairs = nullptr;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    double bytes = 0;
+    ~surface_job()
+    {
+        void *all[] = {xyz, nrm, p, pp, atoms, rows, ranges, key, key2, idx, perm, temp, sum, phi, pairs};
+        for (void *q : all) cudaFree(q);
+        if (e0) cudaEventDestroy(e0);
+        if (e1) cudaEventDestroy(e1);
+    }
+};
+template <typename T> static cudaError_t dalloc(surface_job &j, T **ptr, size_t n)
+{
+    j.bytes += (double)(n * sizeof(T));
+    return cudaMalloc((void **)ptr, (n ? n : 1) * sizeof(T));
+}
+
+/* Uploads the mesh and stages the evaluation points (Morton order when `sorted`). */
+static vsg_status stage_mesh(surface_job &j, const vsg_alpb *k, const vsg_mesh *mesh, const double c[3],
+                             const double lo[3], const double hi[3], bool sorted)
+{
+    int nv = (int)mesh->nvert, T = 256, B = (nv + T - 1) / T;
+    CU(dalloc(j, &j.xyz, 3 * (size_t)nv));
+    CU(dalloc(j, &j.nrm, 3 * (size_t)nv));
+    CU(dalloc(j, &j.p, (size_t)nv));
+    CU(dalloc(j, &j.pp, (size_t)nv));
+    CU(cudaMemcpy(j.xyz, mesh->xyz, 3 * (size_t)nv * sizeof(float), cudaMemcpyHostToDevice));
+    CU(cudaMemcpy(j.nrm, mesh->normal, 3 * (size_t)nv * sizeof(float), cudaMemcpyHostToDevice));
+    if (sorted) {
+        CU(dalloc(j, &j.key, (size_t)nv));
+        CU(dalloc(j, &j.key2, (size_t)nv));
+        CU(dalloc(j, &j.idx, (size_t)nv));
+        CU(dalloc(j, &j.perm, (size_t)nv));
+        float3 flo = make_float3((float)lo[0], (float)lo[1], (float)lo[2]), sc;
+        sc.x = (float)(1023.0 / fmax(hi[0] - lo[0], 1e-3));
+        sc.y = (float)(1023.0 / fmax(hi[1] - lo[1], 1e-3));
+        sc.z = (float)(1023.0 / fmax(hi[2] - lo[2], 1e-3));
+        morton_keys<<<B, T>>>(j.xyz, nv, flo, sc, j.key, j.idx);
+        LAUNCHED("morton_keys");
+        size_t temp_bytes = 0;
+        CU(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, j.key, j.key2, j.idx, j.perm, nv, 0, 30));
+        CU(dalloc(j, (char **)&j.temp, temp_bytes));
+        CU(cub::DeviceRadixSort::SortPairs(j.temp, temp_bytes, j.key, j.key2, j.idx, j.perm, nv, 0, 30));
+    }
+    float3 cf = make_float3((float)c[0], (float)c[1], (float)c[2]);
+    stage_points<<<B, T>>>(j.xyz, j.nrm, j.perm, nv, cf, (float)k->projection, (float)k->ion_radius, j.p, j.pp);
+    LAUNCHED("stage_points");
+    return VSG_OK;
+}
+
+static vsg_status finish(surface_job &j, const vsg_alpb *k, int nv, double Q, double *phi)
+{
+    int T = 256, B = (nv + T - 1) / T;
+    CU(dalloc(j, &j.phi, (size_t)nv));
+    scatter_phi<<<B, T>>>(j.sum, j.perm, nv, k->coulomb, k->c_const * Q, j.phi);
+    LAUNCHED("scatter_phi");
+    CU(cudaMemcpy(phi, j.phi, (size_t)nv * sizeof(double), cudaMemcpyDeviceToHost));
+    return VSG_OK;
+}
+
+static void mesh_box(const vsg_molecule *m, const vsg_hcp *h, double c[3], double lo[3], double hi[3], double *Q)
+{
+    /* the atoms' box (the mesh lies within a few Å of it): centre for float coordinates, and
+     * the Morton box padded by 10 Å */
+    for (int d = 0; d < 3; d++) lo[d] = INFINITY, hi[d] = -INFINITY;
+    *Q = 0.0;
+    size_t n = m ? m->n : h->natoms;
+    for (size_t i = 0; i < n; i++) {
+        double x[3], q;
+        if (m) x[0] = m->atoms[i].x, x[1] = m->atoms[i].y, x[2] = m->atoms[i].z, q = m->atoms[i].charge;
+        else x[0] = h->atom[4 * i], x[1] = h->atom[4 * i + 1], x[2] = h->atom[4 * i + 2], q = h->atom[4 * i + 3];
+        for (int d = 0; d < 3; d++) lo[d] = fmin(lo[d], x[d]), hi[d] = fmax(hi[d], x[d]);
+        *Q += q;
+    }
+    for (int d = 0; d < 3; d++) {
+        c[d] = 0.5 * (lo[d] + hi[d]);
+        lo[d] -= 10.0, hi[d] += 10.0;
+    }
+}
+
 extern "C" vsg_status vsg_surface_exact_gpu(int device, const vsg_alpb *k, const vsg_molecule *m,
                                             const vsg_mesh *mesh, double *phi, vsg_surface_gpu_report *rep)
 {
     double t0 = now_seconds();
     if (rep) memset(rep, 0, sizeof *rep);
-    if (mesh->nvert == 0) return VSG_OK;
+    if (mesh->nvert == 0 || m->n == 0) {
+        for (size_t i = 0; i < mesh->nvert; i++) phi[i] = 0.0;
+        return VSG_OK;
+    }
     if (mesh->nvert > INT32_MAX / 2) return vsg_fail(VSG_E_LIMIT, "too many vertices for the GPU kernel");
     CU(cudaSetDevice(device));
-    double c[3], Q = 0.0;
-    molecule_centre(m, c);
-    size_t na = 0;
-    float4 *atoms = (float4 *)malloc((m->n ? m->n : 1) * sizeof(float4));
+    double c[3], lo[3], hi[3], Q;
+    mesh_box(m, NULL, c, lo, hi, &Q);
+    float4 *atoms = (float4 *)malloc(m->n * sizeof(float4));
     if (!atoms) return vsg_fail(VSG_E_NOMEM, "out of memory");
+    size_t na = 0;
     for (size_t i = 0; i < m->n; i++) {
         const vsg_atom *a = &m->atoms[i];
-        Q += a->charge;
         if (a->charge != 0.0)
             atoms[na++] = make_float4((float)(a->x - c[0]), (float)(a->y - c[1]), (float)(a->z - c[2]),
                                       (float)a->charge);
     }
-    float4 *p, *pp;
-    if (!vertex_points(k, mesh, c, NULL, &p, &pp)) {
-        free(atoms);
-        return vsg_fail(VSG_E_NOMEM, "out of memory");
-    }
     int nv = (int)mesh->nvert;
-    dbufs b;
-    float4 *d_atoms, *d_p, *d_pp;
-    double *d_out;
     vsg_status st = VSG_OK;
-    do {
-        cudaError_t e;
-#define TRY(call)                                   \
-    if ((e = (call)) != cudaSuccess) {              \
-        st = cuda_fail(#call, e);                   \
-        break;                                      \
-    }
-        TRY(cudaMalloc((void **)&d_atoms, (na ? na : 1) * sizeof(float4)));
-        b.ptr[b.n++] = d_atoms;
-        TRY(cudaMalloc((void **)&d_p, nv * sizeof(float4)));
-        b.ptr[b.n++] = d_p;
-        TRY(cudaMalloc((void **)&d_pp, nv * sizeof(float4)));
-        b.ptr[b.n++] = d_pp;
-        TRY(cudaMalloc((void **)&d_out, nv * sizeof(double)));
-        b.ptr[b.n++] = d_out;
-        TRY(cudaMemcpy(d_atoms, atoms, na * sizeof(float4), cudaMemcpyHostToDevice));
-        TRY(cudaMemcpy(d_p, p, nv * sizeof(float4), cudaMemcpyHostToDevice));
-        TRY(cudaMemcpy(d_pp, pp, nv * sizeof(float4), cudaMemcpyHostToDevice));
-        cudaEvent_t e0, e1;
-        TRY(cudaEventCreate(&e0));
-        TRY(cudaEventCreate(&e1));
+    {
+        surface_job j;
+        cudaError_t e = dalloc(j, &j.atoms, na);
+        if (e == cudaSuccess) e = cudaMemcpy(j.atoms, atoms, na * sizeof(float4), cudaMemcpyHostToDevice);
+        free(atoms);
+        if (e != cudaSuccess) return cuda_fail("atom upload", e);
+        st = stage_mesh(j, k, mesh, c, lo, hi, false);
+        if (st != VSG_OK) return st;
+        CU(dalloc(j, &j.sum, (size_t)nv));
+        CU(cudaEventCreate(&j.e0));
+        CU(cudaEventCreate(&j.e1));
         int blocks = (nv + SX_THREADS * SX_VPT - 1) / (SX_THREADS * SX_VPT);
-        cudaEventRecord(e0);
-        pick_exact(k->region, k->kappa > 0.0)<<<blocks, SX_THREADS>>>(d_atoms, (int)na, d_p, d_pp, nv,
-                                                                      to_float(k), d_out);
-        cudaEventRecord(e1);
-        TRY(cudaGetLastError());
-        TRY(cudaEventSynchronize(e1));
+        cudaEventRecord(j.e0);
+        pick_exact(k->region, k->kappa > 0.0)<<<blocks, SX_THREADS>>>(j.atoms, (int)na, j.p, j.pp, nv, to_float(k),
+                                                                      j.sum);
+        cudaEventRecord(j.e1);
+        LAUNCHED("exact_kernel");
+        CU(cudaEventSynchronize(j.e1));
         float ms = 0.f;
-        cudaEventElapsedTime(&ms, e0, e1);
-        cudaEventDestroy(e0);
-        cudaEventDestroy(e1);
-        TRY(cudaMemcpy(phi, d_out, nv * sizeof(double), cudaMemcpyDeviceToHost));
-        for (int i = 0; i < nv; i++) phi[i] = k->coulomb * (phi[i] + k->c_const * Q);
+        cudaEventElapsedTime(&ms, j.e0, j.e1);
+        st = finish(j, k, nv, Q, phi);
         if (rep) {
             rep->kernel_seconds = 1e-3 * ms;
             rep->pairs = (double)na * (double)nv;
-            rep->device_bytes = (double)na * sizeof(float4) + (double)nv * (2 * sizeof(float4) + sizeof(double));
+            rep->device_bytes = j.bytes;
         }
-#undef TRY
-    } while (0);
-    free(atoms), free(p), free(pp);
+    }
     if (rep) rep->total_seconds = now_seconds() - t0;
     return st;
-}
-
-/* Morton order of the points (10 bits per axis over their bounding box), by an LSD radix
- * sort: neighbouring threads get neighbouring vertices. */
-static uint32_t spread10(uint32_t x)
-{
-    x &= 1023u;
-    x = (x | (x << 16)) & 0x030000FFu;
-    x = (x | (x << 8)) & 0x0300F00Fu;
-    x = (x | (x << 4)) & 0x030C30C3u;
-    x = (x | (x << 2)) & 0x09249249u;
-    return x;
-}
-static uint32_t *morton_order(const vsg_mesh *mesh)
-{
-    size_t n = mesh->nvert;
-    uint32_t *key = (uint32_t *)malloc(n * 4), *idx = (uint32_t *)malloc(n * 4);
-    uint32_t *k2 = (uint32_t *)malloc(n * 4), *i2 = (uint32_t *)malloc(n * 4);
-    if (!key || !idx || !k2 || !i2) {
-        free(key), free(idx), free(k2), free(i2);
-        return NULL;
-    }
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t i = 0; i < n; i++)
-        for (int d = 0; d < 3; d++) {
-            lo[d] = fminf(lo[d], mesh->xyz[3 * i + d]);
-            hi[d] = fmaxf(hi[d], mesh->xyz[3 * i + d]);
-        }
-    for (size_t i = 0; i < n; i++) {
-        uint32_t q[3];
-        for (int d = 0; d < 3; d++) {
-            float ext = hi[d] - lo[d] > 0.f ? hi[d] - lo[d] : 1.f;
-            q[d] = (uint32_t)fminf(1023.f, (mesh->xyz[3 * i + d] - lo[d]) / ext * 1023.f);
-        }
-        key[i] = spread10(q[0]) | (spread10(q[1]) << 1) | (spread10(q[2]) << 2);
-        idx[i] = (uint32_t)i;
-    }
-    for (int shift = 0; shift < 30; shift += 10) {
-        size_t count[1025] = {0};
-        for (size_t i = 0; i < n; i++) count[((key[i] >> shift) & 1023u) + 1]++;
-        for (int b = 0; b < 1024; b++) count[b + 1] += count[b];
-        for (size_t i = 0; i < n; i++) {
-            size_t o = count[(key[i] >> shift) & 1023u]++;
-            k2[o] = key[i], i2[o] = idx[i];
-        }
-        uint32_t *t = key;
-        key = k2, k2 = t;
-        t = idx, idx = i2, i2 = t;
-    }
-    free(key), free(k2), free(i2);
-    return idx;
 }
 
 static void level_rows(const vsg_hcp_component *comp, size_t n, const double c[3], float4 *centre, float4 *qp,
@@ -426,28 +466,16 @@ extern "C" vsg_status vsg_surface_hcp_gpu(int device, const vsg_hcp *h, const vs
     double t0 = now_seconds();
     if (rep) memset(rep, 0, sizeof *rep);
     if (mesh->nvert == 0) return VSG_OK;
-    if (mesh->nvert > INT32_MAX) return vsg_fail(VSG_E_LIMIT, "too many vertices for the GPU kernel");
+    if (mesh->nvert > INT32_MAX / 2) return vsg_fail(VSG_E_LIMIT, "too many vertices for the GPU kernel");
     CU(cudaSetDevice(device));
-    /* Centre: the middle of the atoms' box (from the hierarchy's atom rows). */
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, c[3], Q = 0.0;
-    for (size_t i = 0; i < h->natoms; i++) {
-        for (int d = 0; d < 3; d++) {
-            lo[d] = fmin(lo[d], h->atom[4 * i + d]);
-            hi[d] = fmax(hi[d], h->atom[4 * i + d]);
-        }
-        Q += h->atom[4 * i + 3];
-    }
-    for (int d = 0; d < 3; d++) c[d] = 0.5 * (lo[d] + hi[d]);
+    double c[3], lo[3], hi[3], Q;
+    mesh_box(NULL, h, c, lo, hi, &Q);
     size_t ncomp = h->nres + h->nchain + h->ncplx, nv = mesh->nvert;
     float4 *atoms = (float4 *)malloc(h->natoms * sizeof(float4));
     float4 *rows = (float4 *)malloc(3 * ncomp * sizeof(float4));
     uint2 *ranges = (uint2 *)malloc(ncomp * sizeof(uint2));
-    uint32_t *perm = morton_order(mesh);
-    float4 *p = NULL, *pp = NULL;
-    double *sorted = (double *)malloc(nv * sizeof(double));
-    vsg_status st = VSG_OK;
-    if (!atoms || !rows || !ranges || !perm || !sorted || !vertex_points(k, mesh, c, perm, &p, &pp)) {
-        free(atoms), free(rows), free(ranges), free(perm), free(sorted);
+    if (!atoms || !rows || !ranges) {
+        free(atoms), free(rows), free(ranges);
         return vsg_fail(VSG_E_NOMEM, "out of memory (GPU HCP staging)");
     }
     for (size_t i = 0; i < h->natoms; i++)
@@ -457,78 +485,55 @@ extern "C" vsg_status vsg_surface_hcp_gpu(int device, const vsg_hcp *h, const vs
     const vsg_hcp_component *lv[3] = {h->res, h->chain, h->cplx};
     size_t nl[3] = {h->nres, h->nchain, h->ncplx};
     for (int L = 0; L < 3; L++)
-        level_rows(lv[L], nl[L], c, rows + off[L], rows + ncomp + off[L], rows + 2 * ncomp + off[L],
-                   ranges + off[L]);
-    dbufs b;
-    do {
-        cudaError_t e;
-#define TRY(call)                      \
-    if ((e = (call)) != cudaSuccess) { \
-        st = cuda_fail(#call, e);      \
-        break;                         \
-    }
-        float4 *d_atoms, *d_rows, *d_p, *d_pp;
-        uint2 *d_ranges;
-        double *d_out;
-        unsigned long long *d_pairs;
-        TRY(cudaMalloc((void **)&d_atoms, h->natoms * sizeof(float4)));
-        b.ptr[b.n++] = d_atoms;
-        TRY(cudaMalloc((void **)&d_rows, 3 * ncomp * sizeof(float4)));
-        b.ptr[b.n++] = d_rows;
-        TRY(cudaMalloc((void **)&d_ranges, ncomp * sizeof(uint2)));
-        b.ptr[b.n++] = d_ranges;
-        TRY(cudaMalloc((void **)&d_p, nv * sizeof(float4)));
-        b.ptr[b.n++] = d_p;
-        TRY(cudaMalloc((void **)&d_pp, nv * sizeof(float4)));
-        b.ptr[b.n++] = d_pp;
-        TRY(cudaMalloc((void **)&d_out, nv * sizeof(double)));
-        b.ptr[b.n++] = d_out;
-        TRY(cudaMalloc((void **)&d_pairs, sizeof(unsigned long long)));
-        b.ptr[b.n++] = d_pairs;
-        TRY(cudaMemcpy(d_atoms, atoms, h->natoms * sizeof(float4), cudaMemcpyHostToDevice));
-        TRY(cudaMemcpy(d_rows, rows, 3 * ncomp * sizeof(float4), cudaMemcpyHostToDevice));
-        TRY(cudaMemcpy(d_ranges, ranges, ncomp * sizeof(uint2), cudaMemcpyHostToDevice));
-        TRY(cudaMemcpy(d_p, p, nv * sizeof(float4), cudaMemcpyHostToDevice));
-        TRY(cudaMemcpy(d_pp, pp, nv * sizeof(float4), cudaMemcpyHostToDevice));
-        TRY(cudaMemset(d_pairs, 0, sizeof(unsigned long long)));
+        level_rows(lv[L], nl[L], c, rows + off[L], rows + ncomp + off[L], rows + 2 * ncomp + off[L], ranges + off[L]);
+    vsg_status st = VSG_OK;
+    {
+        surface_job j;
+        cudaError_t e = dalloc(j, &j.atoms, h->natoms);
+        if (e == cudaSuccess) e = dalloc(j, &j.rows, 3 * ncomp);
+        if (e == cudaSuccess) e = dalloc(j, &j.ranges, ncomp);
+        if (e == cudaSuccess) e = cudaMemcpy(j.atoms, atoms, h->natoms * sizeof(float4), cudaMemcpyHostToDevice);
+        if (e == cudaSuccess) e = cudaMemcpy(j.rows, rows, 3 * ncomp * sizeof(float4), cudaMemcpyHostToDevice);
+        if (e == cudaSuccess) e = cudaMemcpy(j.ranges, ranges, ncomp * sizeof(uint2), cudaMemcpyHostToDevice);
+        free(atoms), free(rows), free(ranges);
+        if (e != cudaSuccess) return cuda_fail("HCP upload", e);
+        st = stage_mesh(j, k, mesh, c, lo, hi, true);
+        if (st != VSG_OK) return st;
+        CU(dalloc(j, &j.sum, nv));
+        CU(dalloc(j, &j.pairs, 1));
+        CU(cudaMemset(j.pairs, 0, sizeof(unsigned long long)));
         hcp_dev hd;
         hcp_level *L[3] = {&hd.res, &hd.chain, &hd.cplx};
         for (int l = 0; l < 3; l++) {
-            L[l]->centre = d_rows + off[l];
-            L[l]->qpos = d_rows + ncomp + off[l];
-            L[l]->qneg = d_rows + 2 * ncomp + off[l];
-            L[l]->range = d_ranges + off[l];
-            /* a threshold of +∞ (exact) must stay +∞ when squared; negative means "always" */
+            L[l]->centre = j.rows + off[l];
+            L[l]->qpos = j.rows + ncomp + off[l];
+            L[l]->qneg = j.rows + 2 * ncomp + off[l];
+            L[l]->range = j.ranges + off[l];
+            /* a threshold of +∞ (exact) must stay +∞ when squared */
             hd.thr2[l] = isinf(thr[l]) ? INFINITY : (float)(thr[l] * thr[l]);
         }
-        hd.atoms = d_atoms;
+        hd.atoms = j.atoms;
         hd.ncplx = (int)h->ncplx;
-        cudaEvent_t e0, e1;
-        TRY(cudaEventCreate(&e0));
-        TRY(cudaEventCreate(&e1));
+        CU(cudaEventCreate(&j.e0));
+        CU(cudaEventCreate(&j.e1));
         int blocks = (int)((nv + HX_THREADS - 1) / HX_THREADS);
-        cudaEventRecord(e0);
-        pick_hcp(k->region, k->kappa > 0.0)<<<blocks, HX_THREADS>>>(hd, d_p, d_pp, (int)nv, to_float(k), d_out,
-                                                                    d_pairs);
-        cudaEventRecord(e1);
-        TRY(cudaGetLastError());
-        TRY(cudaEventSynchronize(e1));
+        cudaEventRecord(j.e0);
+        pick_hcp(k->region, k->kappa > 0.0)<<<blocks, HX_THREADS>>>(hd, j.p, j.pp, (int)nv, to_float(k), j.sum,
+                                                                    j.pairs);
+        cudaEventRecord(j.e1);
+        LAUNCHED("hcp_kernel");
+        CU(cudaEventSynchronize(j.e1));
         float ms = 0.f;
-        cudaEventElapsedTime(&ms, e0, e1);
-        cudaEventDestroy(e0);
-        cudaEventDestroy(e1);
+        cudaEventElapsedTime(&ms, j.e0, j.e1);
         unsigned long long pairs = 0;
-        TRY(cudaMemcpy(sorted, d_out, nv * sizeof(double), cudaMemcpyDeviceToHost));
-        TRY(cudaMemcpy(&pairs, d_pairs, sizeof pairs, cudaMemcpyDeviceToHost));
-        for (size_t i = 0; i < nv; i++) phi[perm[i]] = k->coulomb * (sorted[i] + k->c_const * Q);
+        CU(cudaMemcpy(&pairs, j.pairs, sizeof pairs, cudaMemcpyDeviceToHost));
+        st = finish(j, k, (int)nv, Q, phi);
         if (rep) {
             rep->kernel_seconds = 1e-3 * ms;
             rep->pairs = (double)pairs;
-            rep->device_bytes = (double)h->natoms * 16 + (double)ncomp * 56 + (double)nv * 40 + 8;
+            rep->device_bytes = j.bytes;
         }
-#undef TRY
-    } while (0);
-    free(atoms), free(rows), free(ranges), free(perm), free(sorted), free(p), free(pp);
+    }
     if (rep) rep->total_seconds = now_seconds() - t0;
     return st;
 }

@@ -158,8 +158,8 @@ static double residue_exact(const vsg_hcp *h, const vsg_alpb *k, const vsg_hcp_c
         const double *a = &h->atom[4 * i];
         if (a[3] == 0.0) continue;
         s += a[3] * vsg_alpb_pair(k, dist(p, a), dist(pp, a));
-        (*pairs)++;
     }
+    *pairs += res->count; /* counted as the GPU kernel evaluates them: every atom of the residue */
     return s;
 }
 

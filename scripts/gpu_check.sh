@@ -8,7 +8,7 @@
 # build-gpu-check/logs and, when $OUT is set, go there as gpu_check_logs.tgz.
 # Knobs (environment): BUILD_DIR, JOBS, BENCH_SIZES, BENCH_TIMEOUT, CTEST_TIMEOUT, and PARTS, the
 # parts to run (default all: "tests sor e2e benches apbs screen surface mpi"), so a run can be split into
-# calls that fit a time limit (the build is kept and reused).
+# calls that fit a time limit (the build is kept and reused); "gputests" runs only ctest -L gpu.
 set -u
 
 BUILD_DIR=${BUILD_DIR:-build-gpu-check}
@@ -69,7 +69,7 @@ else
 fi
 
 if [ "$built" -eq 1 ]; then
-    if want tests && step "ctest -L gpu" ctest_gpu.log \
+    if { want tests || want gputests; } && step "ctest -L gpu" ctest_gpu.log \
         ctest_in_build -L gpu -V --timeout "$CTEST_TIMEOUT"; then
         # On a GPU machine a skipped GPU test (exit 77) means the GPU was not usable: a failure.
         if grep -q -i "skipped\|Not Run" "$LOGS/ctest_gpu.log"; then

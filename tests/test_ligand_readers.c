@@ -542,7 +542,7 @@ static void test_real_files(void)
             failed++;
             fprintf(stderr, "unexpected failure: %s\n", lig.message);
         }
-        if (f == 0 && lig.record == 1) {
+        if (f == 0 && lig.record == 1 && lig.status == VSG_OK) {
             CHECK(strcmp(lig.name, "ZINC02640583") == 0 && lig.natoms == 25 && lig.nbonds == 27);
             CHECK_NEAR(lig.atoms[0].x, -2.2098, 0);
             CHECK_NEAR(lig.atoms[0].z, 0.8918, 0);
