@@ -27,7 +27,7 @@ static const char usage[] =
     "surface:\n"
     "  --probe R            solvent probe radius, Å (default 1.4; 0 = van der Waals surface)\n"
     "  --spacing H          lattice spacing of the built-in surface, Å (default 0.8): the mesh\n"
-    "                       density (about 1.7/H² vertices per Å²; 0.8 ≈ MSMS density 3)\n"
+    "                       density (about 4.3/H² vertices per Å²: 6.7 at 0.8, twice MSMS density 3)\n"
     "  --vertices F.vert --faces F.face\n"
     "                       use an MSMS surface instead (what GEM reads; plain or .gz)\n"
     "  --max-memory SIZE    memory the surface builder may take (e.g. 8G)\n"

@@ -29,7 +29,7 @@ void vsg_mesh_free(vsg_mesh *m);
 
 typedef struct {
     double probe;          /* solvent probe radius, Å (default 1.4; 0 = van der Waals surface) */
-    double spacing;        /* lattice spacing, Å (default 0.8: ~2.6 vertices per Å², about MSMS density 3); finer = more vertices */
+    double spacing;        /* lattice spacing, Å (default 0.8: ~6.7 vertices per Å², twice MSMS density 3); finer = more vertices */
     double max_bytes;      /* memory the builder may take (0 = no limit); the builder works in
                               bounded slabs and coarsens nothing silently: over the limit it
                               fails with VSG_E_LIMIT and a message naming the memory needed */

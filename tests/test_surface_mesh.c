@@ -424,7 +424,7 @@ static void test_protein(double msms_area)
     CHECK_STATUS(vsg_ses_mesh(mol, &o, &m), VSG_OK);
     double dt = now() - t0;
     if (m) {
-        long euler = check_closed("1uwo_A SES probe 1.5 h=0.5", m);
+        long euler = check_closed("1uwo_A SES probe 1.5, default spacing", m);
         size_t largest, ncomp = components(m, &largest);
         double area = vsg_mesh_area(m, NULL);
         /* each closed component adds 2 − 2g to χ: genus total = (2·components − χ)/2 */
@@ -455,7 +455,7 @@ static void test_nucleosome(void)
     CHECK_STATUS(vsg_ses_mesh(mol, &o, &m), VSG_OK);
     double dt = now() - t0;
     if (m) {
-        long euler = check_closed("nucleosome SES probe 1.4 h=0.5", m);
+        long euler = check_closed("nucleosome SES probe 1.4, default spacing", m);
         size_t largest, ncomp = components(m, &largest);
         printf("  %zu atoms: %.3f s; components %zu, largest %zu vertices, Euler %ld; area %.1f A^2, "
                "volume %.1f A^3\n", vsg_molecule_atom_count(mol), dt, ncomp, largest, euler,
