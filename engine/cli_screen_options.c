@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "gpu.h"
+#include "mpi_env.h"
 
 int vsg_cli_parse_devices(const char *cmd, const char *v, vsg_screen_options *so)
 {
@@ -19,6 +20,14 @@ int vsg_cli_parse_devices(const char *cmd, const char *v, vsg_screen_options *so
     }
     if (!strcmp(v, "all")) {
         int n = vsg_gpu_count();
+        if (vsg_mpi_active() && n > 0) {
+            /* MPI (issue 7): the ranks on one host share its GPUs: local rank L of S takes the
+             * GPUs i with i mod S = L, or GPU L mod n when there are fewer GPUs than ranks. */
+            int L = vsg_mpi_local_rank(), S = vsg_mpi_local_size();
+            for (int i = L; i < n && so->ndevices < VSG_SCREEN_MAX_DEVICES; i += S) so->devices[so->ndevices++] = i;
+            if (so->ndevices == 0) so->devices[so->ndevices++] = L % n;
+            return 0;
+        }
         for (int i = 0; i < n && i < VSG_SCREEN_MAX_DEVICES; i++) so->devices[so->ndevices++] = i;
         if (so->ndevices == 0) so->devices[so->ndevices++] = VSG_SCREEN_CPU;
         return 0;
