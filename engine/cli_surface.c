@@ -34,6 +34,9 @@ static const char usage[] =
     "potential:\n"
     "  --mode exact|hcp     all pairs, or hierarchical charge partitioning (default hcp)\n"
     "  --thresholds R1,R2,R3  HCP distances for residues, chains, complexes, Å (default 10,70,150)\n"
+    "  --groups FILE        HCP components from a file instead of the records: one line per\n"
+    "                       atom, \"RESIDUE CHAIN COMPLEX\" labels; a run of equal labels is one\n"
+    "                       component (default: residue number/name, chain ID or TER strand, MODEL)\n"
     "  --eps-in E --eps-out E  dielectric constants (default 1 and 80)\n"
     "  --salt C             1:1 salt, mol/L (default 0.15)\n"
     "  --ion-radius R       ion-exclusion layer, Å (default 2.0)\n"
@@ -70,7 +73,7 @@ int vsg_cmd_surface(int argc, char **argv)
 {
     const char *cmd = "surface";
     const char *rec = NULL, *out = NULL, *vert = NULL, *face = NULL, *csv = NULL, *res_csv = NULL, *png = NULL,
-               *json = NULL;
+               *json = NULL, *groups_path = NULL;
     int quiet = 0;
     double range[2] = {-5.0, 5.0}, x;
     vsg_surface_options o;
@@ -84,6 +87,7 @@ int vsg_cmd_surface(int argc, char **argv)
         if (vsg_arg_is(&a, "-o") || vsg_arg_is(&a, "--output")) { if (!(out = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "--vertices")) { if (!(vert = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "--faces")) { if (!(face = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; continue; }
+        if (vsg_arg_is(&a, "--groups")) { if (!(groups_path = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "--csv")) { if (!(csv = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "--residues")) { if (!(res_csv = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "--png")) { if (!(png = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; continue; }
@@ -165,7 +169,12 @@ int vsg_cmd_surface(int argc, char **argv)
             }
     }
     t_mesh = vsg_now() - t0 - t_read;
-    if (st == VSG_OK) st = vsg_hcp_build(m, &h);
+    if (st == VSG_OK) {
+        uint32_t *groups = NULL;
+        if (groups_path) st = vsg_hcp_read_groups(groups_path, m->n, &groups);
+        if (st == VSG_OK) st = vsg_hcp_build_grouped(m, groups, &h);
+        free(groups);
+    }
     if (st == VSG_OK && !(phi = malloc((mesh->nvert ? mesh->nvert : 1) * sizeof *phi))) st = VSG_E_NOMEM;
     if (st == VSG_OK && talk)
         fprintf(stderr, "vsgrid surface: %zu vertices, %zu faces; %s potential...\n", mesh->nvert, mesh->nface,

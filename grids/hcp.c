@@ -8,6 +8,7 @@
 
 #include "errors.h"
 #include "molecule.h"
+#include "textio.h"
 
 static int same_residue(const vsg_atom *a, const vsg_atom *b)
 {
@@ -62,20 +63,44 @@ void vsg_hcp_free(vsg_hcp *h)
     free(h);
 }
 
-vsg_status vsg_hcp_build(const vsg_molecule *m, vsg_hcp **out)
+/* Where each level starts: bit 1 a new residue, 2 a new chain, 4 a new complex (nested: a new
+ * complex starts a chain, a new chain a residue). From the records, or from group ids. */
+static uint8_t *level_breaks(const vsg_molecule *m, const uint32_t *groups)
+{
+    uint8_t *brk = malloc(m->n ? m->n : 1);
+    if (!brk) return NULL;
+    for (size_t i = 0; i < m->n; i++) {
+        uint8_t f = 0;
+        if (i == 0) f = 7;
+        else if (groups) {
+            const uint32_t *g = &groups[3 * i], *p = &groups[3 * (i - 1)];
+            f = (uint8_t)((g[0] != p[0]) | (g[1] != p[1]) << 1 | (g[2] != p[2]) << 2);
+        } else {
+            const vsg_atom *a = &m->atoms[i], *b = &m->atoms[i - 1];
+            f = (uint8_t)((!same_residue(a, b)) | (!same_chain(a, b)) << 1 | (a->model != b->model) << 2);
+        }
+        if (f & 4) f |= 2;
+        if (f & 2) f |= 1;
+        brk[i] = f;
+    }
+    return brk;
+}
+
+vsg_status vsg_hcp_build(const vsg_molecule *m, vsg_hcp **out) { return vsg_hcp_build_grouped(m, NULL, out); }
+
+vsg_status vsg_hcp_build_grouped(const vsg_molecule *m, const uint32_t *groups, vsg_hcp **out)
 {
     *out = NULL;
     if (m->n == 0) return vsg_fail(VSG_E_DATA, "%s: no atoms", m->source);
     if (m->n > UINT32_MAX) return vsg_fail(VSG_E_LIMIT, "%s: too many atoms for HCP", m->source);
     vsg_hcp *h = calloc(1, sizeof *h);
-    if (!h) return vsg_fail(VSG_E_NOMEM, "out of memory (HCP)");
-    size_t n = m->n, nres = 0, nchain = 0, ncplx = 0;
-    for (size_t i = 0; i < n; i++) {
-        const vsg_atom *a = &m->atoms[i], *b = i ? &m->atoms[i - 1] : NULL;
-        if (!b || !same_residue(a, b)) nres++;
-        if (!b || !same_chain(a, b)) nchain++;
-        if (!b || a->model != b->model) ncplx++;
+    uint8_t *brk = level_breaks(m, groups);
+    if (!h || !brk) {
+        free(h), free(brk);
+        return vsg_fail(VSG_E_NOMEM, "out of memory (HCP)");
     }
+    size_t n = m->n, nres = 0, nchain = 0, ncplx = 0;
+    for (size_t i = 0; i < n; i++) nres += brk[i] & 1, nchain += (brk[i] >> 1) & 1, ncplx += (brk[i] >> 2) & 1;
     h->natoms = n;
     h->atom = malloc(4 * n * sizeof *h->atom);
     h->atom_index = malloc(n * sizeof *h->atom_index);
@@ -84,6 +109,7 @@ vsg_status vsg_hcp_build(const vsg_molecule *m, vsg_hcp **out)
     h->cplx = calloc(ncplx, sizeof *h->cplx);
     if (!h->atom || !h->atom_index || !h->res || !h->chain || !h->cplx) {
         vsg_hcp_free(h);
+        free(brk);
         return vsg_fail(VSG_E_NOMEM, "out of memory (HCP, %zu atoms)", n);
     }
     for (size_t i = 0; i < n; i++) {
@@ -98,14 +124,13 @@ vsg_status vsg_hcp_build(const vsg_molecule *m, vsg_hcp **out)
     size_t r = 0, c = 0, x = 0;
     accum ra = {0}, ca = {0}, xa = {0};
     for (size_t i = 0; i <= n; i++) {
-        const vsg_atom *a = i < n ? &m->atoms[i] : NULL, *b = i ? &m->atoms[i - 1] : NULL;
-        int new_res = !b || !a || !same_residue(a, b);
-        int new_chain = !b || !a || !same_chain(a, b);
-        int new_cplx = !b || !a || a->model != b->model;
-        if (b && new_res) acc_finish(&ra, &h->res[r++]);
-        if (b && new_chain) acc_finish(&ca, &h->chain[c++]);
-        if (b && new_cplx) acc_finish(&xa, &h->cplx[x++]);
-        if (!a) break;
+        uint8_t f = i < n ? brk[i] : 7;
+        int new_res = f & 1, new_chain = f & 2, new_cplx = f & 4;
+        if (i && new_res) acc_finish(&ra, &h->res[r++]);
+        if (i && new_chain) acc_finish(&ca, &h->chain[c++]);
+        if (i && new_cplx) acc_finish(&xa, &h->cplx[x++]);
+        if (i == n) break;
+        const vsg_atom *a = &m->atoms[i];
         if (new_res) {
             memset(&ra, 0, sizeof ra);
             h->res[r].first = (uint32_t)i;
@@ -126,8 +151,71 @@ vsg_status vsg_hcp_build(const vsg_molecule *m, vsg_hcp **out)
         acc_add(&ca, xyz, a->charge, 1);
         acc_add(&xa, xyz, a->charge, 1);
     }
+    free(brk);
     h->nres = r, h->nchain = c, h->ncplx = x;
     *out = h;
+    return VSG_OK;
+}
+
+/* Group file: one line per atom, in the molecule's order, "RESIDUE CHAIN COMPLEX" (any
+ * labels without spaces); '#' starts a comment, blank lines are skipped. A component is a run of
+ * consecutive atoms with the same label (so labels may repeat further on). */
+vsg_status vsg_hcp_read_groups(const char *path, size_t natoms, uint32_t **out)
+{
+    *out = NULL;
+    vsg_lines *in;
+    vsg_status st = vsg_lines_open(path, &in);
+    if (st != VSG_OK) return st;
+    uint32_t *g = malloc(3 * (natoms ? natoms : 1) * sizeof *g);
+    char prev[3][64] = {"", "", ""};
+    size_t i = 0;
+    char *line;
+    size_t len;
+    int r;
+    if (!g) {
+        vsg_lines_close(in);
+        return vsg_fail(VSG_E_NOMEM, "out of memory");
+    }
+    while ((r = vsg_lines_next(in, &line, &len)) == 1) {
+        vsg_token tok[4];
+        size_t cut = len;
+        for (size_t k = 0; k < len; k++)
+            if (line[k] == '#') {
+                cut = k;
+                break;
+            }
+        int nt = vsg_tokenize(line, cut, tok, 4);
+        if (nt == 0) continue;
+        if (nt != 3) {
+            st = vsg_fail(VSG_E_FORMAT, "%s:%d: expected 3 labels (residue chain complex), found %d", path,
+                          vsg_lines_number(in), nt);
+            break;
+        }
+        if (i == natoms) {
+            st = vsg_fail(VSG_E_FORMAT, "%s:%d: more lines than the receptor's %zu atoms", path,
+                          vsg_lines_number(in), natoms);
+            break;
+        }
+        for (int k = 0; k < 3; k++) {
+            char lab[64];
+            size_t l = tok[k].n < sizeof lab - 1 ? tok[k].n : sizeof lab - 1;
+            memcpy(lab, tok[k].s, l);
+            lab[l] = '\0';
+            uint32_t id = i ? g[3 * (i - 1) + k] : 0;
+            g[3 * i + k] = (i && strcmp(lab, prev[k]) != 0) ? id + 1 : id;
+            memcpy(prev[k], lab, l + 1);
+        }
+        i++;
+    }
+    if (r < 0 && st == VSG_OK) st = (vsg_status)r;
+    if (st == VSG_OK && i != natoms)
+        st = vsg_fail(VSG_E_FORMAT, "%s: %zu lines for %zu atoms (one line per atom, in order)", path, i, natoms);
+    vsg_lines_close(in);
+    if (st != VSG_OK) {
+        free(g);
+        return st;
+    }
+    *out = g;
     return VSG_OK;
 }
 

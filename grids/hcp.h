@@ -42,6 +42,14 @@ typedef struct {
 #define VSG_HCP_COMPLEX_THRESHOLD 150.0
 
 vsg_status vsg_hcp_build(const vsg_molecule *m, vsg_hcp **out);
+/* The same with the levels given: groups[3·i + 0..2] = residue, chain and complex ids of atom
+ * i; a component is a run of consecutive atoms with the same id (nesting is enforced: a new
+ * complex starts a new chain, a new chain a new residue). */
+vsg_status vsg_hcp_build_grouped(const vsg_molecule *m, const uint32_t *groups, vsg_hcp **out);
+/* Reads a user grouping file (`vsgrid surface --groups`): one line per atom in the receptor's
+ * order, "RESIDUE CHAIN COMPLEX" labels; '#' comments. *out = 3·natoms ids (free()). Errors
+ * name file and line. */
+vsg_status vsg_hcp_read_groups(const char *path, size_t natoms, uint32_t **out);
 void vsg_hcp_free(vsg_hcp *h);
 
 /* Surface potential (kcal/(mol·e)) at each vertex with thresholds thr[0..2] (residue,

@@ -66,6 +66,14 @@ expect_rc 0 "$vsgrid" surface "$mb" --csv mb_exact.csv --spacing 1.0 --mode exac
 paste -d, mb.csv mb_exact.csv | awk -F, 'NR > 1 { d = $12 - $25; n += d * d; s += $25 * $25 } END { r = sqrt(n / s); print "HCP vs exact relative RMS", r; if (!(r < 0.05 && r > 0)) exit 1 }' ||
   fail "HCP vs exact"
 
+# --groups: the whole protein as one residue / chain / complex; a file with the wrong line count
+zcat "$mb" | awk '/^(ATOM|HETATM)/ { print "R C X" }' > one.groups
+expect_rc 0 "$vsgrid" surface "$mb" --json g.json --spacing 1.5 --device cpu --quiet --groups one.groups
+grep -q '"residues": 1,' g.json && grep -q '"chains": 1,' g.json || fail "--groups: $(grep -E '"(residues|chains)"' g.json | tr -d '\n')"
+echo "a b c" > bad.groups
+expect_rc 3 "$vsgrid" surface "$mb" --json g.json --spacing 1.5 --device cpu --quiet --groups bad.groups
+grep -q "bad.groups: 1 lines for 2459 atoms" err.txt || fail "--groups error: $(cat err.txt)"
+
 if [ -n "$py" ] && "$py" -c 'import PIL' 2>/dev/null; then
   "$py" - <<'EOF' || fail "PNG did not decode as expected"
 from PIL import Image
