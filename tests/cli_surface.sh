@@ -97,32 +97,45 @@ if [ -f "$g/1uwo_A.vert.gz" ] && [ -n "$py" ]; then
     --gem-compat --salt 0.1 --mode exact --device cpu --csv uwo.csv -o uwo.ply --json uwo.json
   [ "$(($(wc -l < uwo.csv) - 1))" = 16529 ] || fail "1UWO MSMS vertex count"
   A=$(grep -o '"electrostatic_size_A": [0-9.e+]*' uwo.json | awk '{ print $2 }')
-  "$py" - "$g" "$A" <<'EOF' || fail "--gem-compat differs from GEM's formula"
+  cat > gem_ref.py <<'EOF'
 # GEM's kernel (OpenDwarfs n-body-methods/gem, calculate_potential.cl) transcribed from its
 # description: charges × 332, region 1 (r = A, r0 = A/2), κ = 0.316·√salt, ion radius 2,
-# d from the vertex, d' from vertex + 2·normal; output = GEM's dumpVertices value.
-import gzip, math, sys, csv
-g, A = sys.argv[1], float(sys.argv[2])
+# d from the vertex, d' from vertex + 2·normal; the result is GEM's dumpVertices value.
+# Usage: gem_ref.py PQR[.gz] VERTS(.vert[.gz] | .ply) CSV A SALT STRIDE
+import gzip, math, struct, sys, csv
+pqr, vsrc, csvp, A, salt, stride = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+op = gzip.open if pqr.endswith(".gz") else open
 atoms = []
-for line in open(g + "/1uwo_A.pqr"):
-    if line.startswith(("ATOM", "HETATM")):
-        f = line.split()
-        atoms.append((float(f[-5]), float(f[-4]), float(f[-3]), float(f[-2]) * 332.0))
+with op(pqr, "rt") as f:
+    for line in f:
+        if line.startswith(("ATOM", "HETATM")):
+            t = line.split()
+            atoms.append((float(t[-5]), float(t[-4]), float(t[-3]), float(t[-2]) * 332.0))
 verts = []
-with gzip.open(g + "/1uwo_A.vert.gz", "rt") as f:
-    for i, line in enumerate(f):
-        if i >= 3:
-            v = [float(x) for x in line.split()[:6]]
-            n = math.sqrt(v[3] ** 2 + v[4] ** 2 + v[5] ** 2)
-            verts.append((v[0], v[1], v[2], v[3] / n, v[4] / n, v[5] / n))
-rows = list(csv.DictReader(open("uwo.csv")))
-alpha, ei, eo, salt, ion = 0.571412, 1.0, 80.0, 0.1, 2.0
+if vsrc.endswith(".ply"):  # vsgrid's own mesh: exact float32 positions and normals
+    data = open(vsrc, "rb").read()
+    head = data[:data.index(b"end_header\n") + 11]
+    nv = int([l for l in head.split(b"\n") if l.startswith(b"element vertex")][0].split()[2])
+    off = len(head)
+    for i in range(nv):
+        verts.append(struct.unpack_from("<6f", data, off + 31 * i))
+else:
+    vop = gzip.open if vsrc.endswith(".gz") else open
+    with vop(vsrc, "rt") as f:
+        for i, line in enumerate(f):
+            if i >= 3:
+                verts.append(tuple(float(x) for x in line.split()[:6]))
+rows = list(csv.DictReader(open(csvp)))
+assert len(rows) == len(verts), (len(rows), len(verts))
+alpha, ei, eo, ion = 0.571412, 1.0, 80.0, 2.0
 kap, beta = 0.316 * math.sqrt(salt), ei / eo
 r, rp, r0 = A, A + ion, A / 2
 inv = 1 / ((1 + alpha * beta) * eo)
 worst, big = 0.0, 0.0
-for k in range(0, len(verts), 40):
+for k in range(0, len(verts), stride):
     x, y, z, nx, ny, nz = verts[k]
+    n = math.sqrt(nx * nx + ny * ny + nz * nz)
+    nx, ny, nz = nx / n, ny / n, nz / n
     px, py_, pz = x + ion * nx, y + ion * ny, z + ion * nz
     tot = 0.0
     for ax, ay, az, q in atoms:
@@ -135,9 +148,16 @@ for k in range(0, len(verts), 40):
         tot += (s1 - s2 * s3 + sl) * q
     got = float(rows[k]["potential_kcal_mol_e"])
     worst, big = max(worst, abs(got - tot)), max(big, abs(tot))
-print("GEM formula vs vsgrid --gem-compat on 1UWO (every 40th vertex): max |diff| %.2e of max |phi| %.3f kcal/mol/e" % (worst, big))
+print("GEM formula vs vsgrid --gem-compat, %s (every %dth of %d vertices): max |diff| %.2e of max |phi| %.3f kcal/mol/e"
+      % (pqr.split("/")[-1], stride, len(verts), worst, big))
 sys.exit(0 if worst <= 1e-4 * big else 1)
 EOF
+  "$py" gem_ref.py "$g/1uwo_A.pqr" "$g/1uwo_A.vert.gz" uwo.csv "$A" 0.1 40 || fail "--gem-compat differs from GEM's formula (1UWO)"
+  # The nucleosome on vsgrid's own surface (no MSMS surface is shipped for it)
+  expect_rc 0 "$vsgrid" surface "$g/nucleosome.pqr.gz" --gem-compat --salt 0 --mode exact --device cpu --spacing 2.5 \
+    --csv nuc.csv -o nuc.ply --json nuc.json --quiet
+  A=$(grep -o '"electrostatic_size_A": [0-9.e+]*' nuc.json | awk '{ print $2 }')
+  "$py" gem_ref.py "$g/nucleosome.pqr.gz" nuc.ply nuc.csv "$A" 0 1000 || fail "--gem-compat differs from GEM's formula (nucleosome)"
 else
   echo "GEM/MSMS comparison skipped: ../shared/data/gem_hcp or python3 absent"
 fi
