@@ -516,6 +516,7 @@ static int run(int argc, char **argv, const char *cmd)
                 vsg_json_object(&j, "mpi");
                 vsg_json_int(&j, "ranks", ms.ranks);
                 vsg_json_str(&j, "slab_backend", ms.backend);
+                vsg_json_str(&j, "halo_path", ms.halo_path);
                 vsg_json_int(&j, "planes_per_rank_min", ms.planes_min);
                 vsg_json_int(&j, "planes_per_rank_max", ms.planes_max);
                 vsg_json_int(&j, "iterations", ms.iterations);

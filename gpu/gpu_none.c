@@ -162,8 +162,10 @@ static vsg_status slab_none_close(void *ctx, vsg_pb_system *s, int keep)
     return VSG_OK;
 }
 
+/* No direct halo path (the optional hooks of sor_mpi.h): it never opens a slab anyway. */
 const vsg_slab_backend vsg_slab_gpu = {"gpu", slab_none_open, slab_none_sweep, slab_none_colour_max,
-                                       slab_none_pack, slab_none_unpack, slab_none_close};
+                                       slab_none_pack, slab_none_unpack, slab_none_close,
+                                       0, NULL, NULL, NULL, NULL};
 
 void *vsg_slab_gpu_plane(void *ctx, int c, int z)
 {

@@ -13,13 +13,21 @@
  * Streams: `edge` (high priority) runs the boundary-plane sweeps and the halo copies; `bulk`
  * (low priority) the interior. The interior of colour c writes colour c on planes the halo
  * copies never touch and reads colour 1 − c, which no sweep of colour c writes, so the two
- * streams need each other only when the colour changes (two events). */
+ * streams need each other only when the colour changes (two events).
+ *
+ * The direct halo path (peer_export / peer_import / push / peer_close, for ranks of one host):
+ * a slab exports CUDA IPC handles of its two colour arrays and the byte offsets of its ghost
+ * planes in them; a neighbour maps them (cudaIpcOpenMemHandle, peer access enabled lazily; the
+ * same GPU in another process works too) and push copies its boundary plane of the swept colour
+ * straight into the neighbour's ghost on the edge stream, device to device (NVLink between
+ * GPUs). sor_mpi.c orders those writes against the neighbour's reads with MPI tokens. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpu.h"
 #include "sor_slab_gpu.h"
@@ -73,11 +81,41 @@ struct Slab {
     int la_pending, la_check;
     double la_omega, la_lambda;
     vsg_status sticky;                              /* a pattern error seen where none can be returned */
+    /* the direct halo path: [side 0 below, 1 above][colour] the neighbour's colour array as
+     * mapped here (NULL: not mapped) and the byte offset of its ghost plane this slab fills */
+    void *peer_base[2][2];
+    size_t peer_off[2][2];
 };
+
+/* What peer_export tells a neighbour (the same binary on every rank of one host). */
+struct PeerBlob {
+    char magic[8];
+    char host[64];             /* gethostname: a second check that the ranks share a host */
+    int pid, es;
+    int ghost_z[2];            /* [0] lower ghost plane z_lo − 1, [1] upper z_hi; −1: none */
+    unsigned long long off[2][2], bytes[2][2]; /* [ghost side][colour]: offset in the array, size */
+    cudaIpcMemHandle_t h[2];   /* the colour arrays */
+};
+static const char PEER_MAGIC[8] = "vsgipc1";
+
+/* Unmaps the neighbours' ghosts; the first failure. */
+static vsg_status peer_unmap(Slab *d)
+{
+    vsg_status st = VSG_OK;
+    for (int side = 0; side < 2; side++)
+        for (int c = 0; c < 2; c++)
+            if (d->peer_base[side][c]) {
+                cudaError_t e = cudaIpcCloseMemHandle(d->peer_base[side][c]);
+                if (e != cudaSuccess && st == VSG_OK) st = cuda_fail("cudaIpcCloseMemHandle (neighbour's ghost)", e);
+                d->peer_base[side][c] = NULL;
+            }
+    return st;
+}
 
 static void slab_free(Slab *d)
 {
     if (!d) return;
+    (void)peer_unmap(d);
     for (int i = 0; i < d->nviews; i++)
         for (int lc = 0; lc < 2; lc++)
             if (d->views[i].corr[lc]) cudaFree(d->views[i].corr[lc]);
@@ -566,5 +604,121 @@ extern "C" void *vsg_slab_gpu_plane(void *ctx, int c, int z)
     return dev_at(d, c, colour_first(nxy * (size_t)z, c));
 }
 
-extern "C" const vsg_slab_backend vsg_slab_gpu = {"gpu", slab_open, slab_sweep, slab_colour_max,
-                                                  slab_pack, slab_unpack, slab_close};
+/* ---- the direct halo path (CUDA IPC) ---------------------------------------------------- */
+
+static void host_name(char *buf, size_t len)
+{
+    memset(buf, 0, len);
+    if (gethostname(buf, len - 1) != 0) buf[0] = 0;
+}
+
+/* Global index and size of colour c of plane z. */
+static void plane_of(const Slab *d, int c, int z, size_t *G, size_t *n)
+{
+    const size_t nxy = (size_t)d->nx * (size_t)d->ny;
+    *G = colour_first(nxy * (size_t)z, c);
+    *n = colour_first(nxy * (size_t)(z + 1), c) - *G;
+}
+
+static vsg_status slab_peer_export(void *ctx, void *blob)
+{
+    Slab *d = (Slab *)ctx;
+    if (d->sticky != VSG_OK) return d->sticky;
+    PeerBlob b;
+    memset(&b, 0, sizeof b);
+    memcpy(b.magic, PEER_MAGIC, sizeof b.magic);
+    host_name(b.host, sizeof b.host);
+    b.pid = (int)getpid();
+    b.es = (int)d->es;
+    b.ghost_z[0] = d->z_lo > 0 ? d->z_lo - 1 : -1;
+    b.ghost_z[1] = d->z_hi < d->nz ? d->z_hi : -1;
+    for (int g = 0; g < 2; g++)
+        for (int c = 0; c < 2 && b.ghost_z[g] >= 0; c++) {
+            size_t G, n;
+            plane_of(d, c, b.ghost_z[g], &G, &n);
+            b.off[g][c] = (unsigned long long)((G - d->base[c]) * d->es);
+            b.bytes[g][c] = (unsigned long long)(n * d->es);
+        }
+    for (int c = 0; c < 2; c++) CU(cudaIpcGetMemHandle(&b.h[c], d->phi[c]));
+    memcpy(blob, &b, sizeof b);
+    return VSG_OK;
+}
+
+static vsg_status slab_peer_import(void *ctx, int side, const void *blob)
+{
+    Slab *d = (Slab *)ctx;
+    if (d->sticky != VSG_OK) return d->sticky;
+    if (side < 0 || side > 1) return vsg_fail(VSG_E_ARG, "GPU slab SOR: neighbour side %d (0 below, 1 above)", side);
+    CU(cudaSetDevice(d->dev)); /* the mapping goes into this GPU's address space */
+    PeerBlob b;
+    memcpy(&b, blob, sizeof b);
+    char host[64];
+    host_name(host, sizeof host);
+    if (memcmp(b.magic, PEER_MAGIC, sizeof b.magic) != 0 || b.es != (int)d->es)
+        return vsg_fail(VSG_E_UNSUPPORTED, "GPU slab SOR: the neighbour's IPC description is not this build's");
+    if (strncmp(b.host, host, sizeof host) != 0)
+        return vsg_fail(VSG_E_UNSUPPORTED, "GPU slab SOR: neighbour on host '%.63s', this rank on '%.63s': no IPC",
+                        b.host, host);
+    /* Below: its upper ghost is this slab's first owned plane; above: its lower ghost our last. */
+    const int g = side == 0 ? 1 : 0, z = side == 0 ? d->ua : d->ub - 1;
+    const int want = side == 0 ? d->z_lo : d->z_hi - 1;
+    if (b.ghost_z[g] != z || z != want)
+        return vsg_fail(VSG_E_ARG, "GPU slab SOR: the neighbour %s holds ghost plane %d, this slab sends plane %d",
+                        side == 0 ? "below" : "above", b.ghost_z[g], z);
+    for (int c = 0; c < 2; c++) {
+        size_t G, n;
+        plane_of(d, c, z, &G, &n);
+        if (b.bytes[g][c] != (unsigned long long)(n * d->es))
+            return vsg_fail(VSG_E_ARG, "GPU slab SOR: the neighbour's ghost plane %d of colour %d holds %llu bytes, "
+                            "this slab's plane %zu", z, c, b.bytes[g][c], n * d->es);
+    }
+    for (int c = 0; c < 2; c++) {
+        if (d->peer_base[side][c]) return vsg_fail(VSG_E_ARG, "GPU slab SOR: neighbour side %d imported twice", side);
+        void *p = NULL;
+        cudaError_t e = cudaIpcOpenMemHandle(&p, b.h[c], cudaIpcMemLazyEnablePeerAccess);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            return vsg_fail(VSG_E_UNSUPPORTED, "GPU slab SOR: cannot map the ghost planes of the rank %s (pid %d): %s",
+                            side == 0 ? "below" : "above", b.pid, cudaGetErrorString(e));
+        }
+        d->peer_base[side][c] = p;
+        d->peer_off[side][c] = (size_t)b.off[g][c];
+        /* Another GPU: this one must reach it directly (else the copies would not be peer copies). */
+        cudaPointerAttributes a;
+        e = cudaPointerGetAttributes(&a, p);
+        int can = 1;
+        if (e == cudaSuccess && a.device != d->dev) e = cudaDeviceCanAccessPeer(&can, d->dev, a.device);
+        if (e != cudaSuccess || !can) {
+            (void)cudaGetLastError();
+            return vsg_fail(VSG_E_UNSUPPORTED, "GPU slab SOR: GPU %d has no peer access to the neighbour's GPU (%s)",
+                            d->dev, e != cudaSuccess ? cudaGetErrorString(e) : "cudaDeviceCanAccessPeer says no");
+        }
+    }
+    return VSG_OK;
+}
+
+static vsg_status slab_push(void *ctx, int c)
+{
+    Slab *d = (Slab *)ctx;
+    if (d->sticky != VSG_OK) return d->sticky;
+    if (c < 0 || c > 1) return vsg_fail(VSG_E_ARG, "GPU slab SOR: push of colour %d", c);
+    for (int side = 0; side < 2; side++) {
+        if (!d->peer_base[side][c]) continue;
+        size_t G, n;
+        plane_of(d, c, side == 0 ? d->ua : d->ub - 1, &G, &n);
+        /* On the edge stream: after the boundary sweeps of colour c, which alone write these planes. */
+        CU(cudaMemcpyAsync((char *)d->peer_base[side][c] + d->peer_off[side][c], dev_at(d, c, G), n * d->es,
+                           cudaMemcpyDeviceToDevice, d->edge));
+    }
+    /* Complete before the caller tells the neighbours; this also means the boundary sweeps, the
+     * only readers of this slab's own ghosts, are done (the edge stream runs in order). */
+    CU(cudaEventRecord(d->ev_pack, d->edge));
+    CU(cudaEventSynchronize(d->ev_pack));
+    return VSG_OK;
+}
+
+static vsg_status slab_peer_close(void *ctx) { return peer_unmap((Slab *)ctx); }
+
+extern "C" const vsg_slab_backend vsg_slab_gpu = {
+    "gpu", slab_open, slab_sweep, slab_colour_max, slab_pack, slab_unpack, slab_close,
+    sizeof(PeerBlob), slab_peer_export, slab_peer_import, slab_push, slab_peer_close};

@@ -3,7 +3,12 @@
  * Per iteration and colour: sweep the slab's two boundary planes, post the halo exchange
  * (MPI_Irecv of the two ghost planes, MPI_Isend of the two boundary planes), sweep the interior
  * while the messages travel, wait, unpack the ghosts. Only the swept colour moves: each message
- * is half a plane. On check iterations one MPI_Allreduce of the max change (and a NaN flag). */
+ * is half a plane. On check iterations one MPI_Allreduce of the max change (and a NaN flag).
+ *
+ * The direct path (a backend with the peer hooks, all ranks on one host, VSG_SLAB_IPC not "0"):
+ * the boundary planes go straight into the neighbours' ghost planes (push: GPU to GPU), and the
+ * messages shrink to zero-byte tokens that say "my push of this colour is complete"; no pack, no
+ * unpack. The ordering argument is at halo_ipc_order below. */
 #include "sor_mpi.h"
 
 #include <limits.h>
@@ -210,7 +215,9 @@ static vsg_status cpu_close(void *ctx, vsg_pb_system *s, int keep)
     return VSG_OK;
 }
 
-const vsg_slab_backend vsg_slab_cpu = {"cpu", cpu_open, cpu_sweep, cpu_colour_max, cpu_pack, cpu_unpack, cpu_close};
+/* No direct halo path: the slabs of a CPU run already share memory through MPI's own transport. */
+const vsg_slab_backend vsg_slab_cpu = {"cpu", cpu_open, cpu_sweep, cpu_colour_max, cpu_pack, cpu_unpack, cpu_close,
+                                       0, NULL, NULL, NULL, NULL};
 
 /* ---- the distributed iteration ----------------------------------------------------------- */
 
@@ -288,6 +295,89 @@ static vsg_status gather(vsg_pb_system *s, const int *cuts, int ranks)
     return st;
 }
 
+/* ---- the direct halo path ------------------------------------------------------------------
+ *
+ * halo_ipc_order: why the tokens are enough. Phase p = 2·it + c sweeps colour c. A slab's ghost
+ * plane of colour c is written only by its neighbour's push in phases of colour c, and read only
+ * by the slab's own two boundary-plane sweeps in phases of colour 1 − c (a colour-c update reads
+ * the other colour; the interior range [ua + 1, ub − 1) reads planes ua .. ub − 1, never a ghost,
+ * so the GPU's look-ahead interior sweep on its other stream never touches a ghost; neither does
+ * colour_max on check iterations). In every phase each rank: posts the token receives, sweeps its
+ * boundary planes, pushes (push returns when its copies are complete, and, the edge stream running
+ * in order, its own boundary sweeps of this phase, the readers of its ghosts, are complete too),
+ * sends its tokens, sweeps the interior, and waits for all four messages before the next phase.
+ *  - Read after write: neighbour N pushes into my ghost of colour c in phase p and sends token p
+ *    only after the copy completed; I sweep my boundary planes of phase p + 1 (the next readers)
+ *    only after my Waitall of phase p received that token.
+ *  - Write after read: my previous read of that ghost was in phase p − 1 (my boundary sweeps), done
+ *    before my push of p − 1 returned and so before my token p − 1; N pushes in phase p only after
+ *    its Waitall of phase p − 1 received my token p − 1. No rank gets more than one phase ahead.
+ *  - Start: every ghost holds the starting potential, uploaded (synchronously) by open before
+ *    export; a neighbour pushes only after the blob exchange and the agreement allreduce, so no
+ *    push is overwritten by an upload. Phase 0 reads the colour-1 ghosts, first written in phase 1.
+ *  - End: the loop ends for all ranks after the same phase (the verdict is allreduced), every
+ *    token of it waited for; then all ranks unmap (peer_close) and agree (an allreduce: a barrier)
+ *    before close frees memory a neighbour maps.
+ * Check iterations add colour_max and the allreduce between phases, which changes none of this.
+ * The ghost then holds exactly the values the staged path would unpack into it, so the result is
+ * the staged (and single-process) result bit for bit. */
+
+/* 1 when `other` (a world rank, or MPI_PROC_NULL) shares this rank's host. */
+static int shares_host(MPI_Comm shared, int other)
+{
+    if (other == MPI_PROC_NULL) return 1;
+    MPI_Group world, local;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Comm_group(shared, &local);
+    int there = MPI_UNDEFINED;
+    MPI_Group_translate_ranks(world, 1, &other, local, &there);
+    MPI_Group_free(&world);
+    MPI_Group_free(&local);
+    return there != MPI_UNDEFINED;
+}
+
+/* Collective. 1 when every rank mapped its neighbours' ghosts (then the loop pushes); 0 with
+ * nothing mapped anywhere (then it stages). Why not, when asked for (VSG_SLAB_IPC=1), is warned. */
+static int ipc_setup(const vsg_slab_backend *be, void *ctx, int down, int up)
+{
+    const char *env = getenv("VSG_SLAB_IPC");
+    const int asked = env && !strcmp(env, "1");
+    const int hooks = be->peer_blob_size > 0 && be->peer_export && be->peer_import && be->push && be->peer_close;
+    if (!hooks && asked)
+        vsg_warn("rank %d: the %s slab backend has no direct halo path: halos staged", vsg_mpi_rank(), be->name);
+    int want = hooks && !(env && !strcmp(env, "0"));
+    MPI_Comm shared;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
+    const int local = shares_host(shared, down) && shares_host(shared, up);
+    MPI_Comm_free(&shared);
+    if (want && !local && asked)
+        vsg_warn("rank %d: a neighbouring rank runs on another host: halos staged", vsg_mpi_rank());
+    want = want && local;
+    const size_t n = want ? be->peer_blob_size : 0;
+    char *blobs = want ? calloc(3, n) : NULL; /* mine, from below, from above */
+    want = want && blobs && n <= INT_MAX;
+    int all = 0;
+    MPI_Allreduce(&want, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) {
+        free(blobs);
+        return 0;
+    }
+    char *mine = blobs, *below = blobs + n, *above = blobs + 2 * n;
+    vsg_status st = be->peer_export(ctx, mine);
+    /* A failed export still takes part in the exchange (zeros: the neighbour's import refuses them). */
+    if (st != VSG_OK) memset(mine, 0, n);
+    MPI_Sendrecv(mine, (int)n, MPI_BYTE, down, 40, above, (int)n, MPI_BYTE, up, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(mine, (int)n, MPI_BYTE, up, 41, below, (int)n, MPI_BYTE, down, 41, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (st == VSG_OK && down != MPI_PROC_NULL) st = be->peer_import(ctx, 0, below);
+    if (st == VSG_OK && up != MPI_PROC_NULL) st = be->peer_import(ctx, 1, above);
+    if (st != VSG_OK && asked) vsg_warn("rank %d: no direct halo path: %s", vsg_mpi_rank(), vsg_last_error());
+    int ok = st == VSG_OK;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all) (void)be->peer_close(ctx); /* the staged path then; nothing stays mapped */
+    free(blobs);
+    return all;
+}
+
 vsg_status vsg_sor_mpi_with(const vsg_slab_backend *be, vsg_pb_system *s, const vsg_sor_settings *set,
                             vsg_sor_result *r)
 {
@@ -327,6 +417,9 @@ vsg_status vsg_sor_mpi_with(const vsg_slab_backend *be, vsg_pb_system *s, const 
         return st;
     }
     char *b_down = buf, *b_up = b_down + half * es, *r_down = b_up + half * es, *r_up = r_down + half * es;
+    /* Before the clock: the handle exchange is setup, not iteration. */
+    const int ipc = ipc_setup(be, ctx, down, up);
+    char token_out = 0, token_in[2];
 
     int threads = 1;
 #if defined(_OPENMP)
@@ -351,6 +444,27 @@ vsg_status vsg_sor_mpi_with(const vsg_slab_backend *be, vsg_pb_system *s, const 
         for (int c = 0; c < 2; c++) {
             MPI_Request req[4];
             int nreq = 0;
+            if (ipc) {
+                /* The direct path (halo_ipc_order above): tokens only, the data is already there. */
+                MPI_Irecv(&token_in[0], 0, MPI_BYTE, down, 2 * c + 1, MPI_COMM_WORLD, &req[nreq++]);
+                MPI_Irecv(&token_in[1], 0, MPI_BYTE, up, 2 * c, MPI_COMM_WORLD, &req[nreq++]);
+                must(be->sweep(ctx, c, ua, ua + 1, sc.omega, lambda, check));
+                must(be->sweep(ctx, c, ub - 1, ub, sc.omega, lambda, check));
+                must(be->push(ctx, c));
+                if (down != MPI_PROC_NULL) {
+                    MPI_Isend(&token_out, 0, MPI_BYTE, down, 2 * c, MPI_COMM_WORLD, &req[nreq++]);
+                    bytes += (double)vsg_plane_count(s, c, ua) * es;
+                }
+                if (up != MPI_PROC_NULL) {
+                    MPI_Isend(&token_out, 0, MPI_BYTE, up, 2 * c + 1, MPI_COMM_WORLD, &req[nreq++]);
+                    bytes += (double)vsg_plane_count(s, c, ub - 1) * es;
+                }
+                must(be->sweep(ctx, c, ua + 1, ub - 1, sc.omega, lambda, check));
+                double tw = vsg_now();
+                MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+                wait_s += vsg_now() - tw;
+                continue;
+            }
             /* Ghosts first, so that the neighbours' messages land in posted buffers. */
             MPI_Irecv(r_down, (int)vsg_plane_count(s, c, z_lo > 0 ? z_lo - 1 : 0), type, down, 2 * c + 1,
                       MPI_COMM_WORLD, &req[nreq++]);
@@ -400,6 +514,11 @@ vsg_status vsg_sor_mpi_with(const vsg_slab_backend *be, vsg_pb_system *s, const 
     if (show) fprintf(stderr, "\r%60s\r", "");
     r->seconds = vsg_now() - t0;
     r->omega = sc.omega;
+    if (ipc) {
+        /* Every rank unmaps its neighbours' ghosts before any rank frees its own (close). */
+        vsg_status pst = agree(be->peer_close(ctx));
+        if (st == VSG_OK) st = pst;
+    }
     vsg_status cst = be->close(ctx, s, st == VSG_OK);
     if (st == VSG_OK) st = agree(cst);
     if (st == VSG_OK) st = agree(gather(s, cuts, ranks));
@@ -417,6 +536,7 @@ vsg_status vsg_sor_mpi_with(const vsg_slab_backend *be, vsg_pb_system *s, const 
     last_stats.allreduce_seconds = reduce_s;
     last_stats.halo_bytes = bytes;
     snprintf(last_stats.backend, sizeof last_stats.backend, "%s", be->name);
+    snprintf(last_stats.halo_path, sizeof last_stats.halo_path, "%s", ipc ? "ipc" : "staged");
     have_last = 1;
     return st;
 }

@@ -18,7 +18,13 @@
  * iteration levels) are solved whole on every rank instead: same result, no messages.
  *
  * The work on one slab goes through vsg_slab_backend so that a GPU slab can plug in; the CPU
- * backend (sor_mpi.c) sweeps with the CPU twin's own sweep (sor_cpu_sweep.h). */
+ * backend (sor_mpi.c) sweeps with the CPU twin's own sweep (sor_cpu_sweep.h).
+ *
+ * Halo path: where the backend has the peer hooks (the GPU slab: CUDA IPC) and every rank's
+ * neighbours share its host, the boundary planes are copied device to device straight into the
+ * neighbours' ghost planes and MPI carries only zero-byte "done" tokens ("ipc"); otherwise
+ * they are staged through host memory and MPI ("staged"). VSG_SLAB_IPC=0 forces the staged
+ * path; VSG_SLAB_IPC=1 also warns why the direct one could not be used. Same bits either way. */
 #ifndef VSG_SOR_MPI_H
 #define VSG_SOR_MPI_H
 
@@ -46,8 +52,26 @@ typedef struct vsg_slab_backend {
      * vsg_plane_count(s, c, z) values of the system's precision. */
     vsg_status (*pack)(void *ctx, int c, int z, void *buf);
     vsg_status (*unpack)(void *ctx, int c, int z, const void *buf);
-    /* Leaves the slab's owned planes of the potential in s (GPU: copy back); frees ctx. */
+    /* Leaves the slab's owned planes of the potential in s (GPU: copy back); frees ctx (and
+     * unmaps what peer_import mapped, if peer_close has not). */
     vsg_status (*close)(void *ctx, vsg_pb_system *s, int keep);
+
+    /* Optional direct halo path between slabs of one host (GPU: CUDA IPC); all NULL / 0 where
+     * the backend has none (the CPU slab), and then sor_mpi.c stages through pack/unpack.
+     * peer_export writes peer_blob_size bytes saying where this slab's ghost planes live (for
+     * the neighbours' peer_import). peer_import maps the ghost plane of the neighbour below
+     * (side 0: the neighbour's upper ghost = this slab's first owned plane) or above (side 1:
+     * its lower ghost = this slab's last owned plane) from that neighbour's blob; it fails with
+     * VSG_E_UNSUPPORTED when the two cannot reach each other's memory (another host, no peer
+     * access). push(c) copies colour c of this slab's boundary planes straight into the mapped
+     * ghosts, after the sweeps queued before it, and returns when the copies are complete (the
+     * caller then tells the neighbours so). peer_close unmaps; every rank calls it, then a
+     * barrier, then close, so that no slab frees memory a neighbour still maps. */
+    size_t peer_blob_size;
+    vsg_status (*peer_export)(void *ctx, void *blob);
+    vsg_status (*peer_import)(void *ctx, int side, const void *blob);
+    vsg_status (*push)(void *ctx, int c);
+    vsg_status (*peer_close)(void *ctx);
 } vsg_slab_backend;
 
 extern const vsg_slab_backend vsg_slab_cpu;
@@ -71,6 +95,7 @@ typedef struct {
     double allreduce_seconds;  /* the allreduce part */
     double halo_bytes;         /* sent by this rank */
     char backend[16];
+    char halo_path[8];         /* "ipc" (push into the neighbours' ghosts) or "staged" (pack/MPI/unpack) */
 } vsg_sor_mpi_stats;
 
 /* The distributed solve. Without MPI, with one rank or a grid too thin to split, it is
