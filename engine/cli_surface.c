@@ -60,6 +60,13 @@ static const char usage[] =
     "Units: Å, e; potentials in kT/e and kcal/(mol·e). Exit codes: 0 ok, 2 usage, 3 bad input,\n"
     "4 memory limit, 5 GPU, 7 not in this build.\n";
 
+/* An output that could not be written: exit 1 (other failure), not 3 (bad input). */
+static int output_fail(vsg_status st)
+{
+    int rc = vsg_cli_fail(st);
+    return st == VSG_E_IO ? VSG_EXIT_FAILURE : rc;
+}
+
 static int parse_num(const char *cmd, vsg_args *a, double *out, double lo)
 {
     const char *v = vsg_arg_value(a, cmd);
@@ -198,11 +205,11 @@ int vsg_cmd_surface(int argc, char **argv)
         lo = fmin(lo, phi[v] / kt), hi = fmax(hi, phi[v] / kt);
     }
     double t1 = vsg_now();
-    if (out && (st = vsg_ply_write(out, mesh, phi_kt, range[0], range[1], "kT/e")) != VSG_OK) rc = vsg_cli_fail(st);
-    if (!rc && csv && (st = vsg_surface_write_vertices(csv, m, mesh, phi, kt)) != VSG_OK) rc = vsg_cli_fail(st);
-    if (!rc && res_csv && (st = vsg_surface_write_residues(res_csv, m, h, mesh, phi, kt)) != VSG_OK) rc = vsg_cli_fail(st);
+    if (out && (st = vsg_ply_write(out, mesh, phi_kt, range[0], range[1], "kT/e")) != VSG_OK) rc = output_fail(st);
+    if (!rc && csv && (st = vsg_surface_write_vertices(csv, m, mesh, phi, kt)) != VSG_OK) rc = output_fail(st);
+    if (!rc && res_csv && (st = vsg_surface_write_residues(res_csv, m, h, mesh, phi, kt)) != VSG_OK) rc = output_fail(st);
     if (!rc && png && (st = vsg_render_mesh_png(png, mesh, phi_kt, range[0], range[1], "kT/e", 400)) != VSG_OK)
-        rc = vsg_cli_fail(st);
+        rc = output_fail(st);
     t_write = vsg_now() - t1;
     double rate = r.kernel_seconds > 0 ? r.pairs / r.kernel_seconds : 0;
     if (!quiet)

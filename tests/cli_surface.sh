@@ -32,6 +32,12 @@ expect_rc 2 "$vsgrid" surface "$mb" -o x.ply --thresholds 10,70
 expect_rc 2 "$vsgrid" surface "$mb" -o x.ply --vertices a.vert        # needs --faces
 expect_rc 2 "$vsgrid" surface "$mb" -o x.ply --salt -1
 expect_rc 3 "$vsgrid" surface missing.pqr -o x.ply
+printf "" > empty.pqr
+expect_rc 3 "$vsgrid" surface empty.pqr -o x.ply                        # no atoms
+expect_rc 4 "$vsgrid" surface "$mb" -o x.ply --spacing 0.05 --max-memory 100M   # lattice over the cap
+grep -q "use a coarser spacing" err.txt || fail "memory cap message: $(cat err.txt)"
+printf "ATOM      1  NA  ION     1       0.000   0.000   0.000  1.0000 1.8000\n" > ion.pqr
+expect_rc 1 "$vsgrid" surface ion.pqr -o no/such/dir/x.ply --device cpu   # output not writable
 printf '# MSMS\n#h\n 3 1 3.0 1.5\n1 2 3 0 0 1 0 1 1\n' > bad.vert
 printf '# MSMS\n#h\n 1 1 3.0 1.5\n1 2 3 1 1\n' > bad.face
 expect_rc 3 "$vsgrid" surface "$mb" -o x.ply --vertices bad.vert --faces bad.face   # 1 vertex of 3
