@@ -17,6 +17,7 @@
 #include "grid.h"
 #include "mapset.h"
 #include "mpi_env.h" /* MPI (issue 7) */
+#include "mpi_screen.h"
 #include "place_cpu.h"
 #include "rotations.h"
 #include "screen.h"
@@ -364,11 +365,8 @@ int vsg_cmd_screen(int argc, char **argv)
         free_grids(&L);
         return vsg_cli_fail(st);
     }
-    /* MPI (issue 7): under mpirun each rank writes its batches to a part file (merged below). */
-    if (vsg_mpi_active() && (c.out.sdf || c.so.poses_path)) {
-        free_grids(&L);
-        return vsg_cli_usage_error("screen", "--sdf-out and --poses-out are not available over MPI ranks yet: run one rank");
-    }
+    /* MPI (issue 7): under mpirun each rank writes its batches to part files (CSV here; SDF and
+     * poses in the pipeline), which rank 0 merges below. */
     char part[4200];
     const char *csv_path = vsg_mpi_screen_part(c.out.csv, part, sizeof part);
     FILE *csv = strcmp(csv_path, "-") ? fopen(csv_path, "w") : stdout;
@@ -406,7 +404,8 @@ int vsg_cmd_screen(int argc, char **argv)
     vsg_screen_report rep;
     st = vsg_screen_run(L.g, &c.so, &rep);
     if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", csv_path);
-    st = vsg_mpi_screen_finish(st, c.out.csv, &rep); /* MPI (issue 7): sum the counts, rank 0 merges */
+    /* MPI (issue 7): sum the counts, rank 0 merges the parts */
+    st = vsg_mpi_screen_finish(st, c.out.csv, c.out.sdf, c.out.top, c.so.poses_path, &rep);
     free(rotations);
     if (st != VSG_OK) {
         free_grids(&L);

@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "screen.h"  /* vsg_screen_report */
 #include "vsgrid.h"
 
 #ifdef __cplusplus
@@ -42,25 +41,6 @@ int vsg_mpi_local_rank(void);
 /* 1 when the MPI library says it can take device pointers (Open MPI's MPIX_Query_cuda_support
  * in <mpi-ext.h>); 0 when it cannot, cannot tell, or MPI is not active. */
 int vsg_mpi_cuda_aware(void);
-
-/* ---- screening over ranks (`mpirun -np N vsgrid screen`) --------------------------------
- * The library's batches (the pipeline's units: at most --batch-atoms atoms, 1024 records with
- * the parallel parse, 4096 without) go round-robin over the ranks by sequence number: every rank
- * reads and cuts the whole input (so the batches are the same on every rank), scores only its
- * own batches, and writes their rows to its part file, each batch after a line
- * "#vsgrid-block FIRST NROWS" (FIRST = the batch's first row number in the whole output).
- * Rank 0 then merges the parts in row order into the CSV (VSG_MPI_KEEP_PARTS=1 keeps the parts). */
-/* The CSV path this rank writes: `csv` itself when MPI is not active; else the part file
- * "CSV.rankK.part" (in buf; "vsgrid-screen.rankK.part" for '-') and the split is switched on. */
-const char *vsg_mpi_screen_part(const char *csv, char *buf, size_t len);
-/* 1 when this rank scores and writes batch `seq` (always 1 without the split). */
-int vsg_mpi_owns_batch(size_t seq);
-/* 1 while the split is on (the pipeline then writes block lines). */
-int vsg_mpi_screen_split(void);
-/* After the pipeline (its part file closed): agrees the status, sums the counts of the report
- * over the ranks (records: every rank counts all), and rank 0 merges the parts into `csv`
- * ('-': standard output) and removes them. Returns the agreed status. */
-vsg_status vsg_mpi_screen_finish(vsg_status st, const char *csv, vsg_screen_report *rep);
 
 #ifdef __cplusplus
 }

@@ -45,6 +45,7 @@
 #include "reader_internal.h"
 #include "screen.h"
 #include "mpi_env.h" /* MPI (issue 7) */
+#include "mpi_screen.h"
 #include "screen_internal.h"
 #include "timer.h"
 #include "place_gpu.h"
@@ -563,8 +564,9 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     }
 
     FILE *sdf = NULL;
+    char part_path[4200]; /* MPI (issue 7): under the split, SDF and poses go to this rank's parts */
     if (o->sdf_path) {
-        sdf = fopen(o->sdf_path, "w");
+        sdf = fopen(vsg_mpi_part_path(o->sdf_path, part_path, sizeof part_path), "w");
         if (!sdf) {
             st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->sdf_path, strerror(errno));
             goto out_reader;
@@ -572,7 +574,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     }
     FILE *poses_f = NULL;
     if (o->poses_path) {
-        poses_f = fopen(o->poses_path, "w");
+        poses_f = fopen(vsg_mpi_part_path(o->poses_path, part_path, sizeof part_path), "w");
         if (!poses_f) {
             st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->poses_path, strerror(errno));
             if (sdf) fclose(sdf);
@@ -663,7 +665,12 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
         /* MPI (issue 7): another rank's batch only moves the row count on; ours is announced
          * with its first row number for the merge (mpi_env.h). */
         const int mpi_skip = !vsg_mpi_owns_batch(b->seq);
-        if (!mpi_skip && vsg_mpi_screen_split()) fprintf(o->csv, "#vsgrid-block %zu %zu\n", rep->records, b->nrows);
+        long sdf_block = -1, poses_block = -1; /* where the SDF and pose parts' block headers are */
+        if (!mpi_skip && vsg_mpi_screen_split()) {
+            fprintf(o->csv, "#vsgrid-block %zu %zu\n", rep->records, b->nrows);
+            if (sdf && !heap.e) sdf_block = vsg_mpi_block_open(sdf, rep->records, b->nrows);
+            if (poses_f) poses_block = vsg_mpi_block_open(poses_f, rep->records, b->nrows);
+        }
         if (mpi_skip) rep->records += b->nrows;
         for (size_t i = 0; i < b->nrows && !mpi_skip; i++) {
             row *r = &b->rows[i];
@@ -715,6 +722,8 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
                 vsg_screen_count_code(rep, r->code);
             }
         }
+        if (sdf_block >= 0) vsg_mpi_block_close(sdf, sdf_block); /* MPI (issue 7) */
+        if (poses_block >= 0) vsg_mpi_block_close(poses_f, poses_block);
         write_busy += vsg_now() - t0;
         next++;
         queue_push(&p.free_q, b);
@@ -732,8 +741,14 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
         vsg_top_sort(&heap);
         for (size_t i = 0; i < heap.n; i++) {
             int nt = vsg_screen_score_tags(tags, g, &heap.e[i].res, (long)i + 1);
+            const int rank_tag = nt - 1; /* the vsgrid_rank tag comes last among the score tags */
             if (heap.e[i].posed) nt += vsg_screen_pose_tags(tags + nt, &heap.e[i].pose, 0);
-            if (vsg_sdf_write_record(sdf, &heap.e[i].lig, tags, nt) != VSG_OK)
+            /* MPI (issue 7): this rank's best go to its part with their row and score; rank 0
+             * keeps the best of all and numbers them */
+            vsg_status ws = vsg_mpi_screen_split()
+                                ? vsg_mpi_top_write(sdf, heap.e[i].score, heap.e[i].index, &heap.e[i].lig, tags, nt, rank_tag)
+                                : vsg_sdf_write_record(sdf, &heap.e[i].lig, tags, nt);
+            if (ws != VSG_OK)
                 vsg_warn("%s: not written: %s", o->sdf_path, vsg_last_error());
             vsg_ligand_release(&heap.e[i].lig);
         }
