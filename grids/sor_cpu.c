@@ -13,16 +13,7 @@
 #include <omp.h>
 #endif
 
-#define REAL double
-#define SWEEP sweep_double
-#include "sor_cpu_sweep.h"
-#undef REAL
-#undef SWEEP
-#define REAL float
-#define SWEEP sweep_float
-#include "sor_cpu_sweep.h"
-#undef REAL
-#undef SWEEP
+#include "sor_cpu_sweeps.h"
 
 vsg_status vsg_sor_cpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_result *r)
 {

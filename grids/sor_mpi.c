@@ -31,16 +31,7 @@
 
 /* The CPU twin's colour sweep, the same code (and, in CMake, the same flags) as sor_cpu.c, so
  * that a slab's nodes get the very bits the single-process solve gives them. */
-#define REAL double
-#define SWEEP sweep_double
-#include "sor_cpu_sweep.h"
-#undef REAL
-#undef SWEEP
-#define REAL float
-#define SWEEP sweep_float
-#include "sor_cpu_sweep.h"
-#undef REAL
-#undef SWEEP
+#include "sor_cpu_sweeps.h"
 
 /* ---- layout helpers ---------------------------------------------------------------------- */
 

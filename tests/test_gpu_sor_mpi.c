@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "sor_case.h"
 #include "gpu.h"
 #include "molecule.h"
 #include "mpi_env.h"
@@ -41,21 +42,9 @@ static void build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_lev
 
 static void compare(const vsg_molecule *m, vsg_precision prec, int nonlinear, int nz, int gpu)
 {
-    vsg_pb_params p;
-    vsg_pb_params_default(&p);
-    p.spacing = 1.0;
-    if (nonlinear) {
-        p.nonlinear = 1;
-        p.n_ions = 2;
-        p.ions[0] = (vsg_ion){+1, 0.15, 2.0};
-        p.ions[1] = (vsg_ion){-1, 0.15, 2.0};
-    }
     vsg_pb_physics ph;
-    CHECK_STATUS(vsg_pb_physics_from(&p, &ph), VSG_OK);
-    vsg_level lv = {{41, 39, nz}, 1.0, {0, 0, 0}};
-    double lo[3], hi[3];
-    vsg_molecule_bounds(m, 0, lo, hi);
-    for (int d = 0; d < 3; d++) lv.origin[d] = 0.5 * (lo[d] + hi[d]) - 0.5 * (lv.n[d] - 1);
+    vsg_level lv;
+    sor_case(m, nonlinear, nz, &ph, &lv);
     vsg_pb_system a;
     build(m, &ph, &lv, prec, &a);
 

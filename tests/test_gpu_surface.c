@@ -21,38 +21,9 @@
 #include "molecule.h"
 #include "surface.h"
 #include "surface_gpu.h"
+#include "surface_kit.h"
 #include "testkit.h"
 
-static vsg_mesh *sas_mesh(const vsg_molecule *m, size_t stride)
-{
-    vsg_ball *pts = NULL;
-    size_t n = 0;
-    if (vsg_sas_points(m, 1.4, 1.2, &pts, &n) != VSG_OK) return NULL;
-    size_t nv = (n + stride - 1) / stride;
-    vsg_mesh *mesh = calloc(1, sizeof *mesh);
-    mesh->nvert = nv;
-    mesh->xyz = malloc(3 * nv * sizeof(float));
-    mesh->normal = malloc(3 * nv * sizeof(float));
-    mesh->atom = malloc(nv * sizeof(int32_t));
-    for (size_t v = 0; v < nv; v++) {
-        const vsg_ball *b = &pts[v * stride];
-        /* normal: away from the atoms' centroid locally — any unit vector will do here */
-        double u[3] = {urand() - 0.5, urand() - 0.5, urand() - 0.5}, l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        double p[3] = {b->x, b->y, b->z};
-        for (int d = 0; d < 3; d++) {
-            mesh->normal[3 * v + d] = (float)(u[d] / l);
-            mesh->xyz[3 * v + d] = (float)p[d];
-        }
-        mesh->atom[v] = -1;
-    }
-    free(pts);
-    return mesh;
-}
-static void free_mesh(vsg_mesh *m)
-{
-    if (!m) return;
-    free(m->xyz), free(m->normal), free(m->atom), free(m);
-}
 
 static void compare(const char *what, const double *gpu, const double *cpu, size_t n, int hcp)
 {
@@ -130,12 +101,12 @@ int main(void)
         }
     vsg_hcp *h = NULL;
     CHECK_STATUS(vsg_hcp_build(rnd, &h), VSG_OK);
-    vsg_mesh *mesh = sas_mesh(rnd, 1);
+    vsg_mesh *mesh = surface_kit_points(rnd, 1, 1.2, 0);
     for (int g = 0; g < 2; g++)
         for (int s = 0; s < 2; s++)
             for (int pr = 0; pr < 2; pr++)
                 run_case("random", rnd, h, mesh, s ? 0.15 : 0.0, pr ? 3.0 : 0.0, g);
-    free_mesh(mesh);
+    surface_kit_free(mesh);
     vsg_hcp_free(h);
     vsg_molecule_free(rnd);
 
@@ -150,11 +121,11 @@ int main(void)
     CHECK_STATUS(vsg_molecule_read(nuc, NULL, &m), VSG_OK);
     if (!m) CHECK_EXIT();
     CHECK_STATUS(vsg_hcp_build(m, &h), VSG_OK);
-    mesh = sas_mesh(m, 1);
+    mesh = surface_kit_points(m, 1, 1.2, 0);
     printf("nucleosome: %zu atoms, %zu surface points\n", m->n, mesh->nvert);
     run_case("nucleosome", m, h, mesh, 0.15, 0.0, 0);
     run_case("nucleosome", m, h, mesh, 0.0, 0.0, 1);
-    free_mesh(mesh);
+    surface_kit_free(mesh);
     vsg_hcp_free(h);
     vsg_molecule_free(m);
     CHECK_EXIT();

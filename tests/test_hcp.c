@@ -22,47 +22,10 @@
 #include "hcp.h"
 #include "molecule.h"
 #include "surface.h"
+#include "surface_kit.h"
 #include "testkit.h"
 
 /* Every `stride`-th SAS point, its normal from the nearest atom centre (by SAS distance). */
-static vsg_mesh *sas_mesh(const vsg_molecule *m, size_t stride)
-{
-    vsg_ball *pts = NULL;
-    size_t n = 0;
-    if (vsg_sas_points(m, 1.4, 1.5, &pts, &n) != VSG_OK) return NULL;
-    size_t nv = (n + stride - 1) / stride;
-    vsg_mesh *mesh = calloc(1, sizeof *mesh);
-    mesh->nvert = nv;
-    mesh->xyz = malloc(3 * nv * sizeof(float));
-    mesh->normal = malloc(3 * nv * sizeof(float));
-    mesh->atom = malloc(nv * sizeof(int32_t));
-    for (size_t v = 0; v < nv; v++) {
-        const vsg_ball *b = &pts[v * stride];
-        size_t best = 0;
-        double bd = INFINITY;
-        for (size_t j = 0; j < m->n; j++) {
-            const vsg_atom *a = &m->atoms[j];
-            double d = sqrt((b->x - a->x) * (b->x - a->x) + (b->y - a->y) * (b->y - a->y) +
-                            (b->z - a->z) * (b->z - a->z)) - a->radius;
-            if (d < bd) bd = d, best = j;
-        }
-        const vsg_atom *a = &m->atoms[best];
-        double u[3] = {b->x - a->x, b->y - a->y, b->z - a->z}, l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        /* the vertex on the van der Waals sphere, like a surface vertex */
-        for (int d = 0; d < 3; d++) {
-            mesh->normal[3 * v + d] = (float)(u[d] / l);
-            mesh->xyz[3 * v + d] = (float)((&a->x)[d] + a->radius * u[d] / l);
-        }
-        mesh->atom[v] = (int32_t)best;
-    }
-    free(pts);
-    return mesh;
-}
-static void free_mesh(vsg_mesh *m)
-{
-    if (!m) return;
-    free(m->xyz), free(m->normal), free(m->atom), free(m);
-}
 
 static void check_components(const vsg_hcp *h, const vsg_hcp_component *c, size_t n, int level)
 {
@@ -118,7 +81,7 @@ static void run_protein(const char *path, size_t stride, size_t expect_res, size
     check_components(h, h->res, h->nres, 0);
     check_components(h, h->chain, h->nchain, 1);
     check_components(h, h->cplx, h->ncplx, 2);
-    vsg_mesh *mesh = sas_mesh(m, stride);
+    vsg_mesh *mesh = surface_kit_points(m, stride, 1.5, 1);
     vsg_alpb_params p;
     vsg_alpb k;
     vsg_alpb_params_default(&p);
@@ -136,7 +99,7 @@ static void run_protein(const char *path, size_t stride, size_t expect_res, size
     CHECK(e <= bound);
     CHECK(pairs < pairs_inf);
     free(exact);
-    free_mesh(mesh);
+    surface_kit_free(mesh);
     vsg_hcp_free(h);
     vsg_molecule_free(m);
 }
@@ -159,7 +122,7 @@ static void run_two_complexes(const char *path)
     vsg_hcp *h = NULL;
     CHECK_STATUS(vsg_hcp_build(two, &h), VSG_OK);
     CHECK(h->ncplx == 2);
-    vsg_mesh *mesh = sas_mesh(two, 80);
+    vsg_mesh *mesh = surface_kit_points(two, 80, 1.5, 1);
     vsg_alpb_params p;
     vsg_alpb k;
     vsg_alpb_params_default(&p);
@@ -174,7 +137,7 @@ static void run_two_complexes(const char *path)
     CHECK(pairs < pairs_nocplx);
     CHECK(e < 0.05);
     free(exact);
-    free_mesh(mesh);
+    surface_kit_free(mesh);
     vsg_hcp_free(h);
     vsg_molecule_free(m);
     vsg_molecule_free(two);
