@@ -12,8 +12,7 @@ vsgrid=$1 src=$2 work=$3/cli_mpi_screen
 "$vsgrid" --version | grep -q "(MPI)" || { echo "skipped: vsgrid built without MPI"; exit 77; }
 command -v mpirun >/dev/null 2>&1 || { echo "skipped: mpirun not found"; exit 77; }
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib_cli.sh"
 mpi=(mpirun --oversubscribe -x OMP_NUM_THREADS=1)
 [ "$(id -u)" = 0 ] && mpi+=(--allow-run-as-root)   # CI containers run as root
 json_val() { grep -o "\"$2\": [^,}]*" "$1" | head -1 | sed 's/.*: //'; }

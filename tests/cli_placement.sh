@@ -8,15 +8,7 @@ vsgrid=$1 src=$2 work=$3/cli_placement
 d=$src/../shared/data/autodock_gpu/1stp
 [ -f "$d/1stp_protein.maps.fld" ] || { echo "skipped: $d absent"; exit 77; }
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_rc() { # expect_rc CODE command...
-  local want=$1
-  shift
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  [ "$rc" = "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $(head -c 600 err.txt)"
-}
+. "$(dirname "$0")/lib_cli.sh"
 col() { awk -F, -v c="$2" 'NR > 1 { print $c }' "$1"; }
 lig=$d/1stp_ligand.pdbqt
 maps=$d/1stp_protein.maps.fld

@@ -12,15 +12,7 @@ if ! [ -x "$py" ] || ! "$py" -c 'import PIL.Image' 2>/dev/null; then
   exit 77
 fi
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_rc() { # expect_rc CODE command...
-  local want=$1
-  shift
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  [ "$rc" = "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $(head -c 600 err.txt)"
-}
+. "$(dirname "$0")/lib_cli.sh"
 # png_stats FILE: "width height red blue black" (pure-ish red, blue and black pixel counts)
 png_stats() {
   "$py" - "$1" <<'PY'

@@ -7,15 +7,7 @@ set -u
 vsgrid=$1 src=$2 work=$3/cli_screen
 shared=$src/../shared/data
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_rc() { # expect_rc CODE command...
-  local want=$1
-  shift
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  [ "$rc" = "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $(head -c 600 err.txt)"
-}
+. "$(dirname "$0")/lib_cli.sh"
 rows() { tail -n +2 "$1" | wc -l | tr -d ' '; }     # data rows of a CSV
 col() { awk -F, -v c="$2" 'NR > 1 { print $c }' "$1"; } # column c (fields without commas)
 

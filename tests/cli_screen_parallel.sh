@@ -12,8 +12,7 @@ set -u
 vsgrid=$1 src=$2 work=$3/cli_screen_parallel
 shared=$src/../shared/data
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib_cli.sh"
 
 "$vsgrid" screen --help | grep -q -- --parse-threads || fail "screen --help does not document --parse-threads"
 "$vsgrid" screen g.vsg x.sdf -o r.csv --parse-threads 0 >/dev/null 2>&1

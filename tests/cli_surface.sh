@@ -8,15 +8,7 @@
 set -u
 vsgrid=$1 src=$2 work=$3/cli_surface
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect_rc() { # expect_rc CODE command...
-  local want=$1
-  shift
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  [ "$rc" = "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $(head -c 600 err.txt)"
-}
+. "$(dirname "$0")/lib_cli.sh"
 py=/usr/bin/python3
 [ -x "$py" ] || py=$(command -v python3 || true)
 mb=$src/data/1mbo.pqr.gz
