@@ -154,6 +154,23 @@ __device__ __forceinline__ void locate(const kparams &p, float x, float y, float
     }
 }
 
+/* TM: the texel coordinate itself, t = (x − org)·inv_h − r_lo (c.i unused). Hardware filtering
+ * quantises the weights to 1/256 of a cell, so the node table's exact cell and t (which cost
+ * three more gathers through the same L1/texture path) buy no accuracy here; the inside test is
+ * locate()'s, so atoms are counted outside exactly as the twin counts them. */
+__device__ __forceinline__ void locate_tex(const kparams &p, float x, float y, float z, loc<float> &c)
+{
+    const float v[3] = {x, y, z};
+    c.in = true;
+#pragma unroll
+    for (int a = 0; a < 3; a++) {
+        c.in = c.in && v[a] >= p.in_lo[a] && v[a] <= p.in_hi[a]; /* NaN fails */
+        c.i[a] = 0;
+        c.t[a] = (v[a] - p.org[a]) * p.inv_h[a] - (float)p.r_lo[a];
+    }
+}
+__device__ __forceinline__ void locate_tex(const kparams &, float, float, float, loc<double> &) {}
+
 __device__ __forceinline__ void locate(const kparams &p, float x, float y, float z, loc<double> &c)
 {
     const double v[3] = {x, y, z};
@@ -181,11 +198,11 @@ struct staged {
 template <typename R, int LK>
 __device__ __forceinline__ R lookup(const kparams &p, const staged &s, const loc<R> &c, int map)
 {
-    if (LK == LK_TEX) { /* t clamped: a float t of −1e-7 at a node must not reach the cell below */
-        return (R)tex3D<float>(p.tex, (float)(c.i[0] - p.r_lo[0]) + __saturatef((float)c.t[0]) + 0.5f,
-                               (float)(c.i[1] - p.r_lo[1]) + __saturatef((float)c.t[1]) + 0.5f,
-                               (float)(c.i[2] - p.r_lo[2]) + __saturatef((float)c.t[2]) + 0.5f +
-                                   (float)map * p.tex_zs);
+    if (LK == LK_TEX) { /* c.t: texel coordinates from locate_tex; the maps are stacked along z.
+                         * z clamped into the map so a coordinate a hair below 0 (rounding at the
+                         * lower face) cannot blend in the previous map's top plane. */
+        return (R)tex3D<float>(p.tex, (float)c.t[0] + 0.5f, (float)c.t[1] + 0.5f,
+                               fmaxf((float)c.t[2], 0.0f) + 0.5f + (float)map * p.tex_zs);
     }
     if (LK == LK_SMEM && s.on) {
         int slot;
@@ -241,7 +258,8 @@ template <typename R, bool ZIP, int LK> __global__ void __launch_bounds__(SC_THR
         float x = 0.0f, y = 0.0f, z = 0.0f, qf = 0.0f;
         unsigned t = VSG_ZIP_TYPE_BAD;
         if (valid) load_atom<ZIP>(p, a, x, y, z, qf, t);
-        locate(p, x, y, z, c[j]);
+        if (LK == LK_TEX) locate_tex(p, x, y, z, c[j]);
+        else locate(p, x, y, z, c[j]);
         c[j].in = c[j].in && valid && (t & VSG_ZIP_TYPE_MASK) != VSG_ZIP_TYPE_BAD;
         q[j] = (R)qf;
         tb[j] = t;
