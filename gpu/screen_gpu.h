@@ -19,7 +19,9 @@
  *         object with cudaFilterModeLinear, unnormalised coordinates (+0.5 to reach node
  *         centres), clamp addressing. Hardware weights are 1.8 fixed point: |Δweight| ≤ 1/256
  *         per axis, so |error| ≤ Σ_axes (1/256 + coordinate rounding) · (largest difference
- *         between neighbouring nodes of the cell along that axis). float only.
+ *         between neighbouring nodes of the cell along that axis). float only. The texel
+ *         coordinate is (x − origin)·(1/spacing) in float (no node table: its ~1e-6-cell
+ *         rounding is far below the weights' 1/256), which saves three gathers per atom.
  *  - ZIP  atoms as 3 × uint16 coordinates in the batch's box + one uint32 of charge (24-bit
  *         fixed point) and type (ligands/zip.h: 10 B/atom), decoded in the kernel exactly as
  *         vsg_zip_unpack decodes them on the host, so the CPU twin on the unpacked batch
@@ -27,7 +29,7 @@
  *  - ROI-TM-ZIP: ZIP atoms, the ROI copied into a stacked texture. ROI-SM-ZIP: ZIP atoms, the
  *         ROI sub-grid, shared-memory staging per block as SM.
  *
- * Precision. float kernels locate an atom's cell in float and form its fractional position t
+ * Precision. float kernels other than TM locate an atom's cell in float and form its fractional position t
  * against a per-axis table of node positions held as float pairs (hi + lo = the double node
  * position), so t is accurate to ~1e-7 whatever the grid's origin; corner values are combined
  * in float, each warp's per-ligand partial sum is float and partial sums meet in double
