@@ -524,6 +524,12 @@ static int run(int argc, char **argv, const char *cmd)
                 vsg_json_num(&j, "comm_seconds", ms.comm_seconds);
                 vsg_json_num(&j, "allreduce_seconds", ms.allreduce_seconds);
                 vsg_json_num(&j, "halo_bytes_sent_rank0", ms.halo_bytes);
+                vsg_json_array(&j, "devices"); /* per rank: GPU number, or -1 for CPU ranks */
+                for (int k = 0; k < ms.ranks && k < VSG_SOR_MPI_MAX_REPORTED; k++) vsg_json_int(&j, NULL, ms.device[k]);
+                vsg_json_end(&j, ']');
+                vsg_json_array(&j, "hosts"); /* per rank: the host, numbered in rank order */
+                for (int k = 0; k < ms.ranks && k < VSG_SOR_MPI_MAX_REPORTED; k++) vsg_json_int(&j, NULL, ms.host_id[k]);
+                vsg_json_end(&j, ']');
                 vsg_json_end(&j, '}');
             }
             vsg_json_num(&j, "kt_kcal_mol", r.kt_kcal);

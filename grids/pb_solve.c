@@ -282,6 +282,7 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
         /* MPI over GPUs (issue 7): one z-slab per rank on the rank's GPU. A failure to open is
          * agreed by all ranks (sor_mpi.c), so with --device auto they all fall back together;
          * s is untouched then (the slabs only read it before the loop). */
+        vsg_sor_mpi_set_device(rank_gpu(p));
         st = vsg_sor_mpi_with(&vsg_slab_gpu, &s, &set, &res);
         if (st != VSG_OK && st != VSG_E_CONVERGE && p->device == VSG_DEVICE_AUTO) {
             vsg_warn("GPU slab solver failed (%s): running the CPU solver", vsg_last_error());
@@ -299,7 +300,10 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
     }
     /* MPI (issue 7): under mpirun with > 1 rank the CPU SOR runs in z-slabs over the ranks
      * (sor_mpi.h); otherwise vsg_sor_mpi is vsg_sor_cpu. */
-    if (st == VSG_OK && !*gpu) st = vsg_sor_mpi(&s, &set, &res);
+    if (st == VSG_OK && !*gpu) {
+        vsg_sor_mpi_set_device(-1);
+        st = vsg_sor_mpi(&s, &set, &res);
+    }
     const double t_after = vsg_now();
     if (st == VSG_OK) {
         lo->res = res;

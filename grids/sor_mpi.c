@@ -213,6 +213,9 @@ const vsg_slab_backend vsg_slab_cpu = {"cpu", cpu_open, cpu_sweep, cpu_colour_ma
 /* ---- the distributed iteration ----------------------------------------------------------- */
 
 static vsg_sor_mpi_stats last_stats;
+static int my_device = -1;
+
+void vsg_sor_mpi_set_device(int gpu) { my_device = gpu; }
 static int have_last;
 
 int vsg_sor_mpi_last(vsg_sor_mpi_stats *out)
@@ -528,6 +531,27 @@ vsg_status vsg_sor_mpi_with(const vsg_slab_backend *be, vsg_pb_system *s, const 
     last_stats.halo_bytes = bytes;
     snprintf(last_stats.backend, sizeof last_stats.backend, "%s", be->name);
     snprintf(last_stats.halo_path, sizeof last_stats.halo_path, "%s", ipc ? "ipc" : "staged");
+    {   /* every rank's device and host, for the report (rank 0 writes it) */
+        int mine[2] = {my_device, 0}, *all = malloc(2 * (size_t)ranks * sizeof *all);
+        MPI_Comm shared;
+        int shared_rank = 0;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
+        MPI_Comm_rank(shared, &shared_rank);
+        MPI_Comm_free(&shared);
+        /* host id: the number of host leaders (shared rank 0) among the ranks before this
+         * host's leader; computed on rank 0 from the gathered leader flags */
+        mine[1] = shared_rank == 0;
+        if (all) {
+            MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, MPI_COMM_WORLD);
+            int host = -1;
+            for (int k = 0; k < ranks && k < VSG_SOR_MPI_MAX_REPORTED; k++) last_stats.device[k] = all[2 * k];
+            for (int k = 0; k < ranks; k++) {
+                if (all[2 * k + 1]) host++;
+                if (k < VSG_SOR_MPI_MAX_REPORTED) last_stats.host_id[k] = host < 0 ? 0 : host;
+            }
+            free(all);
+        }
+    }
     have_last = 1;
     return st;
 }

@@ -84,6 +84,8 @@ size_t vsg_plane_count(const vsg_pb_system *s, int c, int z);
 /* The slab cuts: z[0] = 0 < z[1] < ... < z[ranks] = nz (even cuts, rule above). */
 void vsg_slab_cuts(int nz, int ranks, int *z);
 
+#define VSG_SOR_MPI_MAX_REPORTED 64
+
 /* What the last distributed solve did (the finest level of a `vsgrid grid`). */
 typedef struct {
     int ranks;                 /* MPI ranks that shared the slabs */
@@ -96,7 +98,13 @@ typedef struct {
     double halo_bytes;         /* sent by this rank */
     char backend[16];
     char halo_path[8];         /* "ipc" (push into the neighbours' ghosts) or "staged" (pack/MPI/unpack) */
+    int device[VSG_SOR_MPI_MAX_REPORTED]; /* each rank's GPU (−1: CPU), the first ranks */
+    int host_id[VSG_SOR_MPI_MAX_REPORTED];/* ranks on one host share an id (0, 1, ...) */
 } vsg_sor_mpi_stats;
+
+/* The device this rank's slab runs on (GPU number, −1 for the CPU), for the stats; set by the
+ * caller before vsg_sor_mpi / vsg_sor_mpi_with (default −1). */
+void vsg_sor_mpi_set_device(int gpu);
 
 /* The distributed solve. Without MPI, with one rank or a grid too thin to split, it is
  * vsg_sor_cpu. On success the whole potential is in s on every rank. */
