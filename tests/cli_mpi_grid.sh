@@ -30,6 +30,7 @@ run_case() {  # run_case NAME vsgrid-grid-args...
     [ "$(json_val $name.$np.json ranks)" = $np ] || fail "$name -np $np: json ranks is $(json_val $name.$np.json ranks)"
     if [ $np -gt 1 ]; then
       grep -q '"comm_seconds"' $name.$np.json || fail "$name -np $np: json has no mpi comm_seconds"
+      tr -d " \n" < $name.$np.json | grep -q "\"devices\":\[-1\(,-1\)\{$((np - 1))\}\]" || fail "$name -np $np: json devices is not one -1 per rank"
       grep -q "MPI ranks" $name.$np.json || fail "$name -np $np: device does not name the MPI ranks"
     fi
   done
