@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Demo on the bundled data: the PB potential of streptavidin (1STP) around its biotin site,
 # then biotin's electrostatic interaction energy in kcal/mol; then the PB grid of XIAP and a
-# screen of its 100 docked actives (CSV, the best 10 as SDF). GPU where present, else CPU.
+# screen of its 100 docked actives (CSV, the best 10 as SDF); then the electrostatic potential on
+# myoglobin's molecular surface (PLY mesh, per-residue table, PNG picture) and a slice of the
+# 1STP grid as a picture. GPU where present, else CPU.
 # Builds vsgrid into build/ first if needed. Outputs land in out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,3 +22,6 @@ build/vsgrid grid data/xiap_receptor.pqr.gz -o out/xiap.vsg --box 10.08,10.12,-2
 build/vsgrid screen out/xiap.vsg data/xiap_actives_docked.mol2.gz -o out/xiap_scores.csv \
   --sdf-out out/xiap_best10.sdf --top 10 --json out/screen.json
 head -4 out/xiap_scores.csv
+build/vsgrid surface data/1mbo.pqr.gz -o out/1mbo_surface.ply --residues out/1mbo_residues.csv \
+  --png out/1mbo_surface.png
+build/vsgrid render out/1stp.vsg --slice z=center -o out/1stp_slice.png --receptor data/1stp_receptor.pdbqt
