@@ -3,6 +3,7 @@
 #ifndef VSG_CLI_H
 #define VSG_CLI_H
 
+#include "coulomb.h"
 #include "json.h"
 #include "screen.h"
 #include "vsgrid.h"
@@ -43,6 +44,11 @@ int vsg_cli_pb_option(vsg_args *a, const char *cmd, vsg_pb_params *p, const char
 /* Applies options that act on the whole set (--ion-radius); call after parsing. */
 void vsg_cli_pb_finish(vsg_pb_params *p);
 extern const char vsg_cli_pb_help[];
+
+/* Coulomb grids (`grid --method coulomb`, `rescore --method coulomb`): the dielectric's name for
+ * reports, and a warning when PB-only options differ from the command's defaults `d`. */
+const char *vsg_cli_dielectric_name(const vsg_coulomb_kernel *k, char *buf, size_t len);
+void vsg_cli_warn_pb_only(const vsg_pb_params *p, const vsg_pb_params *d);
 
 /* JSON pieces. */
 void vsg_cli_json_pb(vsg_json *j, const vsg_pb_params *p, const vsg_pb_report *r);

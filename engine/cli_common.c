@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "coulomb.h"
+#include "errors.h"
 
 int vsg_cli_exit_code(vsg_status s)
 {
@@ -363,4 +365,21 @@ void vsg_cli_json_pb(vsg_json *j, const vsg_pb_params *p, const vsg_pb_report *r
     vsg_json_num(j, "total_energy_kcal_mol", r->energy_kt * r->kt_kcal);
     vsg_json_num(j, "charge_in_box_e", r->charge_in_box);
     vsg_json_num(j, "charge_outside_e", r->charge_outside);
+}
+
+const char *vsg_cli_dielectric_name(const vsg_coulomb_kernel *k, char *buf, size_t len)
+{
+    if (k->model == VSG_DIEL_MEHLER_SOLMAJER) return "mehler-solmajer";
+    if (k->model == VSG_DIEL_DISTANCE_4R) return "4r";
+    snprintf(buf, len, "%g", k->eps);
+    return buf;
+}
+
+void vsg_cli_warn_pb_only(const vsg_pb_params *p, const vsg_pb_params *d)
+{
+    if (p->eps_in != d->eps_in || p->eps_out != d->eps_out || p->n_ions || p->surface != d->surface ||
+        p->probe != d->probe || p->spline != d->spline || p->bc != d->bc || p->nonlinear || p->tol != d->tol ||
+        p->max_iter != d->max_iter || p->check_every != d->check_every || p->temperature != d->temperature ||
+        p->precision != d->precision)
+        vsg_warn("PB options (--eps-*, --salt, --ion, --surface, --probe, --bc, --tol, ...) do not apply to --method coulomb");
 }

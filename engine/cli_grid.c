@@ -196,26 +196,6 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-static const char *dielectric_name(const vsg_coulomb_kernel *k, char *buf, size_t len)
-{
-    if (k->model == VSG_DIEL_MEHLER_SOLMAJER) return "mehler-solmajer";
-    if (k->model == VSG_DIEL_DISTANCE_4R) return "4r";
-    snprintf(buf, len, "%g", k->eps);
-    return buf;
-}
-
-/* PB-only options have no effect on a Coulomb grid: say so rather than ignore them silently. */
-static void warn_pb_only(const vsg_pb_params *p)
-{
-    vsg_pb_params d;
-    vsg_pb_params_default(&d);
-    if (p->eps_in != d.eps_in || p->eps_out != d.eps_out || p->n_ions || p->surface != d.surface ||
-        p->probe != d.probe || p->spline != d.spline || p->bc != d.bc || p->nonlinear || p->tol != d.tol ||
-        p->max_iter != d.max_iter || p->check_every != d.check_every || p->temperature != d.temperature ||
-        p->precision != d.precision)
-        vsg_warn("PB options (--eps-*, --salt, --ion, --surface, --probe, --bc, --tol, ...) do not apply to --method coulomb");
-}
-
 /* The AutoGrid box from a gpf: npts + 1 points per axis centred on gridcenter (or on the mean
  * of the receptor's atoms for "gridcenter auto", AutoGrid's cmean). */
 static vsg_status gpf_box(const vsg_gpf *gp, const vsg_molecule *m, int n[3], double origin[3], double *h)
@@ -256,7 +236,9 @@ static int run_coulomb(grid_cli *c, const char *cmd)
     const char *receptor = c->receptor;
     int rc = 0;
     vsg_status st = VSG_OK;
-    warn_pb_only(&c->p);
+    vsg_pb_params defaults;
+    vsg_pb_params_default(&defaults);
+    vsg_cli_warn_pb_only(&c->p, &defaults);
     if (c->gpf) {
         st = vsg_gpf_read(c->gpf, &gp);
         if (st == VSG_OK && !receptor) {
@@ -315,7 +297,7 @@ static int run_coulomb(grid_cli *c, const char *cmd)
     char dname[32];
     if (st == VSG_OK) {
         st = vsg_grid_meta_add(g, "method", "coulomb");
-        if (st == VSG_OK) st = vsg_grid_meta_add(g, "dielectric", "%s", dielectric_name(&k, dname, sizeof dname));
+        if (st == VSG_OK) st = vsg_grid_meta_add(g, "dielectric", "%s", vsg_cli_dielectric_name(&k, dname, sizeof dname));
         if (st == VSG_OK) st = vsg_grid_meta_add(g, "autogrid", "%d", k.autogrid);
         if (st == VSG_OK) st = vsg_grid_meta_add(g, "prefactor_kcal_a_mol_e2", "%.10g", k.scale);
         if (st == VSG_OK) st = vsg_grid_meta_add(g, "receptor", "%s", receptor);
@@ -358,7 +340,7 @@ static int run_coulomb(grid_cli *c, const char *cmd)
     }
     if (st == VSG_OK)
         fprintf(stderr, "  coulomb %s%s, %zu charged atoms x %zu points, %s, %.3f s (%.3g evaluations/s)\n",
-                dielectric_name(&k, dname, sizeof dname), k.autogrid ? " (AutoGrid conventions)" : "", charged,
+                vsg_cli_dielectric_name(&k, dname, sizeof dname), k.autogrid ? " (AutoGrid conventions)" : "", charged,
                 vsg_grid_nodes(g), device, secs, eps_rate);
 
     /* outputs */
@@ -406,7 +388,7 @@ static int run_coulomb(grid_cli *c, const char *cmd)
             vsg_json_int(&j, "charged_atoms", (long long)charged);
             vsg_json_num(&j, "receptor_net_charge_e", vsg_molecule_net_charge(m));
             vsg_json_str(&j, "method", "coulomb");
-            vsg_json_str(&j, "dielectric", dielectric_name(&k, dname, sizeof dname));
+            vsg_json_str(&j, "dielectric", vsg_cli_dielectric_name(&k, dname, sizeof dname));
             if (k.model == VSG_DIEL_CONSTANT) vsg_json_num(&j, "dielectric_constant", k.eps);
             vsg_json_bool(&j, "autogrid", k.autogrid);
             vsg_json_num(&j, "prefactor_kcal_a_mol_e2", k.scale);

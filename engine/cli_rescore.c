@@ -296,29 +296,13 @@ typedef struct {
     double seconds;
 } built_grid;
 
-static const char *dielectric_name(const vsg_coulomb_kernel *k, char *buf, size_t len)
-{
-    if (k->model == VSG_DIEL_MEHLER_SOLMAJER) return "mehler-solmajer";
-    if (k->model == VSG_DIEL_DISTANCE_4R) return "4r";
-    snprintf(buf, len, "%g", k->eps);
-    return buf;
-}
-
-/* PB-only options do nothing to a Coulomb grid: say so rather than ignore them silently. */
-static void warn_pb_only(const vsg_pb_params *p)
-{
-    vsg_pb_params d;
-    vsg_pb_params_default(&d);
-    d.bc = VSG_BC_FOCUS; /* rescore's default */
-    if (p->eps_in != d.eps_in || p->eps_out != d.eps_out || p->n_ions || p->surface != d.surface ||
-        p->probe != d.probe || p->spline != d.spline || p->bc != d.bc || p->nonlinear || p->tol != d.tol ||
-        p->max_iter != d.max_iter || p->check_every != d.check_every || p->precision != d.precision)
-        vsg_warn("PB options (--eps-*, --salt, --ion, --surface, --probe, --bc, --tol, ...) do not apply to --method coulomb");
-}
-
 static vsg_status build_coulomb(const rescore_cli *c, const vsg_molecule *m, built_grid *B)
 {
-    warn_pb_only(&c->p);
+    vsg_pb_params defaults;
+    vsg_pb_params_default(&defaults);
+    defaults.bc = VSG_BC_FOCUS;                /* rescore's default */
+    defaults.temperature = c->p.temperature;   /* used by rescore for kT, whatever the method */
+    vsg_cli_warn_pb_only(&c->p, &defaults);
     vsg_level lv;
     vsg_status st = vsg_fine_level(m, &c->p, &lv);
     if (st != VSG_OK) return st;
@@ -333,7 +317,7 @@ static vsg_status build_coulomb(const rescore_cli *c, const vsg_molecule *m, bui
     if (!(B->grid = vsg_grid_new(lv.n, lv.origin, sp, "kcal/mol/e"))) return vsg_fail(VSG_E_NOMEM, "out of memory for the grid");
     char dname[32];
     st = vsg_grid_meta_add(B->grid, "method", "coulomb");
-    if (st == VSG_OK) st = vsg_grid_meta_add(B->grid, "dielectric", "%s", dielectric_name(&B->k, dname, sizeof dname));
+    if (st == VSG_OK) st = vsg_grid_meta_add(B->grid, "dielectric", "%s", vsg_cli_dielectric_name(&B->k, dname, sizeof dname));
     if (st == VSG_OK) st = vsg_grid_meta_add(B->grid, "autogrid", "%d", B->k.autogrid);
     if (st == VSG_OK) st = vsg_grid_meta_add(B->grid, "prefactor_kcal_a_mol_e2", "%.10g", B->k.scale);
     if (st == VSG_OK) st = vsg_grid_meta_add(B->grid, "receptor", "%s", c->receptor);
@@ -412,7 +396,7 @@ static int write_json(const rescore_cli *c, const pose_box *b, double box_s, con
     vsg_json_str(&j, "units", sh.units);
     if (c->coulomb) {
         char dname[32];
-        vsg_json_str(&j, "dielectric", dielectric_name(&B->k, dname, sizeof dname));
+        vsg_json_str(&j, "dielectric", vsg_cli_dielectric_name(&B->k, dname, sizeof dname));
         vsg_json_bool(&j, "autogrid", B->k.autogrid);
     }
     vsg_json_array(&j, "nodes");
