@@ -11,6 +11,7 @@ vsgrid=$1
 sizes=${2:-"161 257"}
 case "$vsgrid" in /*) ;; *) vsgrid="$PWD/$vsgrid" ;; esac
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/scripts/lib_apbs.sh"
 command -v apbs >/dev/null 2>&1 || { echo "skipped: apbs not on PATH"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -31,24 +32,8 @@ elec name pot
     dime $n $n $n
     grid $h $h $h
     gcent 10.734 2.033 -11.537
-    mol 1
-    lpbe
-    bcfl mdh
-    pdie 2.0
-    sdie 78.54
-    srfm mol
-    chgm spl0
-    srad 1.4
-    swin 0.3
-    sdens 10.0
-    temp 298.15
-    ion charge 1 conc 0.15 radius 2.0
-    ion charge -1 conc 0.15 radius 2.0
-    calcenergy total
-    calcforce no
-end
-quit
 EOF
+  apbs_elec_body >> apbs.in
   t0=$(now)
   apbs apbs.in >apbs.log 2>&1
   ta=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')

@@ -8,6 +8,7 @@
 # Usage: scripts/bench_cpu_pb.sh [BUILD_DIR]   (needs apbs for the APBS rows)
 set -u
 cd "$(dirname "$0")/.."
+. scripts/lib_apbs.sh
 build=${1:-build}
 vsgrid=$build/vsgrid
 [ -x "$vsgrid" ] || { echo "build vsgrid first (cmake --build $build)"; exit 1; }
@@ -42,24 +43,8 @@ elec name solv
     dime $n $n $n
     glen $len $len $len
     gcent $centre
-    mol 1
-    lpbe
-    bcfl mdh
-    pdie 2.0
-    sdie 78.54
-    srfm mol
-    chgm spl0
-    srad 1.4
-    swin 0.3
-    sdens 10.0
-    temp 298.15
-    ion charge 1 conc 0.15 radius 2.0
-    ion charge -1 conc 0.15 radius 2.0
-    calcenergy total
-    calcforce no
-end
-quit
 EOT
+    apbs_elec_body >> "$work/a.in"
     (cd "$work" && /usr/bin/time -f "%e %M" -o time apbs a.in > a.log 2>&1)
     read -r secs rss < "$work/time"
     kj=$(awk '/Total electrostatic energy/ { print $5; exit }' "$work/a.log")
