@@ -1,10 +1,16 @@
-/* sor_case.h — the PB case the distributed-SOR tests (test_sor_mpi, test_gpu_sor_mpi) share:
- * fas2 at 1 Å on a 41 × 39 × nz lattice centred on the molecule, linear, or nonlinear in
- * 0.15 M 1:1 salt. */
+/* sor_case.h — what the distributed-SOR tests (test_sor_mpi, test_gpu_sor_mpi) share: the PB
+ * case (fas2 at 1 Å on a 41 × 39 × nz lattice centred on the molecule, linear, or nonlinear in
+ * 0.15 M 1:1 salt), and the harness that runs the test's own binary under mpirun at 2 and 3
+ * ranks with --child, where each rank compares its distributed solve with the whole one. */
 #ifndef VSG_TEST_SOR_CASE_H
 #define VSG_TEST_SOR_CASE_H
 
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "check.h"
+#include "mpi_env.h"
 #include "molecule.h"
 #include "pb_setup.h"
 
@@ -24,6 +30,34 @@ static inline void sor_case(const vsg_molecule *m, int nonlinear, int nz, vsg_pb
     double lo[3], hi[3];
     vsg_molecule_bounds(m, 0, lo, hi);
     for (int d = 0; d < 3; d++) lv->origin[d] = 0.5 * (lo[d] + hi[d]) - 0.5 * (lv->n[d] - 1);
+}
+
+/* The --child side: MPI started by a launcher with more than one rank; 0 when so. */
+static inline int sor_case_child_start(int *argc, char ***argv)
+{
+    if (vsg_mpi_start(argc, argv) != 0) return 1;
+    if (!vsg_mpi_active()) {
+        fprintf(stderr, "child not started by an MPI launcher with > 1 rank\n");
+        return 1;
+    }
+    vsg_set_warning_handler(NULL, NULL);
+    return 0;
+}
+
+/* The parent side: `self --child` under mpirun at 2 and 3 ranks (oversubscribed: CI machines may
+ * have fewer cores; root allowed: CI containers), with the extra mpirun options `extra`. */
+static inline void sor_case_run_ranks(const char *self, const char *extra)
+{
+    for (int np = 2; np <= 3; np++) {
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd, "mpirun --oversubscribe %s -np %d -x OMP_NUM_THREADS=1 %s '%s' --child",
+                 geteuid() == 0 ? "--allow-run-as-root" : "", np, extra, self);
+        printf("%s\n", cmd);
+        fflush(stdout);
+        int rc = system(cmd);
+        if (rc != 0) fprintf(stderr, "mpirun -np %d: exit status %d\n", np, rc);
+        CHECK(rc == 0);
+    }
 }
 
 #endif

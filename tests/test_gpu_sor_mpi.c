@@ -107,12 +107,7 @@ static void compare(const vsg_molecule *m, vsg_precision prec, int nonlinear, in
 
 static int child(int argc, char **argv)
 {
-    if (vsg_mpi_start(&argc, &argv) != 0) return 1;
-    if (!vsg_mpi_active()) {
-        fprintf(stderr, "child not started by an MPI launcher with > 1 rank\n");
-        return 1;
-    }
-    vsg_set_warning_handler(NULL, NULL);
+    if (sor_case_child_start(&argc, &argv) != 0) return 1;
     int count = vsg_gpu_count();
     CHECK(count > 0);
     const int gpu = count > 0 ? vsg_mpi_local_rank() % count : 0;
@@ -135,17 +130,6 @@ int main(int argc, char **argv)
     if (vsg_gpu_count() < 1) SKIP("no usable CUDA GPU");
     if (!vsg_mpi_built()) SKIP("this vsgrid was built without MPI");
     if (system("command -v mpirun >/dev/null 2>&1") != 0) SKIP("mpirun not found");
-    for (int np = 2; np <= 3; np++) {
-        char cmd[4096];
-        /* VSG_MPI_ALL_OUTPUT: every rank prints its own comparison. */
-        snprintf(cmd, sizeof cmd,
-                 "mpirun --oversubscribe %s -np %d -x OMP_NUM_THREADS=1 -x VSG_MPI_ALL_OUTPUT=1 '%s' --child",
-                 geteuid() == 0 ? "--allow-run-as-root" : "", np, argv[0]);
-        printf("%s\n", cmd);
-        fflush(stdout);
-        int rc = system(cmd);
-        if (rc != 0) fprintf(stderr, "mpirun -np %d: exit status %d\n", np, rc);
-        CHECK(rc == 0);
-    }
+    sor_case_run_ranks(argv[0], "-x VSG_MPI_ALL_OUTPUT=1" /* every rank prints its own comparison */);
     CHECK_EXIT();
 }
