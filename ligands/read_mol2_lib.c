@@ -35,7 +35,7 @@ static int parse_atom(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t 
 {
     const char *f[9];
     size_t fl[9];
-    int nf = vsg_lig_fields(line, len, f, fl, 9), i;
+    int nf = vsg_lig_fields(line, len, f, fl, 9);
     vsg_lig_atom *a = &lig->atoms[lig->natoms];
     double v[3];
     size_t tn;
@@ -44,13 +44,7 @@ static int parse_atom(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t 
                       "atom line %d has %d fields, need 'id name x y z type': '%.40s'", lig->natoms + 1, nf, line);
         return 0;
     }
-    for (i = 0; i < 3; i++)
-        if (!vsg_lig_double(f[2 + i], fl[2 + i], &v[i])) {
-            char what[48];
-            snprintf(what, sizeof what, "%s coordinate of atom %d", vsg_lig_axis(i), lig->natoms + 1);
-            vsg_lig_bad_number(c, lig, c->src.line, what, f[2 + i], fl[2 + i]);
-            return 0;
-        }
+    if (!vsg_lig_atom_xyz(c, lig, &f[2], &fl[2], v)) return 0;
     a->charge = 0.0;
     if (nf >= 9) {
         if (!vsg_lig_double(f[8], fl[8], &a->charge)) {

@@ -200,20 +200,16 @@ static int parse_atom_v2000(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, s
 {
     vsg_lig_atom *a = &lig->atoms[lig->natoms];
     double v[3];
-    int i, code = 0;
+    int code = 0;
     size_t se;
     if (len < 32) {
         vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, c->src.line,
                       "atom line %d too short (%zu characters, need 32): '%.40s'", lig->natoms + 1, len, line);
         return 0;
     }
-    for (i = 0; i < 3; i++)
-        if (!vsg_lig_double(line + 10 * i, 10, &v[i])) {
-            char what[48];
-            snprintf(what, sizeof what, "%s coordinate of atom %d", vsg_lig_axis(i), lig->natoms + 1);
-            vsg_lig_bad_number(c, lig, c->src.line, what, line + 10 * i, 10);
-            return 0;
-        }
+    const char *xyz[3] = {line, line + 10, line + 20};
+    const size_t w[3] = {10, 10, 10};
+    if (!vsg_lig_atom_xyz(c, lig, xyz, w, v)) return 0;
     se = len < 34 ? len : 34;
     if (len > 36) {
         size_t ce = len < 39 ? len : 39;
@@ -284,34 +280,35 @@ static int parse_m_chg(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t
     return 1;
 }
 
+/* The `count` lines of a V2000 atom or bond block, each through `parse`, which advances *have.
+ * −1 when the block is complete; otherwise the record has failed and the value is what
+ * read_v2000 returns (1 at the end of the input, or skip_from's). */
+static int read_counted(vsg_lig_ctx *c, vsg_ligand *lig, const int *have, int count, const char *what,
+                        int (*parse)(vsg_lig_ctx *, vsg_ligand *, const char *, size_t))
+{
+    char *line;
+    size_t len;
+    while (*have < count) {
+        int r = vsg_lig_next(c, lig, &line, &len);
+        if (r < 0) return 1;
+        if (r == 0 || is_dollars(line, len) || is_mend(line, len)) {
+            vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, c->src.line, "%s block ends after %d of %d %ss (%s)",
+                          what, *have, count, what, r == 0 ? "end of file" : line);
+            return r == 0 ? 1 : skip_from(c, lig, line, len);
+        }
+        if (!parse(c, lig, line, len)) return skip_from(c, lig, line, len);
+    }
+    return -1;
+}
+
 static int read_v2000(vsg_lig_ctx *c, vsg_ligand *lig, int natoms, int nbonds)
 {
     char *line;
     size_t len;
     int r, first_chg = 1;
     if (!vsg_lig_reserve_atoms(c, lig, natoms) || !vsg_lig_reserve_bonds(c, lig, nbonds)) return skip_record(c, lig);
-    while (lig->natoms < natoms) {
-        r = vsg_lig_next(c, lig, &line, &len);
-        if (r < 0) return 1;
-        if (r == 0 || is_dollars(line, len) || is_mend(line, len)) {
-            vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, c->src.line,
-                          "atom block ends after %d of %d atoms (%s)", lig->natoms, natoms,
-                          r == 0 ? "end of file" : line);
-            return r == 0 ? 1 : skip_from(c, lig, line, len);
-        }
-        if (!parse_atom_v2000(c, lig, line, len)) return skip_from(c, lig, line, len);
-    }
-    while (lig->nbonds < nbonds) {
-        r = vsg_lig_next(c, lig, &line, &len);
-        if (r < 0) return 1;
-        if (r == 0 || is_dollars(line, len) || is_mend(line, len)) {
-            vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, c->src.line,
-                          "bond block ends after %d of %d bonds (%s)", lig->nbonds, nbonds,
-                          r == 0 ? "end of file" : line);
-            return r == 0 ? 1 : skip_from(c, lig, line, len);
-        }
-        if (!parse_bond_v2000(c, lig, line, len)) return skip_from(c, lig, line, len);
-    }
+    if ((r = read_counted(c, lig, &lig->natoms, natoms, "atom", parse_atom_v2000)) >= 0) return r;
+    if ((r = read_counted(c, lig, &lig->nbonds, nbonds, "bond", parse_bond_v2000)) >= 0) return r;
     for (;;) { /* properties block, to M  END */
         r = vsg_lig_next(c, lig, &line, &len);
         if (r < 0) return 1;
@@ -373,13 +370,7 @@ static int v3000_atom(vsg_lig_ctx *c, vsg_ligand *lig, const char *s, size_t n, 
         vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, c->src.line, "bad V3000 atom line '%.40s'", s);
         return 0;
     }
-    for (i = 0; i < 3; i++)
-        if (!vsg_lig_double(f[2 + i], fl[2 + i], &v[i])) {
-            char what[48];
-            snprintf(what, sizeof what, "%s coordinate of atom %d", vsg_lig_axis(i), lig->natoms + 1);
-            vsg_lig_bad_number(c, lig, c->src.line, what, f[2 + i], fl[2 + i]);
-            return 0;
-        }
+    if (!vsg_lig_atom_xyz(c, lig, &f[2], &fl[2], v)) return 0;
     a = &lig->atoms[lig->natoms];
     memset(a, 0, sizeof *a);
     a->x = v[0], a->y = v[1], a->z = v[2];

@@ -253,6 +253,21 @@ static inline int vsg_lig_double(const char *s, size_t n, double *out)
     return 1;
 }
 
+/* The coordinates of atom lig->natoms + 1 from the fields s[0..2] (n[i] characters each): 1, or
+ * 0 after failing the record with "bad x coordinate of atom N: '...'". */
+static inline int vsg_lig_atom_xyz(vsg_lig_ctx *c, vsg_ligand *lig, const char *const *s, const size_t *n,
+                                   double v[3])
+{
+    for (int i = 0; i < 3; i++)
+        if (!vsg_lig_double(s[i], n[i], &v[i])) {
+            char what[48];
+            snprintf(what, sizeof what, "%s coordinate of atom %d", vsg_lig_axis(i), lig->natoms + 1);
+            vsg_lig_bad_number(c, lig, c->src.line, what, s[i], n[i]);
+            return 0;
+        }
+    return 1;
+}
+
 /* Strict integer of a fixed field (blanks around allowed). 1 ok, 0 bad. */
 static inline int vsg_lig_int(const char *s, size_t n, int *out)
 {
