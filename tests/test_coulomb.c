@@ -18,17 +18,9 @@
 #include "errors.h"
 #include "grid.h"
 #include "molecule.h"
+#include "testkit.h"
 #include "vsgrid.h"
 
-static uint64_t rng = 1;
-
-static double rnd(void) /* [0, 1), xorshift64* */
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
 
 /* Mehler–Solmajer as published (Protein Eng. 4, 903), written out here independently. */
 static double ms_eps(double r)
@@ -43,10 +35,10 @@ static vsg_molecule *random_molecule(int n, double lo, double hi)
     for (int i = 0; m && i < n; i++) {
         vsg_atom a;
         memset(&a, 0, sizeof a);
-        a.x = lo + (hi - lo) * rnd();
-        a.y = lo + (hi - lo) * rnd();
-        a.z = lo + (hi - lo) * rnd();
-        a.charge = rnd() < 0.1 ? 0.0 : 2.0 * rnd() - 1.0; /* some zero charges on purpose */
+        a.x = lo + (hi - lo) * urand();
+        a.y = lo + (hi - lo) * urand();
+        a.z = lo + (hi - lo) * urand();
+        a.charge = urand() < 0.1 ? 0.0 : 2.0 * urand() - 1.0; /* some zero charges on purpose */
         a.radius = 1.5;
         if (vsg_molecule_push(m, &a) != VSG_OK) {
             vsg_molecule_free(m);
@@ -96,17 +88,17 @@ static void test_against_hand_sums(void)
     const vsg_dielectric_model models[3] = {VSG_DIEL_CONSTANT, VSG_DIEL_DISTANCE_4R, VSG_DIEL_MEHLER_SOLMAJER};
     for (int trial = 0; trial < 6; trial++) {
         vsg_dielectric_model model = models[trial % 3];
-        double eps = 1.0 + 79.0 * rnd();
+        double eps = 1.0 + 79.0 * urand();
         vsg_coulomb_kernel k;
         CHECK_STATUS(vsg_coulomb_kernel_make(model, eps, 0, &k), VSG_OK);
         CHECK(k.table == NULL);
         CHECK_NEAR(k.scale, 332.0637, 1e-9);
         CHECK_NEAR(k.rmin, 0.5, 0);
-        if (trial >= 3) k.cutoff = 4.0 + 4.0 * rnd(); /* the cutoff path too */
-        vsg_molecule *m = random_molecule(20 + (int)(60 * rnd()), -6.0, 6.0);
-        int n[3] = {5 + (int)(8 * rnd()), 5 + (int)(8 * rnd()), 5 + (int)(8 * rnd())};
-        double h = 0.3 + 0.7 * rnd();
-        double org[3] = {-3.0 - 2 * rnd(), -3.0 - 2 * rnd(), -3.0 - 2 * rnd()}, sp[3] = {h, h, h};
+        if (trial >= 3) k.cutoff = 4.0 + 4.0 * urand(); /* the cutoff path too */
+        vsg_molecule *m = random_molecule(20 + (int)(60 * urand()), -6.0, 6.0);
+        int n[3] = {5 + (int)(8 * urand()), 5 + (int)(8 * urand()), 5 + (int)(8 * urand())};
+        double h = 0.3 + 0.7 * urand();
+        double org[3] = {-3.0 - 2 * urand(), -3.0 - 2 * urand(), -3.0 - 2 * urand()}, sp[3] = {h, h, h};
         vsg_grid *g = vsg_grid_new(n, org, sp, "kcal/mol/e");
         CHECK(m && g);
         if (!m || !g) {
@@ -317,7 +309,7 @@ static void test_map_round_trip(void)
     CHECK(g != NULL);
     if (!g) return;
     size_t nn = vsg_grid_nodes(g);
-    for (size_t i = 0; i < nn; i++) g->data[i] = (float)((rnd() - 0.5) * pow(10.0, (int)(rnd() * 5) - 2));
+    for (size_t i = 0; i < nn; i++) g->data[i] = (float)((urand() - 0.5) * pow(10.0, (int)(urand() * 5) - 2));
     g->data[0] = 0.00004f;   /* |v| < 1e-4: "0." */
     g->data[1] = -0.0003f;   /* rounds to "0.000" (floor(x + 0.5)), not "-0.000" */
     g->data[2] = 12.3456f;
@@ -618,11 +610,7 @@ static void test_gpf(void)
 
 int main(void)
 {
-    const char *env = getenv("VSG_TEST_SEED");
-    uint64_t seed = env ? strtoull(env, NULL, 10) : ((uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull) ^ (uint64_t)getpid();
-    if (seed == 0) seed = 1;
-    rng = seed;
-    printf("seed %llu (VSG_TEST_SEED=%llu repeats this run)\n", (unsigned long long)seed, (unsigned long long)seed);
+    testkit_seed();
     /* relative paths in the gpf tests (parameter_file) resolve next to the gpf */
     test_against_hand_sums();
     test_mehler_solmajer();

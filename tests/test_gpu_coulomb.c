@@ -231,13 +231,7 @@ int main(void)
     char name[256];
     if (vsg_gpu_describe(0, name, sizeof name, NULL, NULL) == VSG_OK) printf("GPU 0: %s\n", name);
 
-    const char *env = getenv("VSG_TEST_SEED");
-    uint64_t seed = env ? strtoull(env, NULL, 10)
-                        : ((uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull) ^ (uint64_t)getpid();
-    if (seed == 0) seed = 1;
-    rng = seed;
-    printf("seed %llu (VSG_TEST_SEED=%llu repeats this run)\n", (unsigned long long)seed,
-           (unsigned long long)seed);
+    testkit_seed();
 
     /* ~1k atoms around and inside a small grid; unequal spacings; 40 atoms on nodes. */
     {

@@ -828,11 +828,7 @@ static void gpu_errors(int ngpu, const gridset *ad4, vsg_screen_gpu *s, const vs
 
 int main(void)
 {
-    const char *env = getenv("VSG_TEST_SEED");
-    uint64_t seed = env ? strtoull(env, NULL, 10) : ((uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull) ^ (uint64_t)getpid();
-    if (seed == 0) seed = 1;
-    rng = seed;
-    printf("seed %llu (VSG_TEST_SEED=%llu repeats this run)\n", (unsigned long long)seed, (unsigned long long)seed);
+    testkit_seed();
 
     /* inputs */
     gridset rec, ad4, edge_e, edge_a, lin_e, lin_a;

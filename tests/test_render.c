@@ -25,18 +25,10 @@
 #include "render_mesh.h"
 #include "render_slice.h"
 #include "surface_mesh.h"
+#include "testkit.h"
 #include "vsgrid.h"
 
 static const double PI = 3.14159265358979323846;
-static uint64_t rng = 1;
-
-static double rnd(void) /* [0, 1), xorshift64* */
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 2685821657736338717ull) >> 11) / 9007199254740992.0;
-}
 
 static double now(void)
 {
@@ -150,7 +142,7 @@ static void test_png(const char *dir)
             uint8_t *p = img + 3 * (y * w + x);
             if (y < 8) p[0] = (uint8_t)(7 * x), p[1] = (uint8_t)(11 * y), p[2] = (uint8_t)(x + y);
             else if (y < 14) p[0] = 200, p[1] = 10, p[2] = 99;
-            else p[0] = (uint8_t)(256 * rnd()), p[1] = (uint8_t)(256 * rnd()), p[2] = (uint8_t)(256 * rnd());
+            else p[0] = (uint8_t)(256 * urand()), p[1] = (uint8_t)(256 * urand()), p[2] = (uint8_t)(256 * urand());
         }
     CHECK_STATUS(vsg_png_write_rgb(path, img, w, h), VSG_OK);
     int dw = 0, dh = 0;
@@ -515,11 +507,7 @@ static void test_render_slice(const char *dir)
 
 int main(void)
 {
-    const char *seed_env = getenv("VSG_TEST_SEED");
-    uint64_t seed = seed_env ? strtoull(seed_env, NULL, 10) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
-    if (!seed) seed = 1;
-    rng = seed;
-    printf("seed %llu (VSG_TEST_SEED=%llu repeats this run)\n", (unsigned long long)seed, (unsigned long long)seed);
+    testkit_seed();
     const char *dir = VSG_BINARY_DIR;
     test_png(dir);
     test_colormap();

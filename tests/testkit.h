@@ -5,6 +5,10 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "grid.h"
 
@@ -20,6 +24,18 @@ static inline double urand(void)
 }
 
 static inline double uniform(double a, double b) { return a + (b - a) * urand(); }
+
+/* Seeds the generator from VSG_TEST_SEED, or from the time and pid, and prints the seed so a
+ * failing run can be repeated. */
+static inline uint64_t testkit_seed(void)
+{
+    const char *env = getenv("VSG_TEST_SEED");
+    uint64_t seed = env ? strtoull(env, NULL, 10) : ((uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull) ^ (uint64_t)getpid();
+    if (seed == 0) seed = 1;
+    rng = seed;
+    printf("seed %llu (VSG_TEST_SEED=%llu repeats this run)\n", (unsigned long long)seed, (unsigned long long)seed);
+    return seed;
+}
 
 /* max − min of a grid's values. */
 static inline double grid_range(const vsg_grid *g)
