@@ -170,6 +170,17 @@ static void add_ligand(pipeline *p, batch *b, const vsg_ligand *lig)
 }
 
 /* Adds a prepared record to b as its row (and its atoms when scorable). */
+/* The reader's position in its input, for the progress line (read by the writer thread). */
+static void publish_progress(pipeline *p)
+{
+    uint64_t done = 0, total = 0;
+    vsg_ligand_reader_progress(p->reader, &done, &total);
+    pthread_mutex_lock(&p->progress_mu);
+    p->bytes_done = done;
+    p->bytes_total = total;
+    pthread_mutex_unlock(&p->progress_mu);
+}
+
 static void batch_add(pipeline *p, batch *b, const vsg_ligand *lig)
 {
     if (lig->status == VSG_OK) add_ligand(p, b, lig);
@@ -245,12 +256,7 @@ static size_t split_main(pipeline *p)
         b->seq = seq++;
         it->b = b;
         queue_push(&p->chunk_work_q, it);
-        uint64_t done = 0, total = 0;
-        vsg_ligand_reader_progress(p->reader, &done, &total);
-        pthread_mutex_lock(&p->progress_mu);
-        p->bytes_done = done;
-        p->bytes_total = total;
-        pthread_mutex_unlock(&p->progress_mu);
+        publish_progress(p);
     }
     for (int i = 0; i < started; i++) queue_push(&p->chunk_work_q, NULL);
     for (int i = 0; i < started; i++) pthread_join(p->parse_threads[i], NULL);
@@ -299,12 +305,7 @@ static void *reader_main(void *arg)
         if (b->nrows == ROWS_PER_BATCH) {
             queue_push(&p->work_q, b);
             b = NULL;
-            uint64_t done = 0, total = 0;
-            vsg_ligand_reader_progress(p->reader, &done, &total);
-            pthread_mutex_lock(&p->progress_mu);
-            p->bytes_done = done;
-            p->bytes_total = total;
-            pthread_mutex_unlock(&p->progress_mu);
+            publish_progress(p);
         }
     }
     if (b && b->nrows > 0) queue_push(&p->work_q, b);

@@ -87,6 +87,14 @@ typedef struct {
     uint32_t burier;   /* the sphere that last buried a candidate point: tried first */
 } near_list;
 
+static void near_list_free(near_list *nl)
+{
+    free(nl->idx);
+    free(nl->dist);
+    free(nl->cand);
+    free(nl->hash);
+}
+
 /* ---- cell list ------------------------------------------------------------------------ */
 
 static int cell_of(const cells *c, double v, int d)
@@ -277,10 +285,7 @@ static vsg_status circles_build(cells *c)
                 }
                 if (pass == 0) c->cstart[ii + 1] = count;
             }
-            free(nl.idx);
-            free(nl.dist);
-            free(nl.cand);
-        free(nl.hash);
+            near_list_free(&nl);
         }
         if (pass == 0 && !fail) {
             for (size_t i = 0; i < n; i++) c->cstart[i + 1] += c->cstart[i];
@@ -679,10 +684,7 @@ static int compute_field(const cells *c, const lattice *L, double probe, const u
                 }
             }
         }
-        free(nl.idx);
-        free(nl.dist);
-        free(nl.cand);
-        free(nl.hash);
+        near_list_free(&nl);
     }
     return !fail;
 }
@@ -823,10 +825,7 @@ static int finish_vertices(vsg_mesh *m, const cells *c, double probe, double h)
                 fail = 1;
             }
         }
-        free(nl.idx);
-        free(nl.dist);
-        free(nl.cand);
-        free(nl.hash);
+        near_list_free(&nl);
     }
     free(fn);
     return !fail;
