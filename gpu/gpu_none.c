@@ -178,4 +178,3 @@ double vsg_slab_gpu_bytes(const vsg_pb_system *s, int z_lo, int z_hi)
     (void)s, (void)z_lo, (void)z_hi;
     return 0.0;
 }
-/* ---- end of the MPI GPU slab backend stub ---- */
