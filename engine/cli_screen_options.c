@@ -161,6 +161,12 @@ void vsg_cli_json_screen(vsg_json *j, const char *score, const char *const *libr
     vsg_json_num(j, "transfer_seconds", rep->transfer_s);
     vsg_json_num(j, "score_seconds", rep->score_s);
     vsg_json_num(j, "write_seconds", rep->write_s);
+    vsg_json_int(j, "parse_threads", rep->parse_threads);
+    vsg_json_num(j, "split_seconds", rep->split_s);
+    vsg_json_num(j, "split_wait_seconds", rep->split_wait_s);
+    vsg_json_num(j, "scorer_busy_seconds", rep->scorer_busy_s);
+    vsg_json_num(j, "scorer_wait_seconds", rep->scorer_wait_s);
+    vsg_json_num(j, "write_wait_seconds", rep->write_wait_s);
     vsg_json_num(j, "molecules_per_second", rep->seconds > 0 ? rep->records / rep->seconds : 0.0);
     vsg_json_num(j, "atoms_per_second", rep->seconds > 0 ? (double)rep->atoms / rep->seconds : 0.0);
 }

@@ -78,6 +78,13 @@ typedef struct {
     uint64_t atoms;                           /* atoms scored */
     double seconds;                           /* wall time of the pipeline */
     double parse_s, transfer_s, score_s, write_s; /* busy time of each stage */
+    /* where the time went, to tell which stage sets the pace (docs/PERFORMANCE.md):
+     * parse_threads as used; split_s: the one splitter thread cutting chunks; split_wait_s: it
+     * waiting for a free chunk or batch (downstream is slower); scorer_busy_s: the scorer
+     * threads on batches, host packing included; scorer_wait_s: the scorers waiting for a
+     * batch (the parse is slower); write_wait_s: the writer waiting for the next batch */
+    int parse_threads;
+    double split_s, split_wait_s, scorer_busy_s, scorer_wait_s, write_wait_s;
     char kernel[32];                          /* kernel used (after AUTO) */
     char device[160];                         /* devices used */
     char precision[8];

@@ -60,6 +60,7 @@ typedef struct {
     vsg_kernel kernel; /* after calibration */
     int calibrated;
     double transfer_s, score_s;
+    double busy_s, wait_s;   /* the thread's time on batches (packing included), and waiting for one */
     int fell_back;     /* batches scored by the CPU twin after a GPU error */
     uint64_t poses, poses_scored; /* rigid placement */
     struct vsg_place_gpu *pg;     /* rigid placement on this scorer's GPU (opened on first use) */
@@ -84,6 +85,8 @@ struct pipeline {
     int reader_done;
     uint64_t bytes_done, bytes_total;
     double parse_s;
+    double split_s;           /* the splitter's time cutting chunks (parallel parse) */
+    double split_wait_s;      /* ... and waiting for a free chunk or batch (back-pressure) */
     vsg_status reader_error;
     /* parallel parse (nparse > 1): the reader thread only cuts chunks; parse workers parse them */
     int nparse;

@@ -240,9 +240,15 @@ static size_t split_main(pipeline *p)
         started++;
     }
     if (started == 0) return (size_t)-1;
+    double split = 0.0, wait = 0.0;
     for (;;) {
+        double t0 = vsg_now();
         chunk_item *it = queue_pop(&p->chunk_free_q);
+        double t1 = vsg_now();
         int got = vsg_ligand_reader_next_chunk(p->reader, &it->ch, PARSE_CHUNK_RECORDS, p->cap_atoms);
+        double t2 = vsg_now();
+        wait += t1 - t0;
+        split += t2 - t1;
         if (got != 1) {
             if (got < 0) {
                 p->reader_error = VSG_E_NOMEM;
@@ -252,6 +258,7 @@ static size_t split_main(pipeline *p)
             break;
         }
         batch *b = queue_pop(&p->free_q);
+        wait += vsg_now() - t2;
         batch_reset(b);
         b->seq = seq++;
         it->b = b;
@@ -260,6 +267,8 @@ static size_t split_main(pipeline *p)
     }
     for (int i = 0; i < started; i++) queue_push(&p->chunk_work_q, NULL);
     for (int i = 0; i < started; i++) pthread_join(p->parse_threads[i], NULL);
+    p->split_s = split;
+    p->split_wait_s = wait;
     return seq;
 }
 
@@ -403,7 +412,10 @@ static void *scorer_main(void *arg)
     scorer_slot *s = arg;
     pipeline *p = s->p;
     for (;;) {
+        double t0 = vsg_now();
         batch *b = queue_pop(&p->work_q);
+        double t1 = vsg_now();
+        s->wait_s += t1 - t0;
         if (!b) break;
         if (!vsg_mpi_owns_batch(b->seq)) { /* MPI (issue 7): another rank scores this batch */
             queue_push(&p->done_q, b);
@@ -431,9 +443,9 @@ static void *scorer_main(void *arg)
                     vsg_warn("%s: scoring failed (%s); this and failing batches are scored on the CPU",
                              vsg_scorer_name(s->scorer), vsg_last_error());
                 s->fell_back++;
-                double t0 = vsg_now();
+                double tc = vsg_now();
                 st = vsg_score_cpu(p->g, &v, b->res);
-                s->score_s += vsg_now() - t0;
+                s->score_s += vsg_now() - tc;
                 if (st != VSG_OK) {
                     for (size_t i = 0; i < b->nrows; i++) {
                         if (b->rows[i].lig < 0) continue;
@@ -444,6 +456,7 @@ static void *scorer_main(void *arg)
                 }
             }
         }
+        s->busy_s += vsg_now() - t1;
         queue_push(&p->done_q, b);
     }
     if (s->pg) vsg_place_gpu_close(s->pg); /* on the thread that used it */
@@ -620,7 +633,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     vsg_screen_csv_header(o->csv, g, rigid);
     batch **early = calloc(p.npool, sizeof *early);
     size_t next = 0;
-    double write_busy = 0.0, last_show = 0.0;
+    double write_busy = 0.0, write_wait = 0.0, last_show = 0.0;
     const int show = o->progress && isatty(2);
     vsg_sdf_tag tags[16];
     for (;;) {
@@ -637,6 +650,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
                 break;
             }
         if (!b) {
+            double tw = vsg_now();
             pthread_mutex_lock(&p.done_q.mu);
             while (p.done_q.n == 0) {
                 pthread_mutex_lock(&p.progress_mu);
@@ -647,12 +661,14 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
             }
             if (p.done_q.n == 0) {
                 pthread_mutex_unlock(&p.done_q.mu);
+                write_wait += vsg_now() - tw;
                 continue;
             }
             b = p.done_q.items[p.done_q.head];
             p.done_q.head = (p.done_q.head + 1) % p.done_q.cap;
             p.done_q.n--;
             pthread_mutex_unlock(&p.done_q.mu);
+            write_wait += vsg_now() - tw;
             if (b->seq != next) {
                 for (size_t i = 0; i < p.npool; i++)
                     if (!early[i]) {
@@ -763,12 +779,18 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     /* report */
     rep->parse_s = p.parse_s;
     rep->write_s = write_busy;
+    rep->write_wait_s = write_wait;
+    rep->parse_threads = p.nparse;
+    rep->split_s = p.split_s;
+    rep->split_wait_s = p.split_wait_s;
     size_t dl = 0;
     for (int i = 0; i < p.nslots; i++) {
         rep->transfer_s += p.slots[i].transfer_s;
         rep->poses += p.slots[i].poses;
         rep->poses_scored += p.slots[i].poses_scored;
         rep->score_s += p.slots[i].score_s;
+        rep->scorer_busy_s += p.slots[i].busy_s;
+        rep->scorer_wait_s += p.slots[i].wait_s;
         int n = snprintf(rep->device + dl, sizeof rep->device - dl, "%s%s", i ? ", " : "", vsg_scorer_name(p.slots[i].scorer));
         if (n > 0 && (size_t)n < sizeof rep->device - dl) dl += (size_t)n;
     }

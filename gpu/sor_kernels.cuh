@@ -114,6 +114,16 @@ __device__ __forceinline__ R nb(const R *base, long long off)
     return __ldg((const R *)((const char *)base + off));
 }
 
+/* A node's VSG_NODE_* flags (values 1 and 2, so two bits hold them): a byte per node, or
+ * packed 16 nodes to a 32-bit word (pack_flags in pb_sor.cu), which cuts the flag traffic of
+ * the uniform sweep from 1 to 0.25 bytes per node; a warp's 32 nodes share 2–3 words. */
+template <bool PACKED>
+__device__ __forceinline__ uint8_t node_flag(const void *__restrict__ fl, long long k)
+{
+    if (PACKED) return (uint8_t)((__ldg((const uint32_t *)fl + (k >> 4)) >> (2 * (int)(k & 15))) & 3u);
+    return ((const uint8_t *)fl)[k];
+}
+
 /* |Δφ| as ordered bits: for non-negative doubles (NaN with its sign cleared included) the
  * unsigned bit patterns order like the values, and a NaN ranks above +inf. */
 __device__ __forceinline__ unsigned long long change_bits(double nv, double old)
@@ -199,7 +209,61 @@ __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
  * flight. In float one node's loads are too few to cover DRAM latency at full occupancy (the
  * float kernel reached ~30% of copy bandwidth where double, with twice the bytes per load,
  * reached ~45%). Listed nodes are loaded and discarded (2% of the nodes) rather than waiting
- * for the flag before the loads. Same arithmetic, same order: same bits as sor_uniform. */
+ * for the flag before the loads. Same arithmetic, same order: same bits as sor_uniform.
+ * uniform_planes is the work of one thread (planes z0 .. z0 + ZB − 1 of row y, half-row
+ * position xh); sor_uniform_zb and sor_fused call it. */
+template <typename R, bool NL, bool CHECK, int ZB, bool PACKED = false>
+__device__ __forceinline__ void uniform_planes(R *__restrict__ p, const R *__restrict__ o,
+                                               const void *__restrict__ fl, int nx, int nz, int c,
+                                               const Offsets &off, R w, R u0, R u1, double omega,
+                                               double lambda, double ksalt, const Ions &ions, int xh,
+                                               int y, int ny, int z0, unsigned long long &dmax)
+{
+    long long k[ZB];
+    bool act[ZB];
+    uint8_t f[ZB];
+    R v[ZB][6], old[ZB];
+#pragma unroll
+    for (int j = 0; j < ZB; j++) {
+        const int z = z0 + j;
+        const int x = 1 + ((1 + y + z + c) & 1) + 2 * xh;
+        act[j] = z < nz - 1 && x <= nx - 2;
+        k[j] = act[j] ? (long long)(((size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * (size_t)z)) >> 1)
+                      : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < ZB; j++) {
+        if (!act[j]) continue;
+        const R *q = o + k[j];
+        f[j] = node_flag<PACKED>(fl, k[j]);
+#pragma unroll
+        for (int i = 0; i < 6; i++) v[j][i] = nb(q, off.o[i]);
+        old[j] = p[k[j]];
+    }
+#pragma unroll
+    for (int j = 0; j < ZB; j++) {
+        if (!act[j] || (f[j] & VSG_NODE_LISTED)) continue; /* the correction kernel owns it */
+        /* Same summation order as the CPU: −x, +x, −y, +y, −z, +z. */
+        R sum = add_rn(v[j][0], v[j][1]);
+        sum = add_rn(sum, v[j][2]);
+        sum = add_rn(sum, v[j][3]);
+        sum = add_rn(sum, v[j][4]);
+        sum = add_rn(sum, v[j][5]);
+        const R gsr = mul_rn(sum, (f[j] & VSG_NODE_SALT) ? u1 : u0);
+        R nv;
+        if (!NL) {
+            nv = add_rn(old[j], mul_rn(w, sub_rn(gsr, old[j])));
+        } else {
+            const double oldd = (double)old[j];
+            double gs = (double)gsr;
+            if (f[j] & VSG_NODE_SALT) gs = newton(ions, gs, oldd, lambda * ksalt);
+            nv = (R)__dadd_rn(oldd, __dmul_rn(omega, __dsub_rn(gs, oldd)));
+        }
+        if (CHECK) dmax = umax64(dmax, change_bits((double)nv, (double)old[j]));
+        p[k[j]] = nv;
+    }
+}
+
 template <typename R, bool NL, bool CHECK, int ZB>
 __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
     sor_uniform_zb(R *__restrict__ p, const R *__restrict__ o, const uint8_t *__restrict__ fl, int nx,
@@ -209,59 +273,40 @@ __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
     const int xh = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = 1 + blockIdx.y * blockDim.y + threadIdx.y;
     unsigned long long dmax = 0;
-    if (y < ny - 1) {
-        for (int z0 = 1 + blockIdx.z * ZB; z0 < nz - 1; z0 += gridDim.z * ZB) {
-            long long k[ZB];
-            bool act[ZB];
-            uint8_t f[ZB];
-            R v[ZB][6], old[ZB];
-#pragma unroll
-            for (int j = 0; j < ZB; j++) {
-                const int z = z0 + j;
-                const int x = 1 + ((1 + y + z + c) & 1) + 2 * xh;
-                act[j] = z < nz - 1 && x <= nx - 2;
-                k[j] = act[j] ? (long long)(((size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * (size_t)z)) >> 1)
-                              : 0;
-            }
-#pragma unroll
-            for (int j = 0; j < ZB; j++) {
-                if (!act[j]) continue;
-                const R *q = o + k[j];
-                f[j] = fl[k[j]];
-#pragma unroll
-                for (int i = 0; i < 6; i++) v[j][i] = nb(q, off.o[i]);
-                old[j] = p[k[j]];
-            }
-#pragma unroll
-            for (int j = 0; j < ZB; j++) {
-                if (!act[j] || (f[j] & VSG_NODE_LISTED)) continue; /* the correction kernel owns it */
-                /* Same summation order as the CPU: −x, +x, −y, +y, −z, +z. */
-                R sum = add_rn(v[j][0], v[j][1]);
-                sum = add_rn(sum, v[j][2]);
-                sum = add_rn(sum, v[j][3]);
-                sum = add_rn(sum, v[j][4]);
-                sum = add_rn(sum, v[j][5]);
-                const R gsr = mul_rn(sum, (f[j] & VSG_NODE_SALT) ? u1 : u0);
-                R nv;
-                if (!NL) {
-                    nv = add_rn(old[j], mul_rn(w, sub_rn(gsr, old[j])));
-                } else {
-                    const double oldd = (double)old[j];
-                    double gs = (double)gsr;
-                    if (f[j] & VSG_NODE_SALT) gs = newton(ions, gs, oldd, lambda * ksalt);
-                    nv = (R)__dadd_rn(oldd, __dmul_rn(omega, __dsub_rn(gs, oldd)));
-                }
-                if (CHECK) dmax = umax64(dmax, change_bits((double)nv, (double)old[j]));
-                p[k[j]] = nv;
-            }
-        }
-    }
+    if (y < ny - 1)
+        for (int z0 = 1 + blockIdx.z * ZB; z0 < nz - 1; z0 += gridDim.z * ZB)
+            uniform_planes<R, NL, CHECK, ZB>(p, o, fl, nx, nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, xh, y,
+                                             ny, z0, dmax);
     if (CHECK) block_max(dmax, maxbits);
 }
 
-/* Listed nodes of one colour: φ_GS = s + Σ w_i φ_i (double accumulation, like the CPU), the
- * Newton step where k > 0 in the nonlinear phase, then over-relaxation from the node's own
- * old value. SoA: idx[n], wt[6][n], sv[n], kv[n]. */
+/* One listed node (entry e of n): φ_GS = s + Σ w_i φ_i (double accumulation, like the CPU),
+ * the Newton step where k > 0 in the nonlinear phase, then over-relaxation from the node's
+ * own old value. SoA: idx[n], wt[6][n], sv[n], kv[n]. */
+template <typename R, bool NL, bool CHECK>
+__device__ __forceinline__ void correct_entry(R *__restrict__ p, const R *__restrict__ o,
+                                              const uint64_t *__restrict__ idx, const R *__restrict__ wt,
+                                              const R *__restrict__ sv, const R *__restrict__ kv, long long n,
+                                              const Offsets &off, double omega, double lambda,
+                                              const Ions &ions, long long e, unsigned long long &dmax)
+{
+    const long long k = (long long)idx[e];
+    const R *q = o + k;
+    double gs = (double)sv[e];
+#pragma unroll
+    for (int i = 0; i < 6; i++)
+        gs = __dadd_rn(gs, __dmul_rn((double)wt[i * n + e], (double)nb(q, off.o[i])));
+    const double old = (double)p[k];
+    if (NL) {
+        const double kk = (double)kv[e];
+        if (kk > 0.0) gs = newton(ions, gs, old, lambda * kk);
+    }
+    const R nv = (R)__dadd_rn(old, __dmul_rn(omega, __dsub_rn(gs, old)));
+    if (CHECK) dmax = umax64(dmax, change_bits((double)nv, old));
+    p[k] = nv;
+}
+
+/* Listed nodes of one colour, grid-stride. */
 template <typename R, bool NL, bool CHECK>
 __global__ void __launch_bounds__(CORR_BLOCK)
     sor_correct(R *__restrict__ p, const R *__restrict__ o, const uint64_t *__restrict__ idx,
@@ -271,21 +316,40 @@ __global__ void __launch_bounds__(CORR_BLOCK)
 {
     unsigned long long dmax = 0;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n;
-         e += (long long)gridDim.x * blockDim.x) {
-        const long long k = (long long)idx[e];
-        const R *q = o + k;
-        double gs = (double)sv[e];
-#pragma unroll
-        for (int i = 0; i < 6; i++)
-            gs = __dadd_rn(gs, __dmul_rn((double)wt[i * n + e], (double)nb(q, off.o[i])));
-        const double old = (double)p[k];
-        if (NL) {
-            const double kk = (double)kv[e];
-            if (kk > 0.0) gs = newton(ions, gs, old, lambda * kk);
-        }
-        const R nv = (R)__dadd_rn(old, __dmul_rn(omega, __dsub_rn(gs, old)));
-        if (CHECK) dmax = umax64(dmax, change_bits((double)nv, old));
-        p[k] = nv;
+         e += (long long)gridDim.x * blockDim.x)
+        correct_entry<R, NL, CHECK>(p, o, idx, wt, sv, kv, n, off, omega, lambda, ions, e, dmax);
+    if (CHECK) block_max(dmax, maxbits);
+}
+
+/* Both of a colour's sweeps in one launch: the first cblocks blocks take the listed nodes
+ * (grid-stride over the list), the rest the uniform stencil, one block per (x, y, z-group)
+ * tile decoded from the linear block index. The two sets of nodes are disjoint and both only
+ * read the other colour, so nothing orders them; one launch instead of two saves a kernel
+ * boundary per colour (the drain of one kernel and the fill of the next) and hides the
+ * list's scattered, latency-bound gathers under the stencil's streaming. Listed blocks come
+ * first so that they start early. Same arithmetic per node: same bits. */
+template <typename R, bool NL, bool CHECK, int ZB, bool PACKED>
+__global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
+    sor_fused(R *__restrict__ p, const R *__restrict__ o, const void *__restrict__ fl, int nx, int ny,
+              int nz, int c, Offsets off, R w, R u0, R u1, double omega, double lambda, double ksalt, Ions ions,
+              const uint64_t *__restrict__ idx, const R *__restrict__ wt, const R *__restrict__ sv,
+              const R *__restrict__ kv, long long n, unsigned cblocks, unsigned gx, unsigned gy,
+              unsigned long long *__restrict__ maxbits)
+{
+    unsigned long long dmax = 0;
+    const unsigned b = blockIdx.x;
+    if (b < cblocks) {
+        const long long nt = (long long)blockDim.x * blockDim.y;
+        for (long long e = b * nt + threadIdx.x + blockDim.x * threadIdx.y; e < n; e += (long long)cblocks * nt)
+            correct_entry<R, NL, CHECK>(p, o, idx, wt, sv, kv, n, off, omega, lambda, ions, e, dmax);
+    } else {
+        const unsigned u = b - cblocks;
+        const int xh = (int)(u % gx) * blockDim.x + threadIdx.x;
+        const int y = 1 + (int)((u / gx) % gy) * blockDim.y + threadIdx.y;
+        const int z0 = 1 + (int)(u / (gx * gy)) * ZB;
+        if (y < ny - 1)
+            uniform_planes<R, NL, CHECK, ZB, PACKED>(p, o, fl, nx, nz, c, off, w, u0, u1, omega, lambda, ksalt, ions,
+                                                     xh, y, ny, z0, dmax);
     }
     if (CHECK) block_max(dmax, maxbits);
 }
@@ -352,6 +416,64 @@ static void launch_correct(bool nl, bool check, int blocks, cudaStream_t st, R *
         else sor_correct<R, false, false><<<blocks, CORR_BLOCK, 0, st>>>(ARGS);
     }
 #undef ARGS
+}
+
+/* 1 when a colour's uniform and correction sweeps go in one launch (sor_fused); the
+ * environment variable VSG_SOR_FUSE=0 keeps them apart, for benchmarks comparing them. */
+static int fuse_sweeps(void)
+{
+    const char *e = getenv("VSG_SOR_FUSE");
+    return !(e && atoi(e) == 0);
+}
+
+/* 1 when the fused sweep reads packed flags (node_flag); VSG_SOR_PACK=0 keeps a byte per node. */
+static int pack_flags_wanted(void)
+{
+    const char *e = getenv("VSG_SOR_PACK");
+    return !(e && atoi(e) == 0);
+}
+
+/* The fused launch of one colour: grid (gx, gy, gz) of the uniform kernel (gz not capped)
+ * plus cblocks listed-node blocks, as one linear grid. Returns 0 (nothing launched) when the
+ * shape does not fit it (1 plane per thread, or more than 2^31 − 1 blocks): the caller then
+ * launches the two kernels. */
+template <typename R>
+static int launch_fused(int zb, bool packed, bool nl, bool check, unsigned gx, unsigned gy, long long gz,
+                        int cblocks, cudaStream_t st, R *p, const R *o, const void *fl, const vsg_pb_system *s, int c,
+                        const Offsets &off, R w, R u0, R u1, double omega, double lambda, double ksalt,
+                        const Ions &ions, void *corr, size_t n, unsigned long long *mb)
+{
+    const long long total = (long long)gx * gy * gz + (n ? cblocks : 0);
+    if ((zb != 2 && zb != 4 && zb != 8) || total > 2147483647LL || total < 1) return 0;
+    const uint64_t *idx = (const uint64_t *)corr;
+    const R *wt = (const R *)(idx + n);
+    const R *sv = wt + 6 * n, *kv = wt + 7 * n;
+    const unsigned cb = n ? (unsigned)cblocks : 0u;
+    const dim3 block(SOR_BLOCK_X, SOR_BLOCK_Y, 1);
+#define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, idx, wt, sv, kv, \
+             (long long)n, cb, gx, gy, mb
+#define FUSED2(ZB, PK)                                                                                 \
+    do {                                                                                               \
+        if (nl) {                                                                                      \
+            if (check) sor_fused<R, true, true, ZB, PK><<<(unsigned)total, block, 0, st>>>(ARGS);      \
+            else sor_fused<R, true, false, ZB, PK><<<(unsigned)total, block, 0, st>>>(ARGS);           \
+        } else {                                                                                       \
+            if (check) sor_fused<R, false, true, ZB, PK><<<(unsigned)total, block, 0, st>>>(ARGS);     \
+            else sor_fused<R, false, false, ZB, PK><<<(unsigned)total, block, 0, st>>>(ARGS);          \
+        }                                                                                              \
+    } while (0)
+#define FUSED(ZB)                      \
+    do {                               \
+        if (packed) FUSED2(ZB, true);  \
+        else FUSED2(ZB, false);        \
+    } while (0)
+    if (zb == 2) FUSED(2);
+    else if (zb == 4) FUSED(4);
+    else FUSED(8);
+#undef FUSED
+#undef FUSED2
+#undef ARGS
+    return 1;
 }
 
 } // namespace
