@@ -8,7 +8,8 @@
 # build-gpu-check/logs and, when $OUT is set, go there as gpu_check_logs.tgz.
 # Knobs (environment): BUILD_DIR, JOBS, BENCH_SIZES, BENCH_TIMEOUT, CTEST_TIMEOUT, and PARTS, the
 # parts to run (default all: "tests sor e2e benches apbs screen surface mpi"), so a run can be split into
-# calls that fit a time limit (the build is kept and reused); "gputests" runs only ctest -L gpu.
+# calls that fit a time limit (the build is kept and reused); "gputests" runs only ctest -L gpu;
+# "sorforms" (the PB sweep's launch forms) and "pipeline" (bench_screen_pipeline.sh) only when named.
 set -u
 
 BUILD_DIR=${BUILD_DIR:-build-gpu-check}
@@ -103,6 +104,15 @@ if [ "$built" -eq 1 ]; then
                 env VSG_SOR_ZB=$zb timeout "$BENCH_TIMEOUT" "$BUILD_DIR/bench_sor" 297 513
         fi
     done
+    # The launch forms of the PB sweep (part "sorforms"): fused with packed flags (default),
+    # fused with a flag byte, two kernels a colour (docs/PERFORMANCE.md).
+    for form in "default;" "byteflags;VSG_SOR_PACK=0" "unfused;VSG_SOR_FUSE=0"; do
+        if want sorforms && [ -x "$BUILD_DIR/bench_sor" ]; then
+            fname=${form%%;*} fenv=${form#*;}
+            step "bench_sor $fname 297 513" "bench_sor_$fname.log" \
+                env $fenv timeout "$BENCH_TIMEOUT" "$BUILD_DIR/bench_sor" 297 513
+        fi
+    done
     # End to end: the 1STP receptor on a 161³ grid (80 Å, 0.5 Å), GPU float and double against
     # the CPU twin: iterations, time, and biotin's interaction energy from each grid.
     # shellcheck disable=SC2317  # called through step
@@ -156,6 +166,11 @@ if [ "$built" -eq 1 ]; then
         rm -f "$g" "$LOGS/lib100.mol2.gz" "$LOGS/screen.csv"
     }
     want screen && step "screen e2e (xiap)" screen_e2e.log screen_e2e
+    # The stages of a large screen (part "pipeline"; PIPELINE_COPIES × 100 records).
+    if want pipeline && [ -x "$BUILD_DIR/bench_parse" ]; then
+        step "screen pipeline" screen_pipeline.log timeout 560 \
+            bash scripts/bench_screen_pipeline.sh "$BUILD_DIR" "${PIPELINE_COPIES:-10000}"
+    fi
     # Surface potential (issue 6): exact and HCP, GPU and CPU twin, on 1MBO, the nucleosome and a
     # 20-nucleosome assembly (needs ../shared or VSG_SHARED_DATA), then the command end to end.
     # shellcheck disable=SC2317  # called through step
@@ -197,7 +212,7 @@ if [ -f "$LOGS/bench_sor.log" ]; then
     echo
     sed -n '/^GPU PB SOR/,$p' "$LOGS/bench_sor.log"
 fi
-for b in bench_sor_zb1 bench_sor_zb4 bench_pb_setup bench_coulomb bench_screen apbs_same_grid apbs_gpu apbs_cpu screen_e2e bench_surface surface_e2e bench_mpi_pb tune_sor; do
+for b in bench_sor_zb1 bench_sor_zb4 bench_sor_default bench_sor_byteflags bench_sor_unfused screen_pipeline bench_pb_setup bench_coulomb bench_screen apbs_same_grid apbs_gpu apbs_cpu screen_e2e bench_surface surface_e2e bench_mpi_pb tune_sor; do
     if [ -f "$LOGS/$b.log" ]; then
         echo
         echo "$b:"
