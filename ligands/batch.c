@@ -123,7 +123,7 @@ size_t vsg_batch_box_of(const vsg_score_batch *b, float lo[3], float hi[3])
     long long n = (long long)b->natoms, bad = 0;
     const float *x = b->x, *y = b->y, *z = b->z;
 #pragma omp parallel for reduction(min : l0, l1, l2) reduction(max : h0, h1, h2) reduction(+ : bad) \
-    schedule(static)
+    schedule(static) if (n >= VSG_BATCH_PARALLEL_MIN)
     for (long long i = 0; i < n; i++) {
         float px = x[i], py = y[i], pz = z[i];
         if (!isfinite(px) || !isfinite(py) || !isfinite(pz)) {
@@ -153,7 +153,7 @@ vsg_status vsg_batch_check_types(const vsg_score_batch *b, const vsg_score_grids
     long long n = (long long)b->natoms, bad = -1;
     const uint8_t *type = b->type;
     const int nmaps = g->nmaps, e = g->e_map, d = g->d_map;
-#pragma omp parallel for schedule(static) reduction(max : bad)
+#pragma omp parallel for schedule(static) reduction(max : bad) if (n >= VSG_BATCH_PARALLEL_MIN)
     for (long long i = 0; i < n; i++) {
         int t = type[i];
         if (t != VSG_SCORE_NO_TYPE && (t >= nmaps || t == e || t == d) && i > bad) bad = i;

@@ -13,6 +13,13 @@
 
 #include "score.h"
 
+/* The per-atom passes over a batch (its box, ZIP packing, type bytes) use an OpenMP team
+ * only from this many atoms on. A screen hands the scorer thread batches of ~50k atoms while
+ * parse threads hold the cores: a team per batch there cost ~4 ms a batch (its threads wait
+ * for cores held by the parsers, then spin after the region, stealing them back), which made
+ * the scorer thread the slowest stage of the pipeline. One core does 50k atoms in ~50 µs. */
+#define VSG_BATCH_PARALLEL_MIN 1000000
+
 typedef struct {
     size_t cap_ligands, cap_atoms;
     size_t nlig, natoms;

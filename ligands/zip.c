@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "batch.h" /* VSG_BATCH_PARALLEL_MIN */
 #include "errors.h"
 #include "zip.h"
 
@@ -60,7 +61,7 @@ vsg_status vsg_zip_type_bytes(const vsg_score_batch *b, size_t l0, size_t l1, ui
     if (l0 == l1) return VSG_OK;
     const long long a0 = b->start[l0], a1 = b->start[l1];
     long long bad = -1;
-#pragma omp parallel for schedule(static) reduction(max : bad)
+#pragma omp parallel for schedule(static) reduction(max : bad) if (a1 - a0 >= VSG_BATCH_PARALLEL_MIN)
     for (long long i = a0; i < a1; i++) {
         uint8_t t = type_byte(b, (size_t)i);
         if (t == 0xFF && i > bad) bad = i;
@@ -100,7 +101,8 @@ vsg_status vsg_zip_pack(const vsg_zip_frame *f, const vsg_score_batch *b, size_t
         slack[d] = 1.0; /* steps a finite coordinate may lie outside the box (rounding) */
     }
     long long bad_charge = -1, bad_coord = -1, bad_t = -1;
-#pragma omp parallel for schedule(static) reduction(max : bad_charge, bad_coord, bad_t)
+#pragma omp parallel for schedule(static) reduction(max : bad_charge, bad_coord, bad_t) \
+    if (a1 - a0 >= VSG_BATCH_PARALLEL_MIN)
     for (long long i = a0; i < a1; i++) {
         const long long o = i - a0;
         uint8_t t = type_byte(b, (size_t)i);
@@ -144,7 +146,7 @@ void vsg_zip_unpack(const vsg_zip_frame *f, size_t n, const uint16_t *kx, const 
                     const uint32_t *qt, float *x, float *y, float *z, float *q, uint8_t *type)
 {
     const long long nn = (long long)n;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nn >= VSG_BATCH_PARALLEL_MIN)
     for (long long i = 0; i < nn; i++) {
         const uint8_t t = (uint8_t)(qt[i] & VSG_ZIP_TYPE_MASK);
         q[i] = vsg_zip_decode_charge(qt[i]);
