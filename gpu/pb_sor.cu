@@ -10,10 +10,10 @@
  * double precision a linear solve repeats the CPU's arithmetic bit for bit; only exp() in
  * the nonlinear term may differ by an ulp.
  *
- * Device memory per node: phi (sizeof real) + flags (2 bits, packed 16 to a word; a byte
- * with VSG_SOR_PACK=0 or unfused sweeps), plus per listed node an index (8) and w[6], s, k in
- * the solve's precision (40 bytes float, 72 double). For 2% listed nodes that is 5.05
- * bytes/node in float and 9.7 in double. Max |Δφ| is reduced on the
+ * Device memory per node: phi (sizeof real) + flag (1 byte), plus per listed node an index
+ * (8) and w[6], s, k in the solve's precision (40 bytes float, 72 double). For 2% listed
+ * nodes that is 5.8 bytes/node in float and 10.4 in double. (Flags packed 2 bits a node
+ * were tried: 0.25 bytes/node less, but 8–15% slower sweeps on an H100; DESIGN_NOTES.) Max |Δφ| is reduced on the
  * device (warp shuffles, one atomicMax per block on the bits of a non-negative double,
  * which order like the values and keep a NaN above +inf) and one scalar comes back per
  * check; nothing else crosses the bus inside the loop.
@@ -51,39 +51,12 @@ static size_t real_size(const vsg_pb_system *s)
 /* Per listed node: index (8 bytes) + w[6], s, k in the solve's precision. */
 static double corr_entry_bytes(size_t real) { return 8.0 + 8.0 * (double)real; }
 
-/* The uniform sweep's launch shape: SOR_BLOCK_X × SOR_BLOCK_Y threads per block over
- * (half-rows, rows, groups of zb planes); gz before the hardware cap of 65535. */
-static void sweep_shape(const vsg_pb_system *s, int zb, long long *gx, long long *gy, long long *gz)
-{
-    const int zper = zb > 1 ? zb : SOR_Z_PER_THREAD;
-    *gx = ((s->nx - 1) / 2 + SOR_BLOCK_X - 1) / SOR_BLOCK_X;
-    *gy = (s->ny - 2 + SOR_BLOCK_Y - 1) / SOR_BLOCK_Y;
-    *gz = (s->nz - 2 + zper - 1) / zper;
-}
-
-/* 1 when the sweeps are fused (launch_fused takes this shape) and the flags packed
- * (VSG_SOR_FUSE, VSG_SOR_PACK; 2 bits a node, 16 nodes a word): the one decision that both the
- * memory estimate and the solve use. */
-static int packed_flags(const vsg_pb_system *s)
-{
-    const int zb = planes_per_thread();
-    long long gx, gy, gz;
-    sweep_shape(s, zb, &gx, &gy, &gz);
-    return fuse_sweeps() && pack_flags_wanted() && zb > 1 && gx * gy * gz + 65536LL < 2147483647LL;
-}
-
-static size_t packed_words(size_t n) { return (n + 15) / 16; }
-
-/* Per colour: phi, the flags (a byte, or 2 bits, a node) and the correction list. */
 extern "C" double vsg_sor_gpu_bytes(const vsg_pb_system *s)
 {
     const size_t real = real_size(s);
-    const int packed = packed_flags(s);
     double b = sizeof(unsigned long long); /* the max |Δφ| scalar */
-    for (int c = 0; c < 2; c++) {
-        const double flags = packed ? 4.0 * (double)packed_words(s->count[c]) : (double)s->count[c];
-        b += (double)s->count[c] * (double)real + flags + (double)s->ncorr[c] * corr_entry_bytes(real);
-    }
+    for (int c = 0; c < 2; c++)
+        b += (double)s->count[c] * (double)(real + 1) + (double)s->ncorr[c] * corr_entry_bytes(real);
     return b;
 }
 
@@ -135,28 +108,6 @@ static vsg_status check_corr(const vsg_pb_system *s, int c)
             return vsg_fail(VSG_E_ARG, "PB correction %zu of colour %d: node (%d,%d,%d) is on the box face",
                             e, c, x, y, z);
     }
-    return VSG_OK;
-}
-
-/* Colour c's flags as the kernels read them (node_flag in sor_kernels.cuh). */
-static vsg_status upload_flags(const vsg_pb_system *s, int c, int packed, Solve *d)
-{
-    const size_t n = s->count[c];
-    if (!packed) {
-        CU(cudaMalloc((void **)&d->flag[c], n));
-        CU(cudaMemcpyAsync(d->flag[c], s->flag[c], n, cudaMemcpyHostToDevice, d->stream));
-        return VSG_OK;
-    }
-    const size_t nw = packed_words(n);
-    uint32_t *h = (uint32_t *)calloc(nw, sizeof *h);
-    if (!h) return vsg_fail(VSG_E_NOMEM, "GPU PB solver: no host memory to pack %zu flags", n);
-    for (size_t k = 0; k < n; k++) h[k >> 4] |= (uint32_t)(s->flag[c][k] & 3u) << (2 * (k & 15));
-    cudaError_t e1 = cudaMalloc((void **)&d->flag[c], nw * sizeof *h), e2 = cudaSuccess;
-    if (e1 == cudaSuccess) e2 = cudaMemcpyAsync(d->flag[c], h, nw * sizeof *h, cudaMemcpyHostToDevice, d->stream);
-    if (e1 == cudaSuccess && e2 == cudaSuccess) e2 = cudaStreamSynchronize(d->stream); /* before h goes */
-    free(h);
-    if (e1 != cudaSuccess) return cuda_fail("cudaMalloc (packed flags)", e1);
-    if (e2 != cudaSuccess) return cuda_fail("cudaMemcpyAsync (packed flags)", e2);
     return VSG_OK;
 }
 
@@ -231,7 +182,6 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     const dim3 grid((unsigned)((half + SOR_BLOCK_X - 1) / SOR_BLOCK_X), (unsigned)gy, (unsigned)gz);
 
     const double need = vsg_sor_gpu_bytes(s);
-    const int packed = packed_flags(s); /* then the fused launch always fits (packed_flags) */
     size_t fr = 0, tot = 0;
     CU(cudaMemGetInfo(&fr, &tot));
     if (set->max_gpu_bytes > 0.0 && need > set->max_gpu_bytes)
@@ -253,9 +203,10 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     for (int c = 0; c < 2; c++) {
         const size_t n = s->count[c];
         CU(cudaMalloc(&d->phi[c], n * sizeof(R)));
+        CU(cudaMalloc((void **)&d->flag[c], n));
         CU(cudaMemcpyAsync(d->phi[c], s->phi[c], n * sizeof(R), cudaMemcpyHostToDevice, d->stream));
-        vsg_status st = upload_flags(s, c, packed, d);
-        if (st == VSG_OK) st = upload_corr<R>(s, c, d);
+        CU(cudaMemcpyAsync(d->flag[c], s->flag[c], n, cudaMemcpyHostToDevice, d->stream));
+        vsg_status st = upload_corr<R>(s, c, d);
         if (st != VSG_OK) return st;
     }
     CU(cudaMalloc((void **)&d->maxbits, sizeof(unsigned long long)));
@@ -303,13 +254,12 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         for (int c = 0; c < 2; c++) {
             R *p = (R *)d->phi[c];
             const R *o = (const R *)d->phi[1 - c];
-            if (fuse && launch_fused<R>(zb, packed != 0, nl, check, grid.x, grid.y, gz_all, cblocks[c], d->stream, p, o,
+            if (fuse && launch_fused<R>(zb, nl, check, grid.x, grid.y, gz_all, cblocks[c], d->stream, p, o,
                                         d->flag[c], s, c, off[c], (R)omega, u0, u1, omega, lambda, ksalt, ions,
                                         d->corr[c], s->ncorr[c], d->maxbits)) {
                 LAUNCHED("the fused SOR kernel");
                 continue;
             }
-            if (packed) return vsg_fail(VSG_E_LIMIT, "GPU PB solver: packed flags without the fused sweep");
             launch_uniform<R>(zb, nl, check, grid, block, d->stream, p, o, d->flag[c], s, c, off[c], (R)omega,
                               u0, u1, omega, lambda, ksalt, ions, d->maxbits);
             LAUNCHED("the uniform SOR kernel");

@@ -114,16 +114,6 @@ __device__ __forceinline__ R nb(const R *base, long long off)
     return __ldg((const R *)((const char *)base + off));
 }
 
-/* A node's VSG_NODE_* flags (values 1 and 2, so two bits hold them): a byte per node, or
- * packed 16 nodes to a 32-bit word (pack_flags in pb_sor.cu), which cuts the flag traffic of
- * the uniform sweep from 1 to 0.25 bytes per node; a warp's 32 nodes share 2–3 words. */
-template <bool PACKED>
-__device__ __forceinline__ uint8_t node_flag(const void *__restrict__ fl, long long k)
-{
-    if (PACKED) return (uint8_t)((__ldg((const uint32_t *)fl + (k >> 4)) >> (2 * (int)(k & 15))) & 3u);
-    return ((const uint8_t *)fl)[k];
-}
-
 /* |Δφ| as ordered bits: for non-negative doubles (NaN with its sign cleared included) the
  * unsigned bit patterns order like the values, and a NaN ranks above +inf. */
 __device__ __forceinline__ unsigned long long change_bits(double nv, double old)
@@ -212,9 +202,9 @@ __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
  * for the flag before the loads. Same arithmetic, same order: same bits as sor_uniform.
  * uniform_planes is the work of one thread (planes z0 .. z0 + ZB − 1 of row y, half-row
  * position xh); sor_uniform_zb and sor_fused call it. */
-template <typename R, bool NL, bool CHECK, int ZB, bool PACKED = false>
+template <typename R, bool NL, bool CHECK, int ZB>
 __device__ __forceinline__ void uniform_planes(R *__restrict__ p, const R *__restrict__ o,
-                                               const void *__restrict__ fl, int nx, int nz, int c,
+                                               const uint8_t *__restrict__ fl, int nx, int nz, int c,
                                                const Offsets &off, R w, R u0, R u1, double omega,
                                                double lambda, double ksalt, const Ions &ions, int xh,
                                                int y, int ny, int z0, unsigned long long &dmax)
@@ -235,7 +225,7 @@ __device__ __forceinline__ void uniform_planes(R *__restrict__ p, const R *__res
     for (int j = 0; j < ZB; j++) {
         if (!act[j]) continue;
         const R *q = o + k[j];
-        f[j] = node_flag<PACKED>(fl, k[j]);
+        f[j] = fl[k[j]];
 #pragma unroll
         for (int i = 0; i < 6; i++) v[j][i] = nb(q, off.o[i]);
         old[j] = p[k[j]];
@@ -328,9 +318,9 @@ __global__ void __launch_bounds__(CORR_BLOCK)
  * boundary per colour (the drain of one kernel and the fill of the next) and hides the
  * list's scattered, latency-bound gathers under the stencil's streaming. Listed blocks come
  * first so that they start early. Same arithmetic per node: same bits. */
-template <typename R, bool NL, bool CHECK, int ZB, bool PACKED>
+template <typename R, bool NL, bool CHECK, int ZB>
 __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
-    sor_fused(R *__restrict__ p, const R *__restrict__ o, const void *__restrict__ fl, int nx, int ny,
+    sor_fused(R *__restrict__ p, const R *__restrict__ o, const uint8_t *__restrict__ fl, int nx, int ny,
               int nz, int c, Offsets off, R w, R u0, R u1, double omega, double lambda, double ksalt, Ions ions,
               const uint64_t *__restrict__ idx, const R *__restrict__ wt, const R *__restrict__ sv,
               const R *__restrict__ kv, long long n, unsigned cblocks, unsigned gx, unsigned gy,
@@ -348,8 +338,8 @@ __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
         const int y = 1 + (int)((u / gx) % gy) * blockDim.y + threadIdx.y;
         const int z0 = 1 + (int)(u / (gx * gy)) * ZB;
         if (y < ny - 1)
-            uniform_planes<R, NL, CHECK, ZB, PACKED>(p, o, fl, nx, nz, c, off, w, u0, u1, omega, lambda, ksalt, ions,
-                                                     xh, y, ny, z0, dmax);
+            uniform_planes<R, NL, CHECK, ZB>(p, o, fl, nx, nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, xh, y,
+                                             ny, z0, dmax);
     }
     if (CHECK) block_max(dmax, maxbits);
 }
@@ -426,20 +416,13 @@ static int fuse_sweeps(void)
     return !(e && atoi(e) == 0);
 }
 
-/* 1 when the fused sweep reads packed flags (node_flag); VSG_SOR_PACK=0 keeps a byte per node. */
-static int pack_flags_wanted(void)
-{
-    const char *e = getenv("VSG_SOR_PACK");
-    return !(e && atoi(e) == 0);
-}
-
 /* The fused launch of one colour: grid (gx, gy, gz) of the uniform kernel (gz not capped)
  * plus cblocks listed-node blocks, as one linear grid. Returns 0 (nothing launched) when the
  * shape does not fit it (1 plane per thread, or more than 2^31 − 1 blocks): the caller then
  * launches the two kernels. */
 template <typename R>
-static int launch_fused(int zb, bool packed, bool nl, bool check, unsigned gx, unsigned gy, long long gz,
-                        int cblocks, cudaStream_t st, R *p, const R *o, const void *fl, const vsg_pb_system *s, int c,
+static int launch_fused(int zb, bool nl, bool check, unsigned gx, unsigned gy, long long gz, int cblocks,
+                        cudaStream_t st, R *p, const R *o, const uint8_t *fl, const vsg_pb_system *s, int c,
                         const Offsets &off, R w, R u0, R u1, double omega, double lambda, double ksalt,
                         const Ions &ions, void *corr, size_t n, unsigned long long *mb)
 {
@@ -452,26 +435,20 @@ static int launch_fused(int zb, bool packed, bool nl, bool check, unsigned gx, u
     const dim3 block(SOR_BLOCK_X, SOR_BLOCK_Y, 1);
 #define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, idx, wt, sv, kv, \
              (long long)n, cb, gx, gy, mb
-#define FUSED2(ZB, PK)                                                                                 \
-    do {                                                                                               \
-        if (nl) {                                                                                      \
-            if (check) sor_fused<R, true, true, ZB, PK><<<(unsigned)total, block, 0, st>>>(ARGS);      \
-            else sor_fused<R, true, false, ZB, PK><<<(unsigned)total, block, 0, st>>>(ARGS);           \
-        } else {                                                                                       \
-            if (check) sor_fused<R, false, true, ZB, PK><<<(unsigned)total, block, 0, st>>>(ARGS);     \
-            else sor_fused<R, false, false, ZB, PK><<<(unsigned)total, block, 0, st>>>(ARGS);          \
-        }                                                                                              \
-    } while (0)
-#define FUSED(ZB)                      \
-    do {                               \
-        if (packed) FUSED2(ZB, true);  \
-        else FUSED2(ZB, false);        \
+#define FUSED(ZB)                                                                                  \
+    do {                                                                                           \
+        if (nl) {                                                                                  \
+            if (check) sor_fused<R, true, true, ZB><<<(unsigned)total, block, 0, st>>>(ARGS);      \
+            else sor_fused<R, true, false, ZB><<<(unsigned)total, block, 0, st>>>(ARGS);           \
+        } else {                                                                                   \
+            if (check) sor_fused<R, false, true, ZB><<<(unsigned)total, block, 0, st>>>(ARGS);     \
+            else sor_fused<R, false, false, ZB><<<(unsigned)total, block, 0, st>>>(ARGS);          \
+        }                                                                                          \
     } while (0)
     if (zb == 2) FUSED(2);
     else if (zb == 4) FUSED(4);
     else FUSED(8);
 #undef FUSED
-#undef FUSED2
 #undef ARGS
     return 1;
 }

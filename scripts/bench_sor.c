@@ -10,9 +10,8 @@
  *
  * Byte model (the minimum each iteration must move through device memory without fusing
  * iterations): each colour's φ is read and written by its own sweep and read once more, as
- * the neighbours, by the other colour's sweep; with the flags that is
- * (3·sizeof(real) + f) bytes per node and iteration (f = 1 for a flag byte, 0.25 packed; read
- * off the solve's device bytes), plus each correction entry read once
+ * the neighbours, by the other colour's sweep; with the flag byte that is
+ * (3·sizeof(real) + 1) bytes per node and iteration, plus each correction entry read once
  * (8-byte index + w[6], s, k in the solve's precision). Re-reads of a neighbour that the
  * caches absorb are not counted, so "GB/s" is effective bandwidth, comparable with the
  * device-to-device copy measured in the same run (bytes read + written) and with the issue's
@@ -221,9 +220,8 @@ int main(int argc, char **argv)
 #ifdef VSG_HAVE_CUDA
     copy_gbs = vsg_gpu_copy_bandwidth(0);
     printf("uniform kernel: %s planes per thread (VSG_SOR_ZB; default set in gpu/pb_sor.cu); "
-           "sweeps fused: %s (VSG_SOR_FUSE); flags packed: %s (VSG_SOR_PACK)\n",
-           getenv("VSG_SOR_ZB") ? getenv("VSG_SOR_ZB") : "default", getenv("VSG_SOR_FUSE") ? getenv("VSG_SOR_FUSE") : "1",
-           getenv("VSG_SOR_PACK") ? getenv("VSG_SOR_PACK") : "1");
+           "sweeps fused: %s (VSG_SOR_FUSE)\n",
+           getenv("VSG_SOR_ZB") ? getenv("VSG_SOR_ZB") : "default", getenv("VSG_SOR_FUSE") ? getenv("VSG_SOR_FUSE") : "1");
     printf("device-to-device cudaMemcpy: %.0f GB/s (bytes read + written)\n", copy_gbs);
 #endif
     fflush(stdout);
@@ -295,11 +293,7 @@ int main(int argc, char **argv)
             }
             qsort(t, REPEATS, sizeof t[0], cmp_double);
             double sec = t[REPEATS / 2], real = p ? 4.0 : 8.0;
-            /* the flags' bytes per node as the solve stored them: 1, or 0.25 packed */
-            double flag_b = (r.device_bytes - (double)s.nodes * real - (double)listed * (8.0 + 8.0 * real)) /
-                            (double)s.nodes;
-            if (!(flag_b > 0.0 && flag_b <= 1.01)) flag_b = 1.0;
-            double bytes_it = (double)s.nodes * (3.0 * real + flag_b) + (double)listed * (8.0 + 8.0 * real);
+            double bytes_it = (double)s.nodes * (3.0 * real + 1.0) + (double)listed * (8.0 + 8.0 * real);
             w->ms_it = 1e3 * sec / iters;
             w->gnodes = interior(&s) * iters / sec / 1e9;
             w->gbs = bytes_it * iters / sec / 1e9;
