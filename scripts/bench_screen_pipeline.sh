@@ -39,7 +39,7 @@ records=$((copies * 100))
 echo "library: $records records; $(du -m "$work/lib.mol2" | cut -f1) MB MOL2, $(du -m "$work/lib.mol2.gz" | cut -f1) MB gzipped"
 echo "host: $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
-echo "commit: $(git rev-parse --short HEAD 2>/dev/null), $(date -u +%F)"
+echo "date: $(date -u +%F) (record the commit from the checkout that was sent: a device copy's .git may be older)"
 echo
 printf '%-12s %-12s %10s %12s\n' input splitter "s" "MB/s text"
 for f in lib.mol2 lib.mol2.gz; do
