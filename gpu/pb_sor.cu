@@ -12,11 +12,8 @@
  *
  * Device memory per node: phi (sizeof real) + flag (1 byte), plus per listed node an index
  * (8) and w[6], s, k in the solve's precision (40 bytes float, 72 double). For 2% listed
- * nodes that is 5.8 bytes/node in float and 10.4 in double. In float the default keeps the
- * flags in φ's two lowest mantissa bits instead (lsb_flags in sor_kernels.cuh; VSG_SOR_LSB=0
- * keeps the byte): 4.8 bytes/node, one load fewer per node, values within 3 ulp (cleared
- * after the solve). (Flags packed 2 bits a node in a word array were tried: 8–15% slower
- * sweeps on an H100; DESIGN_NOTES.) Max |Δφ| is reduced on the
+ * nodes that is 5.8 bytes/node in float and 10.4 in double. (Flags packed 2 bits a node
+ * were tried: 0.25 bytes/node less, but 8–15% slower sweeps on an H100; DESIGN_NOTES.) Max |Δφ| is reduced on the
  * device (warp shuffles, one atomicMax per block on the bits of a non-negative double,
  * which order like the values and keep a NaN above +inf) and one scalar comes back per
  * check; nothing else crosses the bus inside the loop.
@@ -54,25 +51,12 @@ static size_t real_size(const vsg_pb_system *s)
 /* Per listed node: index (8 bytes) + w[6], s, k in the solve's precision. */
 static double corr_entry_bytes(size_t real) { return 8.0 + 8.0 * (double)real; }
 
-/* 1 when the solve keeps the flags in φ's low bits (lsb_flags in sor_kernels.cuh): float, the
- * fused sweep with 4 planes a thread, a grid whose fused launch fits (the corrections take at
- * most 65536 blocks here), and neither VSG_SOR_FUSE=0 nor VSG_SOR_LSB=0. The memory estimate
- * and the solve take this one decision. */
-static int lsb_form(const vsg_pb_system *s)
-{
-    if (s->precision != VSG_PRECISION_FLOAT || planes_per_thread() != 4 || !fuse_sweeps() || !lsb_wanted()) return 0;
-    const long long gx = ((s->nx - 1) / 2 + SOR_BLOCK_X - 1) / SOR_BLOCK_X;
-    const long long gy = (s->ny - 2 + SOR_BLOCK_Y - 1) / SOR_BLOCK_Y, gz = (s->nz - 2 + 3) / 4;
-    return gx * gy * gz + 65536LL <= 2147483647LL;
-}
-
 extern "C" double vsg_sor_gpu_bytes(const vsg_pb_system *s)
 {
     const size_t real = real_size(s);
-    const double flag = lsb_form(s) ? 0.0 : 1.0; /* no flag array when the flags ride in φ */
     double b = sizeof(unsigned long long); /* the max |Δφ| scalar */
     for (int c = 0; c < 2; c++)
-        b += (double)s->count[c] * ((double)real + flag) + (double)s->ncorr[c] * corr_entry_bytes(real);
+        b += (double)s->count[c] * (double)(real + 1) + (double)s->ncorr[c] * corr_entry_bytes(real);
     return b;
 }
 
@@ -124,21 +108,6 @@ static vsg_status check_corr(const vsg_pb_system *s, int c)
             return vsg_fail(VSG_E_ARG, "PB correction %zu of colour %d: node (%d,%d,%d) is on the box face",
                             e, c, x, y, z);
     }
-    return VSG_OK;
-}
-
-/* Colour c's float φ with each node's flags in its two lowest mantissa bits (lsb_flags). */
-static vsg_status upload_phi_with_flags(const vsg_pb_system *s, int c, Solve *d)
-{
-    const size_t n = s->count[c];
-    uint32_t *h = (uint32_t *)malloc(n * sizeof *h + 1);
-    if (!h) return vsg_fail(VSG_E_NOMEM, "GPU PB solver: no host memory to stage %zu values", n);
-    memcpy(h, s->phi[c], n * sizeof *h);
-    for (size_t k = 0; k < n; k++) h[k] = (h[k] & ~3u) | (uint32_t)(s->flag[c][k] & 3u);
-    cudaError_t e = cudaMemcpyAsync(d->phi[c], h, n * sizeof *h, cudaMemcpyHostToDevice, d->stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream); /* before h goes */
-    free(h);
-    if (e != cudaSuccess) return cuda_fail("cudaMemcpyAsync (phi with flags)", e);
     return VSG_OK;
 }
 
@@ -231,18 +200,12 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     r->device_bytes = need;
 
     CU(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
-    const int lsb = lsb_form(s);
     for (int c = 0; c < 2; c++) {
         const size_t n = s->count[c];
         CU(cudaMalloc(&d->phi[c], n * sizeof(R)));
-        if (lsb) {
-            vsg_status st = upload_phi_with_flags(s, c, d);
-            if (st != VSG_OK) return st;
-        } else {
-            CU(cudaMalloc((void **)&d->flag[c], n));
-            CU(cudaMemcpyAsync(d->phi[c], s->phi[c], n * sizeof(R), cudaMemcpyHostToDevice, d->stream));
-            CU(cudaMemcpyAsync(d->flag[c], s->flag[c], n, cudaMemcpyHostToDevice, d->stream));
-        }
+        CU(cudaMalloc((void **)&d->flag[c], n));
+        CU(cudaMemcpyAsync(d->phi[c], s->phi[c], n * sizeof(R), cudaMemcpyHostToDevice, d->stream));
+        CU(cudaMemcpyAsync(d->flag[c], s->flag[c], n, cudaMemcpyHostToDevice, d->stream));
         vsg_status st = upload_corr<R>(s, c, d);
         if (st != VSG_OK) return st;
     }
@@ -291,13 +254,12 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         for (int c = 0; c < 2; c++) {
             R *p = (R *)d->phi[c];
             const R *o = (const R *)d->phi[1 - c];
-            if (fuse && launch_fused<R>(zb, lsb != 0, nl, check, grid.x, grid.y, gz_all, cblocks[c], d->stream, p, o,
+            if (fuse && launch_fused<R>(zb, nl, check, grid.x, grid.y, gz_all, cblocks[c], d->stream, p, o,
                                         d->flag[c], s, c, off[c], (R)omega, u0, u1, omega, lambda, ksalt, ions,
                                         d->corr[c], s->ncorr[c], d->maxbits)) {
                 LAUNCHED("the fused SOR kernel");
                 continue;
             }
-            if (lsb) return vsg_fail(VSG_E_LIMIT, "GPU PB solver: the flags-in-phi form needs the fused sweep");
             launch_uniform<R>(zb, nl, check, grid, block, d->stream, p, o, d->flag[c], s, c, off[c], (R)omega,
                               u0, u1, omega, lambda, ksalt, ions, d->maxbits);
             LAUNCHED("the uniform SOR kernel");
@@ -336,11 +298,6 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         CU(cudaMemcpyAsync(s->phi[c], d->phi[c], s->count[c] * sizeof(R), cudaMemcpyDeviceToHost,
                            d->stream));
     CU(cudaStreamSynchronize(d->stream));
-    if (lsb) /* the flag bits out of the values (a truncation by at most 3 ulp) */
-        for (int c = 0; c < 2; c++) {
-            uint32_t *u = (uint32_t *)s->phi[c];
-            for (size_t k = 0; k < s->count[c]; k++) u[k] &= ~3u;
-        }
     if (diverged)
         return vsg_fail(VSG_E_CONVERGE, "PB solver diverged at iteration %d (change %g)",
                         r->iterations, r->final_change);

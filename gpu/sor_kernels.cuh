@@ -114,16 +114,6 @@ __device__ __forceinline__ R nb(const R *base, long long off)
     return __ldg((const R *)((const char *)base + off));
 }
 
-/* Flags in φ's two lowest mantissa bits (float only, VSG_NODE_* are 1 and 2): the fused float
- * sweep reads a node's flags from the value it loads anyway, so the flag byte array is neither
- * stored nor read (1 of 13 bytes a node and iteration). The price: every float φ on the device
- * carries up to 3 ulp (3.6e-7 relative) of flag bits, far inside the float solve's 1e-4
- * tolerance; pb_sor.cu puts the bits in before the solve and clears them after. */
-__device__ __forceinline__ uint8_t lsb_flags(float v) { return (uint8_t)(__float_as_uint(v) & 3u); }
-__device__ __forceinline__ uint8_t lsb_flags(double) { return 0; } /* not used: double keeps the byte */
-__device__ __forceinline__ float with_flags(float v, uint8_t f) { return __uint_as_float((__float_as_uint(v) & ~3u) | f); }
-__device__ __forceinline__ double with_flags(double v, uint8_t) { return v; }
-
 /* |Δφ| as ordered bits: for non-negative doubles (NaN with its sign cleared included) the
  * unsigned bit patterns order like the values, and a NaN ranks above +inf. */
 __device__ __forceinline__ unsigned long long change_bits(double nv, double old)
@@ -212,7 +202,7 @@ __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
  * for the flag before the loads. Same arithmetic, same order: same bits as sor_uniform.
  * uniform_planes is the work of one thread (planes z0 .. z0 + ZB − 1 of row y, half-row
  * position xh); sor_uniform_zb and sor_fused call it. */
-template <typename R, bool NL, bool CHECK, int ZB, bool LSB = false>
+template <typename R, bool NL, bool CHECK, int ZB>
 __device__ __forceinline__ void uniform_planes(R *__restrict__ p, const R *__restrict__ o,
                                                const uint8_t *__restrict__ fl, int nx, int nz, int c,
                                                const Offsets &off, R w, R u0, R u1, double omega,
@@ -235,11 +225,10 @@ __device__ __forceinline__ void uniform_planes(R *__restrict__ p, const R *__res
     for (int j = 0; j < ZB; j++) {
         if (!act[j]) continue;
         const R *q = o + k[j];
-        if (!LSB) f[j] = fl[k[j]];
+        f[j] = fl[k[j]];
 #pragma unroll
         for (int i = 0; i < 6; i++) v[j][i] = nb(q, off.o[i]);
         old[j] = p[k[j]];
-        if (LSB) f[j] = lsb_flags(old[j]);
     }
 #pragma unroll
     for (int j = 0; j < ZB; j++) {
@@ -260,9 +249,8 @@ __device__ __forceinline__ void uniform_planes(R *__restrict__ p, const R *__res
             if (f[j] & VSG_NODE_SALT) gs = newton(ions, gs, oldd, lambda * ksalt);
             nv = (R)__dadd_rn(oldd, __dmul_rn(omega, __dsub_rn(gs, oldd)));
         }
-        const R out = LSB ? with_flags(nv, f[j]) : nv; /* the change is the stored value's */
-        if (CHECK) dmax = umax64(dmax, change_bits((double)out, (double)old[j]));
-        p[k[j]] = out;
+        if (CHECK) dmax = umax64(dmax, change_bits((double)nv, (double)old[j]));
+        p[k[j]] = nv;
     }
 }
 
@@ -285,7 +273,7 @@ __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
 /* One listed node (entry e of n): φ_GS = s + Σ w_i φ_i (double accumulation, like the CPU),
  * the Newton step where k > 0 in the nonlinear phase, then over-relaxation from the node's
  * own old value. SoA: idx[n], wt[6][n], sv[n], kv[n]. */
-template <typename R, bool NL, bool CHECK, bool LSB = false>
+template <typename R, bool NL, bool CHECK>
 __device__ __forceinline__ void correct_entry(R *__restrict__ p, const R *__restrict__ o,
                                               const uint64_t *__restrict__ idx, const R *__restrict__ wt,
                                               const R *__restrict__ sv, const R *__restrict__ kv, long long n,
@@ -298,16 +286,14 @@ __device__ __forceinline__ void correct_entry(R *__restrict__ p, const R *__rest
 #pragma unroll
     for (int i = 0; i < 6; i++)
         gs = __dadd_rn(gs, __dmul_rn((double)wt[i * n + e], (double)nb(q, off.o[i])));
-    const R oldr = p[k];
-    const double old = (double)oldr;
+    const double old = (double)p[k];
     if (NL) {
         const double kk = (double)kv[e];
         if (kk > 0.0) gs = newton(ions, gs, old, lambda * kk);
     }
     const R nv = (R)__dadd_rn(old, __dmul_rn(omega, __dsub_rn(gs, old)));
-    const R out = LSB ? with_flags(nv, lsb_flags(oldr)) : nv;
-    if (CHECK) dmax = umax64(dmax, change_bits((double)out, old));
-    p[k] = out;
+    if (CHECK) dmax = umax64(dmax, change_bits((double)nv, old));
+    p[k] = nv;
 }
 
 /* Listed nodes of one colour, grid-stride. */
@@ -332,7 +318,7 @@ __global__ void __launch_bounds__(CORR_BLOCK)
  * boundary per colour (the drain of one kernel and the fill of the next) and hides the
  * list's scattered, latency-bound gathers under the stencil's streaming. Listed blocks come
  * first so that they start early. Same arithmetic per node: same bits. */
-template <typename R, bool NL, bool CHECK, int ZB, bool LSB>
+template <typename R, bool NL, bool CHECK, int ZB>
 __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
     sor_fused(R *__restrict__ p, const R *__restrict__ o, const uint8_t *__restrict__ fl, int nx, int ny,
               int nz, int c, Offsets off, R w, R u0, R u1, double omega, double lambda, double ksalt, Ions ions,
@@ -345,15 +331,15 @@ __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
     if (b < cblocks) {
         const long long nt = (long long)blockDim.x * blockDim.y;
         for (long long e = b * nt + threadIdx.x + blockDim.x * threadIdx.y; e < n; e += (long long)cblocks * nt)
-            correct_entry<R, NL, CHECK, LSB>(p, o, idx, wt, sv, kv, n, off, omega, lambda, ions, e, dmax);
+            correct_entry<R, NL, CHECK>(p, o, idx, wt, sv, kv, n, off, omega, lambda, ions, e, dmax);
     } else {
         const unsigned u = b - cblocks;
         const int xh = (int)(u % gx) * blockDim.x + threadIdx.x;
         const int y = 1 + (int)((u / gx) % gy) * blockDim.y + threadIdx.y;
         const int z0 = 1 + (int)(u / (gx * gy)) * ZB;
         if (y < ny - 1)
-            uniform_planes<R, NL, CHECK, ZB, LSB>(p, o, fl, nx, nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, xh,
-                                                  y, ny, z0, dmax);
+            uniform_planes<R, NL, CHECK, ZB>(p, o, fl, nx, nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, xh, y,
+                                             ny, z0, dmax);
     }
     if (CHECK) block_max(dmax, maxbits);
 }
@@ -430,27 +416,18 @@ static int fuse_sweeps(void)
     return !(e && atoi(e) == 0);
 }
 
-/* 1 when the fused float sweep keeps the flags in φ's low bits (lsb_flags); VSG_SOR_LSB=0 keeps
- * the flag byte. Only with 4 planes a thread and float. */
-static int lsb_wanted(void)
-{
-    const char *e = getenv("VSG_SOR_LSB");
-    return !(e && atoi(e) == 0);
-}
-
 /* The fused launch of one colour: grid (gx, gy, gz) of the uniform kernel (gz not capped)
  * plus cblocks listed-node blocks, as one linear grid. Returns 0 (nothing launched) when the
  * shape does not fit it (1 plane per thread, or more than 2^31 − 1 blocks): the caller then
  * launches the two kernels. */
 template <typename R>
-static int launch_fused(int zb, bool lsb, bool nl, bool check, unsigned gx, unsigned gy, long long gz, int cblocks,
+static int launch_fused(int zb, bool nl, bool check, unsigned gx, unsigned gy, long long gz, int cblocks,
                         cudaStream_t st, R *p, const R *o, const uint8_t *fl, const vsg_pb_system *s, int c,
                         const Offsets &off, R w, R u0, R u1, double omega, double lambda, double ksalt,
                         const Ions &ions, void *corr, size_t n, unsigned long long *mb)
 {
     const long long total = (long long)gx * gy * gz + (n ? cblocks : 0);
     if ((zb != 2 && zb != 4 && zb != 8) || total > 2147483647LL || total < 1) return 0;
-    if (lsb && (zb != 4 || sizeof(R) != 4)) return 0; /* no such form (the caller decides, lsb_form) */
     const uint64_t *idx = (const uint64_t *)corr;
     const R *wt = (const R *)(idx + n);
     const R *sv = wt + 6 * n, *kv = wt + 7 * n;
@@ -458,27 +435,20 @@ static int launch_fused(int zb, bool lsb, bool nl, bool check, unsigned gx, unsi
     const dim3 block(SOR_BLOCK_X, SOR_BLOCK_Y, 1);
 #define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, idx, wt, sv, kv, \
              (long long)n, cb, gx, gy, mb
-#define FUSED2(ZB, L)                                                                                \
-    do {                                                                                             \
-        if (nl) {                                                                                    \
-            if (check) sor_fused<R, true, true, ZB, L><<<(unsigned)total, block, 0, st>>>(ARGS);     \
-            else sor_fused<R, true, false, ZB, L><<<(unsigned)total, block, 0, st>>>(ARGS);          \
-        } else {                                                                                     \
-            if (check) sor_fused<R, false, true, ZB, L><<<(unsigned)total, block, 0, st>>>(ARGS);    \
-            else sor_fused<R, false, false, ZB, L><<<(unsigned)total, block, 0, st>>>(ARGS);         \
-        }                                                                                            \
+#define FUSED(ZB)                                                                                  \
+    do {                                                                                           \
+        if (nl) {                                                                                  \
+            if (check) sor_fused<R, true, true, ZB><<<(unsigned)total, block, 0, st>>>(ARGS);      \
+            else sor_fused<R, true, false, ZB><<<(unsigned)total, block, 0, st>>>(ARGS);           \
+        } else {                                                                                   \
+            if (check) sor_fused<R, false, true, ZB><<<(unsigned)total, block, 0, st>>>(ARGS);     \
+            else sor_fused<R, false, false, ZB><<<(unsigned)total, block, 0, st>>>(ARGS);          \
+        }                                                                                          \
     } while (0)
-    /* flags in the low bits only in float (sizeof(R) == 4); 4 planes a thread, the default */
-#define FUSED(ZB)                                          \
-    do {                                                   \
-        if (lsb && sizeof(R) == 4) FUSED2(ZB, true);       \
-        else FUSED2(ZB, false);                            \
-    } while (0)
-    if (zb == 2) FUSED2(2, false);
+    if (zb == 2) FUSED(2);
     else if (zb == 4) FUSED(4);
-    else FUSED2(8, false);
+    else FUSED(8);
 #undef FUSED
-#undef FUSED2
 #undef ARGS
     return 1;
 }

@@ -11,8 +11,7 @@
  * Byte model (the minimum each iteration must move through device memory without fusing
  * iterations): each colour's φ is read and written by its own sweep and read once more, as
  * the neighbours, by the other colour's sweep; with the flag byte that is
- * (3·sizeof(real) + 1) bytes per node and iteration (3·sizeof(real) when the float flags ride
- * in φ's low bits, read off the solve's device bytes), plus each correction entry read once
+ * (3·sizeof(real) + 1) bytes per node and iteration, plus each correction entry read once
  * (8-byte index + w[6], s, k in the solve's precision). Re-reads of a neighbour that the
  * caches absorb are not counted, so "GB/s" is effective bandwidth, comparable with the
  * device-to-device copy measured in the same run (bytes read + written) and with the issue's
@@ -221,9 +220,8 @@ int main(int argc, char **argv)
 #ifdef VSG_HAVE_CUDA
     copy_gbs = vsg_gpu_copy_bandwidth(0);
     printf("uniform kernel: %s planes per thread (VSG_SOR_ZB; default set in gpu/pb_sor.cu); "
-           "sweeps fused: %s (VSG_SOR_FUSE), float flags in phi: %s (VSG_SOR_LSB)\n",
-           getenv("VSG_SOR_ZB") ? getenv("VSG_SOR_ZB") : "default", getenv("VSG_SOR_FUSE") ? getenv("VSG_SOR_FUSE") : "1",
-           getenv("VSG_SOR_LSB") ? getenv("VSG_SOR_LSB") : "1");
+           "sweeps fused: %s (VSG_SOR_FUSE)\n",
+           getenv("VSG_SOR_ZB") ? getenv("VSG_SOR_ZB") : "default", getenv("VSG_SOR_FUSE") ? getenv("VSG_SOR_FUSE") : "1");
     printf("device-to-device cudaMemcpy: %.0f GB/s (bytes read + written)\n", copy_gbs);
 #endif
     fflush(stdout);
@@ -295,12 +293,7 @@ int main(int argc, char **argv)
             }
             qsort(t, REPEATS, sizeof t[0], cmp_double);
             double sec = t[REPEATS / 2], real = p ? 4.0 : 8.0;
-            /* the flag array's bytes per node as the solve stored it: 1, or 0 when the float
-             * flags ride in φ's low bits (read off the solve's device bytes) */
-            double flag_b = (r.device_bytes - (double)s.nodes * real - (double)listed * (8.0 + 8.0 * real)) /
-                            (double)s.nodes;
-            flag_b = flag_b > 0.5 ? 1.0 : 0.0;
-            double bytes_it = (double)s.nodes * (3.0 * real + flag_b) + (double)listed * (8.0 + 8.0 * real);
+            double bytes_it = (double)s.nodes * (3.0 * real + 1.0) + (double)listed * (8.0 + 8.0 * real);
             w->ms_it = 1e3 * sec / iters;
             w->gnodes = interior(&s) * iters / sec / 1e9;
             w->gbs = bytes_it * iters / sec / 1e9;
@@ -328,7 +321,7 @@ int main(int argc, char **argv)
                100.0 * w->list_frac, w->ms_it, w->gnodes, w->gbs,
                copy_gbs > 0 ? 100.0 * w->gbs / copy_gbs : 0.0, w->bytes_node, w->speedup, w->note);
     }
-    printf("copy bandwidth %.0f GB/s; byte model (3·sizeof(real) + flag bytes) B/node + list entries\n",
+    printf("copy bandwidth %.0f GB/s; byte model (3·sizeof(real) + 1) B/node + list entries\n",
            copy_gbs);
     return failed;
 }
