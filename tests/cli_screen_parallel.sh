@@ -42,6 +42,12 @@ sed '5s/$/\r\r/' three.sdf >crcr.sdf               # a line that ends in \r\r
 cat three.sdf >nolast.sdf                          # last record without $$$$
 gzip -c x.sdf >x.sdf.gz && head -c 20000 x.sdf.gz >cut.sdf.gz
 gzip -c x.mol2 >x.mol2.gz && head -c 20000 x.mol2.gz >cut.mol2.gz
+# corrupt deflate data in a stream of several MiB: the records before the error must not depend
+# on how the reader asks for bytes (ligands/read_ahead.h)
+for _ in 1 2 3 4 5 6; do cat x.mol2; done | gzip -c >big.mol2.gz
+python3 -c "
+import sys; b = bytearray(open('big.mol2.gz', 'rb').read()); b[len(b) * 3 // 4] ^= 0x5a
+open('corrupt.mol2.gz', 'wb').write(b)"
 : >empty.sdf
 printf '\n\n\n' >blank.sdf
 printf '\n\n' >blank.mol2
@@ -128,6 +134,8 @@ cmp_modes crlf crlf.sdf crlf.mol2
 cmp_modes crcr crcr.sdf
 cmp_modes nolast nolast.sdf
 cmp_modes cut cut.sdf.gz cut.mol2.gz x.sdf.gz
+cmp_modes corrupt corrupt.mol2.gz x.sdf --batch-atoms 3000
+grep -q ",io," corrupt.2.csv || fail "corrupt gzip: no io row"
 cmp_modes empties empty.sdf blank.sdf blank.mol2 missing.sdf missing.mol2 edge.sdf
 cmp_modes libs "$src/data/xiap_actives_docked.sdf.gz" "$src/data/xiap_actives_docked.mol2.gz"
 cmp_modes poses poses.pdbqt torsdof.pdbqt ends.pdb "$b"
@@ -147,6 +155,21 @@ for f in edge.sdf x.mol2; do
     <"$f" 2>/dev/null
   cmp -s stdin1.csv stdin2.csv || fail "stdin $f: CSV differs: $(diff stdin1.csv stdin2.csv | head -4)"
 done
+# --json: the stages' busy and waiting times (scripts/bench_screen_pipeline.sh reads them)
+"$vsgrid" screen g.vsg x.sdf x.mol2 -o j.csv --devices cpu --quiet --parse-threads 2 --batch-atoms 3000 \
+  --json j.json 2>/dev/null
+python3 - j.json <<'PY' || fail "--json: stage times missing or inconsistent"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("parse_threads", "split_seconds", "split_wait_seconds", "scorer_busy_seconds", "scorer_wait_seconds",
+          "write_wait_seconds", "parse_seconds", "score_seconds", "write_seconds", "pipeline_seconds"):
+    assert k in d and d[k] >= 0, k
+assert d["parse_threads"] == 2
+assert d["split_seconds"] > 0 and d["parse_seconds"] > 0
+assert d["scorer_busy_seconds"] >= d["score_seconds"] * 0.99   # the busy time includes the scoring
+for k in ("split_seconds", "scorer_busy_seconds", "write_seconds"):
+    assert d[k] <= d["pipeline_seconds"] * 1.01, k              # one thread's time within the wall time
+PY
 # the error messages still say the real path:line
 grep -q "edge.sdf:[0-9]*: record [0-9]*" edge_sdf.2.csv || fail "no path:line in the parallel messages"
 
