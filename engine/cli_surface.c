@@ -186,9 +186,10 @@ int vsg_cmd_surface(int argc, char **argv)
     if (st == VSG_OK && talk)
         fprintf(stderr, "vsgrid surface: %zu vertices, %zu faces; %s potential...\n", mesh->nvert, mesh->nface,
                 o.mode == VSG_SURFACE_HCP ? "HCP" : "exact");
-    if (st == VSG_OK && o.device == VSG_DEVICE_AUTO && !quiet && vsg_gpu_count() == 0)
-        fprintf(stderr, "vsgrid surface: no usable GPU; running the CPU twin\n");
     if (st == VSG_OK) st = vsg_surface_potential(m, h, mesh, &o, phi, &r);
+    /* said after the call, which knows where it ran (one GPU query, the pipeline's) */
+    if (st == VSG_OK && o.device == VSG_DEVICE_AUTO && !quiet && !r.on_gpu)
+        fprintf(stderr, "vsgrid surface: no usable GPU; the CPU twin computed the potential\n");
     t_pot = vsg_now() - t0 - t_read - t_mesh;
     if (st != VSG_OK) {
         rc = vsg_cli_fail(st);
