@@ -105,8 +105,8 @@ if [ "$built" -eq 1 ]; then
         fi
     done
     # The launch forms of the PB sweep (part "sorforms"): one fused kernel a colour with 4 planes
-    # a thread (default), with 2 or 8 planes, and two kernels a colour (docs/PERFORMANCE.md).
-    for form in "default;" "zb2;VSG_SOR_ZB=2" "zb8;VSG_SOR_ZB=8" "unfused;VSG_SOR_FUSE=0"; do
+    # a thread, listed nodes inline (default), and two kernels a colour (docs/PERFORMANCE.md).
+    for form in "default;" "unfused;VSG_SOR_FUSE=0"; do
         if want sorforms && [ -x "$BUILD_DIR/bench_sor" ]; then
             fname=${form%%;*} fenv=${form#*;}
             step "bench_sor $fname 297 513" "bench_sor_$fname.log" \
@@ -212,7 +212,7 @@ if [ -f "$LOGS/bench_sor.log" ]; then
     echo
     sed -n '/^GPU PB SOR/,$p' "$LOGS/bench_sor.log"
 fi
-for b in bench_sor_zb1 bench_sor_zb4 bench_sor_default bench_sor_zb2 bench_sor_zb8 bench_sor_unfused screen_pipeline bench_pb_setup bench_coulomb bench_screen apbs_same_grid apbs_gpu apbs_cpu screen_e2e bench_surface surface_e2e bench_mpi_pb tune_sor; do
+for b in bench_sor_zb1 bench_sor_zb4 bench_sor_default bench_sor_unfused screen_pipeline bench_pb_setup bench_coulomb bench_screen apbs_same_grid apbs_gpu apbs_cpu screen_e2e bench_surface surface_e2e bench_mpi_pb tune_sor; do
     if [ -f "$LOGS/$b.log" ]; then
         echo
         echo "$b:"

@@ -18,8 +18,8 @@
 // sweep alone (flag byte, rounded arithmetic), and the same plus its correction kernel over the
 // listed nodes (a list of 2%, random weights: scattered, the worst case for its gathers). On
 // an H100 (2026-11-22) these showed that the stencil ran at the flag form's ceiling (0.144 ms at
-// 297³ float) and that the separate correction kernel cost 0.07 ms more; bench_sor measures the
-// solver's fused sweep, which updates listed nodes inline.
+// 297³ float) and that the separate correction kernel cost 0.07 ms more on these scattered
+// lists; bench_sor measures the solver's own sweep (docs/PERFORMANCE.md).
 //
 // Bytes per node and iteration (the model of scripts/bench_sor.c): each colour's φ read and
 // written by its sweep and read once as neighbours by the other's, 3·sizeof(real), plus the
