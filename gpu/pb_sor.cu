@@ -1,10 +1,9 @@
 /* pb_sor.cu — the GPU twin of vsg_sor_cpu (grids/sor_cpu.c, grids/sor_cpu_sweep.h).
  *
  * Same system, same settings, same schedule: per iteration colour 0 then colour 1, each a
- * uniform-stencil sweep over that colour's interior nodes that also updates the listed nodes
- * it meets from their list entries (sor_fused, ListView), in one launch; VSG_SOR_FUSE=0, or a
- * list that is not exactly the flagged nodes, launches a uniform kernel that skips them and a
- * correction kernel over the list; convergence tested on the same check
+ * uniform-stencil sweep over that colour's interior nodes (listed nodes skipped) and a
+ * correction sweep over that colour's list, both in one launch (sor_fused; VSG_SOR_FUSE=0
+ * launches them as two kernels); convergence tested on the same check
  * iterations from max |Δφ| over every node updated in that iteration; the same nonlinear λ
  * ramp and one-Newton-step update. The linear update uses explicitly rounded operations
  * (__fadd_rn & co., which the compiler never fuses into FMAs) in the CPU's order, so in
@@ -13,10 +12,9 @@
  *
  * Device memory per node: phi (sizeof real) + flag (1 byte), plus per listed node an index
  * (8) and w[6], s, k in the solve's precision (40 bytes float, 72 double). For 2% listed
- * nodes that is 5.8 bytes/node in float and 10.4 in double; the fused sweep adds 4 bytes per
- * 32-node row segment and colour (ListView: 0.125 bytes/node, 0.19 while it is built). (Flags packed 2 bits a node, or
- * kept in φ's low bits, were tried: slower sweeps on an H100; DESIGN_NOTES.) Max |Δφ| is
- * reduced on the device (warp shuffles, one atomicMax per block on the bits of a non-negative double,
+ * nodes that is 5.8 bytes/node in float and 10.4 in double. (Flags packed 2 bits a node
+ * were tried: 0.25 bytes/node less, but 8–15% slower sweeps on an H100; DESIGN_NOTES.) Max |Δφ| is reduced on the
+ * device (warp shuffles, one atomicMax per block on the bits of a non-negative double,
  * which order like the values and keep a NaN above +inf) and one scalar comes back per
  * check; nothing else crosses the bus inside the loop.
  */
@@ -40,8 +38,6 @@ extern "C" {
 
 #include "sor_kernels.cuh"
 
-#include <cub/device/device_scan.cuh>
-
 /* cudaMalloc rounds allocations up (2 MiB pages for large ones): margin for the memory test. */
 #define DEVICE_SLACK_BYTES (16.0 * 1048576.0)
 
@@ -55,29 +51,12 @@ static size_t real_size(const vsg_pb_system *s)
 /* Per listed node: index (8 bytes) + w[6], s, k in the solve's precision. */
 static double corr_entry_bytes(size_t real) { return 8.0 + 8.0 * (double)real; }
 
-/* 32-node segments of a colour's interior row (ListView), and 1 when the solve fuses the sweeps
- * (sor_fused: 2, 4 or 8 planes a thread, a linear grid that fits, VSG_SOR_FUSE not 0). */
-static int row_segments(const vsg_pb_system *s) { return ((s->nx - 1) / 2 + 31) / 32; }
-
-static int fused_form(const vsg_pb_system *s)
-{
-    const int zb = planes_per_thread();
-    if (!fuse_sweeps() || (zb != 2 && zb != 4 && zb != 8)) return 0;
-    const long long gx = ((s->nx - 1) / 2 + SOR_BLOCK_X - 1) / SOR_BLOCK_X;
-    const long long gy = (s->ny - 2 + SOR_BLOCK_Y - 1) / SOR_BLOCK_Y, gz = (s->nz - 2 + zb - 1) / zb;
-    return gx * gy * gz <= 2147483647LL;
-}
-
-/* Peak device memory: φ and flags, the correction lists, and with the fused sweep the segment
- * bases of ListView (and, while they are built, as much again for the counts). */
 extern "C" double vsg_sor_gpu_bytes(const vsg_pb_system *s)
 {
     const size_t real = real_size(s);
     double b = sizeof(unsigned long long); /* the max |Δφ| scalar */
     for (int c = 0; c < 2; c++)
         b += (double)s->count[c] * (double)(real + 1) + (double)s->ncorr[c] * corr_entry_bytes(real);
-    /* both colours' bases, and one colour's counts while it is built (its scan storage is in the slack) */
-    if (fused_form(s)) b += 3.0 * 4.0 * (double)s->ny * (double)s->nz * (double)row_segments(s);
     return b;
 }
 
@@ -86,8 +65,6 @@ struct Solve {
     void *phi[2];
     uint8_t *flag[2];
     void *corr[2];
-    uint32_t *segbase[2]; /* ListView's segment bases (fused sweep) */
-    void *scratch;        /* while they are built: counts, scan storage, the check flag */
     unsigned long long *maxbits;
     cudaStream_t stream;
     int prev_device;
@@ -99,10 +76,8 @@ static void release(Solve *d)
         if (d->phi[c]) cudaFree(d->phi[c]);
         if (d->flag[c]) cudaFree(d->flag[c]);
         if (d->corr[c]) cudaFree(d->corr[c]);
-        if (d->segbase[c]) cudaFree(d->segbase[c]);
     }
     if (d->maxbits) cudaFree(d->maxbits);
-    if (d->scratch) cudaFree(d->scratch);
     if (d->stream) cudaStreamDestroy(d->stream);
     (void)cudaGetLastError();
     if (d->prev_device >= 0) (void)cudaSetDevice(d->prev_device);
@@ -133,49 +108,6 @@ static vsg_status check_corr(const vsg_pb_system *s, int c)
             return vsg_fail(VSG_E_ARG, "PB correction %zu of colour %d: node (%d,%d,%d) is on the box face",
                             e, c, x, y, z);
     }
-    return VSG_OK;
-}
-
-/* ListView of colour c for the fused sweep: the flagged interior nodes counted per row segment
- * (count_listed), scanned into segment bases (CUB), then checked against the uploaded list
- * (check_listed). *ok = 0 when the list is not exactly the flagged nodes in order: the caller
- * then keeps the two-kernel form, which handles any list. */
-template <typename R>
-static vsg_status build_list_view(const vsg_pb_system *s, int c, Solve *d, ListView *lv, int *ok)
-{
-    *ok = 0;
-    const int nseg = row_segments(s);
-    const long long nw = (long long)s->ny * s->nz * nseg;
-    size_t temp = 0;
-    CU(cub::DeviceScan::ExclusiveSum(nullptr, temp, (const uint32_t *)nullptr, (uint32_t *)nullptr, nw, d->stream));
-    CU(cudaMalloc((void **)&d->segbase[c], (size_t)nw * sizeof(uint32_t)));
-    CU(cudaMalloc(&d->scratch, (size_t)nw * sizeof(uint32_t) + temp + 256));
-    uint32_t *counts = (uint32_t *)d->scratch;
-    int *bad = (int *)((char *)d->scratch + (size_t)nw * sizeof(uint32_t));
-    void *tmp = (char *)bad + 256;
-    const long long threads = nw * 32;
-    const unsigned blocks = (unsigned)((threads + 255) / 256);
-    count_listed<<<blocks, 256, 0, d->stream>>>(d->flag[c], s->nx, s->ny, s->nz, c, nseg, counts);
-    LAUNCHED("the listed-node count");
-    CU(cub::DeviceScan::ExclusiveSum(tmp, temp, counts, d->segbase[c], nw, d->stream));
-    CU(cudaMemsetAsync(bad, 0, sizeof(int), d->stream));
-    const uint64_t *idx = (const uint64_t *)d->corr[c];
-    check_listed<<<blocks, 256, 0, d->stream>>>(d->flag[c], s->nx, s->ny, s->nz, c, nseg, d->segbase[c], idx,
-                                                (long long)s->ncorr[c], bad);
-    LAUNCHED("the listed-node check");
-    int h_bad = 0;
-    uint32_t last[2] = {0, 0};
-    CU(cudaMemcpyAsync(&h_bad, bad, sizeof h_bad, cudaMemcpyDeviceToHost, d->stream));
-    CU(cudaMemcpyAsync(&last[0], d->segbase[c] + nw - 1, sizeof last[0], cudaMemcpyDeviceToHost, d->stream));
-    CU(cudaMemcpyAsync(&last[1], counts + nw - 1, sizeof last[1], cudaMemcpyDeviceToHost, d->stream));
-    CU(cudaStreamSynchronize(d->stream));
-    CU(cudaFree(d->scratch));
-    d->scratch = NULL;
-    lv->segbase = d->segbase[c];
-    lv->nseg = nseg;
-    lv->n = (long long)s->ncorr[c];
-    lv->wt = s->ncorr[c] ? (const void *)((const uint64_t *)d->corr[c] + s->ncorr[c]) : NULL;
-    *ok = !h_bad && (uint64_t)last[0] + last[1] == (uint64_t)s->ncorr[c];
     return VSG_OK;
 }
 
@@ -278,15 +210,6 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         if (st != VSG_OK) return st;
     }
     CU(cudaMalloc((void **)&d->maxbits, sizeof(unsigned long long)));
-    /* the fused sweep's view of each list (the two-kernel form where a list does not allow it) */
-    ListView lv[2];
-    int inline_ok[2] = {0, 0};
-    memset(lv, 0, sizeof lv);
-    if (fused_form(s))
-        for (int c = 0; c < 2; c++) {
-            vsg_status st = build_list_view<R>(s, c, d, &lv[c], &inline_ok[c]);
-            if (st != VSG_OK) return st;
-        }
 
     /* Constants exactly as the CPU sweep forms them. */
     Offsets off[2];
@@ -314,6 +237,7 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     }
 
     const int check_every = set->check_every > 0 ? set->check_every : 10;
+    const int fuse = fuse_sweeps();
     const int show = set->progress && isatty(2);
     int diverged = 0;
     CU(cudaStreamSynchronize(d->stream)); /* the clock covers the iteration loop only */
@@ -330,9 +254,9 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         for (int c = 0; c < 2; c++) {
             R *p = (R *)d->phi[c];
             const R *o = (const R *)d->phi[1 - c];
-            if (inline_ok[c] && launch_fused<R>(zb, nl, check, grid.x, grid.y, gz_all, d->stream, p, o, d->flag[c],
-                                                s, c, off[c], (R)omega, u0, u1, omega, lambda, ksalt, ions, lv[c],
-                                                d->maxbits)) {
+            if (fuse && launch_fused<R>(zb, nl, check, grid.x, grid.y, gz_all, cblocks[c], d->stream, p, o,
+                                        d->flag[c], s, c, off[c], (R)omega, u0, u1, omega, lambda, ksalt, ions,
+                                        d->corr[c], s->ncorr[c], d->maxbits)) {
                 LAUNCHED("the fused SOR kernel");
                 continue;
             }

@@ -53,7 +53,6 @@ namespace {
 
 static_assert((SOR_BLOCK_X * SOR_BLOCK_Y) % 32 == 0, "block reduction assumes whole warps");
 static_assert(CORR_BLOCK % 32 == 0, "block reduction assumes whole warps");
-static_assert(SOR_BLOCK_X % 32 == 0, "the inline list (ListView) takes a warp to be 32 nodes of one row");
 
 /* Neighbour offsets −x, +x, −y, +y, −z, +z into the other colour's array, in bytes (so each
  * load is one add to the node's base address); by value so they sit in the constant bank
@@ -203,32 +202,12 @@ __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
  * for the flag before the loads. Same arithmetic, same order: same bits as sor_uniform.
  * uniform_planes is the work of one thread (planes z0 .. z0 + ZB − 1 of row y, half-row
  * position xh); sor_uniform_zb and sor_fused call it. */
-/* Where a listed node's entry sits in the correction list, for the sweep that updates listed
- * nodes inline (sor_fused): the list holds exactly the flagged interior nodes in node order, so
- * a node's entry is the number of flagged nodes before it: the count before its warp's run of
- * 32 nodes (segbase, one per row and 32-node segment, an exclusive scan built once by
- * build_segbase in pb_sor.cu) plus the flagged lanes below it in the warp. */
-struct ListView {
-    const uint32_t *segbase; /* [(z·ny + y)·nseg + segment] */
-    int nseg;
-    long long n;             /* entries */
-    const void *wt;          /* w0..w5, s, k: SoA of n each, in the solve's precision */
-};
-
-__device__ __forceinline__ unsigned lanes_below()
-{
-    unsigned m;
-    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
-    return m;
-}
-
-template <typename R, bool NL, bool CHECK, int ZB, bool INL = false>
+template <typename R, bool NL, bool CHECK, int ZB>
 __device__ __forceinline__ void uniform_planes(R *__restrict__ p, const R *__restrict__ o,
                                                const uint8_t *__restrict__ fl, int nx, int nz, int c,
                                                const Offsets &off, R w, R u0, R u1, double omega,
                                                double lambda, double ksalt, const Ions &ions, int xh,
-                                               int y, int ny, int z0, unsigned long long &dmax,
-                                               const ListView *lv = nullptr)
+                                               int y, int ny, int z0, unsigned long long &dmax)
 {
     long long k[ZB];
     bool act[ZB];
@@ -253,29 +232,6 @@ __device__ __forceinline__ void uniform_planes(R *__restrict__ p, const R *__res
     }
 #pragma unroll
     for (int j = 0; j < ZB; j++) {
-        if (INL) {
-            /* every lane of the warp is here (the caller's branches are uniform per warp) */
-            const bool listed = act[j] && (f[j] & VSG_NODE_LISTED);
-            const unsigned m = __ballot_sync(0xffffffffu, listed);
-            if (listed) { /* correct_entry's arithmetic, from the neighbours loaded above */
-                const long long n = lv->n;
-                const long long e =
-                    (long long)lv->segbase[((long long)(z0 + j) * ny + y) * lv->nseg + (xh >> 5)] + __popc(m & lanes_below());
-                const R *wt = (const R *)lv->wt;
-                double gs = (double)wt[6 * n + e];
-#pragma unroll
-                for (int i = 0; i < 6; i++) gs = __dadd_rn(gs, __dmul_rn((double)wt[i * n + e], (double)v[j][i]));
-                const double od = (double)old[j];
-                if (NL) {
-                    const double kk = (double)wt[7 * n + e];
-                    if (kk > 0.0) gs = newton(ions, gs, od, lambda * kk);
-                }
-                const R nv = (R)__dadd_rn(od, __dmul_rn(omega, __dsub_rn(gs, od)));
-                if (CHECK) dmax = umax64(dmax, change_bits((double)nv, od));
-                p[k[j]] = nv;
-                continue;
-            }
-        }
         if (!act[j] || (f[j] & VSG_NODE_LISTED)) continue; /* the correction kernel owns it */
         /* Same summation order as the CPU: −x, +x, −y, +y, −z, +z. */
         R sum = add_rn(v[j][0], v[j][1]);
@@ -355,81 +311,37 @@ __global__ void __launch_bounds__(CORR_BLOCK)
     if (CHECK) block_max(dmax, maxbits);
 }
 
-/* Both of a colour's sweeps in one launch: the uniform stencil tiles (one block per
- * (x, y, z-group) tile, decoded from the linear block index) also update the listed nodes they
- * meet, from the neighbours they have loaded anyway and the node's list entry (ListView), so
- * the list's scattered gathers of the separate correction kernel disappear: only the entries
- * are read. On an H100 the correction kernel cost 0.035–0.07 ms per iteration at 297³ float
- * against 0.144 ms for the stencil itself (scripts/sor_ceiling.cu). Same arithmetic per node
- * as correct_entry and the stencil: same bits. */
+/* Both of a colour's sweeps in one launch: the first cblocks blocks take the listed nodes
+ * (grid-stride over the list), the rest the uniform stencil, one block per (x, y, z-group)
+ * tile decoded from the linear block index. The two sets of nodes are disjoint and both only
+ * read the other colour, so nothing orders them; one launch instead of two saves a kernel
+ * boundary per colour (the drain of one kernel and the fill of the next) and hides the
+ * list's scattered, latency-bound gathers under the stencil's streaming. Listed blocks come
+ * first so that they start early. Same arithmetic per node: same bits. */
 template <typename R, bool NL, bool CHECK, int ZB>
 __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
     sor_fused(R *__restrict__ p, const R *__restrict__ o, const uint8_t *__restrict__ fl, int nx, int ny,
               int nz, int c, Offsets off, R w, R u0, R u1, double omega, double lambda, double ksalt, Ions ions,
-              ListView lv, unsigned gx, unsigned gy, unsigned long long *__restrict__ maxbits)
+              const uint64_t *__restrict__ idx, const R *__restrict__ wt, const R *__restrict__ sv,
+              const R *__restrict__ kv, long long n, unsigned cblocks, unsigned gx, unsigned gy,
+              unsigned long long *__restrict__ maxbits)
 {
     unsigned long long dmax = 0;
-    const unsigned u = blockIdx.x;
-    const int xh = (int)(u % gx) * blockDim.x + threadIdx.x;
-    const int y = 1 + (int)((u / gx) % gy) * blockDim.y + threadIdx.y;
-    const int z0 = 1 + (int)(u / (gx * gy)) * ZB;
-    if (y < ny - 1)
-        uniform_planes<R, NL, CHECK, ZB, true>(p, o, fl, nx, nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, xh, y,
-                                               ny, z0, dmax, &lv);
+    const unsigned b = blockIdx.x;
+    if (b < cblocks) {
+        const long long nt = (long long)blockDim.x * blockDim.y;
+        for (long long e = b * nt + threadIdx.x + blockDim.x * threadIdx.y; e < n; e += (long long)cblocks * nt)
+            correct_entry<R, NL, CHECK>(p, o, idx, wt, sv, kv, n, off, omega, lambda, ions, e, dmax);
+    } else {
+        const unsigned u = b - cblocks;
+        const int xh = (int)(u % gx) * blockDim.x + threadIdx.x;
+        const int y = 1 + (int)((u / gx) % gy) * blockDim.y + threadIdx.y;
+        const int z0 = 1 + (int)(u / (gx * gy)) * ZB;
+        if (y < ny - 1)
+            uniform_planes<R, NL, CHECK, ZB>(p, o, fl, nx, nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, xh, y,
+                                             ny, z0, dmax);
+    }
     if (CHECK) block_max(dmax, maxbits);
-}
-
-/* The segment counts for ListView: one warp per (row, 32-node segment) of colour c counts the
- * flagged interior nodes the sweep's lanes see there (rows on the box faces count 0). */
-__global__ void count_listed(const uint8_t *__restrict__ fl, int nx, int ny, int nz, int c, int nseg,
-                             uint32_t *__restrict__ counts)
-{
-    const long long w = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const int lane = threadIdx.x & 31;
-    const long long nw = (long long)ny * nz * nseg;
-    if (w >= nw) return; /* whole warps: blockDim.x is a multiple of 32 */
-    const int seg = (int)(w % nseg);
-    const long long row = w / nseg;
-    const int y = (int)(row % ny), z = (int)(row / ny);
-    bool listed = false;
-    if (y >= 1 && y <= ny - 2 && z >= 1 && z <= nz - 2) {
-        const int x = 1 + ((1 + y + z + c) & 1) + 2 * (seg * 32 + lane);
-        if (x <= nx - 2) {
-            const long long k = (long long)(((size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * (size_t)z)) >> 1);
-            listed = (fl[k] & VSG_NODE_LISTED) != 0;
-        }
-    }
-    const unsigned m = __ballot_sync(0xffffffffu, listed);
-    if (lane == 0) counts[w] = (uint32_t)__popc(m);
-}
-
-/* 1 into *bad unless every flagged interior node's entry (segbase + lanes below) names it: the
- * list is then exactly the flagged nodes in node order, which the inline sweep relies on. */
-__global__ void check_listed(const uint8_t *__restrict__ fl, int nx, int ny, int nz, int c, int nseg,
-                             const uint32_t *__restrict__ segbase, const uint64_t *__restrict__ idx, long long n,
-                             int *__restrict__ bad)
-{
-    const long long w = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const int lane = threadIdx.x & 31;
-    const long long nw = (long long)ny * nz * nseg;
-    if (w >= nw) return;
-    const int seg = (int)(w % nseg);
-    const long long row = w / nseg;
-    const int y = (int)(row % ny), z = (int)(row / ny);
-    bool listed = false;
-    long long k = 0;
-    if (y >= 1 && y <= ny - 2 && z >= 1 && z <= nz - 2) {
-        const int x = 1 + ((1 + y + z + c) & 1) + 2 * (seg * 32 + lane);
-        if (x <= nx - 2) {
-            k = (long long)(((size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * (size_t)z)) >> 1);
-            listed = (fl[k] & VSG_NODE_LISTED) != 0;
-        }
-    }
-    const unsigned m = __ballot_sync(0xffffffffu, listed);
-    if (listed) {
-        const long long e = (long long)segbase[w] + __popc(m & lanes_below());
-        if (e >= n || (long long)idx[e] != k) *bad = 1;
-    }
 }
 
 static long long floor_div2(long long a) { return a >= 0 ? a / 2 : -((-a + 1) / 2); }
@@ -504,19 +416,25 @@ static int fuse_sweeps(void)
     return !(e && atoi(e) == 0);
 }
 
-/* The fused launch of one colour: the uniform kernel's grid (gx, gy, gz; gz not capped) as one
- * linear grid. Returns 0 (nothing launched) when the shape does not fit it (1 plane per thread,
- * more than 2^31 − 1 blocks): the caller then launches the two kernels. */
+/* The fused launch of one colour: grid (gx, gy, gz) of the uniform kernel (gz not capped)
+ * plus cblocks listed-node blocks, as one linear grid. Returns 0 (nothing launched) when the
+ * shape does not fit it (1 plane per thread, or more than 2^31 − 1 blocks): the caller then
+ * launches the two kernels. */
 template <typename R>
-static int launch_fused(int zb, bool nl, bool check, unsigned gx, unsigned gy, long long gz, cudaStream_t st, R *p,
-                        const R *o, const uint8_t *fl, const vsg_pb_system *s, int c, const Offsets &off, R w, R u0,
-                        R u1, double omega, double lambda, double ksalt, const Ions &ions, const ListView &lv,
-                        unsigned long long *mb)
+static int launch_fused(int zb, bool nl, bool check, unsigned gx, unsigned gy, long long gz, int cblocks,
+                        cudaStream_t st, R *p, const R *o, const uint8_t *fl, const vsg_pb_system *s, int c,
+                        const Offsets &off, R w, R u0, R u1, double omega, double lambda, double ksalt,
+                        const Ions &ions, void *corr, size_t n, unsigned long long *mb)
 {
-    const long long total = (long long)gx * gy * gz;
+    const long long total = (long long)gx * gy * gz + (n ? cblocks : 0);
     if ((zb != 2 && zb != 4 && zb != 8) || total > 2147483647LL || total < 1) return 0;
+    const uint64_t *idx = (const uint64_t *)corr;
+    const R *wt = (const R *)(idx + n);
+    const R *sv = wt + 6 * n, *kv = wt + 7 * n;
+    const unsigned cb = n ? (unsigned)cblocks : 0u;
     const dim3 block(SOR_BLOCK_X, SOR_BLOCK_Y, 1);
-#define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, lv, gx, gy, mb
+#define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, idx, wt, sv, kv, \
+             (long long)n, cb, gx, gy, mb
 #define FUSED(ZB)                                                                                  \
     do {                                                                                           \
         if (nl) {                                                                                  \
