@@ -9,7 +9,8 @@
 # Knobs (environment): BUILD_DIR, JOBS, BENCH_SIZES, BENCH_TIMEOUT, CTEST_TIMEOUT, and PARTS, the
 # parts to run (default all: "tests sor e2e benches apbs screen surface mpi"), so a run can be split into
 # calls that fit a time limit (the build is kept and reused); "gputests" runs only ctest -L gpu;
-# "sorforms" (the PB sweep's launch forms) and "pipeline" (bench_screen_pipeline.sh) only when named.
+# "sorforms" (the PB sweep's launch forms), "ceiling" (scripts/sor_ceiling.cu) and "pipeline"
+# (bench_screen_pipeline.sh) only when named.
 set -u
 
 BUILD_DIR=${BUILD_DIR:-build-gpu-check}
@@ -113,6 +114,11 @@ if [ "$built" -eq 1 ]; then
                 env $fenv timeout "$BENCH_TIMEOUT" "$BUILD_DIR/bench_sor" 297 513
         fi
     done
+    # The sweep's ceilings on this GPU apart from the solver (part "ceiling"; scripts/sor_ceiling.cu).
+    if want ceiling && command -v nvcc > /dev/null; then
+        step "sor_ceiling 297" sor_ceiling.log bash -c "nvcc -O3 -arch=sm_90 -I gpu -I grids -I engine \
+            -o '$BUILD_DIR/sor_ceiling' scripts/sor_ceiling.cu && '$BUILD_DIR/sor_ceiling' 297 200"
+    fi
     # End to end: the 1STP receptor on a 161³ grid (80 Å, 0.5 Å), GPU float and double against
     # the CPU twin: iterations, time, and biotin's interaction energy from each grid.
     # shellcheck disable=SC2317  # called through step
@@ -212,7 +218,7 @@ if [ -f "$LOGS/bench_sor.log" ]; then
     echo
     sed -n '/^GPU PB SOR/,$p' "$LOGS/bench_sor.log"
 fi
-for b in bench_sor_zb1 bench_sor_zb4 bench_sor_default bench_sor_unfused screen_pipeline bench_pb_setup bench_coulomb bench_screen apbs_same_grid apbs_gpu apbs_cpu screen_e2e bench_surface surface_e2e bench_mpi_pb tune_sor; do
+for b in bench_sor_zb1 bench_sor_zb4 bench_sor_default bench_sor_unfused sor_ceiling screen_pipeline bench_pb_setup bench_coulomb bench_screen apbs_same_grid apbs_gpu apbs_cpu screen_e2e bench_surface surface_e2e bench_mpi_pb tune_sor; do
     if [ -f "$LOGS/$b.log" ]; then
         echo
         echo "$b:"
