@@ -162,6 +162,7 @@ void vsg_cli_json_screen(vsg_json *j, const char *score, const char *const *libr
     vsg_json_num(j, "score_seconds", rep->score_s);
     vsg_json_num(j, "write_seconds", rep->write_s);
     vsg_json_int(j, "parse_threads", rep->parse_threads);
+    vsg_json_int(j, "splitters", rep->splitters);
     vsg_json_num(j, "split_seconds", rep->split_s);
     vsg_json_num(j, "split_wait_seconds", rep->split_wait_s);
     vsg_json_num(j, "scorer_busy_seconds", rep->scorer_busy_s);

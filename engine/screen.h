@@ -83,7 +83,7 @@ typedef struct {
      * waiting for a free chunk or batch (downstream is slower); scorer_busy_s: the scorer
      * threads on batches, host packing included; scorer_wait_s: the scorers waiting for a
      * batch (the parse is slower); write_wait_s: the writer waiting for the next batch */
-    int parse_threads;
+    int parse_threads, splitters;             /* splitters: threads cutting the inputs (one per group of files) */
     double split_s, split_wait_s, scorer_busy_s, scorer_wait_s, write_wait_s;
     char kernel[32];                          /* kernel used (after AUTO) */
     char device[160];                         /* devices used */

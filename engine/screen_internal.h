@@ -15,6 +15,7 @@
 #include "screen.h"
 
 #define ROWS_PER_BATCH 4096
+#define VSG_SCREEN_MAX_SPLITTERS 16
 /* Records per chunk of the parallel parse: small enough that a library of a few thousand
  * molecules keeps every parse worker busy, large enough for full GPU batches (see screen.h). */
 #ifndef PARSE_CHUNK_RECORDS
@@ -34,6 +35,11 @@ typedef struct {
 
 typedef struct {
     size_t seq;
+    /* several splitters (one per group of input files): the writer's order is (file, chunk) */
+    int file;            /* the input it came from */
+    long chunk;          /* its chunk number within that input */
+    int last_in_file;    /* the input's last chunk */
+    int splitter;        /* whose quota it counts against until written */
     row *rows;
     size_t nrows;
     vsg_batch at;       /* the scored ligands' atoms (ligands/batch.h), ROWS_PER_BATCH ligands at most */
@@ -95,6 +101,20 @@ struct pipeline {
     queue chunk_free_q, chunk_work_q;
     pthread_t parse_threads[VSG_SCREEN_MAX_PARSE_THREADS];
     vsg_ligand_reader_options reader_opt;
+    /* several splitters (nsplit > 1, several input files, no MPI split): splitter j reads inputs
+     * j, j + nsplit, ... with a reader of its own, and may hold at most quota batches that are
+     * not yet written (outstanding[j], under quota_mu), so the splitter the writer waits on can
+     * always take a free batch */
+    int nsplit;
+    int nworkers;                 /* parse workers running */
+    vsg_ligand_reader *split_readers[VSG_SCREEN_MAX_SPLITTERS];
+    const char **split_paths;     /* the inputs of each splitter, in order */
+    int split_first[VSG_SCREEN_MAX_SPLITTERS + 1];
+    int outstanding[VSG_SCREEN_MAX_SPLITTERS];
+    int quota;
+    pthread_mutex_t quota_mu;
+    pthread_cond_t quota_cv;
+    uint64_t split_done[VSG_SCREEN_MAX_SPLITTERS], split_total[VSG_SCREEN_MAX_SPLITTERS];
 };
 
 /* A chunk of raw records and the batch its rows go to (taken in sequence order by the splitter,

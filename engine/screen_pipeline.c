@@ -25,6 +25,14 @@
  * (tests/cli_screen_parallel.sh); only batch boundaries differ (the GPU kernel is calibrated
  * on the first batch). parse_s is then the workers' busy time summed.
  *
+ * Several splitters (several inputs, from 8 parse workers; splitters_for): one splitter reads
+ * and cuts ~1–2 GB/s, which a handful of workers keep up with, so a library in many files gets
+ * a splitter per group of files: splitter j cuts inputs j, j + nsplit, ... with a reader of its
+ * own. Its batches carry (input, chunk) and the writer takes them in that order; each splitter
+ * holds at most `quota` batches not yet written, and the pool holds every quota, so the
+ * splitter whose input the writer waits for can always take a batch (split_one). Rows are the
+ * one-splitter rows byte for byte (tests/cli_screen_parallel.sh, run with 1 and 3 splitters).
+ *
  * Rigid placement (o->placement == VSG_PLACEMENT_RIGID): the scorer thread places every scored
  * ligand of its batch, on its GPU (gpu/place_gpu.h: GM, float, best pose) when it has one and
  * one pose per molecule is asked, else with the CPU twin vsg_place_cpu (grids/place_cpu.h), and
@@ -169,7 +177,6 @@ static void add_ligand(pipeline *p, batch *b, const vsg_ligand *lig)
     add_row(b, lig, (long)l);
 }
 
-/* Adds a prepared record to b as its row (and its atoms when scorable). */
 /* The reader's position in its input, for the progress line (read by the writer thread). */
 static void publish_progress(pipeline *p)
 {
@@ -178,6 +185,19 @@ static void publish_progress(pipeline *p)
     pthread_mutex_lock(&p->progress_mu);
     p->bytes_done = done;
     p->bytes_total = total;
+    pthread_mutex_unlock(&p->progress_mu);
+}
+
+/* The same for splitter j of several (each thread reports its own reader; the line sums them). */
+static void publish_split_progress(pipeline *p, int j, vsg_ligand_reader *rd)
+{
+    uint64_t done = 0, total = 0;
+    vsg_ligand_reader_progress(rd, &done, &total);
+    pthread_mutex_lock(&p->progress_mu);
+    p->split_done[j] = done;
+    p->split_total[j] = total;
+    p->bytes_done = p->bytes_total = 0;
+    for (int i = 0; i < p->nsplit; i++) p->bytes_done += p->split_done[i], p->bytes_total += p->split_total[i];
     pthread_mutex_unlock(&p->progress_mu);
 }
 
@@ -228,48 +248,120 @@ static void *parse_main(void *arg)
     return NULL;
 }
 
-/* The reader thread of the parallel parse: inflates and cuts the input into chunks, each with
- * the next batch of the sequence, for the parse workers. Returns the batches used, or
- * (size_t)-1 when no worker could start (nothing read: the reader parses alone). */
-static size_t split_main(pipeline *p)
+/* One splitter of the parallel parse. With one splitter (nsplit 1) it cuts every input, and
+ * its batches are numbered in sequence (seq), the writer's order. With several, splitter j cuts
+ * inputs j, j + nsplit, ... with a reader of its own; its batches carry (input, chunk), the
+ * writer's order then, and it holds at most `quota` batches not yet written. A batch is taken
+ * before a chunk item: chunk items come back from the parse workers whatever the writer does,
+ * so a splitter never holds an item while it waits for a batch. */
+typedef struct {
+    pipeline *p;
+    int j;
+    size_t seq;          /* batches handed out */
+    double split, wait;  /* busy cutting, and waiting for a batch or chunk item */
+} splitter;
+
+static void quota_take(pipeline *p, int j)
 {
-    size_t seq = 0;
-    int started = 0;
-    for (int i = 0; i < p->nparse; i++) {
-        if (pthread_create(&p->parse_threads[i], NULL, parse_main, p) != 0) break;
-        started++;
-    }
-    if (started == 0) return (size_t)-1;
-    double split = 0.0, wait = 0.0;
+    pthread_mutex_lock(&p->quota_mu);
+    while (p->outstanding[j] >= p->quota) pthread_cond_wait(&p->quota_cv, &p->quota_mu);
+    p->outstanding[j]++;
+    pthread_mutex_unlock(&p->quota_mu);
+}
+
+static void quota_give(pipeline *p, int j)
+{
+    pthread_mutex_lock(&p->quota_mu);
+    p->outstanding[j]--;
+    pthread_cond_broadcast(&p->quota_cv);
+    pthread_mutex_unlock(&p->quota_mu);
+}
+
+static void *split_one(void *arg)
+{
+    splitter *a = arg;
+    pipeline *p = a->p;
+    const int j = a->j, multi = p->nsplit > 1;
+    vsg_ligand_reader *rd = multi ? p->split_readers[j] : p->reader;
+    int file = j;    /* the input being cut (several splitters) */
+    long chunk = 0;  /* its next chunk */
     for (;;) {
         double t0 = vsg_now();
+        if (multi) quota_take(p, j);
+        batch *b = queue_pop(&p->free_q);
         chunk_item *it = queue_pop(&p->chunk_free_q);
         double t1 = vsg_now();
-        int got = vsg_ligand_reader_next_chunk(p->reader, &it->ch, PARSE_CHUNK_RECORDS, p->cap_atoms);
+        int got = vsg_ligand_reader_next_chunk(rd, &it->ch, PARSE_CHUNK_RECORDS, p->cap_atoms);
         double t2 = vsg_now();
-        wait += t1 - t0;
-        split += t2 - t1;
+        a->wait += t1 - t0;
+        a->split += t2 - t1;
         if (got != 1) {
+            queue_push(&p->chunk_free_q, it);
             if (got < 0) {
+                pthread_mutex_lock(&p->progress_mu);
                 p->reader_error = VSG_E_NOMEM;
+                pthread_mutex_unlock(&p->progress_mu);
                 vsg_warn("screen: out of memory for a chunk of the input; the rest of it is not read");
             }
-            queue_push(&p->chunk_free_q, it);
+            if (got < 0 && multi && file < p->o->ninputs) {
+                /* the writer waits for every input's last chunk: close this splitter's inputs
+                 * with empty ones (rows already written stay) */
+                for (; file < p->o->ninputs; file += p->nsplit, chunk = 0) {
+                    batch_reset(b);
+                    b->file = file, b->chunk = chunk, b->last_in_file = 1, b->splitter = j;
+                    queue_push(&p->work_q, b);
+                    a->seq++;
+                    if (file + p->nsplit < p->o->ninputs) {
+                        quota_take(p, j);
+                        b = queue_pop(&p->free_q);
+                    }
+                }
+                break;
+            }
+            queue_push(&p->free_q, b);
+            if (multi) quota_give(p, j);
             break;
         }
-        batch *b = queue_pop(&p->free_q);
-        wait += vsg_now() - t2;
         batch_reset(b);
-        b->seq = seq++;
+        b->seq = a->seq++;
+        b->file = file, b->chunk = chunk, b->last_in_file = it->ch.last_in_file, b->splitter = j;
+        if (it->ch.last_in_file) file += p->nsplit, chunk = 0;
+        else chunk++;
         it->b = b;
         queue_push(&p->chunk_work_q, it);
-        publish_progress(p);
+        if (multi) publish_split_progress(p, j, rd);
+        else publish_progress(p);
+    }
+    return NULL;
+}
+
+/* The reader thread of the parallel parse: runs the splitter(s), which read (and inflate) and
+ * cut the inputs into chunks, each with a batch, for the parse workers, then ends the workers.
+ * Returns the batches used, or (size_t)-1 without workers (nothing read: the reader parses
+ * alone). split_s is the busiest splitter's time. */
+static size_t split_main(pipeline *p)
+{
+    const int started = p->nworkers; /* the parse workers, started by vsg_screen_run */
+    if (started == 0) return (size_t)-1;
+    splitter sp[VSG_SCREEN_MAX_SPLITTERS];
+    pthread_t tid[VSG_SCREEN_MAX_SPLITTERS];
+    int running[VSG_SCREEN_MAX_SPLITTERS];
+    for (int j = 0; j < p->nsplit; j++) {
+        sp[j] = (splitter){p, j, 0, 0.0, 0.0};
+        running[j] = p->nsplit > 1 && pthread_create(&tid[j], NULL, split_one, &sp[j]) == 0;
+    }
+    for (int j = 0; j < p->nsplit; j++) /* one splitter, or one whose thread did not start: here */
+        if (!running[j]) split_one(&sp[j]);
+    size_t batches = 0;
+    for (int j = 0; j < p->nsplit; j++) {
+        if (running[j]) pthread_join(tid[j], NULL);
+        batches += sp[j].seq;
+        if (sp[j].split > p->split_s) p->split_s = sp[j].split;
+        if (sp[j].wait > p->split_wait_s) p->split_wait_s = sp[j].wait;
     }
     for (int i = 0; i < started; i++) queue_push(&p->chunk_work_q, NULL);
     for (int i = 0; i < started; i++) pthread_join(p->parse_threads[i], NULL);
-    p->split_s = split;
-    p->split_wait_s = wait;
-    return seq;
+    return batches;
 }
 
 static void *reader_main(void *arg)
@@ -482,6 +574,53 @@ static void show_progress(pipeline *p, const vsg_screen_report *rep, double t0, 
     fflush(stderr);
 }
 
+/* The writer's place in the output order: batch `next` of the sequence (one splitter), or chunk
+ * `chunk` of input `file` (several splitters). */
+typedef struct {
+    size_t next;
+    int file;
+    long chunk;
+} write_order;
+
+static int is_next(const pipeline *p, const write_order *w, const batch *b)
+{
+    return p->nsplit > 1 ? b->file == w->file && b->chunk == w->chunk : b->seq == w->next;
+}
+
+static void advance(pipeline *p, write_order *w, const batch *b)
+{
+    if (p->nsplit > 1) {
+        if (b->last_in_file) w->file++, w->chunk = 0;
+        else w->chunk++;
+        quota_give(p, b->splitter);
+    } else {
+        w->next++;
+    }
+}
+
+static int writer_done(pipeline *p, const write_order *w)
+{
+    pthread_mutex_lock(&p->progress_mu);
+    int done = p->nsplit > 1 ? w->file >= p->o->ninputs : p->reader_done && w->next == p->total_batches;
+    pthread_mutex_unlock(&p->progress_mu);
+    return done;
+}
+
+/* Several splitters (VSG_SCREEN_MAX_SPLITTERS at most): with several inputs and parse workers,
+ * one per four workers (a splitter cuts MOL2 at ~2 GB/s and inflates gzip at ~1 GB/s, a worker
+ * parses ~0.4 GB/s), never more than the inputs; one under the MPI split, whose batch owners
+ * follow the one sequence. VSG_SCREEN_SPLITTERS=N overrides it (benchmarks). */
+static int splitters_for(const vsg_screen_options *o, int nparse)
+{
+    if (nparse <= 1 || o->ninputs <= 1 || vsg_mpi_screen_split()) return 1;
+    int s = nparse / 4;
+    const char *e = getenv("VSG_SCREEN_SPLITTERS");
+    if (e && atoi(e) > 0) s = atoi(e);
+    if (s > o->ninputs) s = o->ninputs;
+    if (s > VSG_SCREEN_MAX_SPLITTERS) s = VSG_SCREEN_MAX_SPLITTERS;
+    return s < 1 ? 1 : s;
+}
+
 vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o, vsg_screen_report *rep)
 {
     memset(rep, 0, sizeof *rep);
@@ -494,6 +633,8 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     p.g = g;
     p.o = o;
     pthread_mutex_init(&p.progress_mu, NULL);
+    pthread_mutex_init(&p.quota_mu, NULL);
+    pthread_cond_init(&p.quota_cv, NULL);
 
     /* scorers */
     size_t cap = o->batch_atoms ? o->batch_atoms : (size_t)-1;
@@ -543,6 +684,12 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
 
     /* batches and queues */
     p.npool = 2 * (size_t)p.nslots + 2 + (p.nparse > 1 ? (size_t)p.nparse : 0); /* a batch per chunk in work */
+    p.nsplit = splitters_for(o, p.nparse);
+    if (p.nsplit > 1) { /* each splitter's quota, and a pool that holds them all (split_one) */
+        p.quota = (int)((p.npool + (size_t)p.nsplit - 1) / (size_t)p.nsplit) + 1;
+        p.npool = (size_t)p.quota * (size_t)p.nsplit;
+    }
+
     p.pool = calloc(p.npool, sizeof *p.pool);
     if (!p.pool || !queue_init(&p.free_q, p.npool + 1) || !queue_init(&p.work_q, p.npool + VSG_SCREEN_MAX_DEVICES + 1) ||
         !queue_init(&p.done_q, p.npool + 1)) {
@@ -566,8 +713,23 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     if (st != VSG_OK) goto out_pool;
     p.reader_opt = ro;
     if (p.nparse > 1 && !vsg_ligand_reader_splittable(p.reader)) p.nparse = 1;
+    if (p.nparse <= 1) p.nsplit = 1;
+    if (p.nsplit > 1) { /* splitter j: inputs j, j + nsplit, ..., each with a reader of its own */
+        p.split_paths = malloc(sizeof *p.split_paths * (size_t)o->ninputs);
+        int n = 0, ok = p.split_paths != NULL;
+        for (int j = 0; ok && j < p.nsplit; j++) {
+            p.split_first[j] = n;
+            for (int i = j; i < o->ninputs; i += p.nsplit) p.split_paths[n++] = o->inputs[i];
+            ok = vsg_ligand_reader_open(p.split_paths + p.split_first[j], n - p.split_first[j], &ro,
+                                        &p.split_readers[j]) == VSG_OK;
+        }
+        if (!ok) { /* no memory: one splitter, as with one input */
+            for (int j = 0; j < p.nsplit; j++) vsg_ligand_reader_close(p.split_readers[j]), p.split_readers[j] = NULL;
+            p.nsplit = 1;
+        }
+    }
     if (p.nparse > 1) {
-        p.nchunks = (size_t)p.nparse + 2;
+        p.nchunks = (size_t)p.nparse + 2 + (size_t)p.nsplit; /* one in each splitter's hands */
         p.chunks = calloc(p.nchunks, sizeof *p.chunks);
         if (!p.chunks || !queue_init(&p.chunk_free_q, p.nchunks + 1) ||
             !queue_init(&p.chunk_work_q, p.nchunks + (size_t)p.nparse + 1)) {
@@ -610,9 +772,17 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
         }
     }
 
+    /* the parse workers, before the reader and writer: without any, one reader parses alone */
+    for (int i = 0; p.nparse > 1 && i < p.nparse; i++) {
+        if (pthread_create(&p.parse_threads[i], NULL, parse_main, &p) != 0) break;
+        p.nworkers++;
+    }
+    if (p.nworkers == 0) p.nparse = 1, p.nsplit = 1;
     pthread_t reader_thread;
     if (pthread_create(&reader_thread, NULL, reader_main, &p) != 0) {
         st = vsg_fail(VSG_E_NOMEM, "screen: cannot start the reader thread");
+        for (int i = 0; i < p.nworkers; i++) queue_push(&p.chunk_work_q, NULL);
+        for (int i = 0; i < p.nworkers; i++) pthread_join(p.parse_threads[i], NULL);
         free(heap.e);
         if (sdf) fclose(sdf);
         if (poses_f) fclose(poses_f);
@@ -632,19 +802,16 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     /* the writer */
     vsg_screen_csv_header(o->csv, g, rigid);
     batch **early = calloc(p.npool, sizeof *early);
-    size_t next = 0;
+    write_order wo = {0, 0, 0};
     double write_busy = 0.0, write_wait = 0.0, last_show = 0.0;
     const int show = o->progress && isatty(2);
     vsg_sdf_tag tags[16];
     for (;;) {
-        pthread_mutex_lock(&p.progress_mu);
-        int finished = p.reader_done && next == p.total_batches;
-        pthread_mutex_unlock(&p.progress_mu);
-        if (finished) break;
-        /* the batch `next` may already be waiting */
+        if (writer_done(&p, &wo)) break;
+        /* the next batch may already be waiting */
         batch *b = NULL;
         for (size_t i = 0; early && i < p.npool; i++)
-            if (early[i] && early[i]->seq == next) {
+            if (early[i] && is_next(&p, &wo, early[i])) {
                 b = early[i];
                 early[i] = NULL;
                 break;
@@ -653,10 +820,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
             double tw = vsg_now();
             pthread_mutex_lock(&p.done_q.mu);
             while (p.done_q.n == 0) {
-                pthread_mutex_lock(&p.progress_mu);
-                int fin = p.reader_done && next == p.total_batches;
-                pthread_mutex_unlock(&p.progress_mu);
-                if (fin) break;
+                if (writer_done(&p, &wo)) break;
                 pthread_cond_wait(&p.done_q.cv, &p.done_q.mu);
             }
             if (p.done_q.n == 0) {
@@ -669,7 +833,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
             p.done_q.n--;
             pthread_mutex_unlock(&p.done_q.mu);
             write_wait += vsg_now() - tw;
-            if (b->seq != next) {
+            if (!is_next(&p, &wo, b)) {
                 for (size_t i = 0; i < p.npool; i++)
                     if (!early[i]) {
                         early[i] = b;
@@ -742,7 +906,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
         if (sdf_block >= 0) vsg_mpi_block_close(sdf, sdf_block); /* MPI (issue 7) */
         if (poses_block >= 0) vsg_mpi_block_close(poses_f, poses_block);
         write_busy += vsg_now() - t0;
-        next++;
+        advance(&p, &wo, b); /* reads b: before b goes back */
         queue_push(&p.free_q, b);
         if (show && vsg_now() - last_show > 0.5) {
             show_progress(&p, rep, t_start, 0);
@@ -781,6 +945,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     rep->write_s = write_busy;
     rep->write_wait_s = write_wait;
     rep->parse_threads = p.nparse;
+    rep->splitters = p.nparse > 1 ? p.nsplit : 0;
     rep->split_s = p.split_s;
     rep->split_wait_s = p.split_wait_s;
     size_t dl = 0;
@@ -805,6 +970,8 @@ out_reader:
     if (p.chunk_free_q.items) queue_free(&p.chunk_free_q);
     if (p.chunk_work_q.items) queue_free(&p.chunk_work_q);
     vsg_ligand_reader_close(p.reader);
+    for (int j = 0; j < VSG_SCREEN_MAX_SPLITTERS; j++) vsg_ligand_reader_close(p.split_readers[j]);
+    free(p.split_paths);
 out_pool:
     if (p.pool)
         for (size_t i = 0; i < p.npool; i++) batch_free(&p.pool[i]);
@@ -815,6 +982,8 @@ out_pool:
 out_scorers:
     for (int i = 0; i < p.nslots; i++) vsg_scorer_close(p.slots[i].scorer);
     pthread_mutex_destroy(&p.progress_mu);
+    pthread_mutex_destroy(&p.quota_mu);
+    pthread_cond_destroy(&p.quota_cv);
     rep->seconds = vsg_now() - t_start;
     return st;
 }
