@@ -610,6 +610,9 @@ static int writer_done(pipeline *p, const write_order *w)
  * one per four workers (a splitter cuts MOL2 at ~2 GB/s and inflates gzip at ~1 GB/s, a worker
  * parses ~0.4 GB/s), never more than the inputs; one under the MPI split, whose batch owners
  * follow the one sequence. VSG_SCREEN_SPLITTERS=N overrides it (benchmarks). */
+#define SPLIT_LOOKAHEAD 48
+#define SPLIT_BATCH_ATOMS ((size_t)1 << 18)
+
 static int splitters_for(const vsg_screen_options *o, int nparse)
 {
     if (nparse <= 1 || o->ninputs <= 1 || vsg_mpi_screen_split()) return 1;
@@ -685,9 +688,15 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     /* batches and queues */
     p.npool = 2 * (size_t)p.nslots + 2 + (p.nparse > 1 ? (size_t)p.nparse : 0); /* a batch per chunk in work */
     p.nsplit = splitters_for(o, p.nparse);
-    if (p.nsplit > 1) { /* each splitter's quota, and a pool that holds them all (split_one) */
+    if (p.nsplit > 1) {
+        /* each splitter's quota, and a pool that holds them all (split_one). The writer takes
+         * inputs in order, so a splitter on a later input runs ahead only as far as its quota:
+         * SPLIT_LOOKAHEAD batches (chunks of ~1000 records, batches of at most
+         * SPLIT_BATCH_ATOMS atoms: ~1.5 MB each in use) */
         p.quota = (int)((p.npool + (size_t)p.nsplit - 1) / (size_t)p.nsplit) + 1;
+        if (p.quota < SPLIT_LOOKAHEAD) p.quota = SPLIT_LOOKAHEAD;
         p.npool = (size_t)p.quota * (size_t)p.nsplit;
+        if (cap > SPLIT_BATCH_ATOMS) p.cap_atoms = cap = SPLIT_BATCH_ATOMS;
     }
 
     p.pool = calloc(p.npool, sizeof *p.pool);
