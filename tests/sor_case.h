@@ -6,6 +6,7 @@
 #define VSG_TEST_SOR_CASE_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include "mpi_env.h"
 #include "molecule.h"
 #include "pb_setup.h"
+#include "pb_system.h"
 
 static inline void sor_case(const vsg_molecule *m, int nonlinear, int nz, vsg_pb_physics *ph, vsg_level *lv)
 {
@@ -30,6 +32,32 @@ static inline void sor_case(const vsg_molecule *m, int nonlinear, int nz, vsg_pb
     double lo[3], hi[3];
     vsg_molecule_bounds(m, 0, lo, hi);
     for (int d = 0; d < 3; d++) lv->origin[d] = 0.5 * (lo[d] + hi[d]) - 0.5 * (lv->n[d] - 1);
+}
+
+/* The PB system of the case, from its starting potential (mdh boundary). */
+static inline void sor_case_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
+                                  vsg_precision prec, vsg_pb_system *sys)
+{
+    vsg_grid_charge *q = NULL;
+    size_t nq = 0;
+    double out = 0.0;
+    CHECK_STATUS(vsg_pb_build(m, ph, lv, prec, sys, &q, &nq, &out), VSG_OK);
+    free(q);
+    CHECK_STATUS(vsg_pb_boundary(sys, m, ph, VSG_BC_MDH, NULL), VSG_OK);
+}
+
+/* The solve settings both tests use: adaptive ω from the system's start, the precision's
+ * tolerance, a check every 10 iterations. */
+static inline vsg_sor_settings sor_case_settings(const vsg_pb_system *a, vsg_precision prec)
+{
+    vsg_sor_settings set;
+    memset(&set, 0, sizeof set);
+    set.omega = vsg_sor_omega_start(a);
+    set.adapt = 1;
+    set.tol = prec == VSG_PRECISION_FLOAT ? 1e-3 : 1e-7;
+    set.max_iter = 3000;
+    set.check_every = 10;
+    return set;
 }
 
 /* The --child side: MPI started by a launcher with more than one rank; 0 when so. */

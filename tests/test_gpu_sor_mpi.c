@@ -28,33 +28,15 @@
 #include "sor_slab_gpu.h"
 #include "vsgrid.h"
 
-/* The PB system of the case, from its starting potential. */
-static void build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv, vsg_precision prec,
-                  vsg_pb_system *sys)
-{
-    vsg_grid_charge *q = NULL;
-    size_t nq = 0;
-    double out = 0.0;
-    CHECK_STATUS(vsg_pb_build(m, ph, lv, prec, sys, &q, &nq, &out), VSG_OK);
-    free(q);
-    CHECK_STATUS(vsg_pb_boundary(sys, m, ph, VSG_BC_MDH, NULL), VSG_OK);
-}
-
 static void compare(const vsg_molecule *m, vsg_precision prec, int nonlinear, int nz, int gpu)
 {
     vsg_pb_physics ph;
     vsg_level lv;
     sor_case(m, nonlinear, nz, &ph, &lv);
     vsg_pb_system a;
-    build(m, &ph, &lv, prec, &a);
+    sor_case_build(m, &ph, &lv, prec, &a);
 
-    vsg_sor_settings set;
-    memset(&set, 0, sizeof set);
-    set.omega = vsg_sor_omega_start(&a);
-    set.adapt = 1;
-    set.tol = prec == VSG_PRECISION_FLOAT ? 1e-3 : 1e-7;
-    set.max_iter = 3000;
-    set.check_every = 10;
+    vsg_sor_settings set = sor_case_settings(&a, prec);
     set.gpu_index = gpu;
     vsg_sor_result ra;
     memset(&ra, 0, sizeof ra);
@@ -66,7 +48,7 @@ static void compare(const vsg_molecule *m, vsg_precision prec, int nonlinear, in
     for (int ipc = 1; ipc >= 0; ipc--) {
         setenv("VSG_SLAB_IPC", ipc ? "1" : "0", 1);
         vsg_pb_system b;
-        build(m, &ph, &lv, prec, &b);
+        sor_case_build(m, &ph, &lv, prec, &b);
         vsg_sor_result rb;
         memset(&rb, 0, sizeof rb);
         CHECK_STATUS(vsg_sor_mpi_with(&vsg_slab_gpu, &b, &set, &rb), VSG_OK);

@@ -50,23 +50,10 @@ static void compare(const vsg_molecule *m, vsg_precision prec, int nonlinear, in
     vsg_level lv;
     sor_case(m, nonlinear, nz, &ph, &lv);
     vsg_pb_system a, b;
-    vsg_grid_charge *q = NULL;
-    size_t nq = 0;
-    double out = 0.0;
-    CHECK_STATUS(vsg_pb_build(m, &ph, &lv, prec, &a, &q, &nq, &out), VSG_OK);
-    free(q);
-    CHECK_STATUS(vsg_pb_boundary(&a, m, &ph, VSG_BC_MDH, NULL), VSG_OK);
-    CHECK_STATUS(vsg_pb_build(m, &ph, &lv, prec, &b, &q, &nq, &out), VSG_OK);
-    free(q);
-    CHECK_STATUS(vsg_pb_boundary(&b, m, &ph, VSG_BC_MDH, NULL), VSG_OK);
+    sor_case_build(m, &ph, &lv, prec, &a);
+    sor_case_build(m, &ph, &lv, prec, &b);
 
-    vsg_sor_settings set;
-    memset(&set, 0, sizeof set);
-    set.omega = vsg_sor_omega_start(&a);
-    set.adapt = 1;
-    set.tol = prec == VSG_PRECISION_FLOAT ? 1e-3 : 1e-7;
-    set.max_iter = 3000;
-    set.check_every = 10;
+    vsg_sor_settings set = sor_case_settings(&a, prec);
     vsg_sor_result ra, rb;
     memset(&ra, 0, sizeof ra);
     memset(&rb, 0, sizeof rb);
