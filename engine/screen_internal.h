@@ -108,8 +108,6 @@ struct pipeline {
     int nsplit;
     int nworkers;                 /* parse workers running */
     vsg_ligand_reader *split_readers[VSG_SCREEN_MAX_SPLITTERS];
-    const char **split_paths;     /* the inputs of each splitter, in order */
-    int split_first[VSG_SCREEN_MAX_SPLITTERS + 1];
     int outstanding[VSG_SCREEN_MAX_SPLITTERS];
     int quota;
     pthread_mutex_t quota_mu;

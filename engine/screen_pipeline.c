@@ -177,19 +177,9 @@ static void add_ligand(pipeline *p, batch *b, const vsg_ligand *lig)
     add_row(b, lig, (long)l);
 }
 
-/* The reader's position in its input, for the progress line (read by the writer thread). */
-static void publish_progress(pipeline *p)
-{
-    uint64_t done = 0, total = 0;
-    vsg_ligand_reader_progress(p->reader, &done, &total);
-    pthread_mutex_lock(&p->progress_mu);
-    p->bytes_done = done;
-    p->bytes_total = total;
-    pthread_mutex_unlock(&p->progress_mu);
-}
-
-/* The same for splitter j of several (each thread reports its own reader; the line sums them). */
-static void publish_split_progress(pipeline *p, int j, vsg_ligand_reader *rd)
+/* Reader j's position in its inputs, for the progress line (read by the writer thread): the
+ * one reader (j 0), or splitter j's of several; each thread reports its own, the line sums. */
+static void publish_progress(pipeline *p, int j, vsg_ligand_reader *rd)
 {
     uint64_t done = 0, total = 0;
     vsg_ligand_reader_progress(rd, &done, &total);
@@ -329,20 +319,18 @@ static void *split_one(void *arg)
         else chunk++;
         it->b = b;
         queue_push(&p->chunk_work_q, it);
-        if (multi) publish_split_progress(p, j, rd);
-        else publish_progress(p);
+        publish_progress(p, j, rd);
     }
     return NULL;
 }
 
-/* The reader thread of the parallel parse: runs the splitter(s), which read (and inflate) and
- * cut the inputs into chunks, each with a batch, for the parse workers, then ends the workers.
- * Returns the batches used, or (size_t)-1 without workers (nothing read: the reader parses
- * alone). split_s is the busiest splitter's time. */
+/* The reader thread of the parallel parse (vsg_screen_run started its workers): runs the
+ * splitter(s), which read (and inflate) and cut the inputs into chunks, each with a batch, for
+ * the parse workers, then ends the workers. Returns the batches used. split_s is the busiest
+ * splitter's time. */
 static size_t split_main(pipeline *p)
 {
-    const int started = p->nworkers; /* the parse workers, started by vsg_screen_run */
-    if (started == 0) return (size_t)-1;
+    const int started = p->nworkers;
     splitter sp[VSG_SCREEN_MAX_SPLITTERS];
     pthread_t tid[VSG_SCREEN_MAX_SPLITTERS];
     int running[VSG_SCREEN_MAX_SPLITTERS];
@@ -367,10 +355,10 @@ static size_t split_main(pipeline *p)
 static void *reader_main(void *arg)
 {
     pipeline *p = arg;
-    size_t seq = p->nparse > 1 ? split_main(p) : (size_t)-1;
-    if (seq != (size_t)-1) {
+    if (p->nparse > 1) { /* parse workers running (vsg_screen_run) */
+        const size_t batches = split_main(p);
         pthread_mutex_lock(&p->progress_mu);
-        p->total_batches = seq;
+        p->total_batches = batches;
         p->reader_done = 1;
         pthread_mutex_unlock(&p->progress_mu);
         for (int i = 0; i < p->nslots; i++) queue_push(&p->work_q, NULL);
@@ -381,7 +369,7 @@ static void *reader_main(void *arg)
     }
     vsg_ligand lig;
     vsg_ligand_init(&lig);
-    seq = 0;
+    size_t seq = 0;
     batch *b = NULL;
     double busy = 0.0;
     for (;;) {
@@ -406,7 +394,7 @@ static void *reader_main(void *arg)
         if (b->nrows == ROWS_PER_BATCH) {
             queue_push(&p->work_q, b);
             b = NULL;
-            publish_progress(p);
+            publish_progress(p, 0, p->reader);
         }
     }
     if (b && b->nrows > 0) queue_push(&p->work_q, b);
@@ -696,7 +684,11 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
         p.quota = (int)((p.npool + (size_t)p.nsplit - 1) / (size_t)p.nsplit) + 1;
         if (p.quota < SPLIT_LOOKAHEAD) p.quota = SPLIT_LOOKAHEAD;
         p.npool = (size_t)p.quota * (size_t)p.nsplit;
-        if (cap > SPLIT_BATCH_ATOMS) p.cap_atoms = cap = SPLIT_BATCH_ATOMS;
+        /* never below what one splitter's batches take (the reader's --max-atoms), so that a
+         * record's too_many_atoms row does not depend on the number of splitters */
+        size_t floor_atoms = o->max_atoms > 0 && (size_t)o->max_atoms > SPLIT_BATCH_ATOMS ? (size_t)o->max_atoms
+                                                                                          : SPLIT_BATCH_ATOMS;
+        if (cap > floor_atoms) p.cap_atoms = cap = floor_atoms;
     }
 
     p.pool = calloc(p.npool, sizeof *p.pool);
@@ -724,14 +716,14 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     if (p.nparse > 1 && !vsg_ligand_reader_splittable(p.reader)) p.nparse = 1;
     if (p.nparse <= 1) p.nsplit = 1;
     if (p.nsplit > 1) { /* splitter j: inputs j, j + nsplit, ..., each with a reader of its own */
-        p.split_paths = malloc(sizeof *p.split_paths * (size_t)o->ninputs);
-        int n = 0, ok = p.split_paths != NULL;
+        const char **paths = malloc(sizeof *paths * (size_t)o->ninputs);
+        int ok = paths != NULL;
         for (int j = 0; ok && j < p.nsplit; j++) {
-            p.split_first[j] = n;
-            for (int i = j; i < o->ninputs; i += p.nsplit) p.split_paths[n++] = o->inputs[i];
-            ok = vsg_ligand_reader_open(p.split_paths + p.split_first[j], n - p.split_first[j], &ro,
-                                        &p.split_readers[j]) == VSG_OK;
+            int n = 0;
+            for (int i = j; i < o->ninputs; i += p.nsplit) paths[n++] = o->inputs[i];
+            ok = vsg_ligand_reader_open(paths, n, &ro, &p.split_readers[j]) == VSG_OK; /* it copies the paths */
         }
+        free(paths);
         if (!ok) { /* no memory: one splitter, as with one input */
             for (int j = 0; j < p.nsplit; j++) vsg_ligand_reader_close(p.split_readers[j]), p.split_readers[j] = NULL;
             p.nsplit = 1;
@@ -980,7 +972,6 @@ out_reader:
     if (p.chunk_work_q.items) queue_free(&p.chunk_work_q);
     vsg_ligand_reader_close(p.reader);
     for (int j = 0; j < VSG_SCREEN_MAX_SPLITTERS; j++) vsg_ligand_reader_close(p.split_readers[j]);
-    free(p.split_paths);
 out_pool:
     if (p.pool)
         for (size_t i = 0; i < p.npool; i++) batch_free(&p.pool[i]);
