@@ -2,16 +2,14 @@
  * vsg_ligand_reader (format from the extension, gzip transparently) and prints, per file,
  * molecules/s, atoms/s and MB/s (of the uncompressed text and of the file as stored).
  *
- *   bench_parse [-n N] [--max-atoms M] [--split] [--threads T] FILE...
+ *   bench_parse [-n N] [--max-atoms M] [--split] FILE...
  *
  * Every record is read completely (coordinates, charges, bonds), as a screen would. The best
  * of the N passes is reported (the others are warm-up for the page cache and allocator).
- * --split times the splitter of the parallel parse alone (inflate and cut into chunks, as
- * `vsgrid screen --parse-threads` does); --threads T parses with the splitter feeding T chunk
- * readers, the screen's parallel parse without the scoring. */
+ * --split times the splitter of the parallel parse alone (read or inflate, and cut into chunks,
+ * as `vsgrid screen --parse-threads` does): the ceiling of the parallel parse on one input. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,118 +41,37 @@ static double text_bytes(const char *path)
     return total;
 }
 
-/* ---- the parallel parse: one splitter, T chunk readers, a ring of chunks ---------------- */
-
-#define RING 64
-typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    vsg_lig_chunk ch[RING];
-    int state[RING]; /* 0 free, 1 full, 2 being parsed */
-    long head, tail; /* chunks handed out / produced */
-    int done;
-    const vsg_ligand_reader_options *opt;
-    long long atoms;
-    long records;
-} ring;
-
-static void *worker(void *arg)
+/* One pass of the splitter alone over path (the screen's chunk limits); the records cut. */
+static long split_pass(const char *path, const vsg_ligand_reader_options *opt)
 {
-    ring *q = arg;
-    vsg_ligand_reader *rd;
-    vsg_ligand lig;
-    long long a = 0;
-    long n = 0;
-    if (vsg_ligand_reader_open_chunk(q->opt, &rd) != VSG_OK) return NULL;
-    vsg_ligand_init(&lig);
-    for (;;) {
-        long k;
-        pthread_mutex_lock(&q->mu);
-        while (q->head == q->tail && !q->done) pthread_cond_wait(&q->cv, &q->mu);
-        if (q->head == q->tail) {
-            pthread_mutex_unlock(&q->mu);
-            break;
-        }
-        k = q->head++ % RING;
-        q->state[k] = 2;
-        pthread_mutex_unlock(&q->mu);
-        vsg_ligand_reader_set_chunk(rd, &q->ch[k]);
-        while (vsg_ligand_reader_next(rd, &lig) == 1) a += lig.natoms, n++;
-        pthread_mutex_lock(&q->mu);
-        q->state[k] = 0;
-        pthread_cond_broadcast(&q->cv);
-        pthread_mutex_unlock(&q->mu);
-    }
-    vsg_ligand_release(&lig);
-    vsg_ligand_reader_close(rd);
-    pthread_mutex_lock(&q->mu);
-    q->atoms += a;
-    q->records += n;
-    pthread_mutex_unlock(&q->mu);
-    return NULL;
-}
-
-/* One pass; threads 0: the splitter alone. Returns records, sets *atoms. */
-static long parallel_pass(const char *path, const vsg_ligand_reader_options *opt, int threads, long long *atoms)
-{
-    static ring q;
-    pthread_t tid[256];
     vsg_ligand_reader *r;
-    long chunks = 0, recs = 0;
-    int i;
-    memset(&q, 0, sizeof q);
-    pthread_mutex_init(&q.mu, NULL);
-    pthread_cond_init(&q.cv, NULL);
-    q.opt = opt;
+    vsg_lig_chunk ch;
+    long recs = 0;
+    memset(&ch, 0, sizeof ch);
     if (vsg_ligand_reader_open(&path, 1, opt, &r) != VSG_OK) return -1;
-    for (i = 0; i < threads; i++) pthread_create(&tid[i], NULL, worker, &q);
-    for (;;) {
-        long k = q.tail % RING;
-        int got;
-        pthread_mutex_lock(&q.mu);
-        while (threads > 0 && (q.tail - q.head >= RING || q.state[k] != 0)) pthread_cond_wait(&q.cv, &q.mu);
-        pthread_mutex_unlock(&q.mu);
-        got = vsg_ligand_reader_next_chunk(r, &q.ch[k], 1024, 65536);
-        if (got != 1) break;
-        recs += q.ch[k].records;
-        chunks++;
-        if (threads > 0) {
-            pthread_mutex_lock(&q.mu);
-            q.state[k] = 1;
-            q.tail++;
-            pthread_cond_broadcast(&q.cv);
-            pthread_mutex_unlock(&q.mu);
-        }
-    }
-    pthread_mutex_lock(&q.mu);
-    q.done = 1;
-    pthread_cond_broadcast(&q.cv);
-    pthread_mutex_unlock(&q.mu);
-    for (i = 0; i < threads; i++) pthread_join(tid[i], NULL);
-    for (i = 0; i < RING; i++) vsg_lig_chunk_free(&q.ch[i]);
+    while (vsg_ligand_reader_next_chunk(r, &ch, 1024, 65536) == 1) recs += ch.records;
+    vsg_lig_chunk_free(&ch);
     vsg_ligand_reader_close(r);
-    *atoms = q.atoms;
-    return threads > 0 ? q.records : recs;
+    return recs;
 }
 
 int main(int argc, char **argv)
 {
-    int passes = 5, i, first = 1, split = 0, threads = 0;
+    int passes = 5, i, first = 1, split = 0;
     vsg_ligand_reader_options opt;
     memset(&opt, 0, sizeof opt);
     for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
         if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) passes = atoi(argv[++i]);
         else if (strcmp(argv[i], "--max-atoms") == 0 && i + 1 < argc) opt.max_atoms = atoi(argv[++i]);
         else if (strcmp(argv[i], "--split") == 0) split = 1;
-        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = atoi(argv[++i]), threads = threads > 256 ? 256 : threads;
         else {
-            fprintf(stderr, "usage: bench_parse [-n N] [--max-atoms M] [--split] [--threads T] FILE...\n");
+            fprintf(stderr, "usage: bench_parse [-n N] [--max-atoms M] [--split] FILE...\n");
             return 2;
         }
     }
     first = i;
     if (first >= argc || passes < 1) {
-        fprintf(stderr, "usage: bench_parse [-n N] [--max-atoms M] [--split] [--threads T] FILE...\n");
+        fprintf(stderr, "usage: bench_parse [-n N] [--max-atoms M] [--split] FILE...\n");
         return 2;
     }
     printf("%-40s %8s %6s %9s %10s %12s %12s %9s %9s\n", "file", "records", "failed", "atoms", "s/pass",
@@ -172,8 +89,8 @@ int main(int argc, char **argv)
             vsg_ligand lig;
             double t0 = now(), t;
             long long a = 0;
-            if (split || threads > 0) {
-                long n = parallel_pass(path, &opt, split ? 0 : threads, &a);
+            if (split) {
+                long n = split_pass(path, &opt);
                 if (n < 0) {
                     fprintf(stderr, "bench_parse: %s\n", vsg_last_error());
                     return 1;
