@@ -8,17 +8,9 @@
 # Usage: cli_mpi_grid.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
 vsgrid=$1 src=$2 work=$3/cli_mpi_grid
-"$vsgrid" --version | grep -q "(MPI)" || { echo "skipped: vsgrid built without MPI"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "skipped: mpirun not found"; exit 77; }
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 . "$(dirname "$0")/lib_cli.sh"
-# CI containers run as root; Open MPI refuses root without the flag.
-mpi=(mpirun --oversubscribe -x OMP_NUM_THREADS=1)
-[ "$(id -u)" = 0 ] && mpi+=(--allow-run-as-root)
-
-json_val() {  # json_val FILE KEY: the first "KEY": value
-  grep -o "\"$2\": [^,}]*" "$1" | head -1 | sed 's/.*: //'
-}
+mpi_launcher "$vsgrid"
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 
 run_case() {  # run_case NAME vsgrid-grid-args...
   local name=$1; shift

@@ -9,13 +9,9 @@
 # Usage: cli_mpi_screen.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
 vsgrid=$1 src=$2 work=$3/cli_mpi_screen
-"$vsgrid" --version | grep -q "(MPI)" || { echo "skipped: vsgrid built without MPI"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "skipped: mpirun not found"; exit 77; }
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 . "$(dirname "$0")/lib_cli.sh"
-mpi=(mpirun --oversubscribe -x OMP_NUM_THREADS=1)
-[ "$(id -u)" = 0 ] && mpi+=(--allow-run-as-root)   # CI containers run as root
-json_val() { grep -o "\"$2\": [^,}]*" "$1" | head -1 | sed 's/.*: //'; }
+mpi_launcher "$vsgrid"
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 
 "$vsgrid" grid "$src/data/xiap_receptor.pqr.gz" --method coulomb --dielectric 4r --spacing 0.6 --fill 0.9 \
   --device cpu -o g.vsg --quiet 2>err.txt || { echo "FAIL: no grid: $(cat err.txt)"; exit 1; }
