@@ -63,15 +63,15 @@ static void src_fill(vsg_lig_src *s)
         s->cap = cap;
     }
     want = s->cap - 1 - s->end; /* one byte for the NUL after a last line without newline */
-    if (s->z) {
-        long n = s->ra ? vsg_read_ahead_read(s->ra, s->buf + s->end, want) : vsg_inflate_read(s->z, s->buf + s->end, want);
+    if (s->ra) {
+        long n = vsg_read_ahead_read(s->ra, s->buf + s->end, want);
         if (n > 0) {
             s->end += (size_t)n;
         } else {
             const char *msg;
             s->at_eof = 1;
             if (n < 0) {
-                s->err = s->ra ? vsg_read_ahead_error(s->ra, &msg) : vsg_inflate_error(s->z, &msg);
+                s->err = vsg_read_ahead_error(s->ra, &msg);
                 if (!s->err) s->err = VSG_E_IO;
                 snprintf(s->err_msg, sizeof s->err_msg, "%s", *msg ? msg : "read error");
             }
@@ -119,8 +119,7 @@ int vsg_lig_src_slow(vsg_lig_src *s, char **line, size_t *len)
 
 void vsg_lig_src_close(vsg_lig_src *s)
 {
-    if (s->ra) vsg_read_ahead_close(s->ra); /* closes z too */
-    else vsg_inflate_close(s->z);
+    vsg_read_ahead_close(s->ra); /* and its inflater */
     free(s->buf);
     memset(s, 0, sizeof *s);
 }
@@ -128,7 +127,6 @@ void vsg_lig_src_close(vsg_lig_src *s)
 static uint64_t src_offset(const vsg_lig_src *s)
 {
     if (s->ra) return vsg_read_ahead_offset(s->ra);
-    if (s->z) return vsg_inflate_offset(s->z);
     return s->mem_pos;
 }
 
@@ -438,15 +436,16 @@ static int open_current(vsg_ligand_reader *r, char *why, size_t whylen)
             fd = open(path, O_RDONLY | O_CLOEXEC);
     }
     if (fd >= 0) {
-        c->src.z = vsg_inflate_open(fd);
-        if (!c->src.z) errno = ENOMEM;
         /* read (and inflated) ahead by a thread of its own (read_ahead.h), for the serial
-         * reader and the splitter alike, so both see the same bytes before a gzip error (the
-         * inflater drops what the failing call inflated, so that depends on the size asked);
-         * without memory or a thread for it, read directly */
-        else c->src.ra = vsg_read_ahead_open(c->src.z);
+         * reader and the splitter alike, in the same blocks, so both see the same bytes before
+         * a gzip error (the inflater drops what the failing call inflated, so that depends on
+         * the size asked) */
+        vsg_inflate *z = vsg_inflate_open(fd); /* closes fd when it fails */
+        c->src.ra = z ? vsg_read_ahead_open(z) : NULL;
+        if (z && !c->src.ra) vsg_inflate_close(z);
+        if (!c->src.ra) errno = ENOMEM;
     }
-    if (!c->src.z) {
+    if (!c->src.ra) {
         snprintf(why, whylen, "cannot open: %s", errno ? strerror(errno) : "out of memory");
         free(c->src.buf);
         c->src.buf = NULL;

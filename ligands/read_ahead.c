@@ -1,6 +1,8 @@
 /* read_ahead.c — see read_ahead.h. A ring of blocks between one producer (the thread that
  * calls vsg_inflate_read) and one consumer; each block keeps what its read returned (a count,
- * 0 for the end, -1 for an error) and the input offset after it. The producer stops after an
+ * 0 for the end, -1 for an error) and the input offset after it. Without a thread (none could
+ * start, or VSG_READ_AHEAD=0) the consumer fills the next block itself when it needs one: the
+ * same blocks, so the same bytes, one after the other. The producer stops after an
  * end or an error, so the inflater is touched by one thread at a time: the producer until its
  * last block, then the consumer (vsg_inflate_error, close), ordered by the ring's mutex. */
 #define _POSIX_C_SOURCE 200809L
@@ -23,6 +25,7 @@ typedef struct {
 struct vsg_read_ahead {
     vsg_inflate *z;
     pthread_t thread;
+    int threaded;           /* 0: the consumer fills blocks itself */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     block b[RA_BLOCKS];
@@ -33,6 +36,14 @@ struct vsg_read_ahead {
     long last;              /* 1 while reading; 0 or -1 once the end or the error was reached */
     uint64_t offset;
 };
+
+/* Block b's read: what vsg_inflate_read returns for a whole block, and the offset after it. */
+static long fill_block(vsg_read_ahead *r, block *b)
+{
+    b->got = vsg_inflate_read(r->z, b->data, RA_BLOCK);
+    b->offset = vsg_inflate_offset(r->z);
+    return b->got;
+}
 
 static void *produce(void *arg)
 {
@@ -45,9 +56,7 @@ static void *produce(void *arg)
         pthread_mutex_unlock(&r->mu);
         if (stop) return NULL;
         /* the block is free: the consumer moves on past a block only once it is empty */
-        const long got = vsg_inflate_read(r->z, b->data, RA_BLOCK);
-        b->got = got;
-        b->offset = vsg_inflate_offset(r->z);
+        const long got = fill_block(r, b);
         pthread_mutex_lock(&r->mu);
         r->filled++;
         pthread_cond_broadcast(&r->cv);
@@ -72,13 +81,8 @@ vsg_read_ahead *vsg_read_ahead_open(vsg_inflate *z)
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->cv, NULL);
     r->offset = vsg_inflate_offset(z);
-    if (pthread_create(&r->thread, NULL, produce, r) != 0) {
-        pthread_mutex_destroy(&r->mu);
-        pthread_cond_destroy(&r->cv);
-        free(mem);
-        free(r);
-        return NULL;
-    }
+    const char *e = getenv("VSG_READ_AHEAD");
+    r->threaded = !(e && atoi(e) == 0) && pthread_create(&r->thread, NULL, produce, r) == 0;
     return r;
 }
 
@@ -90,9 +94,14 @@ long vsg_read_ahead_read(vsg_read_ahead *r, void *buf, size_t n)
         pthread_mutex_lock(&r->mu);
         /* hand out only what has already arrived, once some bytes are out: the consumer
          * never waits with bytes it could use */
-        while (r->filled == r->taken && out == 0) pthread_cond_wait(&r->cv, &r->mu);
-        const int have = r->filled != r->taken;
+        while (r->threaded && r->filled == r->taken && out == 0) pthread_cond_wait(&r->cv, &r->mu);
+        int have = r->filled != r->taken;
         pthread_mutex_unlock(&r->mu);
+        if (!have && !r->threaded && out == 0) { /* no thread: the next block, here */
+            fill_block(r, &r->b[r->filled % RA_BLOCKS]);
+            r->filled++;
+            have = 1;
+        }
         if (!have) break;
         block *b = &r->b[r->taken % RA_BLOCKS];
         if (b->got <= 0) { /* the end, or the error after the bytes before it */
@@ -134,7 +143,7 @@ void vsg_read_ahead_close(vsg_read_ahead *r)
     r->stop = 1;
     pthread_cond_broadcast(&r->cv);
     pthread_mutex_unlock(&r->mu);
-    pthread_join(r->thread, NULL);
+    if (r->threaded) pthread_join(r->thread, NULL);
     vsg_inflate_close(r->z);
     pthread_mutex_destroy(&r->mu);
     pthread_cond_destroy(&r->cv);

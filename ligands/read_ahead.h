@@ -26,7 +26,9 @@
 typedef struct vsg_read_ahead vsg_read_ahead;
 
 /* Starts reading z ahead. The read-ahead owns z from here on (vsg_read_ahead_close closes it);
- * NULL when no memory or thread can be had, and then z is still the caller's. */
+ * NULL when no memory can be had, and then z is still the caller's. Without a thread (none
+ * could start, or the environment says VSG_READ_AHEAD=0) it reads the same blocks in the
+ * caller's thread, when they are needed. */
 vsg_read_ahead *vsg_read_ahead_open(vsg_inflate *z);
 
 /* As vsg_inflate_read: the count (> 0), 0 at the end, -1 on an error (sticky). */

@@ -22,8 +22,7 @@
 #define VSG_LIG_LINE_MAX (1u << 20) /* longer lines are not a molecule we know how to read */
 
 typedef struct {
-    vsg_inflate *z;       /* file input (gzip or plain); NULL for memory input */
-    vsg_read_ahead *ra;   /* z read by a thread of its own (the splitter's input), else NULL */
+    vsg_read_ahead *ra;   /* file input (gzip or plain, read ahead: read_ahead.h); NULL for memory */
     const char *mem;      /* memory input */
     size_t mem_len, mem_pos;
     char *buf;            /* bytes [pos, end) not yet handed out; buf[end] is writable */
