@@ -51,6 +51,7 @@ extern "C" {
 #include "constants.h" /* C headers without their own extern "C" guard */
 #include "errors.h"
 #include "surface.h"
+#include "profile.h"
 #include "timer.h"
 }
 
@@ -456,6 +457,13 @@ __host__ __device__ __forceinline__ void face_node(long long t, int nx, int ny, 
     *z = 1 + (int)(r / (ny - 2));
 }
 
+/* VSG_PROFILE: the time of each phase, the stream drained first (profile.h). */
+#define PHASE(what)                                                      \
+    do {                                                                 \
+        if (vsg_profiling() && st) (void)cudaStreamSynchronize(st);      \
+        vsg_profile_phase(&mark, what);                                  \
+    } while (0)
+
 static long long face_count(int nx, int ny, int nz)
 {
     return 2 * (long long)nx * ny + 2 * (long long)nx * (nz - 2) + 2 * (long long)(ny - 2) * (nz - 2);
@@ -635,6 +643,8 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
         return vsg_fail(VSG_E_LIMIT, "GPU PB setup: a %dx%dx%d grid is past this implementation's limit", s->nx,
                         s->ny, s->nz);
 
+    double mark = vsg_now();
+    cudaStream_t st = NULL;
     int prev = -1;
     if (cudaGetDevice(&prev) == cudaSuccess && prev != dev) d->prev_device = prev;
     (void)cudaGetLastError();
@@ -643,7 +653,8 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
     CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     if (sms < 1) sms = 1;
     CU(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
-    cudaStream_t st = d->stream;
+    st = d->stream;
+    PHASE("setup: device, stream");
 
     const int nx = s->nx, ny = s->ny, nz = s->nz;
     const long long n = (long long)s->nodes;
@@ -730,6 +741,7 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
         probes.g = cell_geo(plo, phi_, fmax(ph->probe, 0.5) + WINDOW_SLACK);
     }
     const size_t nca = cells_of(atoms.g), ncp = use_probe ? cells_of(probes.g) : 0;
+    PHASE("setup: host atoms, surface angles");
 
     Phys p;
     memset(&p, 0, sizeof p);
@@ -790,6 +802,8 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
         CU(cudaMalloc((void **)&d->pcursor, (ncp + 1) * sizeof(unsigned)));
     }
 
+    PHASE("setup: device allocations");
+
     /* ---- device: geometry ---- */
     if (natoms > 0) {
         CU(cudaMemcpyAsync(d->atom, d->h_atom, (size_t)natoms * sizeof(Ball), cudaMemcpyHostToDevice, st));
@@ -826,6 +840,8 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
         CU(cudaMemsetAsync(d->codes, 0, 3 * (size_t)n, st)); /* no atoms: all solvent */
     }
 
+    PHASE("setup: geometry kernels");
+
     /* ---- host, meanwhile: charges, and the faces the CPU's own code computes exactly ---- */
     vsg_status hs = vsg_assign_charges(m, lv, ph->spline, charges, ncharges, outside);
     if (hs != VSG_OK) return hs;
@@ -839,6 +855,8 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
         if (vsg_mdh_prepare(&d->md_host, m, ph) != VSG_OK) return vsg_fail(VSG_E_NOMEM, "out of memory (boundary)");
         d->have_md = 1;
     }
+
+    PHASE("setup: host charges, boundary atoms");
 
     /* ---- device: flags, list positions, mdh faces ---- */
     const long long nq = (long long)*ncharges;
@@ -875,6 +893,7 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
     for (int c = 0; c < 2; c++)
         CU(cudaMemcpyAsync(&listed[c], d->pos[c] + cnt[c], sizeof(unsigned), cudaMemcpyDeviceToHost, st));
     CU(cudaStreamSynchronize(st));
+    PHASE("setup: flags, faces kernels");
 
     /* ---- the lists: exact sizes now known ---- */
     for (int c = 0; c < 2; c++) {
@@ -887,6 +906,7 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
                                                                                    d->corr[c]);
         LAUNCHED("fill_corr");
     }
+    PHASE("setup: lists (allocate, fill)");
     for (int c = 0; c < 2; c++) {
         CU(cudaMemcpyAsync(s->flag[c], d->flag[c], (size_t)cnt[c], cudaMemcpyDeviceToHost, st));
         if (s->ncorr[c])
@@ -898,12 +918,14 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
         CU(cudaMemcpyAsync(d->h_faces, d->faces, (size_t)nfaces * sizeof(double), cudaMemcpyDeviceToHost, st));
     }
     CU(cudaStreamSynchronize(st));
+    PHASE("setup: download flags, lists, faces");
     if (bc == VSG_BC_MDH)
         for (long long t = 0; t < nfaces; t++) {
             int x, y, z;
             face_node(t, nx, ny, nz, &x, &y, &z);
             vsg_pb_set(s, vsg_pb_linear(s, x, y, z), d->h_faces[t]);
         }
+    PHASE("setup: faces into the host system");
     return VSG_OK;
 }
 
@@ -920,13 +942,17 @@ extern "C" vsg_status vsg_pb_build_gpu(const vsg_molecule *m, const vsg_pb_physi
     if (bc != VSG_BC_ZERO && bc != VSG_BC_SDH && bc != VSG_BC_MDH && bc != VSG_BC_DIPOLE)
         return vsg_fail(VSG_E_ARG, "GPU PB setup: boundary %d is not zero, sdh, mdh or dipole (focusing: build "
                                    "with zero, then apply the coarse grid)", (int)bc);
+    double mark = t0;
     vsg_status st = vsg_pb_system_init(s, ph, lv, precision); /* as vsg_pb_build does */
+    vsg_profile_phase(&mark, "setup: host system allocation");
     if (st != VSG_OK) return st;
     Dev d;
     memset(&d, 0, sizeof d);
     d.prev_device = -1;
     st = build(m, ph, lv, bc, s, charges, ncharges, outside, device, &d);
+    mark = vsg_now();
     release(&d);
+    vsg_profile_phase(&mark, "setup: release device scratch");
     if (st != VSG_OK) {
         vsg_pb_system_free(s);
         free(*charges);

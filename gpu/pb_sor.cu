@@ -30,6 +30,7 @@
 #include "pb_gpu.h"
 extern "C" {
 #include "errors.h" /* C headers without their own extern "C" guard */
+#include "profile.h"
 #include "timer.h"
 }
 
@@ -159,6 +160,7 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         return vsg_fail(VSG_E_ARG, "GPU PB solver: %d ion species (at most %d)", s->n_ions,
                         VSG_MAX_IONS);
 
+    double mark = vsg_now();
     int prev = -1;
     if (cudaGetDevice(&prev) == cudaSuccess && prev != dev) d->prev_device = prev;
     (void)cudaGetLastError();
@@ -210,6 +212,8 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         if (st != VSG_OK) return st;
     }
     CU(cudaMalloc((void **)&d->maxbits, sizeof(unsigned long long)));
+    CU(cudaStreamSynchronize(d->stream));
+    vsg_profile_phase(&mark, "sor: checks, allocate, upload");
 
     /* Constants exactly as the CPU sweep forms them. */
     Offsets off[2];
@@ -294,10 +298,12 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     if (show) fprintf(stderr, "\r%60s\r", "");
 
     /* The solution (or, after divergence, the last state, as the CPU leaves it) back in s. */
+    mark = vsg_now();
     for (int c = 0; c < 2; c++)
         CU(cudaMemcpyAsync(s->phi[c], d->phi[c], s->count[c] * sizeof(R), cudaMemcpyDeviceToHost,
                            d->stream));
     CU(cudaStreamSynchronize(d->stream));
+    vsg_profile_phase(&mark, "sor: download phi");
     if (diverged)
         return vsg_fail(VSG_E_CONVERGE, "PB solver diverged at iteration %d (change %g)",
                         r->iterations, r->final_change);

@@ -16,6 +16,7 @@
 #include "mpi_env.h"       /* MPI (issue 7) */
 #include "sor_mpi.h"       /* MPI (issue 7) */
 #include "sor_slab_gpu.h"  /* MPI over GPUs (issue 7) */
+#include "profile.h"
 #include "timer.h"
 
 void vsg_pb_params_default(vsg_pb_params *p)
@@ -157,18 +158,6 @@ typedef struct {
     long listed, charged;
     int nested_iterations;
 } level_out;
-
-/* VSG_PROFILE=1: one stderr line per level with the time of each phase (where a solve's fixed
- * costs go; docs/PERFORMANCE.md). */
-static int profiling(void)
-{
-    static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("VSG_PROFILE");
-        on = e && *e && strcmp(e, "0") != 0;
-    }
-    return on;
-}
 
 static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
                               const vsg_level *lv, vsg_boundary bc, const vsg_grid *coarse, int *gpu,
@@ -318,7 +307,7 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
         *out = system_to_grid(&s);
         if (!*out) st = vsg_fail(VSG_E_NOMEM, "out of memory (potential grid)");
     }
-    if (profiling())
+    if (vsg_profiling())
         fprintf(stderr,
                 "vsgrid profile: level %dx%dx%d depth %d: build+boundary %.4f s, nested guess %.4f s, SOR call "
                 "%.4f s (iterations %.4f s, %d it), energy+grid %.4f s\n",
@@ -355,7 +344,9 @@ static vsg_status solve_levels(const vsg_molecule *m, const vsg_pb_params *p, co
                         lv[count - 1].n[0], lv[count - 1].n[1], lv[count - 1].n[2], est / 1048576.0,
                         p->max_memory / 1048576.0);
     }
+    double mark = vsg_now();
     int gpu = use_gpu(p, &st);
+    vsg_profile_phase(&mark, "device discovery (CUDA init)");
     if (st != VSG_OK) { vsg_grid_free(coarse); return st; }
     /* Default precision: float on the GPU (half the bytes per node, accuracy checked against the
      * double twin in the GPU tests), double on the CPU. */

@@ -9,8 +9,9 @@
 # Knobs (environment): BUILD_DIR, JOBS, BENCH_SIZES, BENCH_TIMEOUT, CTEST_TIMEOUT, and PARTS, the
 # parts to run (default all: "tests sor e2e benches apbs screen surface mpi"), so a run can be split into
 # calls that fit a time limit (the build is kept and reused); "gputests" runs only ctest -L gpu;
-# "sorforms" (the PB sweep's launch forms), "ceiling" (scripts/sor_ceiling.cu) and "pipeline"
-# (bench_screen_pipeline.sh) only when named.
+# "sorforms" (the PB sweep's launch forms), "ceiling" (scripts/sor_ceiling.cu), "pipeline"
+# (bench_screen_pipeline.sh) and "profile" (scripts/profile_pb.sh: phase times of whole PB runs,
+# GPU and CPU twin) only when named.
 set -u
 
 BUILD_DIR=${BUILD_DIR:-build-gpu-check}
@@ -142,6 +143,7 @@ if [ "$built" -eq 1 ]; then
         done
     }
     want e2e && step "e2e 1stp 161^3 257^3" e2e.log e2e
+    want profile && step "profile_pb" profile_pb.log env CPU="${CPU:-1}" scripts/profile_pb.sh "$BUILD_DIR/vsgrid" ${PROFILE_CASES:-}
     for b in bench_pb_setup bench_coulomb bench_screen; do
         if want benches && [ -x "$BUILD_DIR/$b" ]; then
             step "$b" "$b.log" timeout "$BENCH_TIMEOUT" "$BUILD_DIR/$b"
