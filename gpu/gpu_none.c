@@ -178,3 +178,41 @@ double vsg_slab_gpu_bytes(const vsg_pb_system *s, int z_lo, int z_hi)
     (void)s, (void)z_lo, (void)z_hi;
     return 0.0;
 }
+
+#include "pb_dev.h"
+
+vsg_status vsg_pb_dev_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
+                            vsg_precision precision, vsg_boundary bc, vsg_pb_system *s,
+                            vsg_grid_charge **charges, size_t *ncharges, double *outside, int device,
+                            vsg_pb_dev **out)
+{
+    memset(s, 0, sizeof *s);
+    *charges = NULL;
+    *ncharges = 0;
+    *outside = 0.0;
+    *out = NULL;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+vsg_status vsg_pb_dev_guess(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid *coarse)
+{
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+vsg_status vsg_sor_gpu_dev(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_sor_settings *set,
+                           vsg_sor_result *r)
+{
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+vsg_status vsg_pb_dev_result(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid_charge *charges,
+                             size_t ncharges, double *energy, vsg_grid **out)
+{
+    *out = NULL;
+    *energy = 0.0;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+double vsg_pb_dev_max_source(const vsg_pb_dev *d) { return 0.0; }
+
+void vsg_pb_dev_free(vsg_pb_dev *d) { (void)d; }

@@ -57,6 +57,7 @@ extern "C" {
 
 #define VSG_CUDA_WHO "GPU PB setup"
 #include "cuda_check.h"
+#include "pb_dev.cuh"
 
 /* ---- tuning constants (each can be overridden at build time, e.g. -DSAS_NB_CAP=256) -------------- */
 #ifndef SETUP_BLOCK
@@ -525,6 +526,49 @@ __global__ void __launch_bounds__(MDH_BLOCK)
 
 /* ---- host side ----------------------------------------------------------------------------------- */
 
+/* ---- a level kept on the device (pb_dev.h) ----------------------------------------------------- */
+
+/* The mdh faces into the potential arrays, rounded to the precision as vsg_pb_set rounds them. */
+template <typename R>
+__global__ void faces_to_phi(long long n, int nx, int ny, int nz, const double *__restrict__ faces, R *__restrict__ p0,
+                             R *__restrict__ p1)
+{
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < n; t += (long long)gridDim.x * blockDim.x) {
+        int x, y, z;
+        face_node(t, nx, ny, nz, &x, &y, &z);
+        const size_t L = (size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * (size_t)z);
+        (L & 1 ? p1 : p0)[L >> 1] = (R)faces[t];
+    }
+}
+
+/* The list as the solver reads it (pb_sor.cu's upload_corr, on the device): SoA idx[n], then
+ * w0..w5, s, k as n reals each, rounded to the precision; and max |s| (as ordered bits) into
+ * *smax_bits, for the level's float tolerance. */
+template <typename R>
+__global__ void __launch_bounds__(SETUP_BLOCK)
+    corr_soa(const vsg_pb_corr *__restrict__ in, long long n, void *out, unsigned long long *smax_bits)
+{
+    uint64_t *idx = (uint64_t *)out;
+    R *v = (R *)(idx + n);
+    unsigned long long m = 0;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n; e += (long long)gridDim.x * blockDim.x) {
+        const vsg_pb_corr q = in[e];
+        idx[e] = q.index;
+#pragma unroll
+        for (int i = 0; i < 6; i++) v[(size_t)i * n + e] = (R)q.w[i];
+        v[6 * n + e] = (R)q.s;
+        v[7 * n + e] = (R)q.k;
+        const unsigned long long b = (unsigned long long)__double_as_longlong(fabs(q.s));
+        m = b > m ? b : m;
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        const unsigned long long u = __shfl_xor_sync(0xffffffffu, m, o);
+        m = u > m ? u : m;
+    }
+    if ((threadIdx.x & 31) == 0 && m) atomicMax(smax_bits, m);
+}
+
 /* Everything the call allocates, freed by release() whatever happened. */
 struct Dev {
     /* device */
@@ -537,6 +581,7 @@ struct Dev {
     vsg_grid_charge *charges;
     float *md[5];
     vsg_pb_corr *corr[2];
+    unsigned long long *smax;
     void *scan_tmp;
     cudaStream_t stream;
     int prev_device;
@@ -554,7 +599,7 @@ static void release(Dev *d)
     void *dev[] = {d->atom, d->aball, d->probe, d->pball, d->aid, d->astart, d->acursor, d->pstart, d->pcursor,
                    d->nprobe, d->pos[0], d->pos[1], d->first, d->cosv, d->sinv, d->faces, d->codes, d->flag[0],
                    d->flag[1], d->charges, d->md[0], d->md[1], d->md[2], d->md[3], d->md[4], d->corr[0],
-                   d->corr[1], d->scan_tmp};
+                   d->corr[1], d->smax, d->scan_tmp};
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
         if (dev[i]) cudaFree(dev[i]);
     if (d->stream) cudaStreamDestroy(d->stream);
@@ -627,9 +672,45 @@ static vsg_status build_cells(const CellGeo &g, const Ball *balls, long long nma
     return VSG_OK;
 }
 
+/* The end of a resident build: the potential arrays (zero, then the mdh faces), the flags
+ * handed over, the lists in the solver's layout, max |s|. Waits for the stream. */
+template <typename R>
+static vsg_status keep_on_device(const vsg_pb_system *s, vsg_boundary bc, long long nfaces, int sms, Dev *d,
+                                 vsg_pb_dev *k)
+{
+    cudaStream_t st = d->stream;
+    CU(cudaMalloc((void **)&d->smax, sizeof(unsigned long long)));
+    CU(cudaMemsetAsync(d->smax, 0, sizeof(unsigned long long), st));
+    for (int c = 0; c < 2; c++) {
+        CU(cudaMalloc(&k->phi[c], s->count[c] * sizeof(R)));
+        CU(cudaMemsetAsync(k->phi[c], 0, s->count[c] * sizeof(R), st));
+        k->flag[c] = d->flag[c];
+        d->flag[c] = NULL;
+        const size_t n = s->ncorr[c];
+        k->ncorr[c] = n;
+        if (n == 0) continue;
+        CU(cudaMalloc(&k->corr[c], n * (sizeof(uint64_t) + 8 * sizeof(R))));
+        corr_soa<R><<<blocks_for((long long)n, SETUP_BLOCK, sms, 8), SETUP_BLOCK, 0, st>>>(d->corr[c], (long long)n,
+                                                                                          k->corr[c], d->smax);
+        LAUNCHED("corr_soa");
+    }
+    if (bc == VSG_BC_MDH) {
+        faces_to_phi<R><<<blocks_for(nfaces, SETUP_BLOCK, sms, 8), SETUP_BLOCK, 0, st>>>(
+            nfaces, s->nx, s->ny, s->nz, d->faces, (R *)k->phi[0], (R *)k->phi[1]);
+        LAUNCHED("faces_to_phi");
+    }
+    unsigned long long bits = 0;
+    CU(cudaMemcpyAsync(&bits, d->smax, sizeof bits, cudaMemcpyDeviceToHost, st));
+    CU(cudaStreamSynchronize(st));
+    memcpy(&k->max_source, &bits, sizeof bits);
+    return VSG_OK;
+}
+
+/* keep: NULL for the host copy of the system (vsg_pb_build_gpu); else a resident build
+ * (vsg_pb_dev_build): s has no arrays and the level's arrays end up in *keep. */
 static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv, vsg_boundary bc,
                         vsg_pb_system *s, vsg_grid_charge **charges, size_t *ncharges, double *outside, int device,
-                        Dev *d)
+                        Dev *d, vsg_pb_dev *keep)
 {
     const int count = vsg_gpu_count();
     if (count == 0) return vsg_fail(VSG_E_DEVICE, "GPU PB setup: no CUDA device (no GPU or no driver)");
@@ -772,7 +853,8 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
                         (double)total * 2.0 * sizeof(Ball) + (double)(ncp + 1) * 2.0 * sizeof(unsigned) +
                         (double)(natoms + 1) * 8.0 + (double)maxnp * 16.0 + 3.0 * (double)n + (double)n +
                         (double)(cnt[0] + cnt[1] + 2) * sizeof(unsigned) + (double)tmp_bytes +
-                        (double)natoms * 64.0 * sizeof(vsg_grid_charge) + (double)nfaces * sizeof(double);
+                        (double)natoms * 64.0 * sizeof(vsg_grid_charge) + (double)nfaces * sizeof(double) +
+                        (keep ? (double)n * (s->precision == VSG_PRECISION_FLOAT ? 4.0 : 8.0) : 0.0);
     size_t fr = 0, tot = 0;
     CU(cudaMemGetInfo(&fr, &tot));
     if (need + DEVICE_SLACK_BYTES > (double)fr)
@@ -898,8 +980,10 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
     /* ---- the lists: exact sizes now known ---- */
     for (int c = 0; c < 2; c++) {
         s->ncorr[c] = listed[c];
-        s->corr[c] = (vsg_pb_corr *)malloc((s->ncorr[c] ? s->ncorr[c] : 1) * sizeof(vsg_pb_corr));
-        if (!s->corr[c]) return vsg_fail(VSG_E_NOMEM, "out of memory (correction lists: %zu nodes)", s->ncorr[c]);
+        if (!keep) {
+            s->corr[c] = (vsg_pb_corr *)malloc((s->ncorr[c] ? s->ncorr[c] : 1) * sizeof(vsg_pb_corr));
+            if (!s->corr[c]) return vsg_fail(VSG_E_NOMEM, "out of memory (correction lists: %zu nodes)", s->ncorr[c]);
+        }
         CU(cudaMalloc((void **)&d->corr[c], (s->ncorr[c] ? s->ncorr[c] : 1) * sizeof(vsg_pb_corr)));
         fill_corr<<<blocks_for(cnt[c], SETUP_BLOCK, sms, 32), SETUP_BLOCK, 0, st>>>(g, p, d->codes, d->charges, nq, c,
                                                                                    cnt[c], d->flag[c], d->pos[c],
@@ -907,6 +991,14 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
         LAUNCHED("fill_corr");
     }
     PHASE("setup: lists (allocate, fill)");
+    if (keep) {
+        keep->precision = s->precision;
+        keep->device = dev;
+        const vsg_status ks = s->precision == VSG_PRECISION_FLOAT ? keep_on_device<float>(s, bc, nfaces, sms, d, keep)
+                                                                  : keep_on_device<double>(s, bc, nfaces, sms, d, keep);
+        PHASE("setup: keep on the device");
+        return ks;
+    }
     for (int c = 0; c < 2; c++) {
         CU(cudaMemcpyAsync(s->flag[c], d->flag[c], (size_t)cnt[c], cudaMemcpyDeviceToHost, st));
         if (s->ncorr[c])
@@ -949,7 +1041,7 @@ extern "C" vsg_status vsg_pb_build_gpu(const vsg_molecule *m, const vsg_pb_physi
     Dev d;
     memset(&d, 0, sizeof d);
     d.prev_device = -1;
-    st = build(m, ph, lv, bc, s, charges, ncharges, outside, device, &d);
+    st = build(m, ph, lv, bc, s, charges, ncharges, outside, device, &d, NULL);
     mark = vsg_now();
     release(&d);
     vsg_profile_phase(&mark, "setup: release device scratch");
@@ -961,4 +1053,43 @@ extern "C" vsg_status vsg_pb_build_gpu(const vsg_molecule *m, const vsg_pb_physi
     }
     if (seconds) *seconds = vsg_now() - t0;
     return st;
+}
+
+extern "C" vsg_status vsg_pb_dev_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
+                                       vsg_precision precision, vsg_boundary bc, vsg_pb_system *s,
+                                       vsg_grid_charge **charges, size_t *ncharges, double *outside, int device,
+                                       vsg_pb_dev **out)
+{
+    *out = NULL;
+    *charges = NULL;
+    *ncharges = 0;
+    *outside = 0.0;
+    if (bc != VSG_BC_ZERO && bc != VSG_BC_MDH)
+        return vsg_fail(VSG_E_ARG, "GPU PB setup: a level kept on the GPU takes zero or mdh faces, not %d", (int)bc);
+    if (precision != VSG_PRECISION_FLOAT && precision != VSG_PRECISION_DOUBLE)
+        return vsg_fail(VSG_E_ARG, "GPU PB setup: unknown precision %d", (int)precision);
+    vsg_status st = vsg_pb_system_describe(s, ph, lv, precision);
+    if (st != VSG_OK) return st;
+    vsg_pb_dev *k = (vsg_pb_dev *)calloc(1, sizeof *k);
+    if (!k) return vsg_fail(VSG_E_NOMEM, "out of memory (GPU PB level)");
+    k->device = -1;
+    Dev d;
+    memset(&d, 0, sizeof d);
+    d.prev_device = -1;
+    st = build(m, ph, lv, bc, s, charges, ncharges, outside, device, &d, k);
+    if (st == VSG_OK) {
+        k->stream = d.stream; /* the level's stream from now on */
+        d.stream = NULL;
+    }
+    release(&d);
+    if (st != VSG_OK) {
+        vsg_pb_dev_free(k);
+        vsg_pb_system_free(s);
+        free(*charges);
+        *charges = NULL;
+        *ncharges = 0;
+        return st;
+    }
+    *out = k;
+    return VSG_OK;
 }

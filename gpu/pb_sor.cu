@@ -37,6 +37,7 @@ extern "C" {
 #define VSG_CUDA_WHO "GPU PB solver"
 #include "cuda_check.h"
 
+#include "pb_dev.cuh"
 #include "sor_kernels.cuh"
 
 /* cudaMalloc rounds allocations up (2 MiB pages for large ones): margin for the memory test. */
@@ -69,17 +70,19 @@ struct Solve {
     unsigned long long *maxbits;
     cudaStream_t stream;
     int prev_device;
+    int borrowed; /* phi, flag, corr and stream belong to a resident level (pb_dev.h) */
 };
 
 static void release(Solve *d)
 {
-    for (int c = 0; c < 2; c++) {
+    if (d->stream) (void)cudaStreamSynchronize(d->stream);
+    for (int c = 0; c < 2 && !d->borrowed; c++) {
         if (d->phi[c]) cudaFree(d->phi[c]);
         if (d->flag[c]) cudaFree(d->flag[c]);
         if (d->corr[c]) cudaFree(d->corr[c]);
     }
     if (d->maxbits) cudaFree(d->maxbits);
-    if (d->stream) cudaStreamDestroy(d->stream);
+    if (d->stream && !d->borrowed) cudaStreamDestroy(d->stream);
     (void)cudaGetLastError();
     if (d->prev_device >= 0) (void)cudaSetDevice(d->prev_device);
     (void)cudaGetLastError();
@@ -142,17 +145,21 @@ static vsg_status upload_corr(const vsg_pb_system *s, int c, Solve *d)
     return VSG_OK;
 }
 
+/* keep: NULL to solve the host system s (uploaded, solved, downloaded); else the resident
+ * level whose arrays are solved in place (s only describes it; the lists were made on the
+ * device, sorted and interior by construction). */
 template <typename R>
-static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_result *r, Solve *d)
+static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_result *r, Solve *d,
+                        vsg_pb_dev *keep)
 {
     const int count = vsg_gpu_count();
     if (count == 0)
         return vsg_fail(VSG_E_DEVICE, "GPU PB solver: no CUDA device (no GPU or no driver)");
-    const int dev = set->gpu_index < 0 ? 0 : set->gpu_index;
+    const int dev = keep ? keep->device : set->gpu_index < 0 ? 0 : set->gpu_index;
     if (dev >= count)
         return vsg_fail(VSG_E_DEVICE, "GPU PB solver: GPU %d requested, %d CUDA device%s found", dev,
                         count, count == 1 ? "" : "s");
-    for (int c = 0; c < 2; c++) {
+    for (int c = 0; c < 2 && !keep; c++) {
         vsg_status st = check_corr(s, c);
         if (st != VSG_OK) return st;
     }
@@ -192,7 +199,7 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
                         "--max-gpu-memory cap of %.1f MiB",
                         s->nx, s->ny, s->nz, s->precision == VSG_PRECISION_FLOAT ? "float" : "double",
                         need / 1048576.0, set->max_gpu_bytes / 1048576.0);
-    if (need + DEVICE_SLACK_BYTES > (double)fr)
+    if (!keep && need + DEVICE_SLACK_BYTES > (double)fr) /* a resident level is there already */
         return vsg_fail(VSG_E_LIMIT,
                         "GPU PB solver: a %dx%dx%d %s grid needs %.1f MiB on GPU %d (%s), %.1f MiB "
                         "free of %.1f MiB",
@@ -201,8 +208,18 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
                         (double)fr / 1048576.0, (double)tot / 1048576.0);
     r->device_bytes = need;
 
-    CU(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
-    for (int c = 0; c < 2; c++) {
+    if (keep) {
+        d->borrowed = 1;
+        d->stream = keep->stream;
+        for (int c = 0; c < 2; c++) {
+            d->phi[c] = keep->phi[c];
+            d->flag[c] = keep->flag[c];
+            d->corr[c] = keep->corr[c];
+        }
+    } else {
+        CU(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
+    }
+    for (int c = 0; c < 2 && !keep; c++) {
         const size_t n = s->count[c];
         CU(cudaMalloc(&d->phi[c], n * sizeof(R)));
         CU(cudaMalloc((void **)&d->flag[c], n));
@@ -297,9 +314,10 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     r->omega = sc.omega;
     if (show) fprintf(stderr, "\r%60s\r", "");
 
-    /* The solution (or, after divergence, the last state, as the CPU leaves it) back in s. */
+    /* The solution (or, after divergence, the last state, as the CPU leaves it) back in s; a
+     * resident level keeps it. */
     mark = vsg_now();
-    for (int c = 0; c < 2; c++)
+    for (int c = 0; c < 2 && !keep; c++)
         CU(cudaMemcpyAsync(s->phi[c], d->phi[c], s->count[c] * sizeof(R), cudaMemcpyDeviceToHost,
                            d->stream));
     CU(cudaStreamSynchronize(d->stream));
@@ -323,8 +341,30 @@ extern "C" vsg_status vsg_sor_gpu(vsg_pb_system *s, const vsg_sor_settings *set,
     Solve d;
     memset(&d, 0, sizeof d);
     d.prev_device = -1;
-    vsg_status st = s->precision == VSG_PRECISION_FLOAT ? solve<float>(s, set, r, &d)
-                                                        : solve<double>(s, set, r, &d);
+    vsg_status st = s->precision == VSG_PRECISION_FLOAT ? solve<float>(s, set, r, &d, NULL)
+                                                        : solve<double>(s, set, r, &d, NULL);
+    release(&d);
+    return st;
+}
+
+extern "C" vsg_status vsg_sor_gpu_dev(vsg_pb_dev *k, const vsg_pb_system *s, const vsg_sor_settings *set,
+                                      vsg_sor_result *r)
+{
+    r->iterations = 0;
+    r->converged = 0;
+    r->final_change = INFINITY;
+    r->seconds = 0.0;
+    r->device_bytes = 0.0;
+    r->device[0] = '\0';
+    if (!k || k->precision != s->precision)
+        return vsg_fail(VSG_E_ARG, "GPU PB solver: the resident level does not match the system");
+    Solve d;
+    memset(&d, 0, sizeof d);
+    d.prev_device = -1;
+    /* solve() writes nothing of s when keep is given: the const is honoured. */
+    vsg_pb_system *sm = (vsg_pb_system *)s;
+    vsg_status st = s->precision == VSG_PRECISION_FLOAT ? solve<float>(sm, set, r, &d, k)
+                                                        : solve<double>(sm, set, r, &d, k);
     release(&d);
     return st;
 }

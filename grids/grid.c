@@ -216,9 +216,7 @@ const float *vsg_grid_values(const vsg_grid *g) { return g ? g->data : NULL; }
 
 const char *vsg_grid_metadata(const vsg_grid *g) { return g && g->meta ? g->meta : ""; }
 
-/* A point computed as origin + (n-1)·h can land a rounding error past the last node; it
- * still counts as on the node. 1e-9 of a cell is far below any physical meaning. */
-#define EDGE_SLACK 1e-9
+#define EDGE_SLACK VSG_GRID_EDGE_SLACK
 
 /* Cell index and weight along one axis; 0 when the coordinate is outside. */
 static int axis_locate(double x, double origin, double h, int n, int *i0, double *t)

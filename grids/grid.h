@@ -15,6 +15,11 @@ struct vsg_grid {
     char *meta;          /* "key = value\n" lines (method, parameters, checksum...), may be NULL */
 };
 
+/* A point computed as origin + (n-1)·h can land a rounding error past the last node; it
+ * still counts as on the node. 1e-9 of a cell is far below any physical meaning. (Shared with
+ * the GPU's copy of the interpolation, gpu/pb_dev.cu.) */
+#define VSG_GRID_EDGE_SLACK 1e-9
+
 /* Allocates a grid (values uninitialised). NULL (with vsg_last_error set) on failure. */
 vsg_grid *vsg_grid_new(const int n[3], const double origin[3], const double spacing[3],
                        const char *units);

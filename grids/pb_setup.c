@@ -54,11 +54,8 @@ static double eps_of(const vsg_pb_physics *ph, uint8_t code, int samples)
     return 1.0 / (f / ph->eps_in + (1.0 - f) / ph->eps_out);
 }
 
-vsg_status vsg_pb_system_init(vsg_pb_system *s, const vsg_pb_physics *ph, const vsg_level *lv,
-                              vsg_precision precision)
+static void set_scalars(vsg_pb_system *s, const vsg_pb_physics *ph, const vsg_level *lv)
 {
-    vsg_status st = vsg_pb_system_alloc(s, lv->n[0], lv->n[1], lv->n[2], lv->h, lv->origin, precision);
-    if (st != VSG_OK) return st;
     s->kh2 = ph->kappa2 * lv->h * lv->h;
     s->nonlinear = ph->nonlinear && ph->kappa2 > 0.0;
     s->n_ions = ph->n_ions;
@@ -68,7 +65,22 @@ vsg_status vsg_pb_system_init(vsg_pb_system *s, const vsg_pb_physics *ph, const 
         s->ion_charge[i] = ph->ion_charge[i];
         s->two_i += ph->ion_molar[i] * ph->ion_charge[i] * ph->ion_charge[i];
     }
-    return VSG_OK;
+}
+
+vsg_status vsg_pb_system_init(vsg_pb_system *s, const vsg_pb_physics *ph, const vsg_level *lv,
+                              vsg_precision precision)
+{
+    vsg_status st = vsg_pb_system_alloc(s, lv->n[0], lv->n[1], lv->n[2], lv->h, lv->origin, precision);
+    if (st == VSG_OK) set_scalars(s, ph, lv);
+    return st;
+}
+
+vsg_status vsg_pb_system_describe(vsg_pb_system *s, const vsg_pb_physics *ph, const vsg_level *lv,
+                                  vsg_precision precision)
+{
+    vsg_status st = vsg_pb_system_shape(s, lv->n[0], lv->n[1], lv->n[2], lv->h, lv->origin, precision);
+    if (st == VSG_OK) set_scalars(s, ph, lv);
+    return st;
 }
 
 vsg_status vsg_pb_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,

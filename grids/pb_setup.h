@@ -42,6 +42,9 @@ vsg_status vsg_assign_charges(const vsg_molecule *m, const vsg_level *lv, vsg_ch
  * vsg_pb_build that the GPU setup (gpu/pb_setup.cu) shares. */
 vsg_status vsg_pb_system_init(vsg_pb_system *s, const vsg_pb_physics *ph, const vsg_level *lv,
                               vsg_precision precision);
+/* The same scalars over vsg_pb_system_shape: no arrays (a system kept on the GPU). */
+vsg_status vsg_pb_system_describe(vsg_pb_system *s, const vsg_pb_physics *ph, const vsg_level *lv,
+                                  vsg_precision precision);
 
 /* Builds the system's flags and correction lists (phi stays as allocated: zero). */
 vsg_status vsg_pb_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,

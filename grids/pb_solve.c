@@ -9,6 +9,7 @@
 #include "errors.h"
 #include "gpu.h"
 #include "grid.h"
+#include "pb_dev.h"
 #include "pb_geometry.h"
 #include "pb_gpu.h"
 #include "pb_setup.h"
@@ -141,13 +142,19 @@ static void add_meta(vsg_grid *g, const vsg_molecule *m, const vsg_pb_params *p,
  * largest potential, which sits on a charged node: about twice its source term s = 4πλ_B q/(hD)
  * (≈ 10³ kT/e for a 0.7 e charge at 0.5 Å). The default float tolerance is therefore
  * max(1e-4, 4 ε_float · 2 max|s|); an explicit --tol is kept as given. */
-static double level_tol(const vsg_pb_params *p, const vsg_pb_system *s, double tol)
+static double level_tol(const vsg_pb_params *p, vsg_precision precision, double smax, double tol)
 {
-    if (p->tol > 0.0 || s->precision != VSG_PRECISION_FLOAT) return tol;
+    if (p->tol > 0.0 || precision != VSG_PRECISION_FLOAT) return tol;
+    return fmax(tol, 4.0 * FLT_EPSILON * 2.0 * smax);
+}
+
+/* max |s| over the lists of a host system (a resident level has it from its build). */
+static double max_source(const vsg_pb_system *s)
+{
     double smax = 0.0;
     for (int c = 0; c < 2; c++)
         for (size_t e = 0; e < s->ncorr[c]; e++) smax = fmax(smax, fabs(s->corr[c][e].s));
-    return fmax(tol, 4.0 * FLT_EPSILON * 2.0 * smax);
+    return smax;
 }
 
 /* What one solved level leaves behind besides its grid. */
@@ -170,7 +177,7 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
 #define VSG_NESTED_MIN_NODES 65
 static vsg_status nested_guess(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
                                const vsg_level *lv, vsg_boundary bc, int *gpu, double tol, int depth,
-                               vsg_pb_system *s, int *iterations)
+                               vsg_pb_system *s, vsg_pb_dev *dev, int *iterations)
 {
     int nmin = lv->n[0] < lv->n[1] ? lv->n[0] : lv->n[1];
     nmin = lv->n[2] < nmin ? lv->n[2] : nmin;
@@ -184,9 +191,10 @@ static vsg_status nested_guess(const vsg_molecule *m, const vsg_pb_params *p, co
     vsg_status st = solve_level(m, p, ph, &half, bc, NULL, gpu, 100.0 * tol, depth + 1, &g, &lo);
     if (st != VSG_OK) return st;
     *iterations += lo.res.iterations + lo.nested_iterations;
-    vsg_pb_guess(s, g);
+    if (dev) st = vsg_pb_dev_guess(dev, s, g);
+    else vsg_pb_guess(s, g);
     vsg_grid_free(g);
-    return VSG_OK;
+    return st;
 }
 
 /* MPI (issue 7): the GPU of this rank. Under mpirun with > 1 rank each rank takes its own, local
@@ -219,10 +227,102 @@ static int gpu_slabs(const vsg_pb_system *s)
     return ok;
 }
 
+/* The SOR settings of a level (both twins, both GPU forms). */
+static vsg_sor_settings level_settings(const vsg_pb_params *p, const vsg_pb_system *s, double tol, int depth)
+{
+    vsg_sor_settings set;
+    memset(&set, 0, sizeof set);
+    set.omega = vsg_sor_omega_start(s);
+    set.adapt = 1;
+    set.tol = tol;
+    set.max_iter = p->max_iter > 0 ? p->max_iter : 20000;
+    set.check_every = p->check_every > 0 ? p->check_every : 10;
+    set.threads = p->threads;
+    set.progress = p->progress && depth == 0;
+    set.gpu_index = rank_gpu(p);
+    set.max_gpu_bytes = p->max_gpu_memory;
+    return set;
+}
+
+static void profile_level(const vsg_level *lv, int depth, const level_out *lo, const vsg_sor_result *res,
+                          double t_nested, double t_sor, double t_after)
+{
+    if (!vsg_profiling()) return;
+    fprintf(stderr,
+            "vsgrid profile: level %dx%dx%d depth %d: build+boundary %.4f s, nested guess %.4f s, SOR call "
+            "%.4f s (iterations %.4f s, %d it), energy+grid %.4f s\n",
+            lv->n[0], lv->n[1], lv->n[2], depth, lo->setup_seconds, t_sor - t_nested, t_after - t_sor, res->seconds,
+            res->iterations, vsg_now() - t_after);
+}
+
+/* 1 when a GPU level can stay on the device from its build to its answer (pb_dev.h): zero or
+ * mdh faces, no coarse grid to focus from, one MPI rank. VSG_PB_RESIDENT=0 keeps the host copy
+ * (build, download, upload, solve, download), for comparisons. */
+static int resident_ok(vsg_boundary bc, const vsg_grid *coarse)
+{
+    const char *e = getenv("VSG_PB_RESIDENT");
+    if (e && atoi(e) == 0) return 0;
+    if (coarse || (bc != VSG_BC_ZERO && bc != VSG_BC_MDH)) return 0;
+    return !(vsg_mpi_active() && vsg_mpi_size() > 1);
+}
+
+/* A level on the GPU from build to answer: the same steps as solve_level's GPU path, without
+ * the host copy of the system. VSG_E_UNSUPPORTED when the resident build cannot be made (the
+ * caller then takes the host copy, which has its own fallbacks). */
+static vsg_status solve_level_dev(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
+                                  const vsg_level *lv, vsg_boundary bc, int *gpu, double tol, int depth,
+                                  vsg_grid **out, level_out *lo)
+{
+    double ts = vsg_now();
+    memset(lo, 0, sizeof *lo);
+    vsg_pb_system s;
+    vsg_grid_charge *charges = NULL;
+    size_t nq = 0;
+    double outside = 0.0;
+    vsg_pb_dev *dev = NULL;
+    vsg_status st = vsg_pb_dev_build(m, ph, lv, p->precision, bc, &s, &charges, &nq, &outside, rank_gpu(p), &dev);
+    if (st == VSG_E_NOMEM) return st;
+    if (st != VSG_OK) return VSG_E_UNSUPPORTED;
+    lo->setup_seconds = vsg_now() - ts;
+    const double t_nested = vsg_now();
+    st = nested_guess(m, p, ph, lv, bc, gpu, tol, depth, &s, dev, &lo->nested_iterations);
+    const double t_sor = vsg_now();
+    vsg_sor_settings set = level_settings(p, &s, level_tol(p, s.precision, vsg_pb_dev_max_source(dev), tol), depth);
+    vsg_sor_result res;
+    memset(&res, 0, sizeof res);
+    if (st == VSG_OK) st = vsg_sor_gpu_dev(dev, &s, &set, &res);
+    const double t_after = vsg_now();
+    if (st == VSG_OK) st = vsg_pb_dev_result(dev, &s, charges, nq, &lo->energy, out);
+    if (st == VSG_OK) {
+        lo->res = res;
+        lo->set = set;
+        for (size_t i = 0; i < nq; i++) lo->charge_in += charges[i].q;
+        lo->charge_out = outside;
+        lo->charged = (long)nq;
+        lo->listed = (long)(s.ncorr[0] + s.ncorr[1]);
+        lo->bytes_per_node = res.device_bytes / (double)s.nodes;
+    }
+    profile_level(lv, depth, lo, &res, t_nested, t_sor, t_after);
+    free(charges);
+    vsg_pb_dev_free(dev);
+    vsg_pb_system_free(&s);
+    if (st == VSG_E_DEVICE && *gpu && p->device == VSG_DEVICE_AUTO) {
+        /* As the host-copy path does: the CPU twin takes the level over. */
+        vsg_warn("GPU solver failed (%s): running the CPU solver", vsg_last_error());
+        *gpu = 0;
+        return VSG_E_UNSUPPORTED;
+    }
+    return st;
+}
+
 static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
                               const vsg_level *lv, vsg_boundary bc, const vsg_grid *coarse, int *gpu,
                               double tol, int depth, vsg_grid **out, level_out *lo)
 {
+    if (*gpu && resident_ok(bc, coarse)) {
+        vsg_status rs = solve_level_dev(m, p, ph, lv, bc, gpu, tol, depth, out, lo);
+        if (rs != VSG_E_UNSUPPORTED) return rs;
+    }
     double ts = vsg_now();
     memset(lo, 0, sizeof *lo);
     vsg_pb_system s;
@@ -252,19 +352,10 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
     }
     lo->setup_seconds = vsg_now() - ts;
     const double t_nested = vsg_now();
-    if (st == VSG_OK && !coarse) st = nested_guess(m, p, ph, lv, bc, gpu, tol, depth, &s, &lo->nested_iterations);
+    if (st == VSG_OK && !coarse)
+        st = nested_guess(m, p, ph, lv, bc, gpu, tol, depth, &s, NULL, &lo->nested_iterations);
     const double t_sor = vsg_now();
-    vsg_sor_settings set;
-    memset(&set, 0, sizeof set);
-    set.omega = vsg_sor_omega_start(&s);
-    set.adapt = 1;
-    set.tol = level_tol(p, &s, tol);
-    set.max_iter = p->max_iter > 0 ? p->max_iter : 20000;
-    set.check_every = p->check_every > 0 ? p->check_every : 10;
-    set.threads = p->threads;
-    set.progress = p->progress && depth == 0;
-    set.gpu_index = rank_gpu(p);
-    set.max_gpu_bytes = p->max_gpu_memory;
+    vsg_sor_settings set = level_settings(p, &s, level_tol(p, s.precision, max_source(&s), tol), depth);
     vsg_sor_result res;
     memset(&res, 0, sizeof res);
     if (st == VSG_OK && *gpu && gpu_slabs(&s)) {
@@ -307,12 +398,7 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
         *out = system_to_grid(&s);
         if (!*out) st = vsg_fail(VSG_E_NOMEM, "out of memory (potential grid)");
     }
-    if (vsg_profiling())
-        fprintf(stderr,
-                "vsgrid profile: level %dx%dx%d depth %d: build+boundary %.4f s, nested guess %.4f s, SOR call "
-                "%.4f s (iterations %.4f s, %d it), energy+grid %.4f s\n",
-                lv->n[0], lv->n[1], lv->n[2], depth, lo->setup_seconds, t_sor - t_nested, t_after - t_sor,
-                res.seconds, res.iterations, vsg_now() - t_after);
+    profile_level(lv, depth, lo, &res, t_nested, t_sor, t_after);
     free(charges);
     vsg_pb_system_free(&s);
     return st;

@@ -7,7 +7,7 @@
 
 #include "errors.h"
 
-vsg_status vsg_pb_system_alloc(vsg_pb_system *s, int nx, int ny, int nz, double h,
+vsg_status vsg_pb_system_shape(vsg_pb_system *s, int nx, int ny, int nz, double h,
                                const double origin[3], vsg_precision precision)
 {
     memset(s, 0, sizeof *s);
@@ -23,6 +23,14 @@ vsg_status vsg_pb_system_alloc(vsg_pb_system *s, int nx, int ny, int nz, double 
     s->nodes = (size_t)nx * (size_t)ny * (size_t)nz;
     s->count[0] = (s->nodes + 1) / 2;
     s->count[1] = s->nodes / 2;
+    return VSG_OK;
+}
+
+vsg_status vsg_pb_system_alloc(vsg_pb_system *s, int nx, int ny, int nz, double h,
+                               const double origin[3], vsg_precision precision)
+{
+    vsg_status st = vsg_pb_system_shape(s, nx, ny, nz, h, origin, precision);
+    if (st != VSG_OK) return st;
     size_t real = precision == VSG_PRECISION_FLOAT ? sizeof(float) : sizeof(double);
     for (int c = 0; c < 2; c++) {
         s->flag[c] = calloc(s->count[c], 1);

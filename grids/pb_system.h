@@ -196,7 +196,11 @@ static inline size_t vsg_pb_linear(const vsg_pb_system *s, int x, int y, int z)
     return (size_t)x + (size_t)s->nx * ((size_t)y + (size_t)s->ny * (size_t)z);
 }
 
-/* Allocates flags and phi (zeroed) for the geometry; corrections empty. */
+/* The geometry only (sizes, counts, spacing, origin, precision): no arrays, all NULL. For a
+ * system that lives on the GPU (gpu/pb_dev.h). */
+vsg_status vsg_pb_system_shape(vsg_pb_system *s, int nx, int ny, int nz, double h,
+                               const double origin[3], vsg_precision precision);
+/* The shape, then flags and phi (zeroed); corrections empty. */
 vsg_status vsg_pb_system_alloc(vsg_pb_system *s, int nx, int ny, int nz, double h,
                                const double origin[3], vsg_precision precision);
 void vsg_pb_system_free(vsg_pb_system *s);
