@@ -206,9 +206,8 @@ vsg_status vsg_sor_gpu_dev(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_sor_
 }
 
 vsg_status vsg_pb_dev_result(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid_charge *charges,
-                             size_t ncharges, double *energy, vsg_grid **out)
+                             size_t ncharges, double *energy, vsg_grid *g)
 {
-    *out = NULL;
     *energy = 0.0;
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }

@@ -198,24 +198,16 @@ extern "C" vsg_status vsg_pb_dev_guess(vsg_pb_dev *d, const vsg_pb_system *s, co
 }
 
 extern "C" vsg_status vsg_pb_dev_result(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid_charge *charges,
-                                        size_t ncharges, double *energy, vsg_grid **out)
+                                        size_t ncharges, double *energy, vsg_grid *g)
 {
-    *out = NULL;
     *energy = 0.0;
-    if (!d || !s) return vsg_fail(VSG_E_ARG, "vsg_pb_dev_result: NULL argument");
+    if (!d || !s || !g || !g->data) return vsg_fail(VSG_E_ARG, "vsg_pb_dev_result: NULL argument");
+    if (g->n[0] != s->nx || g->n[1] != s->ny || g->n[2] != s->nz)
+        return vsg_fail(VSG_E_ARG, "vsg_pb_dev_result: a %dx%dx%d grid for a %dx%dx%d level", g->n[0], g->n[1],
+                        g->n[2], s->nx, s->ny, s->nz);
     CU(cudaSetDevice(d->device));
-    const int n[3] = {s->nx, s->ny, s->nz};
-    const double sp[3] = {s->h, s->h, s->h};
-    vsg_grid *g = vsg_grid_new(n, s->origin, sp, "kT/e");
-    if (!g) return vsg_fail(VSG_E_NOMEM, "out of memory (potential grid)");
-    vsg_status st = d->precision == VSG_PRECISION_FLOAT ? do_result<float>(d, s, charges, ncharges, energy, g)
-                                                        : do_result<double>(d, s, charges, ncharges, energy, g);
-    if (st != VSG_OK) {
-        vsg_grid_free(g);
-        return st;
-    }
-    *out = g;
-    return VSG_OK;
+    return d->precision == VSG_PRECISION_FLOAT ? do_result<float>(d, s, charges, ncharges, energy, g)
+                                               : do_result<double>(d, s, charges, ncharges, energy, g);
 }
 
 extern "C" double vsg_pb_dev_max_source(const vsg_pb_dev *d) { return d ? d->max_source : 0.0; }

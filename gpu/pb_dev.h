@@ -16,7 +16,8 @@
  * - vsg_sor_gpu_dev: vsg_sor_gpu on the resident arrays (same schedule, kernels and result).
  * - vsg_pb_dev_result: vsg_pb_energy (the potential at each charge gathered on the device and
  *   summed on the host in the CPU's order) and the float potential grid (interleaved on the
- *   device, one download into the new grid).
+ *   device, one download into g, the caller's grid of s's nodes: grid_ahead.h makes it while
+ *   the GPU works).
  * - vsg_pb_dev_max_source: max |s| over both correction lists (level tolerances).
  * Errors as pb_gpu.h and pb_setup_gpu.h; VSG_E_UNSUPPORTED without CUDA. */
 #ifndef VSG_PB_DEV_H
@@ -44,7 +45,7 @@ vsg_status vsg_pb_dev_guess(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_gri
 vsg_status vsg_sor_gpu_dev(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_sor_settings *set,
                            vsg_sor_result *r);
 vsg_status vsg_pb_dev_result(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid_charge *charges,
-                             size_t ncharges, double *energy, vsg_grid **out);
+                             size_t ncharges, double *energy, vsg_grid *g);
 double vsg_pb_dev_max_source(const vsg_pb_dev *d);
 void vsg_pb_dev_free(vsg_pb_dev *d);
 

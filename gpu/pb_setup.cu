@@ -909,11 +909,18 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
             sas_points<<<blocks_for((long long)natoms * SAS_BLOCK, SAS_BLOCK, sms, 16), SAS_BLOCK, 0, st>>>(
                 atoms, d->atom, sa, d->first, d->cosv, d->sinv, d->probe, d->nprobe);
             LAUNCHED("sas_points");
+            PHASE("setup: geometry: SAS points");
+            if (vsg_profiling()) {
+                unsigned kept = 0;
+                if (cudaMemcpy(&kept, d->nprobe, sizeof kept, cudaMemcpyDeviceToHost) == cudaSuccess)
+                    fprintf(stderr, "vsgrid profile:   (%u of %llu SAS points kept, %d atoms)\n", kept, total, natoms);
+            }
             bs = build_cells(probes.g, d->probe, (long long)total, d->nprobe, d->pstart, d->pcursor, d->pball, NULL,
                              d->scan_tmp, tmp_bytes, sms, st);
             if (bs != VSG_OK) return bs;
             probes.start = d->pstart;
             probes.ball = d->pball;
+            PHASE("setup: geometry: probe cells");
         }
         const dim3 grid((unsigned)blocks_for(n, SETUP_BLOCK, sms, 32), 3);
         dielectric_codes<<<grid, SETUP_BLOCK, 0, st>>>(g, atoms, probes, d->codes, n);

@@ -9,6 +9,7 @@
 #include "errors.h"
 #include "gpu.h"
 #include "grid.h"
+#include "grid_ahead.h"
 #include "pb_dev.h"
 #include "pb_geometry.h"
 #include "pb_gpu.h"
@@ -275,14 +276,18 @@ static vsg_status solve_level_dev(const vsg_molecule *m, const vsg_pb_params *p,
 {
     double ts = vsg_now();
     memset(lo, 0, sizeof *lo);
+    vsg_grid_ahead ahead; /* the answer's grid, made while the GPU works */
+    vsg_grid_ahead_start(&ahead, lv->n, lv->origin, lv->h, "kT/e");
     vsg_pb_system s;
     vsg_grid_charge *charges = NULL;
     size_t nq = 0;
     double outside = 0.0;
     vsg_pb_dev *dev = NULL;
     vsg_status st = vsg_pb_dev_build(m, ph, lv, p->precision, bc, &s, &charges, &nq, &outside, rank_gpu(p), &dev);
-    if (st == VSG_E_NOMEM) return st;
-    if (st != VSG_OK) return VSG_E_UNSUPPORTED;
+    if (st != VSG_OK) {
+        vsg_grid_free(vsg_grid_ahead_finish(&ahead));
+        return st == VSG_E_NOMEM ? st : VSG_E_UNSUPPORTED;
+    }
     lo->setup_seconds = vsg_now() - ts;
     const double t_nested = vsg_now();
     st = nested_guess(m, p, ph, lv, bc, gpu, tol, depth, &s, dev, &lo->nested_iterations);
@@ -292,8 +297,12 @@ static vsg_status solve_level_dev(const vsg_molecule *m, const vsg_pb_params *p,
     memset(&res, 0, sizeof res);
     if (st == VSG_OK) st = vsg_sor_gpu_dev(dev, &s, &set, &res);
     const double t_after = vsg_now();
-    if (st == VSG_OK) st = vsg_pb_dev_result(dev, &s, charges, nq, &lo->energy, out);
+    vsg_grid *g = vsg_grid_ahead_finish(&ahead);
+    if (st == VSG_OK && !g) st = VSG_E_NOMEM;
+    if (st == VSG_OK) st = vsg_pb_dev_result(dev, &s, charges, nq, &lo->energy, g);
     if (st == VSG_OK) {
+        *out = g;
+        g = NULL;
         lo->res = res;
         lo->set = set;
         for (size_t i = 0; i < nq; i++) lo->charge_in += charges[i].q;
@@ -303,6 +312,7 @@ static vsg_status solve_level_dev(const vsg_molecule *m, const vsg_pb_params *p,
         lo->bytes_per_node = res.device_bytes / (double)s.nodes;
     }
     profile_level(lv, depth, lo, &res, t_nested, t_sor, t_after);
+    vsg_grid_free(g);
     free(charges);
     vsg_pb_dev_free(dev);
     vsg_pb_system_free(&s);

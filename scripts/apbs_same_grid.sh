@@ -6,6 +6,11 @@
 # Prints wall time of each whole command, the solver time (APBS: "Vmgdrv2: solve" CPU seconds from
 # io.mc; vsgrid: time_to_solution_seconds from --json), and the total energies (kT).
 #   scripts/apbs_same_grid.sh VSGRID [SIZES]     SIZES default "161 257"
+# A size may carry its spacing, N:H (e.g. 513:0.2). RECEPTOR (any file vsgrid reads) and CENTRE
+# ("x,y,z") replace the 1STP receptor and the biotin-site centre, e.g. for the larger AChBP:
+#   RECEPTOR=../shared/data/pqr/apbs_misc/achbp.pqr.gz CENTRE=45.64,44.19,27.92 \
+#       scripts/apbs_same_grid.sh build/vsgrid "289:0.33 513:0.2"
+# RUNS (default "gpu float,gpu double,cpu double") chooses the vsgrid runs.
 set -u
 vsgrid=$1
 sizes=${2:-"161 257"}
@@ -16,22 +21,29 @@ command -v apbs >/dev/null 2>&1 || { echo "skipped: apbs not on PATH"; exit 77; 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 2
-"$vsgrid" info "$here/data/1stp_receptor.pdbqt" --pqr 1stp.pqr >/dev/null || exit 2
+receptor=${RECEPTOR:-$here/data/1stp_receptor.pdbqt}
+centre=${CENTRE:-10.734,2.033,-11.537}
+"$vsgrid" info "$receptor" --pqr receptor.pqr >/dev/null || exit 2
 rt_kj=$(awk 'BEGIN { printf "%.9f", 8.314462618e-3 * 298.15 }')
 now() { date +%s.%N; }
 printf '%-6s %-22s %10s %10s %16s\n' grid run wall_s solve_s total_energy_kT
 for n in $sizes; do
-  case $n in 161) h=0.5 ;; 257) h=0.33 ;; *) echo "size $n: no spacing known"; continue ;; esac
+  case $n in
+    *:*) h=${n#*:}; n=${n%%:*} ;;
+    161) h=0.5 ;;
+    257) h=0.33 ;;
+    *) echo "size $n: no spacing known (give N:H)"; continue ;;
+  esac
   len=$(awk -v n="$n" -v h="$h" 'BEGIN { printf "%.4f", (n - 1) * h }')
   cat >apbs.in <<EOF
 read
-    mol pqr 1stp.pqr
+    mol pqr receptor.pqr
 end
 elec name pot
     mg-manual
     dime $n $n $n
     grid $h $h $h
-    gcent 10.734 2.033 -11.537
+    gcent $(echo "$centre" | tr ',' ' ')
 EOF
   apbs_elec_body >> apbs.in
   t0=$(now)
@@ -41,10 +53,11 @@ EOF
   e_kj=$(awk '/Total electrostatic energy/ { print $5 }' apbs.log | tail -1)
   e_kt=$(awk -v e="${e_kj:-nan}" -v r="$rt_kj" 'BEGIN { printf "%.5f", e / r }')
   printf '%-6s %-22s %10s %10.4f %16s\n' "${n}^3" "APBS 3.4.1 (mg)" "$ta" "${solve:-nan}" "$e_kt"
-  for run in "gpu float" "gpu double" "cpu double"; do
+  IFS=, read -r -a runs <<<"${RUNS:-gpu float,gpu double,cpu double}"
+  for run in "${runs[@]}"; do
     set -- $run
     t0=$(now)
-    "$vsgrid" grid 1stp.pqr -o g.vsg --box "10.734,2.033,-11.537,$len,$len,$len" --spacing "$h" --salt 0.15 \
+    "$vsgrid" grid receptor.pqr -o g.vsg --box "$centre,$len,$len,$len" --spacing "$h" --salt 0.15 \
       --device "$1" --precision "$2" --quiet --json g.json >/dev/null 2>&1 || { echo "vsgrid $run failed"; continue; }
     tv=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
     tts=$(awk -F': ' '/"time_to_solution_seconds"/ { gsub(/,/, "", $2); print $2 }' g.json)

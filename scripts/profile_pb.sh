@@ -36,5 +36,6 @@ for c in $cases; do
         *) echo "unknown case $c"; continue ;;
     esac
     run "$c" "$rec" "$box" "$h" gpu
-    [ "${CPU:-0}" = 1 ] && run "$c" "$rec" "$box" "$h" cpu
+    if [ "${CPU:-0}" = 1 ]; then run "$c" "$rec" "$box" "$h" cpu; fi
 done
+exit 0
