@@ -72,6 +72,9 @@ extern "C" {
 #ifndef MDH_BLOCK
 #define MDH_BLOCK 128       /* face nodes per block and atoms per shared-memory tile */
 #endif
+#ifndef PROBE_CELL_DIV
+#define PROBE_CELL_DIV 2    /* probe-sphere cells of probe/2: fewer spheres tested per point */
+#endif
 #define MAX_CELLS (1u << 22) /* cells of one cell list at most (the cell grows beyond) */
 #define WINDOW_SLACK 1e-3   /* Å added to the search radius of the cell windows */
 #define DEVICE_SLACK_BYTES (64.0 * 1048576.0)
@@ -153,19 +156,43 @@ __device__ __forceinline__ bool window(const CellGeo &g, double px, double py, d
     return true;
 }
 
-/* True when f(t) holds for some ball t of the window around p (stops at the first). */
+/* The distance from coordinate p to cell i's slab along axis a (0 inside it). The edge cells
+ * also hold the clamped centres beyond the grid, so they reach out to infinity. */
+__device__ __forceinline__ double axis_gap(const CellGeo &g, double p, int i, int a)
+{
+    const double lo = g.lo[a] + (double)i * g.size, hi = lo + g.size;
+    if (i > 0 && p < lo) return lo - p;
+    if (i < g.n[a] - 1 && p > hi) return p - hi;
+    return 0.0;
+}
+
+/* True when f(t) holds for some ball t of the window around p (stops at the first). Rows of
+ * cells farther than R from p (in y and z) are skipped and each row's x range is cut to the
+ * sphere's chord: the window of cells becomes about a sphere instead of a cube (half the balls
+ * tested), and nothing within R − rounding is lost (R carries WINDOW_SLACK beyond every ball's
+ * radius, far above the rounding of these bounds), so the answer is the cube's. */
 template <class F>
 __device__ __forceinline__ bool any_near(const Cells &c, double px, double py, double pz, double R, F f)
 {
     int lo[3], hi[3];
     if (!window(c.g, px, py, pz, R, lo, hi)) return false;
-    for (int z = lo[2]; z <= hi[2]; z++)
+    const double R2 = R * R;
+    for (int z = lo[2]; z <= hi[2]; z++) {
+        const double gz = axis_gap(c.g, pz, z, 2), gz2 = gz * gz;
+        if (gz2 > R2) continue;
         for (int y = lo[1]; y <= hi[1]; y++) {
+            const double gy = axis_gap(c.g, py, y, 1), g2 = gz2 + gy * gy;
+            if (g2 > R2) continue;
+            const double xr = sqrt(R2 - g2);
+            const double l = floor((px - xr - c.g.lo[0]) / c.g.size), u = floor((px + xr - c.g.lo[0]) / c.g.size);
+            const int x0 = l > (double)lo[0] ? (int)l : lo[0], x1 = u < (double)hi[0] ? (int)u : hi[0];
+            if (x0 > x1) continue;
             const size_t row = (size_t)c.g.n[0] * ((size_t)y + (size_t)c.g.n[1] * (size_t)z);
-            const unsigned end = c.start[row + (size_t)hi[0] + 1];
-            for (unsigned t = c.start[row + (size_t)lo[0]]; t < end; t++)
+            const unsigned end = c.start[row + (size_t)x1 + 1];
+            for (unsigned t = c.start[row + (size_t)x0]; t < end; t++)
                 if (f(t)) return true;
         }
+    }
     return false;
 }
 
@@ -366,10 +393,18 @@ __device__ __forceinline__ double charge_at(const vsg_grid_charge *__restrict__ 
     return lo < nq && q[lo].linear == L ? q[lo].q : 0.0;
 }
 
+/* charged[L] = 1 for every node with a non-zero grid charge: node_flags reads one byte where a
+ * binary search of the charge list per node (17 dependent loads for AChBP) cost more. */
+__global__ void charge_map(const vsg_grid_charge *__restrict__ q, long long nq, uint8_t *__restrict__ charged)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < nq; i += (long long)gridDim.x * blockDim.x)
+        if (q[i].q != 0.0) charged[q[i].linear] = 1;
+}
+
 /* Flags of colour c (faces 0) and pos[k] = 1 where listed (scanned afterwards); pos[count] = 0. */
 __global__ void __launch_bounds__(SETUP_BLOCK)
-    node_flags(Geom g, Phys p, Cells atoms, const uint8_t *__restrict__ codes, const vsg_grid_charge *__restrict__ q,
-               long long nq, int c, long long count, uint8_t *__restrict__ flag, unsigned *__restrict__ pos)
+    node_flags(Geom g, Phys p, Cells atoms, const uint8_t *__restrict__ codes, const uint8_t *__restrict__ charged,
+               int c, long long count, uint8_t *__restrict__ flag, unsigned *__restrict__ pos)
 {
     const size_t nx = (size_t)g.nx, plane = nx * (size_t)g.ny, n = plane * (size_t)g.nz;
     const long long first = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -382,7 +417,6 @@ __global__ void __launch_bounds__(SETUP_BLOCK)
         if (x > 0 && y > 0 && z > 0 && x < g.nx - 1 && y < g.ny - 1 && z < g.nz - 1) {
             double e[6];
             node_eps(p, codes, n, L, nx, plane, e);
-            const double qv = charge_at(q, nq, L);
             bool salt = p.salt_on != 0;
             if (p.salt_on && atoms.start) { /* no atoms: nothing is excluded */
                 const double zk = rn_add(g.origin[2], rn_mul((double)z, g.h));
@@ -393,7 +427,7 @@ __global__ void __launch_bounds__(SETUP_BLOCK)
                 });
             }
             const bool uniform = e[1] == e[0] && e[2] == e[0] && e[3] == e[0] && e[4] == e[0] && e[5] == e[0];
-            listed = qv != 0.0 || !uniform || (salt && e[0] != p.eps_out);
+            listed = charged[L] || !uniform || (salt && e[0] != p.eps_out);
             f = (uint8_t)((salt ? VSG_NODE_SALT : 0) | (listed ? VSG_NODE_LISTED : 0));
         }
         flag[k] = f;
@@ -577,7 +611,7 @@ struct Dev {
     unsigned *astart, *acursor, *pstart, *pcursor, *nprobe, *pos[2];
     unsigned long long *first;
     double *cosv, *sinv, *faces;
-    uint8_t *codes, *flag[2];
+    uint8_t *codes, *flag[2], *charged;
     vsg_grid_charge *charges;
     float *md[5];
     vsg_pb_corr *corr[2];
@@ -599,7 +633,7 @@ static void release(Dev *d)
     void *dev[] = {d->atom, d->aball, d->probe, d->pball, d->aid, d->astart, d->acursor, d->pstart, d->pcursor,
                    d->nprobe, d->pos[0], d->pos[1], d->first, d->cosv, d->sinv, d->faces, d->codes, d->flag[0],
                    d->flag[1], d->charges, d->md[0], d->md[1], d->md[2], d->md[3], d->md[4], d->corr[0],
-                   d->corr[1], d->smax, d->scan_tmp};
+                   d->corr[1], d->smax, d->charged, d->scan_tmp};
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
         if (dev[i]) cudaFree(dev[i]);
     if (d->stream) cudaStreamDestroy(d->stream);
@@ -819,7 +853,7 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
             plo[k] = alo[k] - rsas - WINDOW_SLACK;
             phi_[k] = ahi[k] + rsas + WINDOW_SLACK;
         }
-        probes.g = cell_geo(plo, phi_, fmax(ph->probe, 0.5) + WINDOW_SLACK);
+        probes.g = cell_geo(plo, phi_, fmax(ph->probe / PROBE_CELL_DIV, 0.5) + WINDOW_SLACK);
     }
     const size_t nca = cells_of(atoms.g), ncp = use_probe ? cells_of(probes.g) : 0;
     PHASE("setup: host atoms, surface angles");
@@ -853,7 +887,7 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
                         (double)total * 2.0 * sizeof(Ball) + (double)(ncp + 1) * 2.0 * sizeof(unsigned) +
                         (double)(natoms + 1) * 8.0 + (double)maxnp * 16.0 + 3.0 * (double)n + (double)n +
                         (double)(cnt[0] + cnt[1] + 2) * sizeof(unsigned) + (double)tmp_bytes +
-                        (double)natoms * 64.0 * sizeof(vsg_grid_charge) + (double)nfaces * sizeof(double) +
+                        (double)natoms * 64.0 * sizeof(vsg_grid_charge) + (double)nfaces * sizeof(double) + (double)n +
                         (keep ? (double)n * (s->precision == VSG_PRECISION_FLOAT ? 4.0 : 8.0) : 0.0);
     size_t fr = 0, tot = 0;
     CU(cudaMemGetInfo(&fr, &tot));
@@ -951,9 +985,15 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
     const long long nq = (long long)*ncharges;
     CU(cudaMalloc((void **)&d->charges, (nq ? (size_t)nq : 1) * sizeof(vsg_grid_charge)));
     if (nq) CU(cudaMemcpyAsync(d->charges, *charges, (size_t)nq * sizeof(vsg_grid_charge), cudaMemcpyHostToDevice, st));
+    CU(cudaMalloc((void **)&d->charged, (size_t)n));
+    CU(cudaMemsetAsync(d->charged, 0, (size_t)n, st));
+    if (nq) {
+        charge_map<<<blocks_for(nq, SETUP_BLOCK, sms, 8), SETUP_BLOCK, 0, st>>>(d->charges, nq, d->charged);
+        LAUNCHED("charge_map");
+    }
     for (int c = 0; c < 2; c++) {
-        node_flags<<<blocks_for(cnt[c], SETUP_BLOCK, sms, 32), SETUP_BLOCK, 0, st>>>(g, p, atoms, d->codes, d->charges,
-                                                                                    nq, c, cnt[c], d->flag[c], d->pos[c]);
+        node_flags<<<blocks_for(cnt[c], SETUP_BLOCK, sms, 32), SETUP_BLOCK, 0, st>>>(g, p, atoms, d->codes, d->charged,
+                                                                                    c, cnt[c], d->flag[c], d->pos[c]);
         LAUNCHED("node_flags");
         CU(cub::DeviceScan::ExclusiveSum(d->scan_tmp, tmp_bytes, d->pos[c], d->pos[c], (int)(cnt[c] + 1), st));
     }

@@ -7,10 +7,35 @@
 #include "errors.h"
 #include "pb_setup.h"
 
-static int by_linear(const void *a, const void *b)
+/* Sorts c by node, keeping equal nodes in their input order (atom order, then the spline's
+ * k, j, i), so that the contributions to a node are summed in an order that does not depend on
+ * the C library (qsort need not be stable): least-significant-digit radix sort on 11-bit digits
+ * of the node index, as many passes as max_key needs (3 up to 2^33 nodes). O(n), and faster
+ * than qsort's callback per comparison on AChBP's 130k entries. 0 when out of memory. */
+static int sort_by_node(vsg_grid_charge *c, size_t n, size_t max_key)
 {
-    size_t x = ((const vsg_grid_charge *)a)->linear, y = ((const vsg_grid_charge *)b)->linear;
-    return (x > y) - (x < y);
+    if (n < 2) return 1;
+    vsg_grid_charge *tmp = malloc(n * sizeof *tmp);
+    if (!tmp) return 0;
+    vsg_grid_charge *src = c, *dst = tmp;
+    for (int shift = 0; shift < 64 && (max_key >> shift) != 0; shift += 11) {
+        size_t count[2048] = {0};
+        for (size_t i = 0; i < n; i++) count[(src[i].linear >> shift) & 2047]++;
+        size_t sum = 0;
+        for (int b = 0; b < 2048; b++) {
+            size_t k = count[b];
+            count[b] = sum;
+            sum += k;
+        }
+        for (size_t i = 0; i < n; i++) dst[count[(src[i].linear >> shift) & 2047]++] = src[i];
+        vsg_grid_charge *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != c)
+        for (size_t i = 0; i < n; i++) c[i] = src[i];
+    free(tmp);
+    return 1;
 }
 
 /* Cubic B-spline weights for the nodes i−1, i, i+1, i+2 at fractional offset t in [0,1). */
@@ -65,7 +90,11 @@ vsg_status vsg_assign_charges(const vsg_molecule *m, const vsg_level *lv, vsg_ch
                     n++;
                 }
     }
-    qsort(c, n, sizeof *c, by_linear);
+    const size_t nodes = (size_t)lv->n[0] * (size_t)lv->n[1] * (size_t)lv->n[2];
+    if (!sort_by_node(c, n, nodes)) {
+        free(c);
+        return vsg_fail(VSG_E_NOMEM, "out of memory (charge assignment)");
+    }
     size_t merged = 0;
     for (size_t i = 0; i < n; i++) {
         if (merged && c[merged - 1].linear == c[i].linear)
