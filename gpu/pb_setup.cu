@@ -797,12 +797,7 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
     int sms = 0;
     CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     if (sms < 1) sms = 1;
-    /* The set-up's own stream at the highest priority, the mdh side stream (below) at the lowest:
-     * the block scheduler then gives free SM slots to the set-up kernels first and fills the rest
-     * with the FP64 face sum. */
-    int prio_low = 0, prio_high = 0;
-    CU(cudaDeviceGetStreamPriorityRange(&prio_low, &prio_high));
-    CU(cudaStreamCreateWithPriority(&d->stream, cudaStreamNonBlocking, prio_high));
+    CU(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
     st = d->stream;
     PHASE("setup: device, stream");
 
@@ -961,7 +956,7 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
         d->md_host.kappa = sqrt(ph->kappa2);
         if (vsg_mdh_prepare(&d->md_host, m, ph) != VSG_OK) return vsg_fail(VSG_E_NOMEM, "out of memory (boundary)");
         d->have_md = 1;
-        CU(cudaStreamCreateWithPriority(&d->side, cudaStreamNonBlocking, prio_low));
+        CU(cudaStreamCreateWithFlags(&d->side, cudaStreamNonBlocking));
         CU(cudaEventCreateWithFlags(&d->faces_done, cudaEventDisableTiming));
         const size_t nmd = d->md_host.n;
         for (int k = 0; k < 5; k++) CU(cudaMalloc((void **)&d->md[k], (nmd ? nmd : 1) * sizeof(float)));
@@ -979,11 +974,8 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
         fa.n = nfaces;
         fa.natoms = (int)nmd;
         fa.kappa = (float)d->md_host.kappa;
-        /* One tile of faces per block (no grid-stride): short blocks, so that SM slots keep coming
-         * free for the set-up stream's kernels. */
-        const long long tiles = (nfaces + MDH_BLOCK - 1) / MDH_BLOCK;
-        mdh_faces<<<(unsigned)(tiles < 2147483647LL ? tiles : 2147483647LL), MDH_BLOCK, 0, d->side>>>(
-            fa, d->md[0], d->md[1], d->md[2], d->md[3], d->md[4], d->faces);
+        mdh_faces<<<blocks_for(nfaces, MDH_BLOCK, sms, 32), MDH_BLOCK, 0, d->side>>>(fa, d->md[0], d->md[1], d->md[2],
+                                                                                   d->md[3], d->md[4], d->faces);
         LAUNCHED("mdh_faces");
         CU(cudaEventRecord(d->faces_done, d->side));
     }
