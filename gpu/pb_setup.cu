@@ -643,8 +643,7 @@ struct Dev {
     vsg_pb_corr *corr[2];
     unsigned long long *smax;
     void *scan_tmp;
-    cudaStream_t stream, side; /* side: the mdh faces, beside the rest */
-    cudaEvent_t faces_done;
+    cudaStream_t stream;
     int prev_device;
     /* host */
     Ball *h_atom;
@@ -657,7 +656,6 @@ struct Dev {
 static void release(Dev *d)
 {
     if (d->stream) (void)cudaStreamSynchronize(d->stream);
-    if (d->side) (void)cudaStreamSynchronize(d->side);
     void *dev[] = {d->atom, d->aball, d->probe, d->pball, d->aid, d->astart, d->acursor, d->pstart, d->pcursor,
                    d->nprobe, d->pos[0], d->pos[1], d->first, d->cosv, d->sinv, d->faces, d->codes, d->flag[0],
                    d->flag[1], d->charges, d->md[0], d->md[1], d->md[2], d->md[3], d->md[4], d->corr[0],
@@ -665,8 +663,6 @@ static void release(Dev *d)
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
         if (dev[i]) cudaFree(dev[i]);
     if (d->stream) cudaStreamDestroy(d->stream);
-    if (d->side) cudaStreamDestroy(d->side);
-    if (d->faces_done) cudaEventDestroy(d->faces_done);
     (void)cudaGetLastError();
     if (d->prev_device >= 0) (void)cudaSetDevice(d->prev_device);
     (void)cudaGetLastError();
@@ -948,38 +944,6 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
 
     PHASE("setup: device allocations");
 
-    /* ---- device, on a side stream: the mdh faces (an FP64 sum over faces × charged atoms, ~0.1 s
-     * at 513³ for AChBP), which need nothing but the atoms and so run beside the geometry and
-     * flag kernels (memory-latency-bound) instead of after them ---- */
-    if (bc == VSG_BC_MDH) {
-        memset(&d->md_host, 0, sizeof d->md_host);
-        d->md_host.kappa = sqrt(ph->kappa2);
-        if (vsg_mdh_prepare(&d->md_host, m, ph) != VSG_OK) return vsg_fail(VSG_E_NOMEM, "out of memory (boundary)");
-        d->have_md = 1;
-        CU(cudaStreamCreateWithFlags(&d->side, cudaStreamNonBlocking));
-        CU(cudaEventCreateWithFlags(&d->faces_done, cudaEventDisableTiming));
-        const size_t nmd = d->md_host.n;
-        for (int k = 0; k < 5; k++) CU(cudaMalloc((void **)&d->md[k], (nmd ? nmd : 1) * sizeof(float)));
-        CU(cudaMalloc((void **)&d->faces, (size_t)nfaces * sizeof(double)));
-        const float *src[5] = {d->md_host.x, d->md_host.y, d->md_host.z, d->md_host.a, d->md_host.c};
-        if (nmd)
-            for (int k = 0; k < 5; k++)
-                CU(cudaMemcpyAsync(d->md[k], src[k], nmd * sizeof(float), cudaMemcpyHostToDevice, d->side));
-        FaceArgs fa;
-        fa.nx = nx;
-        fa.ny = ny;
-        fa.nz = nz;
-        memcpy(fa.origin, s->origin, sizeof fa.origin);
-        fa.h = s->h;
-        fa.n = nfaces;
-        fa.natoms = (int)nmd;
-        fa.kappa = (float)d->md_host.kappa;
-        mdh_faces<<<blocks_for(nfaces, MDH_BLOCK, sms, 32), MDH_BLOCK, 0, d->side>>>(fa, d->md[0], d->md[1], d->md[2],
-                                                                                   d->md[3], d->md[4], d->faces);
-        LAUNCHED("mdh_faces");
-        CU(cudaEventRecord(d->faces_done, d->side));
-    }
-
     /* ---- device: geometry ---- */
     if (natoms > 0) {
         CU(cudaMemcpyAsync(d->atom, d->h_atom, (size_t)natoms * sizeof(Ball), cudaMemcpyHostToDevice, st));
@@ -1032,6 +996,13 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
         hs = vsg_pb_boundary(s, m, ph, bc, NULL);
         if (hs != VSG_OK) return hs;
     }
+    if (bc == VSG_BC_MDH) {
+        memset(&d->md_host, 0, sizeof d->md_host);
+        d->md_host.kappa = sqrt(ph->kappa2);
+        if (vsg_mdh_prepare(&d->md_host, m, ph) != VSG_OK) return vsg_fail(VSG_E_NOMEM, "out of memory (boundary)");
+        d->have_md = 1;
+    }
+
     PHASE("setup: host charges, boundary atoms");
 
     /* ---- device: flags, list positions, mdh faces ---- */
@@ -1058,7 +1029,27 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
         LAUNCHED("node_flags");
         CU(cub::DeviceScan::ExclusiveSum(d->scan_tmp, tmp_bytes, d->pos[c], d->pos[c], (int)(cnt[c] + 1), st));
     }
-    if (bc == VSG_BC_MDH) CU(cudaStreamWaitEvent(st, d->faces_done, 0)); /* the faces, from the side stream */
+    if (bc == VSG_BC_MDH) {
+        const size_t nmd = d->md_host.n;
+        for (int k = 0; k < 5; k++) CU(cudaMalloc((void **)&d->md[k], (nmd ? nmd : 1) * sizeof(float)));
+        CU(cudaMalloc((void **)&d->faces, (size_t)nfaces * sizeof(double)));
+        const float *src[5] = {d->md_host.x, d->md_host.y, d->md_host.z, d->md_host.a, d->md_host.c};
+        if (nmd)
+            for (int k = 0; k < 5; k++)
+                CU(cudaMemcpyAsync(d->md[k], src[k], nmd * sizeof(float), cudaMemcpyHostToDevice, st));
+        FaceArgs fa;
+        fa.nx = nx;
+        fa.ny = ny;
+        fa.nz = nz;
+        memcpy(fa.origin, s->origin, sizeof fa.origin);
+        fa.h = s->h;
+        fa.n = nfaces;
+        fa.natoms = (int)nmd;
+        fa.kappa = (float)d->md_host.kappa;
+        mdh_faces<<<blocks_for(nfaces, MDH_BLOCK, sms, 32), MDH_BLOCK, 0, st>>>(fa, d->md[0], d->md[1], d->md[2],
+                                                                              d->md[3], d->md[4], d->faces);
+        LAUNCHED("mdh_faces");
+    }
     unsigned listed[2] = {0, 0};
     for (int c = 0; c < 2; c++)
         CU(cudaMemcpyAsync(&listed[c], d->pos[c] + cnt[c], sizeof(unsigned), cudaMemcpyDeviceToHost, st));
