@@ -353,6 +353,7 @@ void vsg_cli_json_pb(vsg_json *j, const vsg_pb_params *p, const vsg_pb_report *r
     vsg_json_num(j, "omega", r->omega);
     vsg_json_num(j, "seconds", r->seconds);
     vsg_json_num(j, "time_to_solution_seconds", r->seconds);  /* maps, boundary and all levels' solves */
+    vsg_json_num(j, "device_start_seconds", r->device_start_seconds); /* of it: the CUDA runtime and context */
     vsg_json_num(j, "setup_seconds", r->setup_seconds);
     vsg_json_num(j, "seconds_per_iteration", r->seconds_per_iteration);
     vsg_json_num(j, "bytes_per_node", r->bytes_per_node);

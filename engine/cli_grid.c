@@ -172,6 +172,9 @@ static void print_summary(const vsg_pb_report *r, const vsg_pb_params *p)
     fprintf(stderr, "  %d iterations (%d over all levels), max change %.2e kT/e, %s, %.3f s (%.3g ms/iteration)\n",
             r->iterations, r->total_iterations, r->final_change, r->converged ? "converged" : "NOT converged",
             r->seconds, 1e3 * r->seconds_per_iteration);
+    if (r->device_start_seconds > 0.0)
+        fprintf(stderr, "  of the %.3f s, %.3f s started the CUDA runtime and the GPU's context (once per process)\n",
+                r->seconds, r->device_start_seconds);
     fprintf(stderr, "  memory %.1f bytes/node; %ld listed nodes (boundary and charged)\n", r->bytes_per_node,
             r->boundary_nodes);
     if (r->charge_outside > 1e-6)

@@ -178,7 +178,9 @@ typedef struct {
     double final_change;         /* kT/e, finest level */
     double tol;                  /* kT/e, the tolerance used on the finest level */
     int converged;
-    double seconds;              /* wall time of the whole solve */
+    double seconds;              /* wall time of the whole solve (time to solution) */
+    double device_start_seconds; /* of seconds: starting the CUDA runtime and the GPU's context,
+                                    which a process pays once (0 on the CPU) */
     double seconds_per_iteration;/* finest level */
     double setup_seconds;
     double omega;

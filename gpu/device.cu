@@ -22,6 +22,20 @@ extern "C" int vsg_gpu_count(void)
     return n > 0 ? n : 0;
 }
 
+extern "C" vsg_status vsg_gpu_start(int device)
+{
+    int prev = -1;
+    if (cudaGetDevice(&prev) != cudaSuccess) prev = -1;
+    cudaError_t e = cudaSetDevice(device < 0 ? 0 : device);
+    if (e == cudaSuccess) e = cudaFree(0); /* the context is made here */
+    if (prev >= 0) (void)cudaSetDevice(prev);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return vsg_fail(VSG_E_DEVICE, "starting GPU %d: %s", device, cudaGetErrorString(e));
+    }
+    return VSG_OK;
+}
+
 extern "C" vsg_status vsg_gpu_describe(int device, char *name, size_t len, double *free_bytes,
                                        double *total_bytes)
 {

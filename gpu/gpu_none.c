@@ -7,6 +7,11 @@
 
 int vsg_gpu_count(void) { return 0; }
 
+vsg_status vsg_gpu_start(int device)
+{
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
 vsg_status vsg_gpu_describe(int device, char *name, size_t len, double *free_bytes,
                             double *total_bytes)
 {
