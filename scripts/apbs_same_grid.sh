@@ -26,7 +26,7 @@ centre=${CENTRE:-10.734,2.033,-11.537}
 "$vsgrid" info "$receptor" --pqr receptor.pqr >/dev/null || exit 2
 rt_kj=$(awk 'BEGIN { printf "%.9f", 8.314462618e-3 * 298.15 }')
 now() { date +%s.%N; }
-printf '%-6s %-22s %10s %10s %16s\n' grid run wall_s solve_s total_energy_kT
+printf '%-6s %-22s %10s %10s %10s %16s\n' grid run wall_s solve_s start_s total_energy_kT
 for n in $sizes; do
   case $n in
     *:*) h=${n#*:}; n=${n%%:*} ;;
@@ -52,7 +52,7 @@ EOF
   solve=$(awk '/stopping timer 30 \(Vmgdrv2: solve\)/ { gsub(/.*CPU TIME = /, ""); print $1 + 0 }' io.mc | tail -1)
   e_kj=$(awk '/Total electrostatic energy/ { print $5 }' apbs.log | tail -1)
   e_kt=$(awk -v e="${e_kj:-nan}" -v r="$rt_kj" 'BEGIN { printf "%.5f", e / r }')
-  printf '%-6s %-22s %10s %10.4f %16s\n' "${n}^3" "APBS 3.4.1 (mg)" "$ta" "${solve:-nan}" "$e_kt"
+  printf '%-6s %-22s %10s %10.4f %10s %16s\n' "${n}^3" "APBS 3.4.1 (mg)" "$ta" "${solve:-nan}" - "$e_kt"
   IFS=, read -r -a runs <<<"${RUNS:-gpu float,gpu double,cpu double}"
   for run in "${runs[@]}"; do
     set -- $run
@@ -62,9 +62,11 @@ EOF
     tv=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
     tts=$(awk -F': ' '/"time_to_solution_seconds"/ { gsub(/,/, "", $2); print $2 }' g.json)
     ekt=$(awk -F': ' '/"total_energy_kt"/ { gsub(/,/, "", $2); print $2 }' g.json)
-    printf '%-6s %-22s %10s %10.4f %16.5f\n' "${n}^3" "vsgrid $1 $2" "$tv" "$tts" "$ekt"
+    tst=$(awk -F': ' '/"device_start_seconds"/ { gsub(/,/, "", $2); print $2 }' g.json)
+    printf '%-6s %-22s %10s %10.4f %10.4f %16.5f\n' "${n}^3" "vsgrid $1 $2" "$tv" "$tts" "${tst:-0}" "$ekt"
   done
 done
 echo "APBS solve_s: CPU seconds of its multigrid solve (io.mc); vsgrid solve_s: time_to_solution_seconds"
-echo "(boundary, maps and all levels' SOR). Whole-command wall times include reading, the surface,"
+echo "(boundary, maps and all levels' SOR), of which start_s started the CUDA runtime and the GPU's"
+echo "context (once per process). Whole-command wall times include reading, the surface,"
 echo "process and CUDA start-up and writing the grid. $(nproc) cores."

@@ -24,7 +24,7 @@ run() { # TAG RECEPTOR BOX SPACING DEVICE EXTRA...
         --quiet --json "$work/g.json" "$@" 2>"$work/err" >/dev/null || { echo "$tag $dev: failed"; cat "$work/err"; return; }
     tv=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
     echo "== $tag $dev: whole command ${tv} s; json:" \
-        "$(grep -E '"(time_to_solution_seconds|iterations|total_iterations|seconds_per_iteration|precision|device)"' "$work/g.json" | tr -d '\n ' )"
+        "$(grep -E '"(time_to_solution_seconds|device_start_seconds|iterations|total_iterations|seconds_per_iteration|precision|device)"' "$work/g.json" | tr -d '\n ' )"
     grep "profile" "$work/err"
 }
 for c in $cases; do
