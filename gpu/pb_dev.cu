@@ -121,9 +121,7 @@ struct Scratch {
 template <typename R>
 vsg_status do_guess(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid *g)
 {
-    Scratch sc;
-    memset(&sc, 0, sizeof sc);
-    sc.st = d->stream;
+    Scratch sc = {{NULL, NULL}, d->stream};
     const size_t cn = vsg_grid_nodes(g);
     CU(cudaMalloc(&sc.p[0], cn * sizeof(float)));
     CU(cudaMemcpyAsync(sc.p[0], g->data, cn * sizeof(float), cudaMemcpyHostToDevice, d->stream));
@@ -146,9 +144,7 @@ template <typename R>
 vsg_status do_result(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid_charge *charges, size_t nq, double *energy,
                      vsg_grid *g)
 {
-    Scratch sc;
-    memset(&sc, 0, sizeof sc);
-    sc.st = d->stream;
+    Scratch sc = {{NULL, NULL}, d->stream};
     const R *p0 = (const R *)d->phi[0], *p1 = (const R *)d->phi[1];
     double *v = NULL;
     if (nq) {

@@ -328,7 +328,8 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     return VSG_OK;
 }
 
-extern "C" vsg_status vsg_sor_gpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_result *r)
+/* Both entry points: the result cleared, the precision checked, the solve, the release. */
+static vsg_status run_solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_result *r, vsg_pb_dev *keep)
 {
     r->iterations = 0;
     r->converged = 0;
@@ -338,33 +339,26 @@ extern "C" vsg_status vsg_sor_gpu(vsg_pb_system *s, const vsg_sor_settings *set,
     r->device[0] = '\0';
     if (s->precision != VSG_PRECISION_FLOAT && s->precision != VSG_PRECISION_DOUBLE)
         return vsg_fail(VSG_E_ARG, "GPU PB solver: unknown precision %d", (int)s->precision);
+    if (keep && keep->precision != s->precision)
+        return vsg_fail(VSG_E_ARG, "GPU PB solver: the resident level does not match the system");
     Solve d;
     memset(&d, 0, sizeof d);
     d.prev_device = -1;
-    vsg_status st = s->precision == VSG_PRECISION_FLOAT ? solve<float>(s, set, r, &d, NULL)
-                                                        : solve<double>(s, set, r, &d, NULL);
+    vsg_status st = s->precision == VSG_PRECISION_FLOAT ? solve<float>(s, set, r, &d, keep)
+                                                        : solve<double>(s, set, r, &d, keep);
     release(&d);
     return st;
+}
+
+extern "C" vsg_status vsg_sor_gpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_result *r)
+{
+    return run_solve(s, set, r, NULL);
 }
 
 extern "C" vsg_status vsg_sor_gpu_dev(vsg_pb_dev *k, const vsg_pb_system *s, const vsg_sor_settings *set,
                                       vsg_sor_result *r)
 {
-    r->iterations = 0;
-    r->converged = 0;
-    r->final_change = INFINITY;
-    r->seconds = 0.0;
-    r->device_bytes = 0.0;
-    r->device[0] = '\0';
-    if (!k || k->precision != s->precision)
-        return vsg_fail(VSG_E_ARG, "GPU PB solver: the resident level does not match the system");
-    Solve d;
-    memset(&d, 0, sizeof d);
-    d.prev_device = -1;
+    if (!k) return vsg_fail(VSG_E_ARG, "GPU PB solver: no resident level");
     /* solve() writes nothing of s when keep is given: the const is honoured. */
-    vsg_pb_system *sm = (vsg_pb_system *)s;
-    vsg_status st = s->precision == VSG_PRECISION_FLOAT ? solve<float>(sm, set, r, &d, k)
-                                                        : solve<double>(sm, set, r, &d, k);
-    release(&d);
-    return st;
+    return run_solve((vsg_pb_system *)s, set, r, k);
 }
