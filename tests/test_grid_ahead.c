@@ -1,0 +1,41 @@
+/* test_grid_ahead.c — the grid a helper thread makes while the GPU works (grids/grid_ahead.h):
+ * the asked shape, origin, spacing and units, every value zero (the thread touched and cleared
+ * each page), the same when started and finished at once, and a clear failure for a grid that
+ * cannot be allocated. */
+#include <string.h>
+
+#include "check.h"
+#include "grid_ahead.h"
+
+static void check_grid(const int n[3], double h)
+{
+    const double origin[3] = {-1.5, 2.25, 3.0};
+    vsg_grid_ahead a;
+    vsg_grid_ahead_start(&a, n, origin, h, "kT/e");
+    vsg_grid *g = vsg_grid_ahead_finish(&a);
+    CHECK(g != NULL);
+    if (!g) return;
+    CHECK(g->n[0] == n[0] && g->n[1] == n[1] && g->n[2] == n[2]);
+    CHECK(g->origin[0] == origin[0] && g->origin[1] == origin[1] && g->origin[2] == origin[2]);
+    CHECK(g->spacing[0] == h && g->spacing[1] == h && g->spacing[2] == h);
+    CHECK(strcmp(g->units, "kT/e") == 0);
+    size_t nonzero = 0;
+    for (size_t i = 0; i < vsg_grid_nodes(g); i++) nonzero += g->data[i] != 0.0f;
+    CHECK(nonzero == 0);
+    vsg_grid_free(g);
+}
+
+int main(void)
+{
+    const int small[3] = {3, 5, 7}, large[3] = {129, 65, 33};
+    check_grid(small, 0.5);
+    check_grid(large, 0.25);
+    /* Past the address space: the thread's allocation fails and finish says so. */
+    const int huge[3] = {2000000000, 2000000000, 2000000000};
+    const double origin[3] = {0, 0, 0};
+    vsg_grid_ahead a;
+    vsg_grid_ahead_start(&a, huge, origin, 1.0, "kT/e");
+    CHECK(vsg_grid_ahead_finish(&a) == NULL);
+    CHECK(strstr(vsg_last_error(), "potential grid") != NULL);
+    CHECK_EXIT();
+}
