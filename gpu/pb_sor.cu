@@ -2,8 +2,9 @@
  *
  * Same system, same settings, same schedule: per iteration colour 0 then colour 1, each a
  * uniform-stencil sweep over that colour's interior nodes (listed nodes skipped) and a
- * correction sweep over that colour's list, both in one launch (sor_fused; VSG_SOR_FUSE=0
- * launches them as two kernels); convergence tested on the same check
+ * correction sweep over that colour's list, both in one launch (sor_fused, the list blocks of
+ * each z-group right after the group's stencil tiles; VSG_SOR_FUSE=1 puts the whole list first,
+ * VSG_SOR_FUSE=0 launches two kernels); convergence tested on the same check
  * iterations from max |Δφ| over every node updated in that iteration; the same nonlinear λ
  * ramp and one-Newton-step update. The linear update uses explicitly rounded operations
  * (__fadd_rn & co., which the compiler never fuses into FMAs) in the CPU's order, so in
@@ -68,6 +69,7 @@ struct Solve {
     uint8_t *flag[2];
     void *corr[2];
     unsigned long long *maxbits;
+    unsigned long long *zoff[2]; /* the interleaved fused launch's list offsets per z-group */
     cudaStream_t stream;
     int prev_device;
     int borrowed; /* phi, flag, corr and stream belong to a resident level (pb_dev.h) */
@@ -82,6 +84,8 @@ static void release(Solve *d)
         if (d->corr[c]) cudaFree(d->corr[c]);
     }
     if (d->maxbits) cudaFree(d->maxbits);
+    for (int c = 0; c < 2; c++)
+        if (d->zoff[c]) cudaFree(d->zoff[c]);
     if (d->stream && !d->borrowed) cudaStreamDestroy(d->stream);
     (void)cudaGetLastError();
     if (d->prev_device >= 0) (void)cudaSetDevice(d->prev_device);
@@ -259,6 +263,37 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
 
     const int check_every = set->check_every > 0 ? set->check_every : 10;
     const int fuse = fuse_sweeps();
+    /* The interleaved layout: each colour's list split by z-group, and as many list blocks per
+     * group as its fullest group needs. */
+    int gblocks[2] = {0, 0};
+    if (fuse == 2 && zb > 1 && gz_all < 2147483647LL) {
+        const int groups = (int)gz_all;
+        unsigned long long *h = (unsigned long long *)malloc(((size_t)groups + 1) * sizeof *h);
+        if (!h) return vsg_fail(VSG_E_NOMEM, "GPU PB solver: out of memory (list offsets)");
+        vsg_status zs = VSG_OK;
+        for (int c = 0; c < 2 && zs == VSG_OK; c++) {
+            if (!s->ncorr[c]) continue;
+            cudaError_t e = cudaMalloc((void **)&d->zoff[c], ((size_t)groups + 1) * sizeof(unsigned long long));
+            if (e == cudaSuccess) {
+                list_offsets<<<(groups + 1 + 255) / 256, 256, 0, d->stream>>>(
+                    (const uint64_t *)d->corr[c], (long long)s->ncorr[c], (long long)s->nx * s->ny, c, zb, groups,
+                    d->zoff[c]);
+                e = cudaGetLastError();
+            }
+            if (e == cudaSuccess)
+                e = cudaMemcpyAsync(h, d->zoff[c], ((size_t)groups + 1) * sizeof *h, cudaMemcpyDeviceToHost, d->stream);
+            if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
+            if (e != cudaSuccess) {
+                zs = cuda_fail("the list offsets", e);
+                break;
+            }
+            unsigned long long most = 0;
+            for (int g = 0; g < groups; g++) most = h[g + 1] - h[g] > most ? h[g + 1] - h[g] : most;
+            gblocks[c] = (int)((most + SOR_BLOCK_X * SOR_BLOCK_Y - 1) / (SOR_BLOCK_X * SOR_BLOCK_Y));
+        }
+        free(h);
+        if (zs != VSG_OK) return zs;
+    }
     const int show = set->progress && isatty(2);
     int diverged = 0;
     CU(cudaStreamSynchronize(d->stream)); /* the clock covers the iteration loop only */
@@ -275,9 +310,10 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
         for (int c = 0; c < 2; c++) {
             R *p = (R *)d->phi[c];
             const R *o = (const R *)d->phi[1 - c];
-            if (fuse && launch_fused<R>(zb, nl, check, grid.x, grid.y, gz_all, cblocks[c], d->stream, p, o,
-                                        d->flag[c], s, c, off[c], (R)omega, u0, u1, omega, lambda, ksalt, ions,
-                                        d->corr[c], s->ncorr[c], d->maxbits)) {
+            const bool inter = d->zoff[c] != NULL;
+            if (fuse && launch_fused<R>(zb, nl, check, grid.x, grid.y, gz_all, inter ? gblocks[c] : cblocks[c],
+                                        d->stream, p, o, d->flag[c], s, c, off[c], (R)omega, u0, u1, omega, lambda,
+                                        ksalt, ions, d->corr[c], s->ncorr[c], d->zoff[c], d->maxbits)) {
                 LAUNCHED("the fused SOR kernel");
                 continue;
             }

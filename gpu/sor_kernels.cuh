@@ -311,29 +311,53 @@ __global__ void __launch_bounds__(CORR_BLOCK)
     if (CHECK) block_max(dmax, maxbits);
 }
 
-/* Both of a colour's sweeps in one launch: the first cblocks blocks take the listed nodes
- * (grid-stride over the list), the rest the uniform stencil, one block per (x, y, z-group)
- * tile decoded from the linear block index. The two sets of nodes are disjoint and both only
+/* Both of a colour's sweeps in one launch. The two sets of nodes are disjoint and both only
  * read the other colour, so nothing orders them; one launch instead of two saves a kernel
- * boundary per colour (the drain of one kernel and the fill of the next) and hides the
- * list's scattered, latency-bound gathers under the stencil's streaming. Listed blocks come
- * first so that they start early. Same arithmetic per node: same bits. */
+ * boundary per colour (the drain of one kernel and the fill of the next). Stencil blocks take
+ * one (x, y, z-group) tile each, decoded from the linear block index; list blocks take entries
+ * of the list. Two layouts of the block index:
+ * - zoff == NULL, list first: blocks 0 .. cblocks − 1 take the whole list (grid-stride), the
+ *   rest the tiles in order. The list's gathers are latency-bound and start early.
+ * - zoff != NULL, interleaved: z-group g (planes 1 + g·ZB ..) gets its gx·gy tiles and then
+ *   cblocks list blocks for the group's own entries, zoff[g] .. zoff[g + 1] (the list is sorted
+ *   by node, so a group's entries are one range). Blocks are dispatched about in index order, so
+ *   a group's list blocks run just after the tiles that streamed the other colour's planes
+ *   z0 − 1 .. z0 + ZB into L2, and the six gathers of each entry find them there: with the list
+ *   first, each gather fetched a DRAM sector of 32 bytes for 4 useful ones.
+ * Same arithmetic per node in both: same bits. */
 template <typename R, bool NL, bool CHECK, int ZB>
 __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
     sor_fused(R *__restrict__ p, const R *__restrict__ o, const uint8_t *__restrict__ fl, int nx, int ny,
               int nz, int c, Offsets off, R w, R u0, R u1, double omega, double lambda, double ksalt, Ions ions,
               const uint64_t *__restrict__ idx, const R *__restrict__ wt, const R *__restrict__ sv,
               const R *__restrict__ kv, long long n, unsigned cblocks, unsigned gx, unsigned gy,
-              unsigned long long *__restrict__ maxbits)
+              const unsigned long long *__restrict__ zoff, unsigned long long *__restrict__ maxbits)
 {
     unsigned long long dmax = 0;
-    const unsigned b = blockIdx.x;
-    if (b < cblocks) {
+    const unsigned b = blockIdx.x, tiles = gx * gy;
+    bool list;
+    unsigned u = 0, lb = 0;
+    long long e0 = 0, e1 = n;
+    if (zoff) {
+        const unsigned g = b / (tiles + cblocks), r = b % (tiles + cblocks);
+        list = r >= tiles;
+        if (list) {
+            lb = r - tiles;
+            e0 = (long long)zoff[g];
+            e1 = (long long)zoff[g + 1];
+        } else {
+            u = g * tiles + r;
+        }
+    } else {
+        list = b < cblocks;
+        if (list) lb = b;
+        else u = b - cblocks;
+    }
+    if (list) {
         const long long nt = (long long)blockDim.x * blockDim.y;
-        for (long long e = b * nt + threadIdx.x + blockDim.x * threadIdx.y; e < n; e += (long long)cblocks * nt)
+        for (long long e = e0 + lb * nt + threadIdx.x + blockDim.x * threadIdx.y; e < e1; e += (long long)cblocks * nt)
             correct_entry<R, NL, CHECK>(p, o, idx, wt, sv, kv, n, off, omega, lambda, ions, e, dmax);
     } else {
-        const unsigned u = b - cblocks;
         const int xh = (int)(u % gx) * blockDim.x + threadIdx.x;
         const int y = 1 + (int)((u / gx) % gy) * blockDim.y + threadIdx.y;
         const int z0 = 1 + (int)(u / (gx * gy)) * ZB;
@@ -408,25 +432,56 @@ static void launch_correct(bool nl, bool check, int blocks, cudaStream_t st, R *
 #undef ARGS
 }
 
-/* 1 when a colour's uniform and correction sweeps go in one launch (sor_fused); the
- * environment variable VSG_SOR_FUSE=0 keeps them apart, for benchmarks comparing them. */
+/* How a colour's uniform and correction sweeps are launched: 2 (default) one launch with the
+ * list blocks interleaved by z-group (sor_fused with zoff), 1 one launch with the list first,
+ * 0 two kernels. The environment variable VSG_SOR_FUSE=0 or 1 chooses the older forms, for
+ * benchmarks comparing them. */
 static int fuse_sweeps(void)
 {
     const char *e = getenv("VSG_SOR_FUSE");
-    return !(e && atoi(e) == 0);
+    if (!e) return 2;
+    const int v = atoi(e);
+    return v == 0 || v == 1 ? v : 2;
+}
+
+/* zoff[g] = the first list entry (of colour c, list idx[0 .. n) sorted) whose node lies in
+ * plane 1 + g·zb or beyond, for g = 0 .. groups; zoff[groups] = n. One thread per group, a
+ * binary search each. */
+__global__ void list_offsets(const uint64_t *__restrict__ idx, long long n, long long plane, int c, int zb,
+                             int groups, unsigned long long *__restrict__ zoff)
+{
+    const int g = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g > groups) return;
+    if (g == groups) {
+        zoff[g] = (unsigned long long)n;
+        return;
+    }
+    /* node L = 2k + c lies in plane z0 or beyond when L ≥ plane·z0 */
+    const long long first_l = plane * (1 + (long long)g * zb);
+    const unsigned long long kmin = (unsigned long long)(first_l - c + 1) / 2;
+    long long lo = 0, hi = n;
+    while (lo < hi) {
+        const long long mid = lo + (hi - lo) / 2;
+        if (idx[mid] < kmin) lo = mid + 1;
+        else hi = mid;
+    }
+    zoff[g] = (unsigned long long)lo;
 }
 
 /* The fused launch of one colour: grid (gx, gy, gz) of the uniform kernel (gz not capped)
- * plus cblocks listed-node blocks, as one linear grid. Returns 0 (nothing launched) when the
- * shape does not fit it (1 plane per thread, or more than 2^31 − 1 blocks): the caller then
- * launches the two kernels. */
+ * plus the list blocks, as one linear grid: cblocks in all, list first (zoff NULL), or cblocks
+ * per z-group after the group's tiles (zoff: list_offsets of the colour, gz + 1 entries).
+ * Returns 0 (nothing launched) when the shape does not fit it (1 plane per thread, or more
+ * than 2^31 − 1 blocks): the caller then launches the two kernels. */
 template <typename R>
 static int launch_fused(int zb, bool nl, bool check, unsigned gx, unsigned gy, long long gz, int cblocks,
                         cudaStream_t st, R *p, const R *o, const uint8_t *fl, const vsg_pb_system *s, int c,
                         const Offsets &off, R w, R u0, R u1, double omega, double lambda, double ksalt,
-                        const Ions &ions, void *corr, size_t n, unsigned long long *mb)
+                        const Ions &ions, void *corr, size_t n, const unsigned long long *zoff,
+                        unsigned long long *mb)
 {
-    const long long total = (long long)gx * gy * gz + (n ? cblocks : 0);
+    if (!n) zoff = NULL;
+    const long long total = zoff ? ((long long)gx * gy + cblocks) * gz : (long long)gx * gy * gz + (n ? cblocks : 0);
     if ((zb != 2 && zb != 4 && zb != 8) || total > 2147483647LL || total < 1) return 0;
     const uint64_t *idx = (const uint64_t *)corr;
     const R *wt = (const R *)(idx + n);
@@ -434,7 +489,7 @@ static int launch_fused(int zb, bool nl, bool check, unsigned gx, unsigned gy, l
     const unsigned cb = n ? (unsigned)cblocks : 0u;
     const dim3 block(SOR_BLOCK_X, SOR_BLOCK_Y, 1);
 #define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, idx, wt, sv, kv, \
-             (long long)n, cb, gx, gy, mb
+             (long long)n, cb, gx, gy, zoff, mb
 #define FUSED(ZB)                                                                                  \
     do {                                                                                           \
         if (nl) {                                                                                  \
