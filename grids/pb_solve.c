@@ -245,6 +245,19 @@ static vsg_sor_settings level_settings(const vsg_pb_params *p, const vsg_pb_syst
     return set;
 }
 
+/* What both level paths report alike of a solved level (the energy and the bytes per node are
+ * each path's own). */
+static void record_level(level_out *lo, const vsg_sor_result *res, const vsg_sor_settings *set,
+                         const vsg_pb_system *s, const vsg_grid_charge *charges, size_t nq, double outside)
+{
+    lo->res = *res;
+    lo->set = *set;
+    for (size_t i = 0; i < nq; i++) lo->charge_in += charges[i].q;
+    lo->charge_out = outside;
+    lo->charged = (long)nq;
+    lo->listed = (long)(s->ncorr[0] + s->ncorr[1]);
+}
+
 static void profile_level(const vsg_level *lv, int depth, const level_out *lo, const vsg_sor_result *res,
                           double t_nested, double t_sor, double t_after)
 {
@@ -303,12 +316,7 @@ static vsg_status solve_level_dev(const vsg_molecule *m, const vsg_pb_params *p,
     if (st == VSG_OK) {
         *out = g;
         g = NULL;
-        lo->res = res;
-        lo->set = set;
-        for (size_t i = 0; i < nq; i++) lo->charge_in += charges[i].q;
-        lo->charge_out = outside;
-        lo->charged = (long)nq;
-        lo->listed = (long)(s.ncorr[0] + s.ncorr[1]);
+        record_level(lo, &res, &set, &s, charges, nq, outside);
         lo->bytes_per_node = res.device_bytes / (double)s.nodes;
     }
     profile_level(lv, depth, lo, &res, t_nested, t_sor, t_after);
@@ -396,13 +404,8 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
     }
     const double t_after = vsg_now();
     if (st == VSG_OK) {
-        lo->res = res;
-        lo->set = set;
+        record_level(lo, &res, &set, &s, charges, nq, outside);
         lo->energy = vsg_pb_energy(&s, charges, nq);
-        for (size_t i = 0; i < nq; i++) lo->charge_in += charges[i].q;
-        lo->charge_out = outside;
-        lo->charged = (long)nq;
-        lo->listed = (long)(s.ncorr[0] + s.ncorr[1]);
         lo->bytes_per_node = *gpu ? res.device_bytes / (double)s.nodes
                                   : (vsg_pb_system_bytes(&s) + 4.0 * (double)s.nodes) / (double)s.nodes;
         *out = system_to_grid(&s);
