@@ -1100,6 +1100,32 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
     return VSG_OK;
 }
 
+/* Both entry points after their checks: build with a fresh Dev, hand the stream to a resident
+ * level, release the scratch; on failure s and the charges are freed. */
+static vsg_status run_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv, vsg_boundary bc,
+                            vsg_pb_system *s, vsg_grid_charge **charges, size_t *ncharges, double *outside,
+                            int device, vsg_pb_dev *keep)
+{
+    Dev d;
+    memset(&d, 0, sizeof d);
+    d.prev_device = -1;
+    vsg_status st = build(m, ph, lv, bc, s, charges, ncharges, outside, device, &d, keep);
+    if (st == VSG_OK && keep) {
+        keep->stream = d.stream; /* the level's stream from now on */
+        d.stream = NULL;
+    }
+    double mark = vsg_now();
+    release(&d);
+    vsg_profile_phase(&mark, "setup: release device scratch");
+    if (st != VSG_OK) {
+        vsg_pb_system_free(s);
+        free(*charges);
+        *charges = NULL;
+        *ncharges = 0;
+    }
+    return st;
+}
+
 extern "C" vsg_status vsg_pb_build_gpu(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
                                        vsg_precision precision, vsg_boundary bc, vsg_pb_system *s,
                                        vsg_grid_charge **charges, size_t *ncharges, double *outside, int device,
@@ -1117,19 +1143,7 @@ extern "C" vsg_status vsg_pb_build_gpu(const vsg_molecule *m, const vsg_pb_physi
     vsg_status st = vsg_pb_system_init(s, ph, lv, precision); /* as vsg_pb_build does */
     vsg_profile_phase(&mark, "setup: host system allocation");
     if (st != VSG_OK) return st;
-    Dev d;
-    memset(&d, 0, sizeof d);
-    d.prev_device = -1;
-    st = build(m, ph, lv, bc, s, charges, ncharges, outside, device, &d, NULL);
-    mark = vsg_now();
-    release(&d);
-    vsg_profile_phase(&mark, "setup: release device scratch");
-    if (st != VSG_OK) {
-        vsg_pb_system_free(s);
-        free(*charges);
-        *charges = NULL;
-        *ncharges = 0;
-    }
+    st = run_build(m, ph, lv, bc, s, charges, ncharges, outside, device, NULL);
     if (seconds) *seconds = vsg_now() - t0;
     return st;
 }
@@ -1152,21 +1166,9 @@ extern "C" vsg_status vsg_pb_dev_build(const vsg_molecule *m, const vsg_pb_physi
     vsg_pb_dev *k = (vsg_pb_dev *)calloc(1, sizeof *k);
     if (!k) return vsg_fail(VSG_E_NOMEM, "out of memory (GPU PB level)");
     k->device = -1;
-    Dev d;
-    memset(&d, 0, sizeof d);
-    d.prev_device = -1;
-    st = build(m, ph, lv, bc, s, charges, ncharges, outside, device, &d, k);
-    if (st == VSG_OK) {
-        k->stream = d.stream; /* the level's stream from now on */
-        d.stream = NULL;
-    }
-    release(&d);
+    st = run_build(m, ph, lv, bc, s, charges, ncharges, outside, device, k);
     if (st != VSG_OK) {
         vsg_pb_dev_free(k);
-        vsg_pb_system_free(s);
-        free(*charges);
-        *charges = NULL;
-        *ncharges = 0;
         return st;
     }
     *out = k;
