@@ -58,6 +58,7 @@ extern "C" {
 #define VSG_CUDA_WHO "GPU PB setup"
 #include "cuda_check.h"
 #include "pb_dev.cuh"
+#include "sor_kernels.cuh" /* the correction list's layout (put_entry, corr_bytes) */
 
 /* ---- tuning constants (each can be overridden at build time, e.g. -DSAS_NB_CAP=256) -------------- */
 #ifndef SETUP_BLOCK
@@ -601,23 +602,17 @@ __global__ void faces_to_phi(long long n, int nx, int ny, int nz, const double *
     }
 }
 
-/* The list as the solver reads it (pb_sor.cu's upload_corr, on the device): SoA idx[n], then
- * w0..w5, s, k as n reals each, rounded to the precision; and max |s| (as ordered bits) into
- * *smax_bits, for the level's float tolerance. */
+/* The list as the solver reads it (sor_kernels.cuh's layout, as pb_sor.cu's upload_corr writes
+ * it on the host); and max |s| (as ordered bits) into *smax_bits, for the level's float
+ * tolerance. */
 template <typename R>
 __global__ void __launch_bounds__(SETUP_BLOCK)
     corr_soa(const vsg_pb_corr *__restrict__ in, long long n, void *out, unsigned long long *smax_bits)
 {
-    uint64_t *idx = (uint64_t *)out;
-    R *v = (R *)(idx + n);
     unsigned long long m = 0;
     for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n; e += (long long)gridDim.x * blockDim.x) {
         const vsg_pb_corr q = in[e];
-        idx[e] = q.index;
-#pragma unroll
-        for (int i = 0; i < 6; i++) v[(size_t)i * n + e] = (R)q.w[i];
-        v[6 * n + e] = (R)q.s;
-        v[7 * n + e] = (R)q.k;
+        put_entry<R>(out, (size_t)n, (size_t)e, q, 0);
         const unsigned long long b = (unsigned long long)__double_as_longlong(fabs(q.s));
         m = b > m ? b : m;
     }
@@ -749,7 +744,7 @@ static vsg_status keep_on_device(const vsg_pb_system *s, vsg_boundary bc, long l
         const size_t n = s->ncorr[c];
         k->ncorr[c] = n;
         if (n == 0) continue;
-        CU(cudaMalloc(&k->corr[c], n * (sizeof(uint64_t) + 8 * sizeof(R))));
+        CU(cudaMalloc(&k->corr[c], corr_bytes<R>(n)));
         corr_soa<R><<<blocks_for((long long)n, SETUP_BLOCK, sms, 8), SETUP_BLOCK, 0, st>>>(d->corr[c], (long long)n,
                                                                                           k->corr[c], d->smax);
         LAUNCHED("corr_soa");

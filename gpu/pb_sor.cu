@@ -125,18 +125,10 @@ static vsg_status upload_corr(const vsg_pb_system *s, int c, Solve *d)
 {
     const size_t n = s->ncorr[c];
     if (n == 0) return VSG_OK;
-    const size_t bytes = n * (sizeof(uint64_t) + 8 * sizeof(R));
+    const size_t bytes = corr_bytes<R>(n);
     unsigned char *h = (unsigned char *)malloc(bytes);
     if (!h) return vsg_fail(VSG_E_NOMEM, "GPU PB solver: no host memory to stage %zu corrections", n);
-    uint64_t *idx = (uint64_t *)h;
-    R *v = (R *)(h + n * sizeof(uint64_t));
-    for (size_t e = 0; e < n; e++) {
-        const vsg_pb_corr *q = &s->corr[c][e];
-        idx[e] = q->index;
-        for (int i = 0; i < 6; i++) v[(size_t)i * n + e] = (R)q->w[i];
-        v[6 * n + e] = (R)q->s;
-        v[7 * n + e] = (R)q->k;
-    }
+    for (size_t e = 0; e < n; e++) put_entry<R>(h, n, e, s->corr[c][e], 0);
     /* On the solve's stream (non-blocking: it does not wait for the legacy default stream),
      * and finished before the staging buffer goes. */
     cudaError_t e1 = cudaMalloc(&d->corr[c], bytes);

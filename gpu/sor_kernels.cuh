@@ -69,6 +69,46 @@ struct Ions {
     double two_i;
 };
 
+/* ---- the correction list's layout on the device ---------------------------------------------
+ * One allocation per colour: idx[n] (uint64, the node within its colour), then w0..w5, s, k as n
+ * reals each (SoA: a warp's loads of one field coalesce). corr_bytes, put_entry (on the host or
+ * the device) and list_view are the only places that know it. */
+template <typename R>
+__host__ __device__ __forceinline__ size_t corr_bytes(size_t n)
+{
+    return n * (sizeof(uint64_t) + 8 * sizeof(R));
+}
+
+/* Entry e of n from q, its node index less shift (a slab's first node), rounded to R. */
+template <typename R>
+__host__ __device__ __forceinline__ void put_entry(void *soa, size_t n, size_t e, const vsg_pb_corr &q,
+                                                   uint64_t shift)
+{
+    uint64_t *idx = (uint64_t *)soa;
+    R *v = (R *)(idx + n);
+    idx[e] = q.index - shift;
+    for (int i = 0; i < 6; i++) v[(size_t)i * n + e] = (R)q.w[i];
+    v[6 * n + e] = (R)q.s;
+    v[7 * n + e] = (R)q.k;
+}
+
+template <typename R>
+struct ListView {
+    const uint64_t *idx;
+    const R *wt, *sv, *kv;
+};
+
+template <typename R>
+static ListView<R> list_view(const void *soa, size_t n)
+{
+    ListView<R> l;
+    l.idx = (const uint64_t *)soa;
+    l.wt = (const R *)(l.idx + n);
+    l.sv = l.wt + 6 * n;
+    l.kv = l.wt + 7 * n;
+    return l;
+}
+
 /* ---- device helpers ---------------------------------------------------------------------- */
 
 /* Correctly rounded, never-contracted operations: the CPU twin (x86-64, no FMA) rounds after
@@ -418,10 +458,8 @@ static void launch_correct(bool nl, bool check, int blocks, cudaStream_t st, R *
                            void *corr, size_t n, const Offsets &off, double omega, double lambda,
                            const Ions &ions, unsigned long long *mb)
 {
-    const uint64_t *idx = (const uint64_t *)corr;
-    const R *wt = (const R *)(idx + n);
-    const R *sv = wt + 6 * n, *kv = wt + 7 * n;
-#define ARGS p, o, idx, wt, sv, kv, (long long)n, off, omega, lambda, ions, mb
+    const ListView<R> l = list_view<R>(corr, n);
+#define ARGS p, o, l.idx, l.wt, l.sv, l.kv, (long long)n, off, omega, lambda, ions, mb
     if (nl) {
         if (check) sor_correct<R, true, true><<<blocks, CORR_BLOCK, 0, st>>>(ARGS);
         else sor_correct<R, true, false><<<blocks, CORR_BLOCK, 0, st>>>(ARGS);
@@ -483,12 +521,10 @@ static int launch_fused(int zb, bool nl, bool check, unsigned gx, unsigned gy, l
     if (!n) zoff = NULL;
     const long long total = zoff ? ((long long)gx * gy + cblocks) * gz : (long long)gx * gy * gz + (n ? cblocks : 0);
     if ((zb != 2 && zb != 4 && zb != 8) || total > 2147483647LL || total < 1) return 0;
-    const uint64_t *idx = (const uint64_t *)corr;
-    const R *wt = (const R *)(idx + n);
-    const R *sv = wt + 6 * n, *kv = wt + 7 * n;
+    const ListView<R> l = list_view<R>(corr, n);
     const unsigned cb = n ? (unsigned)cblocks : 0u;
     const dim3 block(SOR_BLOCK_X, SOR_BLOCK_Y, 1);
-#define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, idx, wt, sv, kv, \
+#define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, l.idx, l.wt, l.sv, l.kv, \
              (long long)n, cb, gx, gy, zoff, mb
 #define FUSED(ZB)                                                                                  \
     do {                                                                                           \

@@ -171,11 +171,9 @@ static vsg_status upload_corr(Slab *d, int g, size_t b, size_t e, size_t shift, 
     const size_t n = e - b, nxy = (size_t)d->nx * (size_t)d->ny;
     *out = NULL;
     if (n == 0) return VSG_OK;
-    const size_t bytes = n * (sizeof(uint64_t) + 8 * sizeof(R));
+    const size_t bytes = corr_bytes<R>(n);
     unsigned char *h = (unsigned char *)malloc(bytes);
     if (!h) return vsg_fail(VSG_E_NOMEM, "GPU slab SOR: no host memory to stage %zu corrections", n);
-    uint64_t *idx = (uint64_t *)h;
-    R *v = (R *)(h + n * sizeof(uint64_t));
     for (size_t i = 0; i < n; i++) {
         const vsg_pb_corr *q = &s->corr[g][b + i];
         size_t L = 2 * (size_t)q->index + (size_t)g;
@@ -186,10 +184,7 @@ static vsg_status upload_corr(Slab *d, int g, size_t b, size_t e, size_t shift, 
             return vsg_fail(VSG_E_ARG, "PB correction %zu of colour %d: node (%d,%d,%d) on the box face or "
                             "out of order", b + i, g, x, y, z);
         }
-        idx[i] = q->index - shift;
-        for (int w = 0; w < 6; w++) v[(size_t)w * n + i] = (R)q->w[w];
-        v[6 * n + i] = (R)q->s;
-        v[7 * n + i] = (R)q->k;
+        put_entry<R>(h, n, i, *q, shift);
     }
     cudaError_t e1 = cudaMalloc(out, bytes), e2 = cudaSuccess;
     if (e1 == cudaSuccess) e2 = cudaMemcpyAsync(*out, h, bytes, cudaMemcpyHostToDevice, d->edge);
