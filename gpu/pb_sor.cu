@@ -141,6 +141,32 @@ static vsg_status upload_corr(const vsg_pb_system *s, int c, Solve *d)
     return VSG_OK;
 }
 
+/* The interleaved fused launch's split of colour c's list by z-group of zb planes (d->zoff[c],
+ * groups + 1 offsets) and the list blocks per group its fullest group needs (*blocks). Nothing
+ * for an empty list. */
+static vsg_status split_list(const vsg_pb_system *s, int c, int zb, int groups, Solve *d, int *blocks)
+{
+    *blocks = 0;
+    if (!s->ncorr[c]) return VSG_OK;
+    const size_t bytes = ((size_t)groups + 1) * sizeof(unsigned long long);
+    unsigned long long *h = (unsigned long long *)malloc(bytes);
+    if (!h) return vsg_fail(VSG_E_NOMEM, "GPU PB solver: out of memory (list offsets)");
+    cudaError_t e = cudaMalloc((void **)&d->zoff[c], bytes);
+    if (e == cudaSuccess) {
+        list_offsets<<<(groups + 1 + 255) / 256, 256, 0, d->stream>>>(
+            (const uint64_t *)d->corr[c], (long long)s->ncorr[c], (long long)s->nx * s->ny, c, zb, groups, d->zoff[c]);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaMemcpyAsync(h, d->zoff[c], bytes, cudaMemcpyDeviceToHost, d->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
+    unsigned long long most = 0;
+    for (int g = 0; g < groups && e == cudaSuccess; g++) most = h[g + 1] - h[g] > most ? h[g + 1] - h[g] : most;
+    free(h);
+    if (e != cudaSuccess) return cuda_fail("the list offsets", e);
+    *blocks = (int)((most + SOR_BLOCK_X * SOR_BLOCK_Y - 1) / (SOR_BLOCK_X * SOR_BLOCK_Y));
+    return VSG_OK;
+}
+
 /* keep: NULL to solve the host system s (uploaded, solved, downloaded); else the resident
  * level whose arrays are solved in place (s only describes it; the lists were made on the
  * device, sorted and interior by construction). */
@@ -255,37 +281,12 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
 
     const int check_every = set->check_every > 0 ? set->check_every : 10;
     const int fuse = fuse_sweeps();
-    /* The interleaved layout: each colour's list split by z-group, and as many list blocks per
-     * group as its fullest group needs. */
     int gblocks[2] = {0, 0};
-    if (fuse == 2 && zb > 1 && gz_all < 2147483647LL) {
-        const int groups = (int)gz_all;
-        unsigned long long *h = (unsigned long long *)malloc(((size_t)groups + 1) * sizeof *h);
-        if (!h) return vsg_fail(VSG_E_NOMEM, "GPU PB solver: out of memory (list offsets)");
-        vsg_status zs = VSG_OK;
-        for (int c = 0; c < 2 && zs == VSG_OK; c++) {
-            if (!s->ncorr[c]) continue;
-            cudaError_t e = cudaMalloc((void **)&d->zoff[c], ((size_t)groups + 1) * sizeof(unsigned long long));
-            if (e == cudaSuccess) {
-                list_offsets<<<(groups + 1 + 255) / 256, 256, 0, d->stream>>>(
-                    (const uint64_t *)d->corr[c], (long long)s->ncorr[c], (long long)s->nx * s->ny, c, zb, groups,
-                    d->zoff[c]);
-                e = cudaGetLastError();
-            }
-            if (e == cudaSuccess)
-                e = cudaMemcpyAsync(h, d->zoff[c], ((size_t)groups + 1) * sizeof *h, cudaMemcpyDeviceToHost, d->stream);
-            if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
-            if (e != cudaSuccess) {
-                zs = cuda_fail("the list offsets", e);
-                break;
-            }
-            unsigned long long most = 0;
-            for (int g = 0; g < groups; g++) most = h[g + 1] - h[g] > most ? h[g + 1] - h[g] : most;
-            gblocks[c] = (int)((most + SOR_BLOCK_X * SOR_BLOCK_Y - 1) / (SOR_BLOCK_X * SOR_BLOCK_Y));
+    if (fuse == 2 && zb > 1 && gz_all < 2147483647LL)
+        for (int c = 0; c < 2; c++) {
+            vsg_status zs = split_list(s, c, zb, (int)gz_all, d, &gblocks[c]);
+            if (zs != VSG_OK) return zs;
         }
-        free(h);
-        if (zs != VSG_OK) return zs;
-    }
     const int show = set->progress && isatty(2);
     int diverged = 0;
     CU(cudaStreamSynchronize(d->stream)); /* the clock covers the iteration loop only */
