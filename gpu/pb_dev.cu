@@ -148,15 +148,15 @@ vsg_status do_result(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid_charg
     const R *p0 = (const R *)d->phi[0], *p1 = (const R *)d->phi[1];
     double *v = NULL;
     if (nq) {
+        /* the build's own copy of the charge list, still on the device */
+        if (nq != d->ncharges || !d->charges)
+            return vsg_fail(VSG_E_ARG, "vsg_pb_dev_result: %zu charges for a level built with %zu", nq, d->ncharges);
         v = (double *)malloc(nq * sizeof(double));
         if (!v) return vsg_fail(VSG_E_NOMEM, "out of memory (energy)");
-        cudaError_t e = cudaMalloc(&sc.p[0], nq * (sizeof(vsg_grid_charge) + sizeof(double)));
-        if (e == cudaSuccess)
-            e = cudaMemcpyAsync(sc.p[0], charges, nq * sizeof(vsg_grid_charge), cudaMemcpyHostToDevice, d->stream);
-        double *dv = (double *)((vsg_grid_charge *)sc.p[0] + nq);
+        cudaError_t e = cudaMalloc(&sc.p[0], nq * sizeof(double));
+        double *dv = (double *)sc.p[0];
         if (e == cudaSuccess) {
-            gather<R><<<blocks_for((long long)nq), DEV_BLOCK, 0, d->stream>>>((long long)nq,
-                                                                             (const vsg_grid_charge *)sc.p[0], p0, p1, dv);
+            gather<R><<<blocks_for((long long)nq), DEV_BLOCK, 0, d->stream>>>((long long)nq, d->charges, p0, p1, dv);
             e = cudaGetLastError();
         }
         if (e == cudaSuccess) e = cudaMemcpyAsync(v, dv, nq * sizeof(double), cudaMemcpyDeviceToHost, d->stream);
@@ -218,6 +218,7 @@ extern "C" void vsg_pb_dev_free(vsg_pb_dev *d)
         if (d->flag[c]) cudaFree(d->flag[c]);
         if (d->corr[c]) cudaFree(d->corr[c]);
     }
+    if (d->charges) cudaFree(d->charges);
     if (d->stream) cudaStreamDestroy(d->stream);
     (void)cudaGetLastError();
     free(d);

@@ -16,6 +16,8 @@ struct vsg_pb_dev {
     uint8_t *flag[2];      /* per colour, VSG_NODE_* bits */
     void *corr[2];         /* per colour, SoA: index[n] (uint64), then w0..w5, s, k (n reals each) */
     size_t ncorr[2];
+    vsg_grid_charge *charges; /* the build's charge list (for the energy), ncharges entries */
+    size_t ncharges;
     double max_source;     /* max |s| over both lists */
 };
 

@@ -14,8 +14,9 @@
  * - vsg_pb_dev_guess: vsg_pb_guess(s, coarse) on the device (interior nodes from the coarse
  *   grid's trilinear interpolation, in the CPU's operation order; faces untouched).
  * - vsg_sor_gpu_dev: vsg_sor_gpu on the resident arrays (same schedule, kernels and result).
- * - vsg_pb_dev_result: vsg_pb_energy (the potential at each charge gathered on the device and
- *   summed on the host in the CPU's order) and the float potential grid (interleaved on the
+ * - vsg_pb_dev_result: vsg_pb_energy (the potential at each charge of the build's list, which
+ *   stays on the device, gathered there and summed on the host in the CPU's order, with the
+ *   charges the build returned) and the float potential grid (interleaved on the
  *   device, one download into g, the caller's grid of s's nodes: grid_ahead.h makes it while
  *   the GPU works).
  * - vsg_pb_dev_max_source: max |s| over both correction lists (level tolerances).

@@ -727,8 +727,8 @@ static vsg_status build_cells(const CellGeo &g, const Ball *balls, long long nma
     return VSG_OK;
 }
 
-/* The end of a resident build: the potential arrays (zero, then the mdh faces), the flags
- * handed over, the lists in the solver's layout, max |s|. Waits for the stream. */
+/* The end of a resident build: the potential arrays (zero, then the mdh faces), the flags and
+ * the charge list handed over, the lists in the solver's layout, max |s|. Waits for the stream. */
 template <typename R>
 static vsg_status keep_on_device(const vsg_pb_system *s, vsg_boundary bc, long long nfaces, int sms, Dev *d,
                                  vsg_pb_dev *k)
@@ -736,6 +736,8 @@ static vsg_status keep_on_device(const vsg_pb_system *s, vsg_boundary bc, long l
     cudaStream_t st = d->stream;
     CU(cudaMalloc((void **)&d->smax, sizeof(unsigned long long)));
     CU(cudaMemsetAsync(d->smax, 0, sizeof(unsigned long long), st));
+    k->charges = d->charges;
+    d->charges = NULL;
     for (int c = 0; c < 2; c++) {
         CU(cudaMalloc(&k->phi[c], s->count[c] * sizeof(R)));
         CU(cudaMemsetAsync(k->phi[c], 0, s->count[c] * sizeof(R), st));
@@ -1068,6 +1070,7 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
     if (keep) {
         keep->precision = s->precision;
         keep->device = dev;
+        keep->ncharges = (size_t)nq;
         const vsg_status ks = s->precision == VSG_PRECISION_FLOAT ? keep_on_device<float>(s, bc, nfaces, sms, d, keep)
                                                                   : keep_on_device<double>(s, bc, nfaces, sms, d, keep);
         PHASE("setup: keep on the device");
