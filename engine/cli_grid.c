@@ -14,6 +14,7 @@
 #include "coulomb.h"
 #include "errors.h"
 #include "grid.h"
+#include "grid_batch.h"
 #include "molecule.h"
 #include "mpi_env.h"  /* MPI (issue 7) */
 #include "pb_geometry.h"
@@ -24,6 +25,7 @@ static const char grid_usage[] =
     "usage: vsgrid grid RECEPTOR -o OUT.vsg [--dx OUT.dx[.gz]] [options]\n"
     "       vsgrid grid RECEPTOR --method coulomb [--dielectric D] [--gpf FILE.gpf]\n"
     "                   [--autogrid-maps PREFIX] [-o OUT.vsg] [options]\n"
+    "       vsgrid grid RECEPTOR... | --receptors LIST -o 'DIR/{}.vsg' [--summary FILE.csv]\n"
     "\n"
     "Builds the electrostatic potential grid of a receptor: by default (--method pb, in kT/e)\n"
     "by solving the linear or nonlinear Poisson-Boltzmann equation (finite differences,\n"
@@ -35,6 +37,17 @@ static const char grid_usage[] =
     "RECEPTOR: PQR (charges and radii), PDBQT (charges; radii by AutoDock type), MOL2\n"
     "(charges; radii by element), optionally gzipped. PDB has no charges: make a PQR first\n"
     "(pdb2pqr).\n"
+    "\n"
+    "Several receptors (an ensemble, MD snapshots, a target panel) are done in turn by one\n"
+    "process, which starts the GPU once for all of them (0.2-0.35 s, most of a small grid's\n"
+    "time). Each output name must then contain {}, which stands for the receptor's file name\n"
+    "without directory and extension (e.g. -o 'grids/{}.vsg' --json 'grids/{}.json'). A\n"
+    "receptor that fails is reported on one line and skipped; the others go on. The exit code\n"
+    "is then that of the first failure.\n"
+    "  --receptors FILE        receptor paths, one per line (# comments, blank lines skipped),\n"
+    "                          after any given on the command line\n"
+    "  --summary FILE.csv      one row per receptor: status, exit code, grid, iterations,\n"
+    "                          solve and GPU-start seconds, total energy, message\n"
     "\n"
     "Output:\n"
     "  -o, --output FILE       grid file: .vsg (vsgrid's own, compressed), .dx or .dx.gz\n"
@@ -86,6 +99,12 @@ static const char energy_usage[] =
 typedef struct {
     const char *receptor, *output, *dx, *json, *around, *ligand;
     int solvation, quiet;
+    /* several receptors: all of them (argv's and the list file's), the list, the CSV */
+    const char **receptors;
+    size_t nrec;
+    char **listed;
+    size_t nlisted;
+    const char *list, *summary;
     vsg_pb_params p;
     /* --method coulomb */
     int coulomb, autogrid, have_dielectric;
@@ -93,6 +112,25 @@ typedef struct {
     double diel_eps;
     const char *dielectric, *gpf, *agmaps;
 } grid_cli;
+
+static int add_receptor(grid_cli *c, const char *path)
+{
+    const char **v = realloc(c->receptors, (c->nrec + 1) * sizeof *v);
+    if (!v) return -1;
+    c->receptors = v;
+    v[c->nrec++] = path;
+    return 0;
+}
+
+static void free_receptors(grid_cli *c)
+{
+    for (size_t i = 0; i < c->nlisted; i++) free(c->listed[i]);
+    free(c->listed);
+    free(c->receptors);
+    c->listed = NULL;
+    c->receptors = NULL;
+    c->nlisted = c->nrec = 0;
+}
 
 /* "mehler-solmajer" | "4r" | a number (constant dielectric). 0 on success. */
 static int parse_dielectric(const char *cmd, const char *v, vsg_dielectric_model *model, double *eps)
@@ -139,15 +177,47 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
         else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--gpf")) target = &c->gpf;
         else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--autogrid-maps")) target = &c->agmaps;
         else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--autogrid")) { c->autogrid = 1; continue; }
+        else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--receptors")) target = &c->list;
+        else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--summary")) target = &c->summary;
         if (target) {
             if (!(*target = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE;
             continue;
         }
         if (arg[0] == '-' && arg[1] != '\0') return vsg_cli_usage_error(cmd, "unknown option %s", arg);
-        if (c->receptor) return vsg_cli_usage_error(cmd, "one receptor only (got %s and %s)", c->receptor, arg);
-        c->receptor = arg;
+        if (c->receptor && strcmp(cmd, "grid"))
+            return vsg_cli_usage_error(cmd, "one receptor only (got %s and %s)", c->receptor, arg);
+        if (!c->receptor) c->receptor = arg;
+        if (add_receptor(c, arg)) return vsg_cli_usage_error(cmd, "out of memory");
     }
     vsg_cli_pb_finish(&c->p);
+    if (c->list) {
+        vsg_status st = vsg_batch_read_list(c->list, &c->listed, &c->nlisted);
+        if (st != VSG_OK) return vsg_cli_fail(st);
+        for (size_t i = 0; i < c->nlisted; i++)
+            if (add_receptor(c, c->listed[i])) return vsg_cli_usage_error(cmd, "out of memory");
+        if (!c->receptor) c->receptor = c->receptors[0];
+    }
+    if (c->nrec > 1 || c->list) {
+        const char *pats[] = {c->output, c->dx, c->json, c->agmaps}, *names[] = {"-o", "--dx", "--json", "--autogrid-maps"};
+        for (int i = 0; i < 4; i++)
+            if (pats[i] && !strstr(pats[i], "{}"))
+                return vsg_cli_usage_error(cmd, "%zu receptors: %s %s must contain {} (the receptor's name), e.g. 'grids/{}.vsg'",
+                                           c->nrec, names[i], pats[i]);
+        char (*nm)[128] = malloc(c->nrec * sizeof *nm);
+        if (!nm) return vsg_cli_usage_error(cmd, "out of memory");
+        int dup = 0;
+        for (size_t i = 0; i < c->nrec && !dup; i++) {
+            vsg_batch_name(c->receptors[i], nm[i], sizeof nm[i]);
+            for (size_t j = 0; j < i && !dup; j++)
+                if (!strcmp(nm[i], nm[j])) {
+                    vsg_cli_usage_error(cmd, "%s and %s would write the same files (both named '%s')", c->receptors[j],
+                                        c->receptors[i], nm[i]);
+                    dup = 1;
+                }
+        }
+        free(nm);
+        if (dup) return VSG_EXIT_USAGE;
+    }
     if (!c->coulomb && (c->dielectric || c->gpf || c->agmaps || c->autogrid))
         return vsg_cli_usage_error(cmd, "--dielectric, --autogrid, --gpf and --autogrid-maps need --method coulomb");
     if (c->dielectric) {
@@ -226,8 +296,10 @@ static void set_estat(vsg_coulomb_kernel *k, double coeff)
     for (int i = 0; k->table && i < k->table_n; i++) k->table[i] *= ratio;
 }
 
-static int run_coulomb(grid_cli *c, const char *cmd)
+/* One Coulomb grid for c->receptor (or the gpf's); fills *row. Returns the exit code. */
+static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
 {
+    grid_cli cc = *cl, *c = &cc; /* --around sets c->p.around for this receptor only */
     double t0 = vsg_now();
     vsg_gpf gp;
     vsg_molecule *m = NULL, *around = NULL;
@@ -423,7 +495,13 @@ static int run_coulomb(grid_cli *c, const char *cmd)
             rc = VSG_EXIT_FAILURE;
         }
     }
-    if (st != VSG_OK) rc = vsg_cli_fail(st);
+    if (st != VSG_OK) {
+        snprintf(row->message, sizeof row->message, "%s", vsg_last_error());
+        rc = vsg_cli_fail(st);
+    }
+    memcpy(row->n, n, sizeof row->n);
+    row->solve_seconds = secs;
+    snprintf(row->device, sizeof row->device, "%s", device);
     free(emap);
     free(fldp);
     vsg_coulomb_kernel_free(&k);
@@ -433,15 +511,11 @@ static int run_coulomb(grid_cli *c, const char *cmd)
     return rc;
 }
 
-static int run(int argc, char **argv, const char *cmd)
+/* One PB grid (or `energy`) for c->receptor; fills *row. Returns the exit code. */
+static int run_pb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
 {
-    grid_cli c;
-    int rc = parse(argc, argv, cmd, &c);
-    if (rc == -2) return 0;
-    if (rc) return rc;
-    /* MPI (issue 7): every rank computes the same grid; rank 0 alone writes the files. */
-    if (vsg_mpi_rank() > 0) c.output = c.dx = c.json = c.agmaps = NULL;
-    if (c.coulomb) return run_coulomb(&c, cmd);
+    grid_cli c = *cl; /* --around sets c.p.around for this receptor only */
+    int rc = 0;
     double t0 = vsg_now();
     vsg_molecule *m = NULL, *around = NULL, *lig = NULL;
     vsg_grid *g = NULL;
@@ -536,12 +610,100 @@ static int run(int argc, char **argv, const char *cmd)
             rc = VSG_EXIT_FAILURE;
         }
     }
-    if (st != VSG_OK) rc = vsg_cli_fail(st);
-    else if (!r.converged) rc = VSG_EXIT_CONVERGE;
+    if (st != VSG_OK) {
+        snprintf(row->message, sizeof row->message, "%s", vsg_last_error());
+        rc = vsg_cli_fail(st);
+    } else if (!r.converged) {
+        rc = VSG_EXIT_CONVERGE;
+        snprintf(row->message, sizeof row->message, "not converged in %d iterations", r.iterations);
+    }
+    memcpy(row->n, n, sizeof row->n);
+    row->iterations = r.iterations;
+    row->solve_seconds = r.seconds;
+    row->device_start_seconds = r.device_start_seconds;
+    row->energy_kt = r.energy_kt;
+    snprintf(row->device, sizeof row->device, "%s", r.device);
     vsg_grid_free(g);
     vsg_molecule_free(m);
     vsg_molecule_free(around);
     vsg_molecule_free(lig);
+    return rc;
+}
+
+/* Every receptor in turn, with its own output names; a failure is reported and skipped. The
+ * exit code is the first failure's. */
+static int run_batch(grid_cli *c, const char *cmd)
+{
+    vsg_batch_row *rows = calloc(c->nrec, sizeof *rows);
+    if (!rows) return vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "out of memory"));
+    char out[4096], dx[4096], json[4096], ag[4096];
+    int rc = 0;
+    for (size_t i = 0; i < c->nrec; i++) {
+        vsg_batch_row *row = &rows[i];
+        row->path = c->receptors[i];
+        vsg_batch_name(row->path, row->name, sizeof row->name);
+        grid_cli one = *c;
+        one.receptor = row->path;
+        int fit = 1;
+        if (c->output) fit &= vsg_batch_subst(c->output, row->name, out, sizeof out), one.output = out;
+        if (c->dx) fit &= vsg_batch_subst(c->dx, row->name, dx, sizeof dx), one.dx = dx;
+        if (c->json) fit &= vsg_batch_subst(c->json, row->name, json, sizeof json), one.json = json;
+        if (c->agmaps) fit &= vsg_batch_subst(c->agmaps, row->name, ag, sizeof ag), one.agmaps = ag;
+        fprintf(stderr, "vsgrid: receptor %zu of %zu: %s\n", i + 1, c->nrec, row->path);
+        double t = vsg_now();
+        vsg_status ds = VSG_OK;
+        if (!fit) ds = vsg_fail(VSG_E_ARG, "%s: output name too long", row->path);
+        const char *made[] = {one.output, one.dx, one.json, one.agmaps};
+        for (int k = 0; k < 4 && ds == VSG_OK; k++)
+            if (made[k]) ds = vsg_batch_make_dirs(made[k]);
+        if (ds != VSG_OK) {
+            snprintf(row->message, sizeof row->message, "%s", vsg_last_error());
+            row->rc = vsg_cli_fail(ds);
+        } else {
+            vsg_clear_error();
+            row->rc = c->coulomb ? run_coulomb(&one, cmd, row) : run_pb(&one, cmd, row);
+        }
+        row->seconds = vsg_now() - t;
+        if (row->rc && !rc) rc = row->rc;
+    }
+    vsg_batch_print(stderr, rows, c->nrec, !c->coulomb);
+    if (c->summary) {
+        vsg_status st = vsg_batch_write_csv(c->summary, rows, c->nrec);
+        if (st != VSG_OK) {
+            int e = vsg_cli_fail(st);
+            if (!rc) rc = e;
+        } else {
+            fprintf(stderr, "vsgrid: wrote %s\n", c->summary);
+        }
+    }
+    free(rows);
+    return rc;
+}
+
+static int run(int argc, char **argv, const char *cmd)
+{
+    grid_cli c;
+    int rc = parse(argc, argv, cmd, &c);
+    if (rc == -2) rc = 0;
+    else if (!rc) {
+        /* MPI (issue 7): every rank computes the same grid; rank 0 alone writes the files. */
+        if (vsg_mpi_rank() > 0) c.output = c.dx = c.json = c.agmaps = c.summary = NULL;
+        if (c.nrec > 1 || c.list) {
+            rc = run_batch(&c, cmd);
+        } else {
+            vsg_batch_row row;
+            memset(&row, 0, sizeof row);
+            row.path = c.receptor ? c.receptor : c.gpf;
+            rc = c.coulomb ? run_coulomb(&c, cmd, &row) : run_pb(&c, cmd, &row);
+            if (c.summary) {
+                vsg_batch_name(row.path, row.name, sizeof row.name);
+                row.rc = rc;
+                vsg_status st = vsg_batch_write_csv(c.summary, &row, 1);
+                if (st != VSG_OK && !rc) rc = vsg_cli_fail(st);
+            }
+        }
+    }
+    free_receptors(&c);
     return rc;
 }
 
