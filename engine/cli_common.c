@@ -360,6 +360,7 @@ void vsg_cli_json_pb(vsg_json *j, const vsg_pb_params *p, const vsg_pb_report *r
     vsg_json_num(j, "peak_bytes", r->peak_bytes);
     vsg_json_int(j, "boundary_nodes", r->boundary_nodes);
     vsg_json_int(j, "charged_nodes", r->charged_nodes);
+    vsg_json_int(j, "pattern_nodes", r->pattern_nodes);
     vsg_json_num(j, "debye_length_a", r->debye_length);
     vsg_json_end(j, '}');
     vsg_json_num(j, "total_energy_kt", r->energy_kt);

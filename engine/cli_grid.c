@@ -245,8 +245,10 @@ static void print_summary(const vsg_pb_report *r, const vsg_pb_params *p)
     if (r->device_start_seconds > 0.0)
         fprintf(stderr, "  of the %.3f s, %.3f s started the CUDA runtime and the GPU's context (once per process)\n",
                 r->seconds, r->device_start_seconds);
-    fprintf(stderr, "  memory %.1f bytes/node; %ld listed nodes (boundary and charged)\n", r->bytes_per_node,
+    fprintf(stderr, "  memory %.1f bytes/node; %ld listed nodes (boundary and charged)", r->bytes_per_node,
             r->boundary_nodes);
+    if (r->pattern_nodes > 0) fprintf(stderr, ", %ld of them updated by the stencil as patterns", r->pattern_nodes);
+    fputc('\n', stderr);
     if (r->charge_outside > 1e-6)
         fprintf(stderr, "  %.3f e of charge lies outside the grid\n", r->charge_outside);
     (void)p;

@@ -191,6 +191,7 @@ typedef struct {
     double charge_outside;       /* e of charges outside the finest grid */
     long boundary_nodes;         /* dielectric-boundary corrections */
     long charged_nodes;
+    long pattern_nodes;          /* GPU: listed nodes the stencil updated from its pattern table */
     double debye_length;         /* Å, 0 without salt */
     double kt_kcal;              /* kT in kcal/mol at this temperature */
     char device[64];             /* "cpu (2 threads)" or the GPU's name */

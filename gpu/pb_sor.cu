@@ -11,9 +11,16 @@
  * double precision a linear solve repeats the CPU's arithmetic bit for bit; only exp() in
  * the nonlinear term may differ by an ulp.
  *
+ * Before the loop the uncharged listed nodes whose weights repeat leave the list: the stencil
+ * updates them from a table of at most 128 weight sets, with the list's arithmetic
+ * (sor_patterns.cuh; VSG_SOR_PATTERNS=0 keeps the whole list). On a two-ε surface that is every
+ * uncharged listed node, and the list keeps the charged ones.
+ *
  * Device memory per node: phi (sizeof real) + flag (1 byte), plus per listed node an index
  * (8) and w[6], s, k in the solve's precision (40 bytes float, 72 double). For 2% listed
- * nodes that is 5.8 bytes/node in float and 10.4 in double. (Flags packed 2 bits a node
+ * nodes that is 5.8 bytes/node in float and 10.4 in double; taking the patterns out needs, for
+ * a moment, 9 bytes more per listed node and the shorter list beside the old one (reported
+ * peak: 6.9 and 12.2). (Flags packed 2 bits a node
  * were tried: 0.25 bytes/node less, but 8–15% slower sweeps on an H100; DESIGN_NOTES.) Max |Δφ| is reduced on the
  * device (warp shuffles, one atomicMax per block on the bits of a non-negative double,
  * which order like the values and keep a NaN above +inf) and one scalar comes back per
@@ -40,6 +47,7 @@ extern "C" {
 
 #include "pb_dev.cuh"
 #include "sor_kernels.cuh"
+#include "sor_patterns.cuh"
 
 /* cudaMalloc rounds allocations up (2 MiB pages for large ones): margin for the memory test. */
 #define DEVICE_SLACK_BYTES (16.0 * 1048576.0)
@@ -51,16 +59,38 @@ static size_t real_size(const vsg_pb_system *s)
     return s->precision == VSG_PRECISION_FLOAT ? sizeof(float) : sizeof(double);
 }
 
-/* Per listed node: index (8 bytes) + w[6], s, k in the solve's precision. */
-static double corr_entry_bytes(size_t real) { return 8.0 + 8.0 * (double)real; }
+/* Per listed node: the list entry's bytes (sor_kernels.cuh's layout). */
+static double corr_entry_bytes(size_t real)
+{
+    return real == sizeof(float) ? (double)corr_bytes<float>(1) : (double)corr_bytes<double>(1);
+}
 
+/* Listed-node patterns (sor_patterns.cuh): on unless VSG_SOR_PATTERNS=0, for benchmarks and
+ * the test that compares both forms. */
+static int use_patterns(void)
+{
+    const char *e = getenv("VSG_SOR_PATTERNS");
+    return !(e && atoi(e) == 0);
+}
+
+/* What finding the patterns holds for a moment, at most: per entry a code byte, a keep flag and
+ * its scan (9 bytes) and a place in the shorter list (all of them, in the worst case), plus the
+ * table and the scan's scratch. */
+static double pattern_work_bytes(const vsg_pb_system *s)
+{
+    if (!use_patterns() || !(s->ncorr[0] + s->ncorr[1])) return 0.0;
+    const double n = (double)s->ncorr[0] + (double)s->ncorr[1];
+    return n * (9.0 + corr_entry_bytes(real_size(s))) + 2.0 * 1048576.0;
+}
+
+/* The peak: φ and flags, the full lists, and the pattern work on top. */
 extern "C" double vsg_sor_gpu_bytes(const vsg_pb_system *s)
 {
     const size_t real = real_size(s);
     double b = sizeof(unsigned long long); /* the max |Δφ| scalar */
     for (int c = 0; c < 2; c++)
         b += (double)s->count[c] * (double)(real + 1) + (double)s->ncorr[c] * corr_entry_bytes(real);
-    return b;
+    return b + pattern_work_bytes(s);
 }
 
 /* Everything the solve allocates; freed by release() whatever happened. */
@@ -68,6 +98,8 @@ struct Solve {
     void *phi[2];
     uint8_t *flag[2];
     void *corr[2];
+    size_t ncorr[2];  /* entries of corr (fewer than the system's once the patterns are out) */
+    void *pattern;    /* the pattern table, or NULL */
     unsigned long long *maxbits;
     unsigned long long *zoff[2]; /* the interleaved fused launch's list offsets per z-group */
     cudaStream_t stream;
@@ -84,6 +116,7 @@ static void release(Solve *d)
         if (d->corr[c]) cudaFree(d->corr[c]);
     }
     if (d->maxbits) cudaFree(d->maxbits);
+    if (d->pattern) cudaFree(d->pattern);
     for (int c = 0; c < 2; c++)
         if (d->zoff[c]) cudaFree(d->zoff[c]);
     if (d->stream && !d->borrowed) cudaStreamDestroy(d->stream);
@@ -147,14 +180,14 @@ static vsg_status upload_corr(const vsg_pb_system *s, int c, Solve *d)
 static vsg_status split_list(const vsg_pb_system *s, int c, int zb, int groups, Solve *d, int *blocks)
 {
     *blocks = 0;
-    if (!s->ncorr[c]) return VSG_OK;
+    if (!d->ncorr[c]) return VSG_OK;
     const size_t bytes = ((size_t)groups + 1) * sizeof(unsigned long long);
     unsigned long long *h = (unsigned long long *)malloc(bytes);
     if (!h) return vsg_fail(VSG_E_NOMEM, "GPU PB solver: out of memory (list offsets)");
     cudaError_t e = cudaMalloc((void **)&d->zoff[c], bytes);
     if (e == cudaSuccess) {
         list_offsets<<<(groups + 1 + 255) / 256, 256, 0, d->stream>>>(
-            (const uint64_t *)d->corr[c], (long long)s->ncorr[c], (long long)s->nx * s->ny, c, zb, groups, d->zoff[c]);
+            (const uint64_t *)d->corr[c], (long long)d->ncorr[c], (long long)s->nx * s->ny, c, zb, groups, d->zoff[c]);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess) e = cudaMemcpyAsync(h, d->zoff[c], bytes, cudaMemcpyDeviceToHost, d->stream);
@@ -253,6 +286,29 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     CU(cudaMalloc((void **)&d->maxbits, sizeof(unsigned long long)));
     CU(cudaStreamSynchronize(d->stream));
     vsg_profile_phase(&mark, "sor: checks, allocate, upload");
+    for (int c = 0; c < 2; c++) d->ncorr[c] = s->ncorr[c];
+    if (use_patterns()) {
+        Patterns<R> pt;
+        vsg_status ps = find_patterns<R>(d->stream, d->corr, d->ncorr, d->flag, &pt);
+        if (ps != VSG_OK) return ps;
+        if (pt.table) {
+            /* the shorter lists replace the old ones (a resident level's too: nothing reads its
+             * list after the solve, and the level frees what it holds) */
+            d->pattern = pt.table;
+            for (int c = 0; c < 2; c++) {
+                r->pattern_nodes += d->ncorr[c] - pt.ncorr[c];
+                cudaFree(d->corr[c]);
+                d->corr[c] = pt.corr[c];
+                d->ncorr[c] = pt.ncorr[c];
+                if (keep) {
+                    keep->corr[c] = pt.corr[c];
+                    keep->ncorr[c] = pt.ncorr[c];
+                }
+            }
+        }
+        vsg_profile_phase(&mark, "sor: listed-node patterns");
+    }
+    const R *pat = (const R *)d->pattern;
 
     /* Constants exactly as the CPU sweep forms them. */
     Offsets off[2];
@@ -274,7 +330,7 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     ions.two_i = s->two_i;
     int cblocks[2];
     for (int c = 0; c < 2; c++) {
-        long long b = ((long long)s->ncorr[c] + CORR_BLOCK - 1) / CORR_BLOCK;
+        long long b = ((long long)d->ncorr[c] + CORR_BLOCK - 1) / CORR_BLOCK;
         long long cap = (long long)prop.multiProcessorCount * CORR_BLOCKS_PER_SM;
         cblocks[c] = (int)(b < cap ? b : cap);
     }
@@ -306,15 +362,15 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
             const bool inter = d->zoff[c] != NULL;
             if (fuse && launch_fused<R>(zb, nl, check, grid.x, grid.y, gz_all, inter ? gblocks[c] : cblocks[c],
                                         d->stream, p, o, d->flag[c], s, c, off[c], (R)omega, u0, u1, omega, lambda,
-                                        ksalt, ions, d->corr[c], s->ncorr[c], d->zoff[c], d->maxbits)) {
+                                        ksalt, ions, d->corr[c], d->ncorr[c], d->zoff[c], pat, d->maxbits)) {
                 LAUNCHED("the fused SOR kernel");
                 continue;
             }
             launch_uniform<R>(zb, nl, check, grid, block, d->stream, p, o, d->flag[c], s, c, off[c], (R)omega,
-                              u0, u1, omega, lambda, ksalt, ions, d->maxbits);
+                              u0, u1, omega, lambda, ksalt, ions, pat, d->maxbits);
             LAUNCHED("the uniform SOR kernel");
-            if (s->ncorr[c]) {
-                launch_correct<R>(nl, check, cblocks[c], d->stream, p, o, d->corr[c], s->ncorr[c],
+            if (d->ncorr[c]) {
+                launch_correct<R>(nl, check, cblocks[c], d->stream, p, o, d->corr[c], d->ncorr[c],
                                   off[c], omega, lambda, ions, d->maxbits);
                 LAUNCHED("the SOR correction kernel");
             }
@@ -365,6 +421,7 @@ static vsg_status run_solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_s
     r->final_change = INFINITY;
     r->seconds = 0.0;
     r->device_bytes = 0.0;
+    r->pattern_nodes = 0;
     r->device[0] = '\0';
     if (s->precision != VSG_PRECISION_FLOAT && s->precision != VSG_PRECISION_DOUBLE)
         return vsg_fail(VSG_E_ARG, "GPU PB solver: unknown precision %d", (int)s->precision);

@@ -51,6 +51,20 @@ namespace {
 #define CORR_BLOCKS_PER_SM 16
 #endif
 
+/* SOR_FUSED_MIN_BLOCKS(R): resident blocks per multiprocessor the fused kernel is compiled
+ * for, i.e. a register cap: 5 in float (≤ 48 registers), 3 in double (≤ 80), the occupancy
+ * the kernel had before the pattern nodes' update (listed_update) joined the stencil path and
+ * the compiler's own choice grew to 60 and 86 registers (4 and 2 blocks). No spills at these
+ * caps (ptxas -v) with 2 or 4 planes a thread. The nonlinear forms (Newton steps in double)
+ * keep the compiler's choice. SOR_FLOAT_MIN_BLOCKS / SOR_DOUBLE_MIN_BLOCKS override them (1 = no cap). */
+#ifndef SOR_FLOAT_MIN_BLOCKS
+#define SOR_FLOAT_MIN_BLOCKS 5
+#endif
+#ifndef SOR_DOUBLE_MIN_BLOCKS
+#define SOR_DOUBLE_MIN_BLOCKS 3
+#endif
+#define SOR_FUSED_MIN_BLOCKS(R, NL) (NL ? 1 : sizeof(R) == 4 ? SOR_FLOAT_MIN_BLOCKS : SOR_DOUBLE_MIN_BLOCKS)
+
 static_assert((SOR_BLOCK_X * SOR_BLOCK_Y) % 32 == 0, "block reduction assumes whole warps");
 static_assert(CORR_BLOCK % 32 == 0, "block reduction assumes whole warps");
 
@@ -72,7 +86,7 @@ struct Ions {
 /* ---- the correction list's layout on the device ---------------------------------------------
  * One allocation per colour: idx[n] (uint64, the node within its colour), then w0..w5, s, k as n
  * reals each (SoA: a warp's loads of one field coalesce). corr_bytes, put_entry (on the host or
- * the device) and list_view are the only places that know it. */
+ * the device), list_view and copy_entry are the only places that know it. */
 template <typename R>
 __host__ __device__ __forceinline__ size_t corr_bytes(size_t n)
 {
@@ -99,7 +113,7 @@ struct ListView {
 };
 
 template <typename R>
-static ListView<R> list_view(const void *soa, size_t n)
+__host__ __device__ __forceinline__ ListView<R> list_view(const void *soa, size_t n)
 {
     ListView<R> l;
     l.idx = (const uint64_t *)soa;
@@ -108,6 +122,30 @@ static ListView<R> list_view(const void *soa, size_t n)
     l.kv = l.wt + 7 * n;
     return l;
 }
+
+/* Entry e of list l (n entries) to place t of the m-entry list out. */
+template <typename R>
+__device__ __forceinline__ void copy_entry(const ListView<R> &l, long long n, long long e, void *out, long long m,
+                                           long long t)
+{
+    uint64_t *idx = (uint64_t *)out;
+    R *v = (R *)(idx + m);
+    idx[t] = l.idx[e];
+    for (int i = 0; i < 6; i++) v[i * m + t] = l.wt[i * n + e];
+    v[6 * m + t] = l.sv[e];
+    v[7 * m + t] = l.kv[e];
+}
+
+/* ---- listed-node patterns (sor_patterns.cuh) -------------------------------------------------
+ * Most listed nodes carry no charge and one of a few weight sets (a dielectric boundary with
+ * two ε values has at most 2^6 face patterns, with or without salt). Before a solve those
+ * entries leave the list: the node's flag becomes SOR_PATTERN_FLAG | slot, and the stencil
+ * thread that has already loaded its six neighbours updates it with the slot's weights
+ * (pat[slot·SOR_PATTERN_STRIDE + 0..5] = w0..w5, + 6 = k), the list's arithmetic exactly. */
+#define SOR_PATTERN_FLAG 0x80
+#define SOR_PATTERNS 128
+#define SOR_PATTERN_STRIDE 8 /* reals a slot: w0..w5, k, unused */
+static_assert(!((VSG_NODE_SALT | VSG_NODE_LISTED) & SOR_PATTERN_FLAG), "the pattern bit is free");
 
 /* ---- device helpers ---------------------------------------------------------------------- */
 
@@ -166,6 +204,40 @@ __device__ __forceinline__ unsigned long long umax64(unsigned long long a, unsig
     return a > b ? a : b;
 }
 
+/* A listed node's update from its weights w (stride ws), source sv, salt term kk and its six
+ * neighbours v: φ_GS = s + Σ w_i φ_i in double (like the CPU), the Newton step where k > 0 in
+ * the nonlinear phase, over-relaxation from the old value. correct_entry (from the list) and
+ * the stencil's pattern nodes (from the pattern table, s = +0) both call it: same bits. */
+template <typename R, bool NL, bool CHECK>
+__device__ __forceinline__ R listed_update(const R *w, long long ws, R sv, const R *kk, const R v[6], R oldr,
+                                           double omega, double lambda, const Ions &ions,
+                                           unsigned long long &dmax)
+{
+    double gs = (double)sv;
+#pragma unroll
+    for (int i = 0; i < 6; i++) gs = __dadd_rn(gs, __dmul_rn((double)w[i * ws], (double)v[i]));
+    const double old = (double)oldr;
+    if (NL) {
+        const double k = (double)*kk;
+        if (k > 0.0) gs = newton(ions, gs, old, lambda * k);
+    }
+    const R nv = (R)__dadd_rn(old, __dmul_rn(omega, __dsub_rn(gs, old)));
+    if (CHECK) dmax = umax64(dmax, change_bits((double)nv, old));
+    return nv;
+}
+
+/* A pattern slot's w0..w5 and, in the nonlinear phase, k (tw: the slot) through the read-only
+ * cache, one scalar load each. (Vector loads, float4 + float2, were tried: in float they pushed
+ * the fused kernel past its 48-register cap into a 12-byte spill, 0.170 instead of 0.160 ms
+ * an iteration at 297³ on an H100; in double they changed nothing.) */
+template <bool NL, typename R>
+__device__ __forceinline__ void load_pattern(const R *tw, R w[SOR_PATTERN_STRIDE])
+{
+#pragma unroll
+    for (int i = 0; i < 6; i++) w[i] = __ldg(tw + i);
+    w[6] = NL ? __ldg(tw + 6) : (R)0;
+}
+
 /* Max over the block (whole warps only), then at most one atomicMax into *out. Every thread
  * of the block must call it. */
 __device__ void block_max(unsigned long long v, unsigned long long *out)
@@ -196,7 +268,7 @@ template <typename R, bool NL, bool CHECK>
 __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
     sor_uniform(R *__restrict__ p, const R *__restrict__ o, const uint8_t *__restrict__ fl, int nx,
                 int ny, int nz, int c, Offsets off, R w, R u0, R u1, double omega, double lambda,
-                double ksalt, Ions ions, unsigned long long *__restrict__ maxbits)
+                double ksalt, Ions ions, const R *__restrict__ pat, unsigned long long *__restrict__ maxbits)
 {
     const int xh = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = 1 + blockIdx.y * blockDim.y + threadIdx.y;
@@ -208,9 +280,18 @@ __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
             const long long k =
                 (long long)(((size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * (size_t)z)) >> 1);
             const uint8_t f = fl[k];
+            const R *q = o + k;
+            if (f & SOR_PATTERN_FLAG) {
+                R v[6];
+#pragma unroll
+                for (int i = 0; i < 6; i++) v[i] = nb(q, off.o[i]);
+                R tw[SOR_PATTERN_STRIDE];
+                load_pattern<NL>(pat + (f & (SOR_PATTERNS - 1)) * SOR_PATTERN_STRIDE, tw);
+                p[k] = listed_update<R, NL, CHECK>(tw, 1, (R)0, tw + 6, v, p[k], omega, lambda, ions, dmax);
+                continue;
+            }
             if (f & VSG_NODE_LISTED) continue; /* the correction kernel owns it */
             /* Same summation order as the CPU: −x, +x, −y, +y, −z, +z. */
-            const R *q = o + k;
             R sum = add_rn(nb(q, off.o[0]), nb(q, off.o[1]));
             sum = add_rn(sum, nb(q, off.o[2]));
             sum = add_rn(sum, nb(q, off.o[3]));
@@ -246,8 +327,9 @@ template <typename R, bool NL, bool CHECK, int ZB>
 __device__ __forceinline__ void uniform_planes(R *__restrict__ p, const R *__restrict__ o,
                                                const uint8_t *__restrict__ fl, int nx, int nz, int c,
                                                const Offsets &off, R w, R u0, R u1, double omega,
-                                               double lambda, double ksalt, const Ions &ions, int xh,
-                                               int y, int ny, int z0, unsigned long long &dmax)
+                                               double lambda, double ksalt, const Ions &ions,
+                                               const R *__restrict__ pat, int xh, int y, int ny, int z0,
+                                               unsigned long long &dmax)
 {
     long long k[ZB];
     bool act[ZB];
@@ -272,7 +354,14 @@ __device__ __forceinline__ void uniform_planes(R *__restrict__ p, const R *__res
     }
 #pragma unroll
     for (int j = 0; j < ZB; j++) {
-        if (!act[j] || (f[j] & VSG_NODE_LISTED)) continue; /* the correction kernel owns it */
+        if (!act[j]) continue;
+        if (f[j] & SOR_PATTERN_FLAG) {
+            R tw[SOR_PATTERN_STRIDE];
+            load_pattern<NL>(pat + (f[j] & (SOR_PATTERNS - 1)) * SOR_PATTERN_STRIDE, tw);
+            p[k[j]] = listed_update<R, NL, CHECK>(tw, 1, (R)0, tw + 6, v[j], old[j], omega, lambda, ions, dmax);
+            continue;
+        }
+        if (f[j] & VSG_NODE_LISTED) continue; /* the correction kernel owns it */
         /* Same summation order as the CPU: −x, +x, −y, +y, −z, +z. */
         R sum = add_rn(v[j][0], v[j][1]);
         sum = add_rn(sum, v[j][2]);
@@ -298,14 +387,14 @@ template <typename R, bool NL, bool CHECK, int ZB>
 __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
     sor_uniform_zb(R *__restrict__ p, const R *__restrict__ o, const uint8_t *__restrict__ fl, int nx,
                    int ny, int nz, int c, Offsets off, R w, R u0, R u1, double omega, double lambda,
-                   double ksalt, Ions ions, unsigned long long *__restrict__ maxbits)
+                   double ksalt, Ions ions, const R *__restrict__ pat, unsigned long long *__restrict__ maxbits)
 {
     const int xh = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = 1 + blockIdx.y * blockDim.y + threadIdx.y;
     unsigned long long dmax = 0;
     if (y < ny - 1)
         for (int z0 = 1 + blockIdx.z * ZB; z0 < nz - 1; z0 += gridDim.z * ZB)
-            uniform_planes<R, NL, CHECK, ZB>(p, o, fl, nx, nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, xh, y,
+            uniform_planes<R, NL, CHECK, ZB>(p, o, fl, nx, nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, pat, xh, y,
                                              ny, z0, dmax);
     if (CHECK) block_max(dmax, maxbits);
 }
@@ -322,18 +411,10 @@ __device__ __forceinline__ void correct_entry(R *__restrict__ p, const R *__rest
 {
     const long long k = (long long)idx[e];
     const R *q = o + k;
-    double gs = (double)sv[e];
+    R v[6];
 #pragma unroll
-    for (int i = 0; i < 6; i++)
-        gs = __dadd_rn(gs, __dmul_rn((double)wt[i * n + e], (double)nb(q, off.o[i])));
-    const double old = (double)p[k];
-    if (NL) {
-        const double kk = (double)kv[e];
-        if (kk > 0.0) gs = newton(ions, gs, old, lambda * kk);
-    }
-    const R nv = (R)__dadd_rn(old, __dmul_rn(omega, __dsub_rn(gs, old)));
-    if (CHECK) dmax = umax64(dmax, change_bits((double)nv, old));
-    p[k] = nv;
+    for (int i = 0; i < 6; i++) v[i] = nb(q, off.o[i]);
+    p[k] = listed_update<R, NL, CHECK>(wt + e, n, sv[e], kv + e, v, p[k], omega, lambda, ions, dmax);
 }
 
 /* Listed nodes of one colour, grid-stride. */
@@ -366,12 +447,13 @@ __global__ void __launch_bounds__(CORR_BLOCK)
  *   first, each gather fetched a DRAM sector of 32 bytes for 4 useful ones.
  * Same arithmetic per node in both: same bits. */
 template <typename R, bool NL, bool CHECK, int ZB>
-__global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
+__global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y, SOR_FUSED_MIN_BLOCKS(R, NL))
     sor_fused(R *__restrict__ p, const R *__restrict__ o, const uint8_t *__restrict__ fl, int nx, int ny,
               int nz, int c, Offsets off, R w, R u0, R u1, double omega, double lambda, double ksalt, Ions ions,
               const uint64_t *__restrict__ idx, const R *__restrict__ wt, const R *__restrict__ sv,
               const R *__restrict__ kv, long long n, unsigned cblocks, unsigned gx, unsigned gy,
-              const unsigned long long *__restrict__ zoff, unsigned long long *__restrict__ maxbits)
+              const unsigned long long *__restrict__ zoff, const R *__restrict__ pat,
+              unsigned long long *__restrict__ maxbits)
 {
     unsigned long long dmax = 0;
     const unsigned b = blockIdx.x, tiles = gx * gy;
@@ -402,7 +484,7 @@ __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
         const int y = 1 + (int)((u / gx) % gy) * blockDim.y + threadIdx.y;
         const int z0 = 1 + (int)(u / (gx * gy)) * ZB;
         if (y < ny - 1)
-            uniform_planes<R, NL, CHECK, ZB>(p, o, fl, nx, nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, xh, y,
+            uniform_planes<R, NL, CHECK, ZB>(p, o, fl, nx, nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, pat, xh, y,
                                              ny, z0, dmax);
     }
     if (CHECK) block_max(dmax, maxbits);
@@ -423,9 +505,9 @@ template <typename R>
 static void launch_uniform(int zb, bool nl, bool check, dim3 grid, dim3 block, cudaStream_t st, R *p,
                            const R *o, const uint8_t *fl, const vsg_pb_system *s, int c,
                            const Offsets &off, R w, R u0, R u1, double omega, double lambda,
-                           double ksalt, const Ions &ions, unsigned long long *mb)
+                           double ksalt, const Ions &ions, const R *pat, unsigned long long *mb)
 {
-#define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, mb
+#define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, pat, mb
 #define ZB_LAUNCH(ZB)                                                                      \
     do {                                                                                   \
         if (nl) {                                                                          \
@@ -516,7 +598,7 @@ static int launch_fused(int zb, bool nl, bool check, unsigned gx, unsigned gy, l
                         cudaStream_t st, R *p, const R *o, const uint8_t *fl, const vsg_pb_system *s, int c,
                         const Offsets &off, R w, R u0, R u1, double omega, double lambda, double ksalt,
                         const Ions &ions, void *corr, size_t n, const unsigned long long *zoff,
-                        unsigned long long *mb)
+                        const R *pat, unsigned long long *mb)
 {
     if (!n) zoff = NULL;
     const long long total = zoff ? ((long long)gx * gy + cblocks) * gz : (long long)gx * gy * gz + (n ? cblocks : 0);
@@ -525,7 +607,7 @@ static int launch_fused(int zb, bool nl, bool check, unsigned gx, unsigned gy, l
     const unsigned cb = n ? (unsigned)cblocks : 0u;
     const dim3 block(SOR_BLOCK_X, SOR_BLOCK_Y, 1);
 #define ARGS p, o, fl, s->nx, s->ny, s->nz, c, off, w, u0, u1, omega, lambda, ksalt, ions, l.idx, l.wt, l.sv, l.kv, \
-             (long long)n, cb, gx, gy, zoff, mb
+             (long long)n, cb, gx, gy, zoff, pat, mb
 #define FUSED(ZB)                                                                                  \
     do {                                                                                           \
         if (nl) {                                                                                  \

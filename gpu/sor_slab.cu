@@ -252,7 +252,7 @@ static vsg_status launch(Slab *d, View *w, int c, double omega, double lambda, i
     const bool nl = d->nonlinear && lambda > 0.0;
     const dim3 block(SOR_BLOCK_X, SOR_BLOCK_Y, 1);
     launch_uniform<R>(d->zb, nl, check != 0, w->grid, block, st, p, o, fl, &w->box, lc, d->off[lc], (R)omega,
-                      (R)d->u0, (R)d->u1, omega, lambda, d->ksalt, d->ions, d->maxbits);
+                      (R)d->u0, (R)d->u1, omega, lambda, d->ksalt, d->ions, (const R *)NULL, d->maxbits);
     LAUNCHED("the uniform SOR kernel (slab)");
     if (w->ncorr[lc]) {
         launch_correct<R>(nl, check != 0, w->cblocks[lc], st, p, o, w->corr[lc], w->ncorr[lc], d->off[lc], omega,

@@ -493,6 +493,7 @@ static vsg_status solve_levels(const vsg_molecule *m, const vsg_pb_params *p, co
             r->charge_outside = lo.charge_out;
             r->boundary_nodes = lo.listed;
             r->charged_nodes = lo.charged;
+            r->pattern_nodes = (long)lo.res.pattern_nodes;
             r->bytes_per_node = lo.bytes_per_node;
             r->peak_bytes = fine_nodes * bytes_per_node(precision) + (double)lo.listed * sizeof(vsg_pb_corr);
             snprintf(r->device, sizeof r->device, "%s", lo.res.device);

@@ -89,6 +89,7 @@ typedef struct {
     int converged;
     double seconds;        /* iteration loop only */
     double device_bytes;   /* GPU: device memory used */
+    size_t pattern_nodes;  /* GPU: listed nodes the stencil updated from the pattern table */
     char device[64];
 } vsg_sor_result;
 

@@ -27,6 +27,7 @@ vsg_status vsg_sor_cpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_re
     r->converged = 0;
     r->final_change = INFINITY;
     r->device_bytes = 0;
+    r->pattern_nodes = 0;
     int check_every = set->check_every > 0 ? set->check_every : 10;
     int show = set->progress && isatty(2);
     double t0 = vsg_now();

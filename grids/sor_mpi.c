@@ -426,6 +426,7 @@ vsg_status vsg_sor_mpi_with(const vsg_slab_backend *be, vsg_pb_system *s, const 
     r->converged = 0;
     r->final_change = INFINITY;
     r->device_bytes = 0;
+    r->pattern_nodes = 0;
     const int check_every = set->check_every > 0 ? set->check_every : 10;
     const int show = set->progress && rank == 0 && isatty(2);
     double t0 = vsg_now(), wait_s = 0.0, reduce_s = 0.0, bytes = 0.0;

@@ -107,9 +107,10 @@ if [ "$built" -eq 1 ]; then
         fi
     done
     # The launch forms of the PB sweep (part "sorforms"): one fused kernel a colour with 4 planes
-    # a thread and the list blocks interleaved by z-group (default), the list first
+    # a thread and the list blocks interleaved by z-group (default), without the listed-node
+    # patterns (VSG_SOR_PATTERNS=0), the list first
     # (VSG_SOR_FUSE=1), and two kernels a colour (docs/PERFORMANCE.md).
-    for form in "default;" "listfirst;VSG_SOR_FUSE=1" "unfused;VSG_SOR_FUSE=0"; do
+    for form in "default;" "nopatterns;VSG_SOR_PATTERNS=0" "listfirst;VSG_SOR_FUSE=1" "unfused;VSG_SOR_FUSE=0"; do
         if want sorforms && [ -x "$BUILD_DIR/bench_sor" ]; then
             fname=${form%%;*} fenv=${form#*;}
             step "bench_sor $fname 297 513" "bench_sor_$fname.log" \

@@ -176,7 +176,7 @@ static double run_vsgrid(int n, int iters, int mode, R *d_phi[2], uint8_t *d_fl[
                 R *p = d_phi[c];
                 const R *o = d_phi[1 - c];
                 launch_uniform<R>(4, false, false, grid, block, 0, p, o, d_fl[c], &sys, c, off[c], (R)omega, u0, u1,
-                                  omega, 0.0, 0.0, ions, NULL);
+                                  omega, 0.0, 0.0, ions, (const R *)NULL, NULL);
                 if (mode == 1)
                     launch_correct<R>(false, false, cblocks[c], 0, p, o, d_corr[c], ncorr[c], off[c], omega, 0.0, ions,
                                       NULL);
