@@ -389,6 +389,67 @@ static void error_paths(void)
     vsg_pb_system_free(&base);
 }
 
+/* More weight sets than the pattern table has slots (gpu/sor_patterns.cuh, 128): every
+ * uncharged entry gets one of 300 distinct physical-looking weight sets (w_i = e_i/D), so the
+ * table fills, some entries become pattern nodes and the rest must stay in the list; the double
+ * solve must still equal the CPU twin's bit for bit. */
+static void overflow_case(void)
+{
+    vsg_pb_system base;
+    if (build_system(&base, 65, 63, 61, 0) != VSG_OK) {
+        CHECK(!"build_system");
+        return;
+    }
+    const double kfac = EPS_SOLV * base.kh2;
+    size_t uncharged = 0, t = 0;
+    for (int c = 0; c < 2; c++)
+        for (size_t e = 0; e < base.ncorr[c]; e++) {
+            vsg_pb_corr *q = &base.corr[c][e];
+            if (q->s != 0.0) continue;
+            const int salt = q->k > 0.0;
+            const size_t u = t++ % 300;
+            double ev[6], d = 0.0;
+            ev[0] = 2.0 + (double)(u % 79); /* (ev0, ev1) tell the 300 sets apart */
+            ev[1] = 2.0 + (double)(u / 79);
+            for (int i = 2; i < 6; i++) ev[i] = 2.0 + (double)((u * 31 + (size_t)i * 17) % 79);
+            for (int i = 0; i < 6; i++) d += ev[i];
+            d += salt ? kfac : 0.0;
+            for (int i = 0; i < 6; i++) q->w[i] = ev[i] / d;
+            q->k = salt ? kfac / d : 0.0;
+            uncharged++;
+        }
+    printf("table overflow: %zu uncharged of %zu listed nodes, 300 weight sets (x2 with salt)\n", uncharged,
+           base.ncorr[0] + base.ncorr[1]);
+    /* These weights no longer make a symmetric operator, and SOR at the grid's ω can diverge on
+     * it; Gauss–Seidel (ω = 1) converges on any such diagonally dominant system. */
+    vsg_sor_settings set = settings_for(&base);
+    set.omega = 1.0;
+    vsg_pb_system cd, gd, gf;
+    vsg_sor_result rcd, rgd, rgf;
+    int ok = run(vsg_sor_cpu, &base, VSG_PRECISION_DOUBLE, &set, &cd, &rcd);
+    ok &= run(vsg_sor_gpu, &base, VSG_PRECISION_DOUBLE, &set, &gd, &rgd);
+    ok &= run(vsg_sor_gpu, &base, VSG_PRECISION_FLOAT, &set, &gf, &rgf);
+    if (ok) {
+        const double range = range_of(&cd), dd = max_diff(&gd, &cd), fd = max_diff(&gf, &cd);
+        const char *pe = getenv("VSG_SOR_PATTERNS");
+        const int patterns = !(pe && atoi(pe) == 0);
+        printf("  pattern nodes %zu double, %zu float; max|diff|/range double %.3g, float %.3g; iterations %d/%d/%d\n",
+               rgd.pattern_nodes, rgf.pattern_nodes, dd / range, fd / range, rcd.iterations, rgd.iterations,
+               rgf.iterations);
+        CHECK(uncharged > 600);
+        if (patterns) CHECK(rgd.pattern_nodes > 0 && rgf.pattern_nodes > 0);
+        CHECK(rgd.pattern_nodes < uncharged && rgf.pattern_nodes < uncharged); /* the table is full */
+        CHECK(rcd.converged && rgd.converged && rgf.converged);
+        CHECK(dd == 0.0);
+        CHECK(fd <= 1e-4 * range);
+        CHECK(rgd.iterations == rcd.iterations);
+    }
+    vsg_pb_system_free(&cd);
+    vsg_pb_system_free(&gd);
+    vsg_pb_system_free(&gf);
+    vsg_pb_system_free(&base);
+}
+
 int main(void)
 {
     int n = vsg_gpu_count();
@@ -409,6 +470,7 @@ int main(void)
     compare_case(65, 63, 61, 0);
     compare_case(33, 35, 37, 1);
     compare_case(65, 63, 61, 1);
+    overflow_case();
     fixed_iterations(0);
     fixed_iterations(1);
     error_paths();
