@@ -7,6 +7,7 @@
 
 #include "errors.h"
 #include "grid_batch.h"
+#include "screen.h" /* vsg_csv_field */
 
 void vsg_batch_name(const char *path, char *out, size_t len)
 {
@@ -159,20 +160,6 @@ void vsg_batch_print(FILE *f, const vsg_batch_row *rows, size_t n, int pb)
     fprintf(f, "; %.3f s in all\n", whole);
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 vsg_status vsg_batch_write_csv(const char *path, const vsg_batch_row *rows, size_t n)
 {
     FILE *f = fopen(path, "w");
@@ -182,14 +169,14 @@ vsg_status vsg_batch_write_csv(const char *path, const vsg_batch_row *rows, size
           f);
     for (size_t i = 0; i < n; i++) {
         const vsg_batch_row *r = &rows[i];
-        csv_field(f, r->path);
+        vsg_csv_field(f, r->path);
         fputc(',', f);
-        csv_field(f, r->name);
+        vsg_csv_field(f, r->name);
         fprintf(f, ",%s,%d,%d,%d,%d,%d,%.6f,%.6f,%.10g,", vsg_batch_status(r->rc), r->rc, r->n[0], r->n[1], r->n[2],
                 r->iterations, r->solve_seconds, r->device_start_seconds, r->energy_kt);
-        csv_field(f, r->device);
+        vsg_csv_field(f, r->device);
         fprintf(f, ",%.6f,", r->seconds);
-        csv_field(f, r->message);
+        vsg_csv_field(f, r->message);
         fputc('\n', f);
     }
     if (fclose(f) != 0) return vsg_fail(VSG_E_IO, "error writing %s", path);
