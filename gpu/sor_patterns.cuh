@@ -23,6 +23,8 @@
 #ifndef VSG_SOR_PATTERNS_CUH
 #define VSG_SOR_PATTERNS_CUH
 
+#include <limits.h>
+
 #include <cub/device/device_scan.cuh>
 
 #include "sor_kernels.cuh"
@@ -175,6 +177,7 @@ static vsg_status find_patterns(cudaStream_t st, void *const soa[2], const size_
     memset(p, 0, sizeof *p);
     if (!n[0] && !n[1]) return VSG_OK;
     const size_t most = n[0] > n[1] ? n[0] : n[1];
+    if (most > (size_t)INT_MAX) return VSG_OK; /* past the scan's item count: keep the lists */
     unsigned long long *keys = NULL, *rep = NULL;
     uint8_t *code[2] = {NULL, NULL};
     unsigned *keep[2] = {NULL, NULL}, *pos[2] = {NULL, NULL};
