@@ -7,6 +7,8 @@
 # wall time and time_to_solution_seconds; CPU=1 adds the CPU twin (double, all cores). BATCH=N
 # (N > 1) also runs the GPU case as one batch of N copies of the receptor in one process
 # (`vsgrid grid R1 R2 ...`), where only the first starts the GPU: each copy's time to solution.
+# NOPROFILE=1 runs without VSG_PROFILE (which drains the GPU stream between phases and so adds
+# to the times; then no phase lines).
 # The achbp cases need the shared data (VSG_SHARED_DATA or ../shared/data).
 set -u
 v=$1
@@ -17,12 +19,14 @@ shared=${VSG_SHARED_DATA:-$here/../shared/data}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 now() { date +%s.%N; }
+prof=1
+[ "${NOPROFILE:-0}" = 1 ] && prof=0
 run() { # TAG RECEPTOR BOX SPACING DEVICE EXTRA...
     local tag=$1 rec=$2 box=$3 h=$4 dev=$5
     shift 5
     local t0 tv
     t0=$(now)
-    VSG_PROFILE=1 "$v" grid "$rec" -o "$work/g.vsg" --box "$box" --spacing "$h" --salt 0.15 --device "$dev" \
+    VSG_PROFILE=$prof "$v" grid "$rec" -o "$work/g.vsg" --box "$box" --spacing "$h" --salt 0.15 --device "$dev" \
         --quiet --json "$work/g.json" "$@" 2>"$work/err" >/dev/null || { echo "$tag $dev: failed"; cat "$work/err"; return; }
     tv=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
     echo "== $tag $dev: whole command ${tv} s; json:" \
@@ -34,7 +38,7 @@ batch() { # TAG RECEPTOR BOX SPACING N
     ext=$(basename "$rec"); ext=${ext#*.}
     for i in $(seq 1 "$n"); do ln -sf "$rec" "$work/copy$i.$ext"; recs+=("$work/copy$i.$ext"); done
     t0=$(now)
-    VSG_PROFILE=1 "$v" grid "${recs[@]}" -o "$work/{}.vsg" --box "$box" --spacing "$h" --salt 0.15 --device "${BATCH_DEVICE:-gpu}" \
+    VSG_PROFILE=$prof "$v" grid "${recs[@]}" -o "$work/{}.vsg" --box "$box" --spacing "$h" --salt 0.15 --device "${BATCH_DEVICE:-gpu}" \
         --quiet --json "$work/{}.json" 2>"$work/err" >/dev/null || { echo "$tag batch: failed"; cat "$work/err"; return; }
     tv=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
     echo "== $tag gpu batch of $n in one process: whole command ${tv} s"

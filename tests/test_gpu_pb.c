@@ -239,6 +239,18 @@ static int run(solver_fn f, const vsg_pb_system *base, vsg_precision prec,
     return st == VSG_OK;
 }
 
+/* Whether the solves here should use listed-node patterns (gpu/pb_sor.cu's pattern_rule):
+ * VSG_SOR_PATTERNS=0 never, =1 always; unset, in double only, since these small float grids
+ * fit in L2. Returns the mode's name. */
+static const char *pattern_mode(int *want_double, int *want_float)
+{
+    const char *pe = getenv("VSG_SOR_PATTERNS");
+    const int asked = pe ? atoi(pe) != 0 : -1;
+    *want_double = asked != 0;
+    *want_float = asked == 1;
+    return asked < 0 ? "default: double only at this size" : asked ? "patterns forced" : "patterns off";
+}
+
 static void compare_case(int nx, int ny, int nz, int nonlinear)
 {
     vsg_pb_system base;
@@ -268,14 +280,14 @@ static void compare_case(int nx, int ny, int nz, int nonlinear)
                1e3 * rgd.seconds / rgd.iterations, 1e3 * rgf.seconds / rgf.iterations);
         /* Listed-node patterns (gpu/sor_patterns.cuh): uncharged listed nodes with repeated
          * weights leave the list (here the 1% plain nodes and the solvent-side boundary; the
-         * blobs' many ε can fill the table, which must leave the rest listed) unless
-         * VSG_SOR_PATTERNS=0. Either way the double solve must equal the CPU's above. */
-        const char *pe = getenv("VSG_SOR_PATTERNS");
-        const int patterns = !(pe && atoi(pe) == 0);
-        printf("  pattern nodes: %zu double, %zu float (of %zu listed)%s\n", rgd.pattern_nodes, rgf.pattern_nodes,
-               base.ncorr[0] + base.ncorr[1], patterns ? "" : ", patterns off");
-        if (patterns) CHECK(rgd.pattern_nodes > 0 && rgf.pattern_nodes > 0);
-        else CHECK(rgd.pattern_nodes == 0 && rgf.pattern_nodes == 0);
+         * blobs' many ε can fill the table, which must leave the rest listed). Either way the
+         * double solve must equal the CPU's above. */
+        int want_d, want_f;
+        const char *mode = pattern_mode(&want_d, &want_f);
+        printf("  pattern nodes: %zu double, %zu float (of %zu listed; %s)\n", rgd.pattern_nodes, rgf.pattern_nodes,
+               base.ncorr[0] + base.ncorr[1], mode);
+        CHECK(want_d ? rgd.pattern_nodes > 0 : rgd.pattern_nodes == 0);
+        CHECK(want_f ? rgf.pattern_nodes > 0 : rgf.pattern_nodes == 0);
         CHECK(rgd.pattern_nodes < base.ncorr[0] + base.ncorr[1]); /* the charged ones stay */
         CHECK(range > 0.1);
         CHECK(rcd.converged && rgd.converged && rgf.converged && rcf.converged);
@@ -431,13 +443,15 @@ static void overflow_case(void)
     ok &= run(vsg_sor_gpu, &base, VSG_PRECISION_FLOAT, &set, &gf, &rgf);
     if (ok) {
         const double range = range_of(&cd), dd = max_diff(&gd, &cd), fd = max_diff(&gf, &cd);
-        const char *pe = getenv("VSG_SOR_PATTERNS");
-        const int patterns = !(pe && atoi(pe) == 0);
-        printf("  pattern nodes %zu double, %zu float; max|diff|/range double %.3g, float %.3g; iterations %d/%d/%d\n",
-               rgd.pattern_nodes, rgf.pattern_nodes, dd / range, fd / range, rcd.iterations, rgd.iterations,
+        int want_d, want_f;
+        const char *mode = pattern_mode(&want_d, &want_f);
+        printf("  pattern nodes %zu double, %zu float (%s); max|diff|/range double %.3g, float %.3g; iterations "
+               "%d/%d/%d\n",
+               rgd.pattern_nodes, rgf.pattern_nodes, mode, dd / range, fd / range, rcd.iterations, rgd.iterations,
                rgf.iterations);
         CHECK(uncharged > 600);
-        if (patterns) CHECK(rgd.pattern_nodes > 0 && rgf.pattern_nodes > 0);
+        CHECK(want_d ? rgd.pattern_nodes > 0 : rgd.pattern_nodes == 0);
+        CHECK(want_f ? rgf.pattern_nodes > 0 : rgf.pattern_nodes == 0);
         CHECK(rgd.pattern_nodes < uncharged && rgf.pattern_nodes < uncharged); /* the table is full */
         CHECK(rcd.converged && rgd.converged && rgf.converged);
         CHECK(dd == 0.0);
