@@ -14,6 +14,9 @@
  * - vsg_pb_dev_guess: vsg_pb_guess(s, coarse) on the device (interior nodes from the coarse
  *   grid's trilinear interpolation, in the CPU's operation order; faces untouched).
  * - vsg_sor_gpu_dev: vsg_sor_gpu on the resident arrays (same schedule, kernels and result).
+ *   Like vsg_sor_gpu it may take the listed-node patterns out of the lists (sor_patterns.cuh):
+ *   the level's flags then carry pattern bits and its lists are the shorter ones, so a level
+ *   is solved once.
  * - vsg_pb_dev_result: vsg_pb_energy (the potential at each charge of the build's list, which
  *   stays on the device, gathered there and summed on the host in the CPU's order, with the
  *   charges the build returned) and the float potential grid (interleaved on the

@@ -13,7 +13,9 @@ extern "C" {
 #endif
 
 /* Device memory the solve of s would need at its peak (bytes): φ, flags, the correction
- * lists, and the moment the listed-node patterns are taken out of them (sor_patterns.cuh). */
+ * lists, and the moment the listed-node patterns are taken out of them (sor_patterns.cuh),
+ * counted unless VSG_SOR_PATTERNS=0. The solve itself reports what it needed, without that
+ * moment where it kept the whole list (small float grids). */
 double vsg_sor_gpu_bytes(const vsg_pb_system *s);
 /* VSG_E_UNSUPPORTED without CUDA, VSG_E_DEVICE without a usable GPU, VSG_E_LIMIT when the
  * system does not fit in the device memory (message names bytes needed and available). */

@@ -87,26 +87,22 @@ static bool pattern_rule(const vsg_pb_system *s, const cudaDeviceProp &prop)
     return (double)s->nodes * sizeof(float) > (double)prop.l2CacheSize;
 }
 
-/* What finding the patterns holds for a moment, at most: per entry a code byte, a keep flag and
- * its scan (9 bytes) and a place in the shorter list (all of them, in the worst case), plus the
- * table and the scan's scratch. Counted unless patterns are off (also where pattern_rule will
- * skip them: the estimate knows no device). */
-static double pattern_work_bytes(const vsg_pb_system *s)
-{
-    if (!use_patterns() || !(s->ncorr[0] + s->ncorr[1])) return 0.0;
-    const double n = (double)s->ncorr[0] + (double)s->ncorr[1];
-    return n * (9.0 + corr_entry_bytes(real_size(s))) + 2.0 * 1048576.0;
-}
-
-/* The peak: φ and flags, the full lists, and the pattern work on top. */
-extern "C" double vsg_sor_gpu_bytes(const vsg_pb_system *s)
+/* The peak: φ and flags, the full lists, and, when the patterns are taken out, what that holds
+ * for a moment: per entry a code byte, a keep flag and its scan (9 bytes) and a place in the
+ * shorter list (all of them, in the worst case), plus the table and the scan's scratch. */
+static double solve_bytes(const vsg_pb_system *s, bool patterns)
 {
     const size_t real = real_size(s);
     double b = sizeof(unsigned long long); /* the max |Δφ| scalar */
     for (int c = 0; c < 2; c++)
         b += (double)s->count[c] * (double)(real + 1) + (double)s->ncorr[c] * corr_entry_bytes(real);
-    return b + pattern_work_bytes(s);
+    const double n = (double)s->ncorr[0] + (double)s->ncorr[1];
+    if (patterns && n > 0.0) b += n * (9.0 + corr_entry_bytes(real)) + 2.0 * 1048576.0;
+    return b;
 }
+
+/* Without a device to ask pattern_rule, the patterns are counted unless they are off. */
+extern "C" double vsg_sor_gpu_bytes(const vsg_pb_system *s) { return solve_bytes(s, use_patterns()); }
 
 /* Everything the solve allocates; freed by release() whatever happened. */
 struct Solve {
@@ -260,7 +256,8 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
                         65535 * SOR_BLOCK_Y + 2);
     const dim3 grid((unsigned)((half + SOR_BLOCK_X - 1) / SOR_BLOCK_X), (unsigned)gy, (unsigned)gz);
 
-    const double need = vsg_sor_gpu_bytes(s);
+    const bool patterns = pattern_rule(s, prop);
+    const double need = solve_bytes(s, patterns);
     size_t fr = 0, tot = 0;
     CU(cudaMemGetInfo(&fr, &tot));
     if (set->max_gpu_bytes > 0.0 && need > set->max_gpu_bytes)
@@ -302,7 +299,7 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     CU(cudaStreamSynchronize(d->stream));
     vsg_profile_phase(&mark, "sor: checks, allocate, upload");
     for (int c = 0; c < 2; c++) d->ncorr[c] = s->ncorr[c];
-    if (pattern_rule(s, prop)) {
+    if (patterns) {
         Patterns<R> pt;
         vsg_status ps = find_patterns<R>(d->stream, d->corr, d->ncorr, d->flag, &pt);
         if (ps != VSG_OK) return ps;

@@ -238,6 +238,17 @@ __device__ __forceinline__ void load_pattern(const R *tw, R w[SOR_PATTERN_STRIDE
     w[6] = NL ? __ldg(tw + 6) : (R)0;
 }
 
+/* A pattern node's new value (flag f has SOR_PATTERN_FLAG): listed_update with its slot's
+ * weights, s = +0 (the stencil kernels' one call for those nodes). */
+template <typename R, bool NL, bool CHECK>
+__device__ __forceinline__ R pattern_update(const R *__restrict__ pat, uint8_t f, const R v[6], R oldr, double omega,
+                                            double lambda, const Ions &ions, unsigned long long &dmax)
+{
+    R tw[SOR_PATTERN_STRIDE];
+    load_pattern<NL>(pat + (f & (SOR_PATTERNS - 1)) * SOR_PATTERN_STRIDE, tw);
+    return listed_update<R, NL, CHECK>(tw, 1, (R)0, tw + 6, v, oldr, omega, lambda, ions, dmax);
+}
+
 /* Max over the block (whole warps only), then at most one atomicMax into *out. Every thread
  * of the block must call it. */
 __device__ void block_max(unsigned long long v, unsigned long long *out)
@@ -285,9 +296,7 @@ __global__ void __launch_bounds__(SOR_BLOCK_X *SOR_BLOCK_Y)
                 R v[6];
 #pragma unroll
                 for (int i = 0; i < 6; i++) v[i] = nb(q, off.o[i]);
-                R tw[SOR_PATTERN_STRIDE];
-                load_pattern<NL>(pat + (f & (SOR_PATTERNS - 1)) * SOR_PATTERN_STRIDE, tw);
-                p[k] = listed_update<R, NL, CHECK>(tw, 1, (R)0, tw + 6, v, p[k], omega, lambda, ions, dmax);
+                p[k] = pattern_update<R, NL, CHECK>(pat, f, v, p[k], omega, lambda, ions, dmax);
                 continue;
             }
             if (f & VSG_NODE_LISTED) continue; /* the correction kernel owns it */
@@ -356,9 +365,7 @@ __device__ __forceinline__ void uniform_planes(R *__restrict__ p, const R *__res
     for (int j = 0; j < ZB; j++) {
         if (!act[j]) continue;
         if (f[j] & SOR_PATTERN_FLAG) {
-            R tw[SOR_PATTERN_STRIDE];
-            load_pattern<NL>(pat + (f[j] & (SOR_PATTERNS - 1)) * SOR_PATTERN_STRIDE, tw);
-            p[k[j]] = listed_update<R, NL, CHECK>(tw, 1, (R)0, tw + 6, v[j], old[j], omega, lambda, ions, dmax);
+            p[k[j]] = pattern_update<R, NL, CHECK>(pat, f[j], v[j], old[j], omega, lambda, ions, dmax);
             continue;
         }
         if (f[j] & VSG_NODE_LISTED) continue; /* the correction kernel owns it */

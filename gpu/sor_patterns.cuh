@@ -32,7 +32,6 @@
 namespace {
 
 #define PATTERN_EMPTY 0ull
-#define PATTERN_NO_REP 0xFFFFFFFFFFFFFFFFull
 #define PATTERN_KEEP 0xFF /* code of an entry that stays in the list */
 
 __device__ __forceinline__ unsigned long long real_bits(float v) { return (unsigned long long)__float_as_uint(v); }
@@ -163,7 +162,6 @@ struct Patterns {
     R *table;
     void *corr[2];
     size_t ncorr[2];
-    int used; /* slots in use */
 };
 
 /* Steps 1–3 for the lists soa[c] of n[c] entries and the flags flag[c]. On VSG_OK with
@@ -183,7 +181,7 @@ static vsg_status find_patterns(cudaStream_t st, void *const soa[2], const size_
     unsigned *keep[2] = {NULL, NULL}, *pos[2] = {NULL, NULL};
     void *scratch = NULL;
     size_t scratch_bytes = 0;
-    unsigned last[2][2] = {{0, 0}, {0, 0}};
+    unsigned last[2] = {0, 0};
     cudaError_t e = cub::DeviceScan::InclusiveSum(NULL, scratch_bytes, (const unsigned *)NULL, (unsigned *)NULL,
                                                   (int)most, st);
     /* Everything the work needs, before anything is written. */
@@ -199,7 +197,7 @@ static vsg_status find_patterns(cudaStream_t st, void *const soa[2], const size_
     }
     const bool no_memory = e == cudaErrorMemoryAllocation;
     if (e == cudaSuccess) e = cudaMemsetAsync(keys, 0, SOR_PATTERNS * sizeof *keys, st);
-    if (e == cudaSuccess) e = cudaMemsetAsync(rep, 0xFF, SOR_PATTERNS * sizeof *rep, st);
+    if (e == cudaSuccess) e = cudaMemsetAsync(rep, 0xFF, SOR_PATTERNS * sizeof *rep, st); /* no representative */
     if (e == cudaSuccess) e = cudaMemsetAsync(p->table, 0, SOR_PATTERNS * SOR_PATTERN_STRIDE * sizeof(R), st);
     PatternLists pl;
     for (int c = 0; c < 2; c++) {
@@ -218,13 +216,13 @@ static vsg_status find_patterns(cudaStream_t st, void *const soa[2], const size_
     for (int c = 0; c < 2 && e == cudaSuccess; c++) {
         if (!n[c]) continue;
         e = cub::DeviceScan::InclusiveSum(scratch, scratch_bytes, keep[c], pos[c], (int)n[c], st);
-        if (e == cudaSuccess) e = cudaMemcpyAsync(&last[c][0], pos[c] + n[c] - 1, sizeof(unsigned), cudaMemcpyDeviceToHost, st);
+        if (e == cudaSuccess) e = cudaMemcpyAsync(&last[c], pos[c] + n[c] - 1, sizeof(unsigned), cudaMemcpyDeviceToHost, st);
     }
     if (e == cudaSuccess) e = cudaStreamSynchronize(st);
     /* the shorter lists; without the memory for them, the solve keeps its lists */
     bool fits = e == cudaSuccess;
     for (int c = 0; c < 2 && fits; c++) {
-        p->ncorr[c] = n[c] ? last[c][0] : 0;
+        p->ncorr[c] = n[c] ? last[c] : 0;
         if (p->ncorr[c]) {
             cudaError_t a = cudaMalloc(&p->corr[c], corr_bytes<R>(p->ncorr[c]));
             if (a == cudaErrorMemoryAllocation) fits = false;
@@ -240,12 +238,8 @@ static vsg_status find_patterns(cudaStream_t st, void *const soa[2], const size_
         e = cudaGetLastError();
         if (e != cudaSuccess) fits = false;
     }
-    if (fits) {
-        unsigned long long hk[SOR_PATTERNS];
-        e = cudaMemcpyAsync(hk, keys, sizeof hk, cudaMemcpyDeviceToHost, st);
-        if (e == cudaSuccess) e = cudaStreamSynchronize(st);
-        for (int s = 0; s < SOR_PATTERNS && e == cudaSuccess; s++) p->used += hk[s] != PATTERN_EMPTY;
-    }
+    /* the scratch goes once the compaction has read it */
+    if (fits && e == cudaSuccess) e = cudaStreamSynchronize(st);
     cudaFree(keys);
     cudaFree(rep);
     cudaFree(scratch);
