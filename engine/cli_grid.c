@@ -122,6 +122,15 @@ static int add_receptor(grid_cli *c, const char *path)
     return 0;
 }
 
+/* The output names a batch makes per receptor from a {} pattern, and their options. */
+#define OUTPUTS 4
+static const char *const output_option[OUTPUTS] = {"-o", "--dx", "--json", "--autogrid-maps"};
+static const char **output_slot(grid_cli *c, int i)
+{
+    const char **slot[OUTPUTS] = {&c->output, &c->dx, &c->json, &c->agmaps};
+    return slot[i];
+}
+
 static void free_receptors(grid_cli *c)
 {
     for (size_t i = 0; i < c->nlisted; i++) free(c->listed[i]);
@@ -198,11 +207,12 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
         if (!c->receptor) c->receptor = c->receptors[0];
     }
     if (c->nrec > 1 || c->list) {
-        const char *pats[] = {c->output, c->dx, c->json, c->agmaps}, *names[] = {"-o", "--dx", "--json", "--autogrid-maps"};
-        for (int i = 0; i < 4; i++)
-            if (pats[i] && !strstr(pats[i], "{}"))
+        for (int i = 0; i < OUTPUTS; i++) {
+            const char *pat = *output_slot(c, i);
+            if (pat && !strstr(pat, "{}"))
                 return vsg_cli_usage_error(cmd, "%zu receptors: %s %s must contain {} (the receptor's name), e.g. 'grids/{}.vsg'",
-                                           c->nrec, names[i], pats[i]);
+                                           c->nrec, output_option[i], pat);
+        }
         char (*nm)[128] = malloc(c->nrec * sizeof *nm);
         if (!nm) return vsg_cli_usage_error(cmd, "out of memory");
         int dup = 0;
@@ -638,7 +648,7 @@ static int run_batch(grid_cli *c, const char *cmd)
 {
     vsg_batch_row *rows = calloc(c->nrec, sizeof *rows);
     if (!rows) return vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "out of memory"));
-    char out[4096], dx[4096], json[4096], ag[4096];
+    char names[OUTPUTS][4096];
     int rc = 0;
     for (size_t i = 0; i < c->nrec; i++) {
         vsg_batch_row *row = &rows[i];
@@ -647,17 +657,18 @@ static int run_batch(grid_cli *c, const char *cmd)
         grid_cli one = *c;
         one.receptor = row->path;
         int fit = 1;
-        if (c->output) fit &= vsg_batch_subst(c->output, row->name, out, sizeof out), one.output = out;
-        if (c->dx) fit &= vsg_batch_subst(c->dx, row->name, dx, sizeof dx), one.dx = dx;
-        if (c->json) fit &= vsg_batch_subst(c->json, row->name, json, sizeof json), one.json = json;
-        if (c->agmaps) fit &= vsg_batch_subst(c->agmaps, row->name, ag, sizeof ag), one.agmaps = ag;
+        for (int k = 0; k < OUTPUTS; k++) {
+            const char *pat = *output_slot(c, k);
+            if (!pat) continue;
+            fit &= vsg_batch_subst(pat, row->name, names[k], sizeof names[k]);
+            *output_slot(&one, k) = names[k];
+        }
         fprintf(stderr, "vsgrid: receptor %zu of %zu: %s\n", i + 1, c->nrec, row->path);
         double t = vsg_now();
         vsg_status ds = VSG_OK;
         if (!fit) ds = vsg_fail(VSG_E_ARG, "%s: output name too long", row->path);
-        const char *made[] = {one.output, one.dx, one.json, one.agmaps};
-        for (int k = 0; k < 4 && ds == VSG_OK; k++)
-            if (made[k]) ds = vsg_batch_make_dirs(made[k]);
+        for (int k = 0; k < OUTPUTS && ds == VSG_OK; k++)
+            if (*output_slot(&one, k)) ds = vsg_batch_make_dirs(*output_slot(&one, k));
         if (ds != VSG_OK) {
             snprintf(row->message, sizeof row->message, "%s", vsg_last_error());
             row->rc = vsg_cli_fail(ds);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"    /* VSG_EXIT_* */
 #include "errors.h"
 #include "grid_batch.h"
 #include "screen.h" /* vsg_csv_field */
@@ -115,13 +116,13 @@ vsg_status vsg_batch_read_list(const char *path, char ***paths, size_t *n)
 const char *vsg_batch_status(int rc)
 {
     switch (rc) {
-    case 0: return "ok";
-    case 2: return "usage";
-    case 3: return "bad input";
-    case 4: return "memory limit";
-    case 5: return "GPU error";
-    case 6: return "not converged";
-    case 7: return "unsupported";
+    case VSG_EXIT_OK: return "ok";
+    case VSG_EXIT_USAGE: return "usage";
+    case VSG_EXIT_INPUT: return "bad input";
+    case VSG_EXIT_LIMIT: return "memory limit";
+    case VSG_EXIT_DEVICE: return "GPU error";
+    case VSG_EXIT_CONVERGE: return "not converged";
+    case VSG_EXIT_UNSUPPORTED: return "unsupported";
     }
     return "failed";
 }
@@ -141,7 +142,7 @@ void vsg_batch_print(FILE *f, const vsg_batch_row *rows, size_t n, int pb)
         const vsg_batch_row *r = &rows[i];
         char grid[40] = "-", it[16] = "", sv[24] = "-", en[32] = "";
         if (r->n[0]) snprintf(grid, sizeof grid, "%dx%dx%d", r->n[0], r->n[1], r->n[2]);
-        if (r->rc == 0 || r->rc == 6) {
+        if (r->rc == VSG_EXIT_OK || r->rc == VSG_EXIT_CONVERGE) {
             snprintf(sv, sizeof sv, "%.3f", r->solve_seconds);
             if (pb) {
                 snprintf(it, sizeof it, "%d", r->iterations);
@@ -150,7 +151,7 @@ void vsg_batch_print(FILE *f, const vsg_batch_row *rows, size_t n, int pb)
         }
         fprintf(f, "  %-*.*s  %-13s  %-13s  %5s  %10s  %10.3f  %16s\n", (int)w, (int)w, r->name, vsg_batch_status(r->rc),
                 grid, it, sv, r->seconds, en);
-        if (r->rc == 0) ok++;
+        if (r->rc == VSG_EXIT_OK) ok++;
         start += r->device_start_seconds;
         solve += r->solve_seconds;
         whole += r->seconds;
