@@ -43,6 +43,8 @@ extern "C" {
 
 #define VSG_CUDA_WHO "GPU Coulomb grid"
 #include "cuda_check.h"
+#include "dev_pool.cuh"
+#include "device_prop.cuh"
 
 /* ---- tuning constants ----------------------------------------------------------------------
  * CB_PX nodes per thread along x (registers: a float and a double accumulator and the local x
@@ -552,7 +554,7 @@ static vsg_status run(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_gr
     (void)cudaGetLastError();
     CU(cudaSetDevice(dev));
     cudaDeviceProp prop;
-    CU(cudaGetDeviceProperties(&prop, dev));
+    CU(device_prop(&prop, dev));
     if ((ny + CB_TY - 1) / CB_TY > prop.maxGridSize[1] || (nx + CB_PX - 1) / CB_PX > prop.maxGridSize[0])
         return vsg_fail(VSG_E_LIMIT, "GPU Coulomb grid: a %dx%dx%d grid is past the launch limits of %s", nx, ny,
                         nz, prop.name);
@@ -565,6 +567,7 @@ static vsg_status run(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_gr
     const long long zmax = (long long)prop.maxGridSize[2] * CB_TZ;
     if (planes > zmax) planes = (int)zmax;
     size_t fr = 0, tot = 0;
+    pool_trim(dev); /* the PB pool's idle memory (dev_pool.cuh) is cudaMalloc's again */
     CU(cudaMemGetInfo(&fr, &tot));
     const double fixed = (double)na * sizeof(Atom) + (double)tab_n * sizeof(float);
     while (planes > CB_TZ && fixed + (double)plane * planes * sizeof(float) + DEVICE_SLACK_BYTES > (double)fr) {

@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <mutex>
+
 #include "gpu.h"
+#include "dev_pool.cuh"
+#include "device_prop.cuh"
 #include "pb_gpu_bench.h"
 extern "C" {
 #include "errors.h" /* C header without its own extern "C" guard */
@@ -22,6 +26,24 @@ extern "C" int vsg_gpu_count(void)
     return n > 0 ? n : 0;
 }
 
+#define PROP_DEVICES 64
+
+cudaError_t device_prop(cudaDeviceProp *prop, int device)
+{
+    static std::mutex lock;
+    static cudaDeviceProp cache[PROP_DEVICES];
+    static bool have[PROP_DEVICES];
+    if (device < 0 || device >= PROP_DEVICES) return cudaGetDeviceProperties(prop, device);
+    std::lock_guard<std::mutex> hold(lock);
+    if (!have[device]) {
+        const cudaError_t e = cudaGetDeviceProperties(&cache[device], device);
+        if (e != cudaSuccess) return e;
+        have[device] = true;
+    }
+    *prop = cache[device];
+    return cudaSuccess;
+}
+
 extern "C" vsg_status vsg_gpu_start(int device)
 {
     int prev = -1;
@@ -36,6 +58,8 @@ extern "C" vsg_status vsg_gpu_start(int device)
     return VSG_OK;
 }
 
+extern "C" void vsg_gpu_release_pool(int device) { pool_trim(device); }
+
 extern "C" vsg_status vsg_gpu_describe(int device, char *name, size_t len, double *free_bytes,
                                        double *total_bytes)
 {
@@ -48,7 +72,7 @@ extern "C" vsg_status vsg_gpu_describe(int device, char *name, size_t len, doubl
         return vsg_fail(VSG_E_DEVICE, "GPU %d requested, %d CUDA device%s found", device, n,
                         n == 1 ? "" : "s");
     cudaDeviceProp prop;
-    cudaError_t e = cudaGetDeviceProperties(&prop, device);
+    cudaError_t e = device_prop(&prop, device);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         return vsg_fail(VSG_E_DEVICE, "cudaGetDeviceProperties(%d): %s", device,

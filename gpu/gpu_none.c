@@ -12,6 +12,8 @@ vsg_status vsg_gpu_start(int device)
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
 
+void vsg_gpu_release_pool(int device) { (void)device; }
+
 vsg_status vsg_gpu_describe(int device, char *name, size_t len, double *free_bytes,
                             double *total_bytes)
 {
@@ -200,6 +202,12 @@ vsg_status vsg_pb_dev_build(const vsg_molecule *m, const vsg_pb_physics *ph, con
 }
 
 vsg_status vsg_pb_dev_guess(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid *coarse)
+{
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+vsg_status vsg_pb_dev_guess_level(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_pb_dev *coarse,
+                                  const vsg_pb_system *cs)
 {
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }

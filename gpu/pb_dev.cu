@@ -13,6 +13,7 @@ extern "C" {
 
 #define VSG_CUDA_WHO "GPU PB level"
 #include "cuda_check.h"
+#include "dev_pool.cuh"
 #include "pb_dev.cuh"
 
 #define DEV_BLOCK 256
@@ -51,11 +52,24 @@ __device__ __forceinline__ bool axis_locate(double x, double origin, double h, i
 
 __device__ __forceinline__ double lerp(double a, double b, double t) { return rn_add(a, rn_mul(t, rn_sub(b, a))); }
 
+/* Where the coarse values come from: a float grid (x fastest), or a resident level's colour
+ * arrays read as that level's float grid would hold them (interleave's conversion). */
+struct FloatGrid {
+    const float *__restrict__ data;
+    __device__ __forceinline__ float operator[](size_t L) const { return data[L]; }
+};
+template <typename R>
+struct Colours {
+    const R *__restrict__ p0;
+    const R *__restrict__ p1;
+    __device__ __forceinline__ float operator[](size_t L) const { return (float)(L & 1 ? p1 : p0)[L >> 1]; }
+};
+
 /* vsg_pb_guess: each interior node from the coarse grid where the node lies inside it. One
  * thread per node of the interior, x fastest. */
-template <typename R>
-__global__ void guess(Coarse g, const float *__restrict__ data, int nx, int ny, int nz, double ox, double oy,
-                      double oz, double h, R *__restrict__ p0, R *__restrict__ p1)
+template <typename R, typename Src>
+__global__ void guess(Coarse g, Src data, int nx, int ny, int nz, double ox, double oy, double oz, double h,
+                      R *__restrict__ p0, R *__restrict__ p1)
 {
     const long long ix = nx - 2, iy = ny - 2, total = ix * iy * (long long)(nz - 2);
     for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < total;
@@ -69,9 +83,10 @@ __global__ void guess(Coarse g, const float *__restrict__ data, int nx, int ny, 
             continue;
         const size_t n0 = (size_t)g.n[0], n01 = n0 * (size_t)g.n[1];
         const size_t di = g.n[0] > 1 ? 1 : 0, dj = g.n[1] > 1 ? n0 : 0, dk = g.n[2] > 1 ? n01 : 0;
-        const float *p = data + (size_t)i + n0 * (size_t)j + n01 * (size_t)k;
-        const double c00 = lerp(p[0], p[di], tx), c10 = lerp(p[dj], p[dj + di], tx);
-        const double c01 = lerp(p[dk], p[dk + di], tx), c11 = lerp(p[dk + dj], p[dk + dj + di], tx);
+        const size_t b = (size_t)i + n0 * (size_t)j + n01 * (size_t)k;
+        const double c00 = lerp(data[b], data[b + di], tx), c10 = lerp(data[b + dj], data[b + dj + di], tx);
+        const double c01 = lerp(data[b + dk], data[b + dk + di], tx);
+        const double c11 = lerp(data[b + dk + dj], data[b + dk + dj + di], tx);
         const double v = lerp(lerp(c00, c10, ty), lerp(c01, c11, ty), tz);
         const size_t L = (size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * (size_t)z);
         (L & 1 ? p1 : p0)[L >> 1] = (R)v;
@@ -105,25 +120,34 @@ int blocks_for(long long items)
     return b < 1 ? 1 : (int)b;
 }
 
-/* Device scratch of one call, freed whatever happened (after the stream drains). */
+/* Device scratch of one call, back to the pool in the stream's order whatever happened. */
 struct Scratch {
     void *p[2];
     cudaStream_t st;
     ~Scratch()
     {
-        if (st) (void)cudaStreamSynchronize(st);
-        for (int i = 0; i < 2; i++)
-            if (p[i]) cudaFree(p[i]);
-        (void)cudaGetLastError();
+        for (int i = 0; i < 2; i++) pool_free(p[i], st);
     }
 };
+
+template <typename R, typename Src>
+vsg_status launch_guess(vsg_pb_dev *d, const vsg_pb_system *s, const Coarse &c, Src data)
+{
+    const long long interior = (long long)(s->nx - 2) * (s->ny - 2) * (long long)(s->nz - 2);
+    guess<R, Src><<<blocks_for(interior), DEV_BLOCK, 0, d->stream>>>(c, data, s->nx, s->ny, s->nz, s->origin[0],
+                                                                    s->origin[1], s->origin[2], s->h,
+                                                                    (R *)d->phi[0], (R *)d->phi[1]);
+    LAUNCHED("the nested-start interpolation");
+    CU(cudaStreamSynchronize(d->stream)); /* before the source (host grid, coarse level) may go */
+    return VSG_OK;
+}
 
 template <typename R>
 vsg_status do_guess(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid *g)
 {
     Scratch sc = {{NULL, NULL}, d->stream};
     const size_t cn = vsg_grid_nodes(g);
-    CU(cudaMalloc(&sc.p[0], cn * sizeof(float)));
+    CU(pool_alloc(&sc.p[0], cn * sizeof(float), d->stream));
     CU(cudaMemcpyAsync(sc.p[0], g->data, cn * sizeof(float), cudaMemcpyHostToDevice, d->stream));
     Coarse c;
     for (int a = 0; a < 3; a++) {
@@ -131,13 +155,21 @@ vsg_status do_guess(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid *g)
         c.origin[a] = g->origin[a];
         c.spacing[a] = g->spacing[a];
     }
-    const long long interior = (long long)(s->nx - 2) * (s->ny - 2) * (long long)(s->nz - 2);
-    guess<R><<<blocks_for(interior), DEV_BLOCK, 0, d->stream>>>(c, (const float *)sc.p[0], s->nx, s->ny, s->nz,
-                                                               s->origin[0], s->origin[1], s->origin[2], s->h,
-                                                               (R *)d->phi[0], (R *)d->phi[1]);
-    LAUNCHED("the nested-start interpolation");
-    CU(cudaStreamSynchronize(d->stream)); /* before the host grid may go */
-    return VSG_OK;
+    return launch_guess<R>(d, s, c, FloatGrid{(const float *)sc.p[0]});
+}
+
+/* The coarse level's grid as vsg_pb_dev_result would make it: its nodes, origin and spacing. */
+template <typename R>
+vsg_status do_guess_level(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_pb_dev *k, const vsg_pb_system *ks)
+{
+    Coarse c;
+    const int n[3] = {ks->nx, ks->ny, ks->nz};
+    for (int a = 0; a < 3; a++) {
+        c.n[a] = n[a];
+        c.origin[a] = ks->origin[a];
+        c.spacing[a] = ks->h;
+    }
+    return launch_guess<R>(d, s, c, Colours<R>{(const R *)k->phi[0], (const R *)k->phi[1]});
 }
 
 template <typename R>
@@ -153,7 +185,7 @@ vsg_status do_result(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid_charg
             return vsg_fail(VSG_E_ARG, "vsg_pb_dev_result: %zu charges for a level built with %zu", nq, d->ncharges);
         v = (double *)malloc(nq * sizeof(double));
         if (!v) return vsg_fail(VSG_E_NOMEM, "out of memory (energy)");
-        cudaError_t e = cudaMalloc(&sc.p[0], nq * sizeof(double));
+        cudaError_t e = pool_alloc(&sc.p[0], nq * sizeof(double), d->stream);
         double *dv = (double *)sc.p[0];
         if (e == cudaSuccess) {
             gather<R><<<blocks_for((long long)nq), DEV_BLOCK, 0, d->stream>>>((long long)nq, d->charges, p0, p1, dv);
@@ -165,7 +197,7 @@ vsg_status do_result(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid_charg
             return cuda_fail("the energy gather", e);
         }
     }
-    CU(cudaMalloc(&sc.p[1], s->nodes * sizeof(float)));
+    CU(pool_alloc(&sc.p[1], s->nodes * sizeof(float), d->stream));
     interleave<R><<<blocks_for((long long)s->nodes), DEV_BLOCK, 0, d->stream>>>((long long)s->nodes, p0, p1,
                                                                                 (float *)sc.p[1]);
     cudaError_t e = cudaGetLastError();
@@ -193,6 +225,20 @@ extern "C" vsg_status vsg_pb_dev_guess(vsg_pb_dev *d, const vsg_pb_system *s, co
     return d->precision == VSG_PRECISION_FLOAT ? do_guess<float>(d, s, coarse) : do_guess<double>(d, s, coarse);
 }
 
+extern "C" vsg_status vsg_pb_dev_guess_level(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_pb_dev *coarse,
+                                             const vsg_pb_system *cs)
+{
+    if (!d || !s || !coarse || !cs) return vsg_fail(VSG_E_ARG, "vsg_pb_dev_guess_level: NULL argument");
+    if (coarse->device != d->device || coarse->precision != d->precision)
+        return vsg_fail(VSG_E_ARG, "vsg_pb_dev_guess_level: the coarse level is on another device or in another "
+                                   "precision");
+    CU(cudaSetDevice(d->device));
+    /* the coarse level's last work (its solve) is done before this stream reads it */
+    CU(cudaStreamSynchronize(coarse->stream));
+    return d->precision == VSG_PRECISION_FLOAT ? do_guess_level<float>(d, s, coarse, cs)
+                                               : do_guess_level<double>(d, s, coarse, cs);
+}
+
 extern "C" vsg_status vsg_pb_dev_result(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid_charge *charges,
                                         size_t ncharges, double *energy, vsg_grid *g)
 {
@@ -212,13 +258,12 @@ extern "C" void vsg_pb_dev_free(vsg_pb_dev *d)
 {
     if (!d) return;
     if (d->device >= 0) (void)cudaSetDevice(d->device);
-    if (d->stream) (void)cudaStreamSynchronize(d->stream);
     for (int c = 0; c < 2; c++) {
-        if (d->phi[c]) cudaFree(d->phi[c]);
-        if (d->flag[c]) cudaFree(d->flag[c]);
-        if (d->corr[c]) cudaFree(d->corr[c]);
+        pool_free(d->phi[c], d->stream);
+        pool_free(d->flag[c], d->stream);
+        pool_free(d->corr[c], d->stream);
     }
-    if (d->charges) cudaFree(d->charges);
+    pool_free(d->charges, d->stream);
     if (d->stream) cudaStreamDestroy(d->stream);
     (void)cudaGetLastError();
     free(d);

@@ -13,6 +13,10 @@
  *   are computed on the host: use the separate calls).
  * - vsg_pb_dev_guess: vsg_pb_guess(s, coarse) on the device (interior nodes from the coarse
  *   grid's trilinear interpolation, in the CPU's operation order; faces untouched).
+ * - vsg_pb_dev_guess_level: vsg_pb_dev_guess from a resident coarse level (described by cs)
+ *   instead of its grid: the same values as from the float grid vsg_pb_dev_result would give
+ *   (origin, spacing and nodes of cs), read on the device. Both levels on one device, in one
+ *   precision; the coarse level may be freed when the call returns.
  * - vsg_sor_gpu_dev: vsg_sor_gpu on the resident arrays (same schedule, kernels and result).
  *   Like vsg_sor_gpu it may take the listed-node patterns out of the lists (sor_patterns.cuh):
  *   the level's flags then carry pattern bits and its lists are the shorter ones, so a level
@@ -46,6 +50,8 @@ vsg_status vsg_pb_dev_build(const vsg_molecule *m, const vsg_pb_physics *ph, con
                             vsg_grid_charge **charges, size_t *ncharges, double *outside, int device,
                             vsg_pb_dev **out);
 vsg_status vsg_pb_dev_guess(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid *coarse);
+vsg_status vsg_pb_dev_guess_level(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_pb_dev *coarse,
+                                  const vsg_pb_system *cs);
 vsg_status vsg_sor_gpu_dev(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_sor_settings *set,
                            vsg_sor_result *r);
 vsg_status vsg_pb_dev_result(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid_charge *charges,

@@ -57,6 +57,7 @@ extern "C" {
 
 #define VSG_CUDA_WHO "GPU PB setup"
 #include "cuda_check.h"
+#include "dev_pool.cuh"
 #include "pb_dev.cuh"
 #include "sor_kernels.cuh" /* the correction list's layout (put_entry, corr_bytes) */
 
@@ -648,16 +649,18 @@ struct Dev {
     int have_md;
 };
 
-static void release(Dev *d)
+/* The scratch goes back to the pool in the stream's order; a stream handed to a resident level
+ * (keep_stream) stays. The stream has drained by then on success (the build ends waiting for
+ * it); the wait is for a failed build, whose level's arrays are freed outside this stream. */
+static void release(Dev *d, bool keep_stream)
 {
     if (d->stream) (void)cudaStreamSynchronize(d->stream);
     void *dev[] = {d->atom, d->aball, d->probe, d->pball, d->aid, d->astart, d->acursor, d->pstart, d->pcursor,
                    d->nprobe, d->pos[0], d->pos[1], d->first, d->cosv, d->sinv, d->faces, d->codes, d->flag[0],
                    d->flag[1], d->charges, d->md[0], d->md[1], d->md[2], d->md[3], d->md[4], d->corr[0],
                    d->corr[1], d->smax, d->charged, d->excluded, d->scan_tmp};
-    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
-        if (dev[i]) cudaFree(dev[i]);
-    if (d->stream) cudaStreamDestroy(d->stream);
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++) pool_free(dev[i], d->stream);
+    if (d->stream && !keep_stream) cudaStreamDestroy(d->stream);
     (void)cudaGetLastError();
     if (d->prev_device >= 0) (void)cudaSetDevice(d->prev_device);
     (void)cudaGetLastError();
@@ -734,19 +737,19 @@ static vsg_status keep_on_device(const vsg_pb_system *s, vsg_boundary bc, long l
                                  vsg_pb_dev *k)
 {
     cudaStream_t st = d->stream;
-    CU(cudaMalloc((void **)&d->smax, sizeof(unsigned long long)));
+    CU(pool_alloc((void **)&d->smax, sizeof(unsigned long long), st));
     CU(cudaMemsetAsync(d->smax, 0, sizeof(unsigned long long), st));
     k->charges = d->charges;
     d->charges = NULL;
     for (int c = 0; c < 2; c++) {
-        CU(cudaMalloc(&k->phi[c], s->count[c] * sizeof(R)));
+        CU(pool_alloc((void **)&k->phi[c], s->count[c] * sizeof(R), st));
         CU(cudaMemsetAsync(k->phi[c], 0, s->count[c] * sizeof(R), st));
         k->flag[c] = d->flag[c];
         d->flag[c] = NULL;
         const size_t n = s->ncorr[c];
         k->ncorr[c] = n;
         if (n == 0) continue;
-        CU(cudaMalloc(&k->corr[c], corr_bytes<R>(n)));
+        CU(pool_alloc((void **)&k->corr[c], corr_bytes<R>(n), st));
         corr_soa<R><<<blocks_for((long long)n, SETUP_BLOCK, sms, 8), SETUP_BLOCK, 0, st>>>(d->corr[c], (long long)n,
                                                                                           k->corr[c], d->smax);
         LAUNCHED("corr_soa");
@@ -911,32 +914,32 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
                         (double)natoms * 64.0 * sizeof(vsg_grid_charge) + (double)nfaces * sizeof(double) + 2.0 * (double)n +
                         (keep ? (double)n * (s->precision == VSG_PRECISION_FLOAT ? 4.0 : 8.0) : 0.0);
     size_t fr = 0, tot = 0;
-    CU(cudaMemGetInfo(&fr, &tot));
+    CU(pool_mem_info(dev, &fr, &tot));
     if (need + DEVICE_SLACK_BYTES > (double)fr)
         return vsg_fail(VSG_E_LIMIT, "GPU PB setup: a %dx%dx%d level needs %.1f MiB on GPU %d, %.1f MiB free of %.1f MiB",
                         nx, ny, nz, (need + DEVICE_SLACK_BYTES) / 1048576.0, dev, (double)fr / 1048576.0,
                         (double)tot / 1048576.0);
 
-    CU(cudaMalloc((void **)&d->atom, (natoms ? natoms : 1) * sizeof(Ball)));
-    CU(cudaMalloc((void **)&d->aball, (natoms ? natoms : 1) * sizeof(Ball)));
-    CU(cudaMalloc((void **)&d->aid, (natoms ? natoms : 1) * sizeof(int)));
-    CU(cudaMalloc((void **)&d->astart, (nca + 1) * sizeof(unsigned)));
-    CU(cudaMalloc((void **)&d->acursor, (nca + 1) * sizeof(unsigned)));
-    CU(cudaMalloc((void **)&d->codes, 3 * (size_t)n));
+    CU(pool_alloc((void **)&d->atom, (natoms ? natoms : 1) * sizeof(Ball), st));
+    CU(pool_alloc((void **)&d->aball, (natoms ? natoms : 1) * sizeof(Ball), st));
+    CU(pool_alloc((void **)&d->aid, (natoms ? natoms : 1) * sizeof(int), st));
+    CU(pool_alloc((void **)&d->astart, (nca + 1) * sizeof(unsigned), st));
+    CU(pool_alloc((void **)&d->acursor, (nca + 1) * sizeof(unsigned), st));
+    CU(pool_alloc((void **)&d->codes, 3 * (size_t)n, st));
     for (int c = 0; c < 2; c++) {
-        CU(cudaMalloc((void **)&d->flag[c], (size_t)cnt[c]));
-        CU(cudaMalloc((void **)&d->pos[c], ((size_t)cnt[c] + 1) * sizeof(unsigned)));
+        CU(pool_alloc((void **)&d->flag[c], (size_t)cnt[c], st));
+        CU(pool_alloc((void **)&d->pos[c], ((size_t)cnt[c] + 1) * sizeof(unsigned), st));
     }
-    CU(cudaMalloc(&d->scan_tmp, tmp_bytes ? tmp_bytes : 1));
+    CU(pool_alloc((void **)&d->scan_tmp, tmp_bytes ? tmp_bytes : 1, st));
     if (use_probe && natoms > 0) {
-        CU(cudaMalloc((void **)&d->first, ((size_t)natoms + 1) * sizeof(unsigned long long)));
-        CU(cudaMalloc((void **)&d->cosv, maxnp * sizeof(double)));
-        CU(cudaMalloc((void **)&d->sinv, maxnp * sizeof(double)));
-        CU(cudaMalloc((void **)&d->probe, (total ? total : 1) * sizeof(Ball)));
-        CU(cudaMalloc((void **)&d->pball, (total ? total : 1) * sizeof(Ball)));
-        CU(cudaMalloc((void **)&d->nprobe, sizeof(unsigned)));
-        CU(cudaMalloc((void **)&d->pstart, (ncp + 1) * sizeof(unsigned)));
-        CU(cudaMalloc((void **)&d->pcursor, (ncp + 1) * sizeof(unsigned)));
+        CU(pool_alloc((void **)&d->first, ((size_t)natoms + 1) * sizeof(unsigned long long), st));
+        CU(pool_alloc((void **)&d->cosv, maxnp * sizeof(double), st));
+        CU(pool_alloc((void **)&d->sinv, maxnp * sizeof(double), st));
+        CU(pool_alloc((void **)&d->probe, (total ? total : 1) * sizeof(Ball), st));
+        CU(pool_alloc((void **)&d->pball, (total ? total : 1) * sizeof(Ball), st));
+        CU(pool_alloc((void **)&d->nprobe, sizeof(unsigned), st));
+        CU(pool_alloc((void **)&d->pstart, (ncp + 1) * sizeof(unsigned), st));
+        CU(pool_alloc((void **)&d->pcursor, (ncp + 1) * sizeof(unsigned), st));
     }
 
     PHASE("setup: device allocations");
@@ -1004,16 +1007,16 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
 
     /* ---- device: flags, list positions, mdh faces ---- */
     const long long nq = (long long)*ncharges;
-    CU(cudaMalloc((void **)&d->charges, (nq ? (size_t)nq : 1) * sizeof(vsg_grid_charge)));
+    CU(pool_alloc((void **)&d->charges, (nq ? (size_t)nq : 1) * sizeof(vsg_grid_charge), st));
     if (nq) CU(cudaMemcpyAsync(d->charges, *charges, (size_t)nq * sizeof(vsg_grid_charge), cudaMemcpyHostToDevice, st));
-    CU(cudaMalloc((void **)&d->charged, (size_t)n));
+    CU(pool_alloc((void **)&d->charged, (size_t)n, st));
     CU(cudaMemsetAsync(d->charged, 0, (size_t)n, st));
     if (nq) {
         charge_map<<<blocks_for(nq, SETUP_BLOCK, sms, 8), SETUP_BLOCK, 0, st>>>(d->charges, nq, d->charged);
         LAUNCHED("charge_map");
     }
     if (p.salt_on && natoms > 0) {
-        CU(cudaMalloc((void **)&d->excluded, (size_t)n));
+        CU(pool_alloc((void **)&d->excluded, (size_t)n, st));
         CU(cudaMemsetAsync(d->excluded, 0, (size_t)n, st));
         ion_map<<<blocks_for((long long)natoms * SETUP_BLOCK, SETUP_BLOCK, sms, 32), SETUP_BLOCK, 0, st>>>(
             g, d->atom, natoms, d->excluded);
@@ -1028,8 +1031,8 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
     }
     if (bc == VSG_BC_MDH) {
         const size_t nmd = d->md_host.n;
-        for (int k = 0; k < 5; k++) CU(cudaMalloc((void **)&d->md[k], (nmd ? nmd : 1) * sizeof(float)));
-        CU(cudaMalloc((void **)&d->faces, (size_t)nfaces * sizeof(double)));
+        for (int k = 0; k < 5; k++) CU(pool_alloc((void **)&d->md[k], (nmd ? nmd : 1) * sizeof(float), st));
+        CU(pool_alloc((void **)&d->faces, (size_t)nfaces * sizeof(double), st));
         const float *src[5] = {d->md_host.x, d->md_host.y, d->md_host.z, d->md_host.a, d->md_host.c};
         if (nmd)
             for (int k = 0; k < 5; k++)
@@ -1060,7 +1063,7 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
             s->corr[c] = (vsg_pb_corr *)malloc((s->ncorr[c] ? s->ncorr[c] : 1) * sizeof(vsg_pb_corr));
             if (!s->corr[c]) return vsg_fail(VSG_E_NOMEM, "out of memory (correction lists: %zu nodes)", s->ncorr[c]);
         }
-        CU(cudaMalloc((void **)&d->corr[c], (s->ncorr[c] ? s->ncorr[c] : 1) * sizeof(vsg_pb_corr)));
+        CU(pool_alloc((void **)&d->corr[c], (s->ncorr[c] ? s->ncorr[c] : 1) * sizeof(vsg_pb_corr), st));
         fill_corr<<<blocks_for(cnt[c], SETUP_BLOCK, sms, 32), SETUP_BLOCK, 0, st>>>(g, p, d->codes, d->charges, nq, c,
                                                                                    cnt[c], d->flag[c], d->pos[c],
                                                                                    d->corr[c]);
@@ -1108,12 +1111,10 @@ static vsg_status run_build(const vsg_molecule *m, const vsg_pb_physics *ph, con
     memset(&d, 0, sizeof d);
     d.prev_device = -1;
     vsg_status st = build(m, ph, lv, bc, s, charges, ncharges, outside, device, &d, keep);
-    if (st == VSG_OK && keep) {
-        keep->stream = d.stream; /* the level's stream from now on */
-        d.stream = NULL;
-    }
+    const bool hand_over = st == VSG_OK && keep;
+    if (hand_over) keep->stream = d.stream; /* the level's stream from now on */
     double mark = vsg_now();
-    release(&d);
+    release(&d, hand_over);
     vsg_profile_phase(&mark, "setup: release device scratch");
     if (st != VSG_OK) {
         vsg_pb_system_free(s);

@@ -44,6 +44,8 @@ extern "C" {
 
 #define VSG_CUDA_WHO "GPU PB solver"
 #include "cuda_check.h"
+#include "dev_pool.cuh"
+#include "device_prop.cuh"
 
 #include "pb_dev.cuh"
 #include "sor_kernels.cuh"
@@ -120,16 +122,14 @@ struct Solve {
 
 static void release(Solve *d)
 {
-    if (d->stream) (void)cudaStreamSynchronize(d->stream);
     for (int c = 0; c < 2 && !d->borrowed; c++) {
-        if (d->phi[c]) cudaFree(d->phi[c]);
-        if (d->flag[c]) cudaFree(d->flag[c]);
-        if (d->corr[c]) cudaFree(d->corr[c]);
+        pool_free(d->phi[c], d->stream);
+        pool_free(d->flag[c], d->stream);
+        pool_free(d->corr[c], d->stream);
     }
-    if (d->maxbits) cudaFree(d->maxbits);
-    if (d->pattern) cudaFree(d->pattern);
-    for (int c = 0; c < 2; c++)
-        if (d->zoff[c]) cudaFree(d->zoff[c]);
+    pool_free(d->maxbits, d->stream);
+    pool_free(d->pattern, d->stream);
+    for (int c = 0; c < 2; c++) pool_free(d->zoff[c], d->stream);
     if (d->stream && !d->borrowed) cudaStreamDestroy(d->stream);
     (void)cudaGetLastError();
     if (d->prev_device >= 0) (void)cudaSetDevice(d->prev_device);
@@ -175,12 +175,12 @@ static vsg_status upload_corr(const vsg_pb_system *s, int c, Solve *d)
     for (size_t e = 0; e < n; e++) put_entry<R>(h, n, e, s->corr[c][e], 0);
     /* On the solve's stream (non-blocking: it does not wait for the legacy default stream),
      * and finished before the staging buffer goes. */
-    cudaError_t e1 = cudaMalloc(&d->corr[c], bytes);
+    cudaError_t e1 = pool_alloc(&d->corr[c], bytes, d->stream);
     cudaError_t e2 = cudaSuccess;
     if (e1 == cudaSuccess) e2 = cudaMemcpyAsync(d->corr[c], h, bytes, cudaMemcpyHostToDevice, d->stream);
     if (e1 == cudaSuccess && e2 == cudaSuccess) e2 = cudaStreamSynchronize(d->stream);
     free(h);
-    if (e1 != cudaSuccess) return cuda_fail("cudaMalloc (correction list)", e1);
+    if (e1 != cudaSuccess) return cuda_fail("pool_alloc (correction list)", e1);
     if (e2 != cudaSuccess) return cuda_fail("cudaMemcpyAsync (correction list)", e2);
     return VSG_OK;
 }
@@ -195,7 +195,7 @@ static vsg_status split_list(const vsg_pb_system *s, int c, int zb, int groups, 
     const size_t bytes = ((size_t)groups + 1) * sizeof(unsigned long long);
     unsigned long long *h = (unsigned long long *)malloc(bytes);
     if (!h) return vsg_fail(VSG_E_NOMEM, "GPU PB solver: out of memory (list offsets)");
-    cudaError_t e = cudaMalloc((void **)&d->zoff[c], bytes);
+    cudaError_t e = pool_alloc((void **)&d->zoff[c], bytes, d->stream);
     if (e == cudaSuccess) {
         list_offsets<<<(groups + 1 + 255) / 256, 256, 0, d->stream>>>(
             (const uint64_t *)d->corr[c], (long long)d->ncorr[c], (long long)s->nx * s->ny, c, zb, groups, d->zoff[c]);
@@ -239,7 +239,7 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     (void)cudaGetLastError();
     CU(cudaSetDevice(dev));
     cudaDeviceProp prop;
-    CU(cudaGetDeviceProperties(&prop, dev));
+    CU(device_prop(&prop, dev));
     snprintf(r->device, sizeof r->device, "%.*s", (int)sizeof r->device - 1, prop.name);
 
     /* Launch geometry (checked before anything is allocated). */
@@ -259,7 +259,7 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     const bool patterns = pattern_rule(s, prop);
     const double need = solve_bytes(s, patterns);
     size_t fr = 0, tot = 0;
-    CU(cudaMemGetInfo(&fr, &tot));
+    CU(pool_mem_info(dev, &fr, &tot));
     if (set->max_gpu_bytes > 0.0 && need > set->max_gpu_bytes)
         return vsg_fail(VSG_E_LIMIT,
                         "GPU PB solver: a %dx%dx%d %s grid needs %.1f MiB on the GPU, above the "
@@ -288,14 +288,14 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
     }
     for (int c = 0; c < 2 && !keep; c++) {
         const size_t n = s->count[c];
-        CU(cudaMalloc(&d->phi[c], n * sizeof(R)));
-        CU(cudaMalloc((void **)&d->flag[c], n));
+        CU(pool_alloc(&d->phi[c], n * sizeof(R), d->stream));
+        CU(pool_alloc((void **)&d->flag[c], n, d->stream));
         CU(cudaMemcpyAsync(d->phi[c], s->phi[c], n * sizeof(R), cudaMemcpyHostToDevice, d->stream));
         CU(cudaMemcpyAsync(d->flag[c], s->flag[c], n, cudaMemcpyHostToDevice, d->stream));
         vsg_status st = upload_corr<R>(s, c, d);
         if (st != VSG_OK) return st;
     }
-    CU(cudaMalloc((void **)&d->maxbits, sizeof(unsigned long long)));
+    CU(pool_alloc((void **)&d->maxbits, sizeof(unsigned long long), d->stream));
     CU(cudaStreamSynchronize(d->stream));
     vsg_profile_phase(&mark, "sor: checks, allocate, upload");
     for (int c = 0; c < 2; c++) d->ncorr[c] = s->ncorr[c];
@@ -309,7 +309,7 @@ static vsg_status solve(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_r
             d->pattern = pt.table;
             for (int c = 0; c < 2; c++) {
                 r->pattern_nodes += d->ncorr[c] - pt.ncorr[c];
-                cudaFree(d->corr[c]);
+                pool_free(d->corr[c], d->stream);
                 d->corr[c] = pt.corr[c];
                 d->ncorr[c] = pt.ncorr[c];
                 if (keep) {

@@ -36,6 +36,7 @@ extern "C" {
 
 #define VSG_CUDA_WHO "GPU placement"
 #include "cuda_check.h"
+#include "dev_pool.cuh"
 #include "grid_lookup.cuh"
 
 #define PL_THREADS 256
@@ -278,6 +279,7 @@ static vsg_status open_device(vsg_place_gpu *s, const vsg_score_grids *g, const 
                         ngpu == 1 ? "" : "s");
     CU(cudaSetDevice(s->device));
     size_t fr = 0, tot = 0;
+    pool_trim(s->device); /* the PB pool's idle memory (dev_pool.cuh) is cudaMalloc's again */
     CU(cudaMemGetInfo(&fr, &tot));
     s->cap = (double)fr;
     if (max_bytes > 0.0 && max_bytes < s->cap) s->cap = max_bytes;

@@ -41,6 +41,7 @@ extern "C" {
 
 #define VSG_CUDA_WHO "GPU screening"
 #include "cuda_check.h"
+#include "dev_pool.cuh"
 #include "grid_lookup.cuh"
 
 /* ---- tuning constants ----------------------------------------------------------------------
@@ -546,6 +547,7 @@ static vsg_status open_device(const vsg_score_grids *g, int device, double max_b
                         ngpu == 1 ? "" : "s");
     CU(cudaSetDevice(device));
     size_t fr = 0, tot = 0;
+    pool_trim(device); /* the PB pool's idle memory (dev_pool.cuh) is cudaMalloc's again */
     CU(cudaMemGetInfo(&fr, &tot));
     double cap = (double)fr;
     if (max_bytes > 0.0 && max_bytes < cap) cap = max_bytes;

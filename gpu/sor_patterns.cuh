@@ -27,6 +27,7 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include "dev_pool.cuh"
 #include "sor_kernels.cuh"
 
 namespace {
@@ -185,15 +186,15 @@ static vsg_status find_patterns(cudaStream_t st, void *const soa[2], const size_
     cudaError_t e = cub::DeviceScan::InclusiveSum(NULL, scratch_bytes, (const unsigned *)NULL, (unsigned *)NULL,
                                                   (int)most, st);
     /* Everything the work needs, before anything is written. */
-    if (e == cudaSuccess) e = cudaMalloc(&scratch, scratch_bytes ? scratch_bytes : 1);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&keys, SOR_PATTERNS * sizeof *keys);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&rep, SOR_PATTERNS * sizeof *rep);
-    if (e == cudaSuccess) e = cudaMalloc((void **)&p->table, SOR_PATTERNS * SOR_PATTERN_STRIDE * sizeof(R));
+    if (e == cudaSuccess) e = pool_alloc(&scratch, scratch_bytes ? scratch_bytes : 1, st);
+    if (e == cudaSuccess) e = pool_alloc((void **)&keys, SOR_PATTERNS * sizeof *keys, st);
+    if (e == cudaSuccess) e = pool_alloc((void **)&rep, SOR_PATTERNS * sizeof *rep, st);
+    if (e == cudaSuccess) e = pool_alloc((void **)&p->table, SOR_PATTERNS * SOR_PATTERN_STRIDE * sizeof(R), st);
     for (int c = 0; c < 2 && e == cudaSuccess; c++) {
         const size_t k = n[c] ? n[c] : 1;
-        e = cudaMalloc((void **)&code[c], k);
-        if (e == cudaSuccess) e = cudaMalloc((void **)&keep[c], k * sizeof(unsigned));
-        if (e == cudaSuccess) e = cudaMalloc((void **)&pos[c], k * sizeof(unsigned));
+        e = pool_alloc((void **)&code[c], k, st);
+        if (e == cudaSuccess) e = pool_alloc((void **)&keep[c], k * sizeof(unsigned), st);
+        if (e == cudaSuccess) e = pool_alloc((void **)&pos[c], k * sizeof(unsigned), st);
     }
     const bool no_memory = e == cudaErrorMemoryAllocation;
     if (e == cudaSuccess) e = cudaMemsetAsync(keys, 0, SOR_PATTERNS * sizeof *keys, st);
@@ -224,7 +225,7 @@ static vsg_status find_patterns(cudaStream_t st, void *const soa[2], const size_
     for (int c = 0; c < 2 && fits; c++) {
         p->ncorr[c] = n[c] ? last[c] : 0;
         if (p->ncorr[c]) {
-            cudaError_t a = cudaMalloc(&p->corr[c], corr_bytes<R>(p->ncorr[c]));
+            cudaError_t a = pool_alloc(&p->corr[c], corr_bytes<R>(p->ncorr[c]), st);
             if (a == cudaErrorMemoryAllocation) fits = false;
             else if (a != cudaSuccess) e = a, fits = false;
         }
@@ -240,17 +241,17 @@ static vsg_status find_patterns(cudaStream_t st, void *const soa[2], const size_
     }
     /* the scratch goes once the compaction has read it */
     if (fits && e == cudaSuccess) e = cudaStreamSynchronize(st);
-    cudaFree(keys);
-    cudaFree(rep);
-    cudaFree(scratch);
+    pool_free(keys, st);
+    pool_free(rep, st);
+    pool_free(scratch, st);
     for (int c = 0; c < 2; c++) {
-        cudaFree(code[c]);
-        cudaFree(keep[c]);
-        cudaFree(pos[c]);
+        pool_free(code[c], st);
+        pool_free(keep[c], st);
+        pool_free(pos[c], st);
     }
     if (!fits || e != cudaSuccess) {
-        cudaFree(p->table);
-        for (int c = 0; c < 2; c++) cudaFree(p->corr[c]);
+        pool_free(p->table, st);
+        for (int c = 0; c < 2; c++) pool_free(p->corr[c], st);
         memset(p, 0, sizeof *p);
         if (e != cudaSuccess && !(no_memory && e == cudaErrorMemoryAllocation)) {
             (void)cudaGetLastError();

@@ -37,6 +37,8 @@ extern "C" {
 
 #define VSG_CUDA_WHO "GPU slab SOR"
 #include "cuda_check.h"
+#include "dev_pool.cuh"
+#include "device_prop.cuh"
 
 #include "sor_kernels.cuh"
 
@@ -500,10 +502,11 @@ static vsg_status slab_setup(Slab *d, vsg_pb_system *s, int z_lo, int z_hi, cons
     (void)cudaGetLastError();
     CU(cudaSetDevice(d->dev));
     cudaDeviceProp prop;
-    CU(cudaGetDeviceProperties(&prop, d->dev));
+    CU(device_prop(&prop, d->dev));
     d->sms = prop.multiProcessorCount;
     const double need = vsg_slab_gpu_bytes(s, z_lo, z_hi);
     size_t fr = 0, tot = 0;
+    pool_trim(d->dev); /* the PB pool's idle memory (dev_pool.cuh) is cudaMalloc's again */
     CU(cudaMemGetInfo(&fr, &tot));
     if (set->max_gpu_bytes > 0.0 && need > set->max_gpu_bytes)
         return vsg_fail(VSG_E_LIMIT, "GPU slab SOR: planes [%d, %d) of a %dx%dx%d grid need %.1f MiB on the GPU, above "

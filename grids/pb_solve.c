@@ -1,6 +1,7 @@
 /* pb_solve.c — the public PB entry points: levels (focusing), device choice, energies. */
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,30 +172,136 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
                               const vsg_level *lv, vsg_boundary bc, const vsg_grid *coarse, int *gpu,
                               double tol, int depth, vsg_grid **out, level_out *lo);
 
+/* A resident level solved for its parent's nested start: it stays on the device, and the parent
+ * interpolates from it there (vsg_pb_dev_guess_level) instead of from a host grid. */
+typedef struct {
+    vsg_pb_dev *dev;
+    vsg_pb_system s; /* its description (no arrays) */
+} dev_level;
+
+static vsg_status solve_level_dev(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
+                                  const vsg_level *lv, vsg_boundary bc, int *gpu, double tol, int depth,
+                                  vsg_grid **out, dev_level *keep, level_out *lo);
+static int resident_ok(vsg_boundary bc, const vsg_grid *coarse);
+
 /* Nested iteration: when a level starts from nothing (no coarser level), first solve the same box
  * at twice the spacing (recursively, down to ~33 nodes) and start from its interpolated
  * potential. The smooth error components, which SOR removes slowest, are then mostly gone: the
- * fine level needs fewer iterations for about an eighth of its cost. Faces stay as computed. */
+ * fine level needs fewer iterations for about an eighth of its cost. Faces stay as computed.
+ * 1 and the coarse level in *half when lv has one. */
 #define VSG_NESTED_MIN_NODES 65
-static vsg_status nested_guess(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
-                               const vsg_level *lv, vsg_boundary bc, int *gpu, double tol, int depth,
-                               vsg_pb_system *s, vsg_pb_dev *dev, int *iterations)
+static int nested_level(const vsg_level *lv, int depth, vsg_level *half)
 {
     int nmin = lv->n[0] < lv->n[1] ? lv->n[0] : lv->n[1];
     nmin = lv->n[2] < nmin ? lv->n[2] : nmin;
-    if (depth >= 4 || nmin < VSG_NESTED_MIN_NODES) return VSG_OK;
-    vsg_level half = *lv;
-    half.h = 2.0 * lv->h;
-    for (int d = 0; d < 3; d++) half.n[d] = ((lv->n[d] - 1) / 2 + 1) | 1;  /* odd; same origin */
-    vsg_grid *g = NULL;
+    if (depth >= 4 || nmin < VSG_NESTED_MIN_NODES) return 0;
+    *half = *lv;
+    half->h = 2.0 * lv->h;
+    for (int d = 0; d < 3; d++) half->n[d] = ((lv->n[d] - 1) / 2 + 1) | 1; /* odd; same origin */
+    return 1;
+}
+
+/* The coarse level of a nested start, solved beside its parent's build (a GPU parent: the
+ * coarse levels' builds and solves, small kernels and host round trips, then overlap the fine
+ * level's build instead of following it; at 161³ they took 4.4 ms of a 13.7 ms solve) or before
+ * the parent's guess (the CPU twin, and where no thread could be started). When both levels are
+ * resident the coarse one stays on the device (dev_level: no grid, no energy, which nobody
+ * reads of a nested level); otherwise it is a host grid. */
+typedef struct {
+    const vsg_molecule *m;
+    const vsg_pb_params *p;
+    const vsg_pb_physics *ph;
+    vsg_level half;
+    vsg_boundary bc;
+    double tol;
+    int depth, gpu, resident;
+    /* the answer */
+    vsg_status st;
+    dev_level cl;   /* resident: the level itself */
+    vsg_grid *g;    /* otherwise its potential */
     level_out lo;
+    char error[1024]; /* the failure's message, from the job's thread */
+    pthread_t thread;
+    int started;
+} coarse_job;
+
+static void *coarse_run(void *arg)
+{
+    coarse_job *j = arg;
+    memset(&j->cl, 0, sizeof j->cl);
+    j->st = VSG_E_UNSUPPORTED;
+    if (j->resident)
+        j->st = solve_level_dev(j->m, j->p, j->ph, &j->half, j->bc, &j->gpu, j->tol, j->depth, NULL, &j->cl, &j->lo);
+    if (j->st == VSG_E_UNSUPPORTED) {
+        j->cl.dev = NULL;
+        j->st = solve_level(j->m, j->p, j->ph, &j->half, j->bc, NULL, &j->gpu, j->tol, j->depth, &j->g, &j->lo);
+    }
+    if (j->st != VSG_OK) snprintf(j->error, sizeof j->error, "%s", vsg_last_error());
+    return NULL;
+}
+
+/* Starts the coarse level of lv (the caller checked nested_level): on a thread when the parent
+ * is a GPU level (threaded), else at once. */
+static void coarse_start(coarse_job *j, const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
+                         const vsg_level *half, vsg_boundary bc, int gpu, double tol, int depth, int resident,
+                         int threaded)
+{
+    memset(j, 0, sizeof *j);
+    j->m = m;
+    j->p = p;
+    j->ph = ph;
+    j->half = *half;
+    j->bc = bc;
     /* The coarse potential differs from the fine one by O(h²) anyway: a looser tolerance. */
-    vsg_status st = solve_level(m, p, ph, &half, bc, NULL, gpu, 100.0 * tol, depth + 1, &g, &lo);
-    if (st != VSG_OK) return st;
-    *iterations += lo.res.iterations + lo.nested_iterations;
-    if (dev) st = vsg_pb_dev_guess(dev, s, g);
-    else vsg_pb_guess(s, g);
-    vsg_grid_free(g);
+    j->tol = 100.0 * tol;
+    j->depth = depth + 1;
+    j->gpu = gpu;
+    j->resident = resident;
+    j->started = threaded && pthread_create(&j->thread, NULL, coarse_run, j) == 0;
+    if (!j->started) coarse_run(j);
+}
+
+/* Waits for the job; its failure's message becomes this thread's. */
+static vsg_status coarse_wait(coarse_job *j, int *gpu)
+{
+    if (j->started) pthread_join(j->thread, NULL);
+    j->started = 0;
+    if (!j->gpu) *gpu = 0; /* the GPU failed under --device auto: the CPU from now on */
+    if (j->st != VSG_OK) return vsg_fail(j->st, "%s", j->error);
+    return VSG_OK;
+}
+
+static void coarse_free(coarse_job *j)
+{
+    vsg_pb_dev_free(j->cl.dev);
+    vsg_pb_system_free(&j->cl.s);
+    vsg_grid_free(j->g);
+    j->cl.dev = NULL;
+    j->g = NULL;
+}
+
+/* Waits for the job and drops its answer, keeping this thread's error message (the parent's
+ * failure is the one to report). */
+static void coarse_abandon(coarse_job *j, int *gpu)
+{
+    if (j->started) pthread_join(j->thread, NULL);
+    j->started = 0;
+    if (!j->gpu) *gpu = 0;
+    coarse_free(j);
+}
+
+/* The job's answer as the start of s (or of the resident level dev). */
+static vsg_status coarse_finish(coarse_job *j, vsg_pb_system *s, vsg_pb_dev *dev, int *gpu, int *iterations)
+{
+    vsg_status st = coarse_wait(j, gpu);
+    if (st == VSG_OK) {
+        *iterations += j->lo.res.iterations + j->lo.nested_iterations;
+        if (j->cl.dev && dev) st = vsg_pb_dev_guess_level(dev, s, j->cl.dev, &j->cl.s);
+        else if (j->cl.dev) st = vsg_fail(VSG_E_ARG, "nested start: a resident coarse level for a host level");
+        else if (dev) st = vsg_pb_dev_guess(dev, s, j->g);
+        else vsg_pb_guess(s, j->g);
+    }
+    coarse_free(j);
     return st;
 }
 
@@ -280,44 +387,72 @@ static int resident_ok(vsg_boundary bc, const vsg_grid *coarse)
     return !(vsg_mpi_active() && vsg_mpi_size() > 1);
 }
 
+/* 1 when the GPU has room for the coarse levels' builds beside this level's: free memory of
+ * twice a generous bound on a resident build's peak (48 bytes a node; pb_setup.cu's own test
+ * counts ~20 in float). Near the memory's limit the levels go one after the other, as before. */
+static int room_beside(const vsg_pb_params *p, const vsg_level *lv)
+{
+    double free_bytes = 0.0;
+    if (vsg_gpu_describe(rank_gpu(p), NULL, 0, &free_bytes, NULL) != VSG_OK) return 0;
+    return free_bytes > 2.0 * 48.0 * (double)lv->n[0] * lv->n[1] * lv->n[2];
+}
+
 /* A level on the GPU from build to answer: the same steps as solve_level's GPU path, without
  * the host copy of the system. VSG_E_UNSUPPORTED when the resident build cannot be made (the
- * caller then takes the host copy, which has its own fallbacks). */
+ * caller then takes the host copy, which has its own fallbacks). With keep (a nested level
+ * under a resident parent) the answer is the level itself, left on the device in *keep: no
+ * grid, no energy. */
 static vsg_status solve_level_dev(const vsg_molecule *m, const vsg_pb_params *p, const vsg_pb_physics *ph,
                                   const vsg_level *lv, vsg_boundary bc, int *gpu, double tol, int depth,
-                                  vsg_grid **out, level_out *lo)
+                                  vsg_grid **out, dev_level *keep, level_out *lo)
 {
     double ts = vsg_now();
     memset(lo, 0, sizeof *lo);
     vsg_grid_ahead ahead; /* the answer's grid, made while the GPU works */
-    vsg_grid_ahead_start(&ahead, lv->n, lv->origin, lv->h, "kT/e");
+    if (!keep) vsg_grid_ahead_start(&ahead, lv->n, lv->origin, lv->h, "kT/e");
     vsg_pb_system s;
     vsg_grid_charge *charges = NULL;
     size_t nq = 0;
     double outside = 0.0;
     vsg_pb_dev *dev = NULL;
+    vsg_level half;
+    coarse_job job;
+    const int nested = nested_level(lv, depth, &half);
+    /* beside the build when there is room; else after it, which also finds a level too large
+     * for the device before any coarse level is solved */
+    const int beside = nested && room_beside(p, lv);
+    if (beside) coarse_start(&job, m, p, ph, &half, bc, *gpu, tol, depth, 1, 1);
     vsg_status st = vsg_pb_dev_build(m, ph, lv, p->precision, bc, &s, &charges, &nq, &outside, rank_gpu(p), &dev);
     if (st != VSG_OK) {
-        vsg_grid_free(vsg_grid_ahead_finish(&ahead));
+        if (beside) coarse_abandon(&job, gpu);
+        if (!keep) vsg_grid_free(vsg_grid_ahead_finish(&ahead));
         return st == VSG_E_NOMEM ? st : VSG_E_UNSUPPORTED;
     }
     lo->setup_seconds = vsg_now() - ts;
     const double t_nested = vsg_now();
-    st = nested_guess(m, p, ph, lv, bc, gpu, tol, depth, &s, dev, &lo->nested_iterations);
+    if (nested && !beside) coarse_start(&job, m, p, ph, &half, bc, *gpu, tol, depth, 1, 0);
+    if (nested) st = coarse_finish(&job, &s, dev, gpu, &lo->nested_iterations);
     const double t_sor = vsg_now();
     vsg_sor_settings set = level_settings(p, &s, level_tol(p, s.precision, vsg_pb_dev_max_source(dev), tol), depth);
     vsg_sor_result res;
     memset(&res, 0, sizeof res);
     if (st == VSG_OK) st = vsg_sor_gpu_dev(dev, &s, &set, &res);
     const double t_after = vsg_now();
-    vsg_grid *g = vsg_grid_ahead_finish(&ahead);
-    if (st == VSG_OK && !g) st = VSG_E_NOMEM;
-    if (st == VSG_OK) st = vsg_pb_dev_result(dev, &s, charges, nq, &lo->energy, g);
+    vsg_grid *g = keep ? NULL : vsg_grid_ahead_finish(&ahead);
+    if (st == VSG_OK && !keep && !g) st = VSG_E_NOMEM;
+    if (st == VSG_OK && !keep) st = vsg_pb_dev_result(dev, &s, charges, nq, &lo->energy, g);
     if (st == VSG_OK) {
-        *out = g;
-        g = NULL;
         record_level(lo, &res, &set, &s, charges, nq, outside);
         lo->bytes_per_node = res.device_bytes / (double)s.nodes;
+        if (keep) {
+            keep->dev = dev;
+            keep->s = s;
+            dev = NULL;
+            memset(&s, 0, sizeof s);
+        } else {
+            *out = g;
+            g = NULL;
+        }
     }
     profile_level(lv, depth, lo, &res, t_nested, t_sor, t_after);
     vsg_grid_free(g);
@@ -338,7 +473,7 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
                               double tol, int depth, vsg_grid **out, level_out *lo)
 {
     if (*gpu && resident_ok(bc, coarse)) {
-        vsg_status rs = solve_level_dev(m, p, ph, lv, bc, gpu, tol, depth, out, lo);
+        vsg_status rs = solve_level_dev(m, p, ph, lv, bc, gpu, tol, depth, out, NULL, lo);
         if (rs != VSG_E_UNSUPPORTED) return rs;
     }
     double ts = vsg_now();
@@ -370,8 +505,12 @@ static vsg_status solve_level(const vsg_molecule *m, const vsg_pb_params *p, con
     }
     lo->setup_seconds = vsg_now() - ts;
     const double t_nested = vsg_now();
-    if (st == VSG_OK && !coarse)
-        st = nested_guess(m, p, ph, lv, bc, gpu, tol, depth, &s, NULL, &lo->nested_iterations);
+    vsg_level half;
+    if (st == VSG_OK && !coarse && nested_level(lv, depth, &half)) {
+        coarse_job job;
+        coarse_start(&job, m, p, ph, &half, bc, *gpu, tol, depth, 0, 0);
+        st = coarse_finish(&job, &s, NULL, gpu, &lo->nested_iterations);
+    }
     const double t_sor = vsg_now();
     vsg_sor_settings set = level_settings(p, &s, level_tol(p, s.precision, max_source(&s), tol), depth);
     vsg_sor_result res;

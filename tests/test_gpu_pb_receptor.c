@@ -5,7 +5,8 @@
  *   float:  max |φ_gpu,float − φ_cpu,double| ≤ 1e-4 × range.
  * The GPU runs keep each level on the device from build to answer (pb_dev.h); each is repeated
  * through the host copy of the system (VSG_PB_RESIDENT=0), which must give the same bits, the
- * same iterations and the same energy, in both precisions and for zero and mdh faces.
+ * same iterations and the same energy, in both precisions and for zero and mdh faces. Last,
+ * the solver's device memory all comes back (the pool released, as much free as at the start).
  * Skipped (77) without a GPU. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
@@ -88,9 +89,23 @@ int main(void)
 {
     if (vsg_gpu_count() <= 0) SKIP("no GPU");
     vsg_set_warning_handler(NULL, NULL);
+    double free0 = 0.0, held = 0.0, free1 = 0.0;
+    CHECK_STATUS(vsg_gpu_start(0), VSG_OK);
+    CHECK_STATUS(vsg_gpu_describe(0, NULL, 0, &free0, NULL), VSG_OK);
     compare("data/1stp_receptor.pdbqt", 0.5, 0, VSG_BC_MDH);
     compare("data/fas2.pqr", 0.5, 0, VSG_BC_MDH);
     compare("data/fas2.pqr", 0.8, 1, VSG_BC_MDH);
     compare("data/fas2.pqr", 0.8, 0, VSG_BC_ZERO);
+    /* Every array of those solves went back to the pool (dev_pool.cuh), and the pool gives its
+     * memory back when asked: then the device has as much free as before the first solve (the
+     * slack is for the kernels' code, which loads on first use). A leak, or a pool that kept
+     * its memory from cudaMalloc's users, fails here. */
+    CHECK_STATUS(vsg_gpu_describe(0, NULL, 0, &held, NULL), VSG_OK);
+    vsg_gpu_release_pool(0);
+    CHECK_STATUS(vsg_gpu_describe(0, NULL, 0, &free1, NULL), VSG_OK);
+    printf("free device memory: %.1f MiB before the solves, %.1f after them, %.1f once the pool is released\n",
+           free0 / 1048576.0, held / 1048576.0, free1 / 1048576.0);
+    CHECK(free1 >= held);
+    CHECK(free1 >= free0 - 64.0 * 1048576.0);
     CHECK_EXIT();
 }
