@@ -13,11 +13,8 @@
 set -u
 v=$1
 shift
-cases=${*:-"1stp161 1stp257 achbp297 achbp513"}
-here=$(cd "$(dirname "$0")/.." && pwd)
-shared=${VSG_SHARED_DATA:-$here/../shared/data}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=scripts/pb_cases.sh
+. "$(dirname "$0")/pb_cases.sh"
 now() { date +%s.%N; }
 prof=1
 [ "${NOPROFILE:-0}" = 1 ] && prof=0
@@ -48,13 +45,7 @@ batch() { # TAG RECEPTOR BOX SPACING N
     grep "profile" "$work/err" | tail -n 40
 }
 for c in $cases; do
-    case $c in
-        1stp161) rec=$here/data/1stp_receptor.pdbqt box="10.734,2.033,-11.537,80,80,80" h=0.5 ;;
-        1stp257) rec=$here/data/1stp_receptor.pdbqt box="10.734,2.033,-11.537,84.48,84.48,84.48" h=0.33 ;;
-        achbp297) rec=$shared/pqr/apbs_misc/achbp.pqr.gz box="45.64,44.19,27.92,97.68,97.68,97.68" h=0.33 ;;
-        achbp513) rec=$shared/pqr/apbs_misc/achbp.pqr.gz box="45.64,44.19,27.92,102.4,102.4,102.4" h=0.2 ;;
-        *) echo "unknown case $c"; continue ;;
-    esac
+    pb_case "$c" || continue
     run "$c" "$rec" "$box" "$h" gpu
     if [ "${BATCH:-1}" -gt 1 ]; then batch "$c" "$rec" "$box" "$h" "$BATCH"; fi
     if [ "${CPU:-0}" = 1 ]; then run "$c" "$rec" "$box" "$h" cpu; fi
