@@ -191,7 +191,7 @@ double vsg_slab_gpu_bytes(const vsg_pb_system *s, int z_lo, int z_hi)
 vsg_status vsg_pb_dev_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
                             vsg_precision precision, vsg_boundary bc, vsg_pb_system *s,
                             vsg_grid_charge **charges, size_t *ncharges, double *outside, int device,
-                            vsg_pb_dev **out)
+                            int depth, vsg_pb_dev **out)
 {
     memset(s, 0, sizeof *s);
     *charges = NULL;

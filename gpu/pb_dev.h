@@ -10,7 +10,8 @@
  * - vsg_pb_dev_build: as vsg_pb_build_gpu (same flags, lists, charges, faces), but s only
  *   describes the system (vsg_pb_system_describe: sizes, scalars, ncorr; no arrays) and the
  *   arrays stay in *out. bc must be VSG_BC_ZERO or VSG_BC_MDH (the other faces and focusing
- *   are computed on the host: use the separate calls).
+ *   are computed on the host: use the separate calls). depth: the level's nesting depth (0
+ *   for a level solved for itself); a deeper level's work gets a higher stream priority.
  * - vsg_pb_dev_guess: vsg_pb_guess(s, coarse) on the device (interior nodes from the coarse
  *   grid's trilinear interpolation, in the CPU's operation order; faces untouched).
  * - vsg_pb_dev_guess_level: vsg_pb_dev_guess from a resident coarse level (described by cs)
@@ -48,7 +49,7 @@ typedef struct vsg_pb_dev vsg_pb_dev;
 vsg_status vsg_pb_dev_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
                             vsg_precision precision, vsg_boundary bc, vsg_pb_system *s,
                             vsg_grid_charge **charges, size_t *ncharges, double *outside, int device,
-                            vsg_pb_dev **out);
+                            int depth, vsg_pb_dev **out);
 vsg_status vsg_pb_dev_guess(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_grid *coarse);
 vsg_status vsg_pb_dev_guess_level(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_pb_dev *coarse,
                                   const vsg_pb_system *cs);

@@ -770,7 +770,7 @@ static vsg_status keep_on_device(const vsg_pb_system *s, vsg_boundary bc, long l
  * (vsg_pb_dev_build): s has no arrays and the level's arrays end up in *keep. */
 static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv, vsg_boundary bc,
                         vsg_pb_system *s, vsg_grid_charge **charges, size_t *ncharges, double *outside, int device,
-                        Dev *d, vsg_pb_dev *keep)
+                        int depth, Dev *d, vsg_pb_dev *keep)
 {
     const int count = vsg_gpu_count();
     if (count == 0) return vsg_fail(VSG_E_DEVICE, "GPU PB setup: no CUDA device (no GPU or no driver)");
@@ -793,7 +793,13 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
     int sms = 0;
     CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     if (sms < 1) sms = 1;
-    CU(cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
+    /* A nested level's stream outranks its parent's (one step a level, within the device's
+     * range): the parent's build, which overlaps them, then does not hold up the small coarse
+     * levels that the parent waits for. */
+    int least = 0, greatest = 0;
+    CU(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    const int priority = least - depth > greatest ? least - depth : greatest;
+    CU(cudaStreamCreateWithPriority(&d->stream, cudaStreamNonBlocking, priority));
     st = d->stream;
     PHASE("setup: device, stream");
 
@@ -1105,12 +1111,12 @@ static vsg_status build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
  * level, release the scratch; on failure s and the charges are freed. */
 static vsg_status run_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv, vsg_boundary bc,
                             vsg_pb_system *s, vsg_grid_charge **charges, size_t *ncharges, double *outside,
-                            int device, vsg_pb_dev *keep)
+                            int device, int depth, vsg_pb_dev *keep)
 {
     Dev d;
     memset(&d, 0, sizeof d);
     d.prev_device = -1;
-    vsg_status st = build(m, ph, lv, bc, s, charges, ncharges, outside, device, &d, keep);
+    vsg_status st = build(m, ph, lv, bc, s, charges, ncharges, outside, device, depth, &d, keep);
     const bool hand_over = st == VSG_OK && keep;
     if (hand_over) keep->stream = d.stream; /* the level's stream from now on */
     double mark = vsg_now();
@@ -1142,7 +1148,7 @@ extern "C" vsg_status vsg_pb_build_gpu(const vsg_molecule *m, const vsg_pb_physi
     vsg_status st = vsg_pb_system_init(s, ph, lv, precision); /* as vsg_pb_build does */
     vsg_profile_phase(&mark, "setup: host system allocation");
     if (st != VSG_OK) return st;
-    st = run_build(m, ph, lv, bc, s, charges, ncharges, outside, device, NULL);
+    st = run_build(m, ph, lv, bc, s, charges, ncharges, outside, device, 0, NULL);
     if (seconds) *seconds = vsg_now() - t0;
     return st;
 }
@@ -1150,7 +1156,7 @@ extern "C" vsg_status vsg_pb_build_gpu(const vsg_molecule *m, const vsg_pb_physi
 extern "C" vsg_status vsg_pb_dev_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
                                        vsg_precision precision, vsg_boundary bc, vsg_pb_system *s,
                                        vsg_grid_charge **charges, size_t *ncharges, double *outside, int device,
-                                       vsg_pb_dev **out)
+                                       int depth, vsg_pb_dev **out)
 {
     *out = NULL;
     *charges = NULL;
@@ -1165,7 +1171,7 @@ extern "C" vsg_status vsg_pb_dev_build(const vsg_molecule *m, const vsg_pb_physi
     vsg_pb_dev *k = (vsg_pb_dev *)calloc(1, sizeof *k);
     if (!k) return vsg_fail(VSG_E_NOMEM, "out of memory (GPU PB level)");
     k->device = -1;
-    st = run_build(m, ph, lv, bc, s, charges, ncharges, outside, device, k);
+    st = run_build(m, ph, lv, bc, s, charges, ncharges, outside, device, depth, k);
     if (st != VSG_OK) {
         vsg_pb_dev_free(k);
         return st;

@@ -422,7 +422,8 @@ static vsg_status solve_level_dev(const vsg_molecule *m, const vsg_pb_params *p,
      * for the device before any coarse level is solved */
     const int beside = nested && room_beside(p, lv);
     if (beside) coarse_start(&job, m, p, ph, &half, bc, *gpu, tol, depth, 1, 1);
-    vsg_status st = vsg_pb_dev_build(m, ph, lv, p->precision, bc, &s, &charges, &nq, &outside, rank_gpu(p), &dev);
+    vsg_status st = vsg_pb_dev_build(m, ph, lv, p->precision, bc, &s, &charges, &nq, &outside, rank_gpu(p), depth,
+                                     &dev);
     if (st != VSG_OK) {
         if (beside) coarse_abandon(&job, gpu);
         if (!keep) vsg_grid_free(vsg_grid_ahead_finish(&ahead));
