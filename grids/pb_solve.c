@@ -397,6 +397,15 @@ static int room_beside(const vsg_pb_params *p, const vsg_level *lv)
     return free_bytes > 2.0 * 48.0 * (double)lv->n[0] * lv->n[1] * lv->n[2];
 }
 
+/* A test's hook: VSG_PB_REFUSE_RESIDENT=D makes the resident build of the levels of nesting depth
+ * D fail as a device would, so that the fallbacks beside a running coarse level can be checked
+ * (tests/test_gpu_pb_receptor.c: the answer must not change). */
+static int refused_here(int depth)
+{
+    const char *e = getenv("VSG_PB_REFUSE_RESIDENT");
+    return e && *e && atoi(e) == depth;
+}
+
 /* A level on the GPU from build to answer: the same steps as solve_level's GPU path, without
  * the host copy of the system. VSG_E_UNSUPPORTED when the resident build cannot be made (the
  * caller then takes the host copy, which has its own fallbacks). With keep (a nested level
@@ -422,8 +431,10 @@ static vsg_status solve_level_dev(const vsg_molecule *m, const vsg_pb_params *p,
      * for the device before any coarse level is solved */
     const int beside = nested && room_beside(p, lv);
     if (beside) coarse_start(&job, m, p, ph, &half, bc, *gpu, tol, depth, 1, 1);
-    vsg_status st = vsg_pb_dev_build(m, ph, lv, p->precision, bc, &s, &charges, &nq, &outside, rank_gpu(p), depth,
-                                     &dev);
+    vsg_status st = refused_here(depth)
+                        ? vsg_fail(VSG_E_DEVICE, "resident build refused at depth %d (VSG_PB_REFUSE_RESIDENT)", depth)
+                        : vsg_pb_dev_build(m, ph, lv, p->precision, bc, &s, &charges, &nq, &outside, rank_gpu(p),
+                                           depth, &dev);
     if (st != VSG_OK) {
         if (beside) coarse_abandon(&job, gpu);
         if (!keep) vsg_grid_free(vsg_grid_ahead_finish(&ahead));

@@ -5,7 +5,8 @@
  *   float:  max |φ_gpu,float − φ_cpu,double| ≤ 1e-4 × range.
  * The GPU runs keep each level on the device from build to answer (pb_dev.h); each is repeated
  * through the host copy of the system (VSG_PB_RESIDENT=0), which must give the same bits, the
- * same iterations and the same energy, in both precisions and for zero and mdh faces. Last,
+ * same iterations and the same energy, in both precisions and for zero and mdh faces; so must the
+ * fallbacks of the nested start (a resident build refused beside a running coarse level). Last,
  * the solver's device memory all comes back (the pool released, as much free as at the start).
  * Skipped (77) without a GPU. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -39,6 +40,32 @@ static void same_as_host_copy(const vsg_molecule *m, const vsg_pb_params *p, con
     vsg_grid_free(h);
 }
 
+/* The fallbacks of a nested start on the GPU: the resident build refused at depth 0 (the coarse
+ * levels, solved beside it on a thread, are dropped and the level goes through the host copy)
+ * and at depth 1 (that coarse level is solved through the host copy and its parent starts from
+ * its grid) must give g, r bit for bit. */
+static void same_when_refused(const vsg_molecule *m, const vsg_pb_params *p, const vsg_grid *g,
+                              const vsg_pb_report *r)
+{
+    for (int depth = 0; depth < 2; depth++) {
+        char d[8];
+        snprintf(d, sizeof d, "%d", depth);
+        setenv("VSG_PB_REFUSE_RESIDENT", d, 1);
+        vsg_grid *h = NULL;
+        vsg_pb_report q;
+        CHECK_STATUS(vsg_pb_solve(m, p, &h, &q), VSG_OK);
+        unsetenv("VSG_PB_REFUSE_RESIDENT");
+        if (!h || !g) continue;
+        const double diff = grid_max_diff(g, h);
+        printf("  resident build refused at depth %d (%s): max|diff| %.3g, iterations %d/%d vs %d/%d\n", depth,
+               r->precision, diff, q.iterations, q.total_iterations, r->iterations, r->total_iterations);
+        CHECK(diff == 0.0);
+        CHECK(q.iterations == r->iterations && q.total_iterations == r->total_iterations);
+        CHECK(q.energy_kt == r->energy_kt);
+        vsg_grid_free(h);
+    }
+}
+
 static void compare(const char *file, double spacing, int nonlinear, vsg_boundary bc)
 {
     vsg_molecule *m = NULL;
@@ -63,6 +90,7 @@ static void compare(const char *file, double spacing, int nonlinear, vsg_boundar
     p.precision = VSG_PRECISION_FLOAT;
     CHECK_STATUS(vsg_pb_solve(m, &p, &gf, &rf), VSG_OK);
     same_as_host_copy(m, &p, gf, &rf);
+    if (!nonlinear && bc == VSG_BC_MDH) same_when_refused(m, &p, gf, &rf);
     if (cpu && gd && gf) {
         double range = grid_range(cpu), dd = grid_max_diff(cpu, gd), df = grid_max_diff(cpu, gf);
         printf("%s %s at %.2f Å (%dx%dx%d): range %.2f kT/e; iterations cpu %d gpu-double %d gpu-float %d; "
