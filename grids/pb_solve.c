@@ -387,13 +387,15 @@ static int resident_ok(vsg_boundary bc, const vsg_grid *coarse)
     return !(vsg_mpi_active() && vsg_mpi_size() > 1);
 }
 
-/* 1 when the GPU has room for the coarse levels' builds beside this level's: free memory of
- * twice a generous bound on a resident build's peak (48 bytes a node; pb_setup.cu's own test
- * counts ~20 in float). Near the memory's limit the levels go one after the other, as before. */
+/* 1 when the GPU has room for the coarse levels' builds beside this level's: free memory (and
+ * --max-gpu-memory, when set) of twice a generous bound on a resident build's peak (48 bytes a
+ * node; pb_setup.cu's own test counts ~20 in float). Near the limit the levels go one after the
+ * other, as before. */
 static int room_beside(const vsg_pb_params *p, const vsg_level *lv)
 {
     double free_bytes = 0.0;
     if (vsg_gpu_describe(rank_gpu(p), NULL, 0, &free_bytes, NULL) != VSG_OK) return 0;
+    if (p->max_gpu_memory > 0.0 && p->max_gpu_memory < free_bytes) free_bytes = p->max_gpu_memory;
     return free_bytes > 2.0 * 48.0 * (double)lv->n[0] * lv->n[1] * lv->n[2];
 }
 
