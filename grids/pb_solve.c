@@ -228,14 +228,12 @@ typedef struct {
 static void *coarse_run(void *arg)
 {
     coarse_job *j = arg;
-    memset(&j->cl, 0, sizeof j->cl);
-    j->st = VSG_E_UNSUPPORTED;
-    if (j->resident)
-        j->st = solve_level_dev(j->m, j->p, j->ph, &j->half, j->bc, &j->gpu, j->tol, j->depth, NULL, &j->cl, &j->lo);
-    if (j->st == VSG_E_UNSUPPORTED) {
-        j->cl.dev = NULL;
+    /* solve_level_dev fills j->cl only on success; otherwise the host-copy path, with a grid */
+    j->st = j->resident ? solve_level_dev(j->m, j->p, j->ph, &j->half, j->bc, &j->gpu, j->tol, j->depth, NULL,
+                                          &j->cl, &j->lo)
+                        : VSG_E_UNSUPPORTED;
+    if (j->st == VSG_E_UNSUPPORTED)
         j->st = solve_level(j->m, j->p, j->ph, &j->half, j->bc, NULL, &j->gpu, j->tol, j->depth, &j->g, &j->lo);
-    }
     if (j->st != VSG_OK) snprintf(j->error, sizeof j->error, "%s", vsg_last_error());
     return NULL;
 }
@@ -261,14 +259,12 @@ static void coarse_start(coarse_job *j, const vsg_molecule *m, const vsg_pb_para
     if (!j->started) coarse_run(j);
 }
 
-/* Waits for the job; its failure's message becomes this thread's. */
-static vsg_status coarse_wait(coarse_job *j, int *gpu)
+/* Waits for the job (a GPU that failed there under --device auto: the CPU from now on here too). */
+static void coarse_join(coarse_job *j, int *gpu)
 {
     if (j->started) pthread_join(j->thread, NULL);
     j->started = 0;
-    if (!j->gpu) *gpu = 0; /* the GPU failed under --device auto: the CPU from now on */
-    if (j->st != VSG_OK) return vsg_fail(j->st, "%s", j->error);
-    return VSG_OK;
+    if (!j->gpu) *gpu = 0;
 }
 
 static void coarse_free(coarse_job *j)
@@ -284,20 +280,19 @@ static void coarse_free(coarse_job *j)
  * failure is the one to report). */
 static void coarse_abandon(coarse_job *j, int *gpu)
 {
-    if (j->started) pthread_join(j->thread, NULL);
-    j->started = 0;
-    if (!j->gpu) *gpu = 0;
+    coarse_join(j, gpu);
     coarse_free(j);
 }
 
-/* The job's answer as the start of s (or of the resident level dev). */
+/* The job's answer as the start of s (or of the resident level dev); its failure's message
+ * becomes this thread's. A resident coarse level (j->cl) comes only from a resident parent. */
 static vsg_status coarse_finish(coarse_job *j, vsg_pb_system *s, vsg_pb_dev *dev, int *gpu, int *iterations)
 {
-    vsg_status st = coarse_wait(j, gpu);
+    coarse_join(j, gpu);
+    vsg_status st = j->st == VSG_OK ? VSG_OK : vsg_fail(j->st, "%s", j->error);
     if (st == VSG_OK) {
         *iterations += j->lo.res.iterations + j->lo.nested_iterations;
-        if (j->cl.dev && dev) st = vsg_pb_dev_guess_level(dev, s, j->cl.dev, &j->cl.s);
-        else if (j->cl.dev) st = vsg_fail(VSG_E_ARG, "nested start: a resident coarse level for a host level");
+        if (j->cl.dev) st = vsg_pb_dev_guess_level(dev, s, j->cl.dev, &j->cl.s);
         else if (dev) st = vsg_pb_dev_guess(dev, s, j->g);
         else vsg_pb_guess(s, j->g);
     }
@@ -400,12 +395,14 @@ static int room_beside(const vsg_pb_params *p, const vsg_level *lv)
 }
 
 /* A test's hook: VSG_PB_REFUSE_RESIDENT=D makes the resident build of the levels of nesting depth
- * D fail as a device would, so that the fallbacks beside a running coarse level can be checked
- * (tests/test_gpu_pb_receptor.c: the answer must not change). */
+ * D fail as a device would, with a warning, so that the fallbacks beside a running coarse level
+ * can be checked (tests/test_gpu_pb_receptor.c: the answer must not change). */
 static int refused_here(int depth)
 {
     const char *e = getenv("VSG_PB_REFUSE_RESIDENT");
-    return e && *e && atoi(e) == depth;
+    if (!(e && *e && atoi(e) == depth)) return 0;
+    vsg_warn("VSG_PB_REFUSE_RESIDENT: resident build refused at depth %d", depth); /* the test sees it took */
+    return 1;
 }
 
 /* A level on the GPU from build to answer: the same steps as solve_level's GPU path, without

@@ -46,19 +46,31 @@ static void same_as_host_copy(const vsg_molecule *m, const vsg_pb_params *p, con
  * from its grid), and, under a --max-gpu-memory cap that leaves no room for the levels side by
  * side, the coarse levels after their parent's build instead of beside it: each must give g, r
  * bit for bit. */
+static void count_refusals(const char *message, void *user)
+{
+    if (strstr(message, "VSG_PB_REFUSE_RESIDENT")) __atomic_add_fetch((int *)user, 1, __ATOMIC_RELAXED);
+}
+
 static void same_when_refused(const vsg_molecule *m, const vsg_pb_params *p, const vsg_grid *g,
                               const vsg_pb_report *r)
 {
+    const double cap = 64.0 * 1048576.0; /* room for each solve, not for 96 bytes a node */
+    /* the cap's premise: the finest level has no room beside it under the cap */
+    CHECK(96.0 * (double)r->n[0] * r->n[1] * r->n[2] > cap);
     for (int way = 0; way < 3; way++) {
         char d[8];
         snprintf(d, sizeof d, "%d", way);
         vsg_pb_params pc = *p;
+        int refusals = 0;
+        vsg_set_warning_handler(count_refusals, &refusals);
         if (way < 2) setenv("VSG_PB_REFUSE_RESIDENT", d, 1);
-        else pc.max_gpu_memory = 64.0 * 1048576.0; /* room for each solve, not for 96 bytes a node */
+        else pc.max_gpu_memory = cap;
         vsg_grid *h = NULL;
         vsg_pb_report q;
         CHECK_STATUS(vsg_pb_solve(m, &pc, &h, &q), VSG_OK);
         unsetenv("VSG_PB_REFUSE_RESIDENT");
+        vsg_set_warning_handler(NULL, NULL);
+        CHECK(way < 2 ? refusals > 0 : refusals == 0); /* the hook took (and only when asked) */
         if (!h || !g) continue;
         const double diff = grid_max_diff(g, h);
         printf("  %s (%s): max|diff| %.3g, iterations %d/%d vs %d/%d\n",
