@@ -101,6 +101,7 @@ typedef struct {
     int solvation, quiet;
     /* several receptors: all of them (argv's and the list file's), the list, the CSV */
     const char **receptors;
+    char (*names)[128]; /* each receptor's {} (vsg_batch_name), for a batch */
     size_t nrec;
     char **listed;
     size_t nlisted;
@@ -136,8 +137,10 @@ static void free_receptors(grid_cli *c)
     for (size_t i = 0; i < c->nlisted; i++) free(c->listed[i]);
     free(c->listed);
     free(c->receptors);
+    free(c->names);
     c->listed = NULL;
     c->receptors = NULL;
+    c->names = NULL;
     c->nlisted = c->nrec = 0;
 }
 
@@ -213,20 +216,15 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
                 return vsg_cli_usage_error(cmd, "%zu receptors: %s %s must contain {} (the receptor's name), e.g. 'grids/{}.vsg'",
                                            c->nrec, output_option[i], pat);
         }
-        char (*nm)[128] = malloc(c->nrec * sizeof *nm);
+        char (*nm)[128] = c->names = malloc(c->nrec * sizeof *nm);
         if (!nm) return vsg_cli_usage_error(cmd, "out of memory");
-        int dup = 0;
-        for (size_t i = 0; i < c->nrec && !dup; i++) {
+        for (size_t i = 0; i < c->nrec; i++) {
             vsg_batch_name(c->receptors[i], nm[i], sizeof nm[i]);
-            for (size_t j = 0; j < i && !dup; j++)
-                if (!strcmp(nm[i], nm[j])) {
-                    vsg_cli_usage_error(cmd, "%s and %s would write the same files (both named '%s')", c->receptors[j],
-                                        c->receptors[i], nm[i]);
-                    dup = 1;
-                }
+            for (size_t j = 0; j < i; j++)
+                if (!strcmp(nm[i], nm[j]))
+                    return vsg_cli_usage_error(cmd, "%s and %s would write the same files (both named '%s')",
+                                               c->receptors[j], c->receptors[i], nm[i]);
         }
-        free(nm);
-        if (dup) return VSG_EXIT_USAGE;
     }
     if (!c->coulomb && (c->dielectric || c->gpf || c->agmaps || c->autogrid))
         return vsg_cli_usage_error(cmd, "--dielectric, --autogrid, --gpf and --autogrid-maps need --method coulomb");
@@ -653,7 +651,7 @@ static int run_batch(grid_cli *c, const char *cmd)
     for (size_t i = 0; i < c->nrec; i++) {
         vsg_batch_row *row = &rows[i];
         row->path = c->receptors[i];
-        vsg_batch_name(row->path, row->name, sizeof row->name);
+        snprintf(row->name, sizeof row->name, "%s", c->names[i]);
         grid_cli one = *c;
         one.receptor = row->path;
         int fit = 1;
