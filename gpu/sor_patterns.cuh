@@ -239,7 +239,8 @@ static vsg_status find_patterns(cudaStream_t st, void *const soa[2], const size_
         e = cudaGetLastError();
         if (e != cudaSuccess) fits = false;
     }
-    /* the scratch goes once the compaction has read it */
+    /* the compaction's own failure is reported here, as the patterns' (the scratch below goes
+     * back to the pool in stream order anyway) */
     if (fits && e == cudaSuccess) e = cudaStreamSynchronize(st);
     pool_free(keys, st);
     pool_free(rep, st);
