@@ -8,8 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "errors.h"
-#include "ligand.h"
+#include "grids/base/errors.h"
+#include "ligands/ligand.h"
 
 void vsg_ligand_init(vsg_ligand *lig)
 {

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 typedef enum {
     VSG_LIG_AUTO = 0, /* from the extension (.sdf/.sd/.mol, .mol2, .pdbqt, .pdb/.ent, with .gz) */
@@ -127,7 +127,7 @@ vsg_status vsg_ligand_assign_ad_types(vsg_ligand *lig);
  * added, atom removed); AD4 maps assume it. Keeps atom order otherwise. */
 void vsg_ligand_merge_nonpolar_h(vsg_ligand *lig);
 
-/* Gasteiger–Marsili charges through Open Babel (ligands/charges_obabel.cpp). VSG_E_UNSUPPORTED
+/* Gasteiger–Marsili charges through Open Babel (ligands/typing/charges_obabel.cpp). VSG_E_UNSUPPORTED
  * when this build has no Open Babel. */
 int vsg_ligand_gasteiger_available(void);
 vsg_status vsg_ligand_gasteiger(vsg_ligand *lig);

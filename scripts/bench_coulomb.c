@@ -1,4 +1,4 @@
-/* bench_coulomb.c — speed of the GPU Coulomb grid (gpu/coulomb.cu) against its CPU twin.
+/* bench_coulomb.c — speed of the GPU Coulomb grid (gpu/coulomb/coulomb_gpu.cu) against its CPU twin.
  * Usage: bench_coulomb [-r repeats] [-a atoms] [-n N]   (defaults: 5, 100000, 128)
  *
  * Cases: `atoms` random charges (uniform in [−1, 1], positions uniform in the grid's box) on an
@@ -23,12 +23,12 @@
 #include <omp.h>
 #endif
 
-#include "coulomb.h"
-#include "errors.h"
-#include "gpu.h"
-#include "grid.h"
-#include "molecule.h"
-#include "timer.h"
+#include "grids/coulomb/coulomb.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
+#include "grids/base/timer.h"
 #include "../tests/testkit.h"
 
 #ifndef VSG_SOURCE_DIR /* the data files; CMake passes the source tree */

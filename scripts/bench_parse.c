@@ -17,9 +17,9 @@
 #include <time.h>
 #include <zlib.h>
 
-#include "ligand.h"
-#include "reader_internal.h"
-#include "vsgrid.h"
+#include "ligands/ligand.h"
+#include "ligands/readers/reader_internal.h"
+#include "grids/base/vsgrid.h"
 
 static double now(void)
 {

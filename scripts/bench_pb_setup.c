@@ -1,5 +1,5 @@
 /* bench_pb_setup.c — the PB setup of one grid level, CPU (vsg_pb_build + vsg_pb_boundary,
- * grids/pb_setup.c) against GPU (vsg_pb_build_gpu, gpu/pb_setup.cu).
+ * grids/pb/pb_setup.c) against GPU (vsg_pb_build_gpu, gpu/pb/pb_setup.cu).
  *
  * Usage: bench_pb_setup [-r receptor] [-s surface] [N ...]
  *   receptor: default data/1stp_receptor.pdbqt (under VSG_SOURCE_DIR when relative and not found)
@@ -20,12 +20,12 @@
 #include <omp.h>
 #endif
 
-#include "errors.h"
-#include "gpu.h"
-#include "pb_geometry.h"
-#include "pb_setup.h"
-#include "pb_setup_gpu.h"
-#include "timer.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "grids/pb/pb_geometry.h"
+#include "grids/pb/pb_setup.h"
+#include "gpu/pb/pb_setup_gpu.h"
+#include "grids/base/timer.h"
 
 #ifndef VSG_SOURCE_DIR
 #define VSG_SOURCE_DIR "."

@@ -1,4 +1,4 @@
-/* bench_screen.c — a synthetic virtual screen through every GPU scoring kernel (gpu/screen.cu)
+/* bench_screen.c — a synthetic virtual screen through every GPU scoring kernel (gpu/score/score_gpu.cu)
  * against the CPU twin (vsg_score_cpu, OpenMP), printed as one table.
  *
  * Setup: a 161³ grid at 0.375 Å (60 Å box). ELEC: one smooth Coulomb-like map; AD4: 8 type
@@ -33,11 +33,11 @@
 #include <omp.h>
 #endif
 
-#include "batch.h"
-#include "errors.h"
-#include "gpu.h"
-#include "score.h"
-#include "screen_gpu.h"
+#include "ligands/score/batch.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "ligands/score/score.h"
+#include "gpu/score/score_gpu.h"
 
 #define GRID_N 161
 #define GRID_H 0.375

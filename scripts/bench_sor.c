@@ -1,4 +1,4 @@
-/* bench_sor.c — speed of the GPU PB solver (gpu/pb_sor.cu) on synthetic systems, no molecule
+/* bench_sor.c — speed of the GPU PB solver (gpu/pb/pb_sor.cu) on synthetic systems, no molecule
  * needed. Usage: bench_sor [-i iterations] [N ...]   (default: 200 iterations, N = 161 297 513)
  *
  * Each system is an N³ box (N made odd), h = 0.5 Å: a rough "protein" ball (ε 2, no salt,
@@ -13,7 +13,7 @@
  * the neighbours, by the other colour's sweep; with the flag byte that is
  * (3·sizeof(real) + 1) bytes per node and iteration, plus each correction entry read once
  * (8-byte index + w[6], s, k in the solve's precision) that is still in the list after the
- * listed-node patterns left it (gpu/sor_patterns.cuh; they are updated by the stencil from a
+ * listed-node patterns left it (gpu/pb/sor_patterns.cuh; they are updated by the stencil from a
  * small table, so they add no bytes to the model). Re-reads of a neighbour that the
  * caches absorb are not counted, so "GB/s" is effective bandwidth, comparable with the
  * device-to-device copy measured in the same run (bytes read + written) and with the issue's
@@ -32,12 +32,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "gpu.h"
-#include "pb_gpu.h"
-#include "pb_system.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "gpu/pb/pb_gpu.h"
+#include "grids/pb/pb_system.h"
 #ifdef VSG_HAVE_CUDA
-#include "pb_gpu_bench.h"
+#include "gpu/pb/pb_gpu_bench.h"
 #endif
 #include "../tests/testkit.h"
 
@@ -221,7 +221,7 @@ int main(int argc, char **argv)
     double copy_gbs = 0.0;
 #ifdef VSG_HAVE_CUDA
     copy_gbs = vsg_gpu_copy_bandwidth(0);
-    printf("uniform kernel: %s planes per thread (VSG_SOR_ZB; default set in gpu/pb_sor.cu); "
+    printf("uniform kernel: %s planes per thread (VSG_SOR_ZB; default set in gpu/pb/pb_sor.cu); "
            "sweeps fused: %s (VSG_SOR_FUSE)\n",
            getenv("VSG_SOR_ZB") ? getenv("VSG_SOR_ZB") : "default", getenv("VSG_SOR_FUSE") ? getenv("VSG_SOR_FUSE") : "1");
     printf("device-to-device cudaMemcpy: %.0f GB/s (bytes read + written)\n", copy_gbs);
@@ -295,7 +295,7 @@ int main(int argc, char **argv)
             }
             qsort(t, REPEATS, sizeof t[0], cmp_double);
             double sec = t[REPEATS / 2], real = p ? 4.0 : 8.0;
-            /* list entries still read: those the patterns did not take (gpu/sor_patterns.cuh) */
+            /* list entries still read: those the patterns did not take (gpu/pb/sor_patterns.cuh) */
             double bytes_it = (double)s.nodes * (3.0 * real + 1.0) + ((double)listed - (double)r.pattern_nodes) * (8.0 + 8.0 * real);
             w->ms_it = 1e3 * sec / iters;
             w->gnodes = interior(&s) * iters / sec / 1e9;

@@ -1,5 +1,5 @@
 /* bench_surface.c — speed and accuracy of the surface potential (issue 6): exact and HCP, GPU
- * (gpu/surface.cu) and CPU twin (grids/alpb.c, grids/hcp.c), on paper 004's structures.
+ * (gpu/surface/surface_gpu.cu) and CPU twin (grids/surface/alpb.c, grids/surface/hcp.c), on paper 004's structures.
  * Usage: bench_surface [-r repeats] [-c cases] [-s spacing] [-S assembly_spacing]
  *        cases: comma list of 1mbo, 1kx5, assembly (default all); repeats default 5.
  *
@@ -30,14 +30,14 @@
 #include <omp.h>
 #endif
 
-#include "alpb.h"
-#include "errors.h"
-#include "gpu.h"
-#include "hcp.h"
-#include "molecule.h"
-#include "surface_gpu.h"
-#include "surface_mesh.h"
-#include "timer.h"
+#include "grids/surface/alpb.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "grids/surface/hcp.h"
+#include "grids/receptor/molecule.h"
+#include "gpu/surface/surface_gpu.h"
+#include "grids/surface/surface_mesh.h"
+#include "grids/base/timer.h"
 
 #ifndef VSG_SOURCE_DIR
 #define VSG_SOURCE_DIR "."

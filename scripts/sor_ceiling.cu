@@ -14,7 +14,7 @@
 //   nvcc -O3 -arch=sm_90 -I gpu -I grids -I engine -o sor_ceiling scripts/sor_ceiling.cu &&
 //   ./sor_ceiling [N] [iterations]
 //
-// The "vsgrid" rows run vsgrid's kernels (gpu/sor_kernels.cuh) on the same data: its uniform
+// The "vsgrid" rows run vsgrid's kernels (gpu/pb/sor_kernels.cuh) on the same data: its uniform
 // sweep alone (flag byte, rounded arithmetic), and the same plus its correction kernel over the
 // listed nodes (a list of 2%, random weights: scattered, the worst case for its gathers). On
 // an H100 (2026-11-22) these showed that the stencil ran at the flag form's ceiling (0.144 ms at
@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sor_kernels.cuh" /* vsgrid's own kernels, for the "vsgrid" rows (-I gpu -I grids) */
+#include "gpu/pb/sor_kernels.cuh" /* vsgrid's own kernels, for the "vsgrid" rows (-I gpu -I grids) */
 
 #define CK(call)                                                                              \
     do {                                                                                      \

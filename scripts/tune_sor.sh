@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tuning sweep for the GPU PB kernels, run ON the GPU machine from the repository root:
 #   bash scripts/tune_sor.sh [SIZES]        (default sizes: 297 513)
-# Builds bench_sor once per variant of the launch constants in gpu/pb_sor.cu (overridden
+# Builds bench_sor once per variant of the launch constants in gpu/pb/pb_sor.cu (overridden
 # through CMAKE_CUDA_FLAGS) and prints one table: variant, N, precision, ms/iteration, % of
 # the device copy bandwidth. The winner goes back into pb_sor.cu's defaults with its numbers.
 set -u

@@ -2,7 +2,7 @@
 # Screening over MPI ranks (issue 7): `mpirun -np 2|3 vsgrid screen` writes the single-rank CSV
 # byte for byte (one row per record, input order, bad records included) and the same counts in
 # --json. Small --batch-atoms so that the 100-molecule library makes many batches, which go
-# round-robin over the ranks (engine/mpi_env.h). Both parse paths: parallel (splittable input)
+# round-robin over the ranks (grids/base/mpi_env.h). Both parse paths: parallel (splittable input)
 # and serial (--parse-threads 1). Then --sdf-out (all molecules, and --top N) and --poses-out:
 # the single-rank SDF/PDBQT byte for byte, on SDF and MOL2 libraries.
 # Skips (77) when vsgrid was built without MPI or mpirun is absent.

@@ -43,7 +43,7 @@ cat three.sdf >nolast.sdf                          # last record without $$$$
 gzip -c x.sdf >x.sdf.gz && head -c 20000 x.sdf.gz >cut.sdf.gz
 gzip -c x.mol2 >x.mol2.gz && head -c 20000 x.mol2.gz >cut.mol2.gz
 # corrupt deflate data in a stream of several MiB: the records before the error must not depend
-# on how the reader asks for bytes (ligands/read_ahead.h)
+# on how the reader asks for bytes (ligands/readers/read_ahead.h)
 for _ in 1 2 3 4 5 6; do cat x.mol2; done | gzip -c >big.mol2.gz
 python3 -c "
 import sys; b = bytearray(open('big.mol2.gz', 'rb').read()); b[len(b) * 3 // 4] ^= 0x5a

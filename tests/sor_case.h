@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "mpi_env.h"
-#include "molecule.h"
-#include "pb_setup.h"
-#include "pb_system.h"
+#include "grids/base/mpi_env.h"
+#include "grids/receptor/molecule.h"
+#include "grids/pb/pb_setup.h"
+#include "grids/pb/pb_system.h"
 
 static inline void sor_case(const vsg_molecule *m, int nonlinear, int nz, vsg_pb_physics *ph, vsg_level *lv)
 {

@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alpb.h"
+#include "grids/surface/alpb.h"
 #include "check.h"
-#include "molecule.h"
+#include "grids/receptor/molecule.h"
 #include "testkit.h"
 
 static vsg_mesh *sphere_points(size_t n, double radius)

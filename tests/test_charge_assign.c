@@ -1,4 +1,4 @@
-/* test_charge_assign.c — vsg_assign_charges (grids/charge_assign.c) on random charges, many
+/* test_charge_assign.c — vsg_assign_charges (grids/pb/charge_assign.c) on random charges, many
  * sharing nodes, against a dense accumulation written here: every node's charge must be the sum
  * of its contributions in input order (atom order, then the spline's k, j, i), bit for bit, so
  * that the result does not depend on how the C library sorts; the list sorted by node without
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "molecule.h"
-#include "pb_setup.h"
+#include "grids/receptor/molecule.h"
+#include "grids/pb/pb_setup.h"
 #include "testkit.h"
 
 /* The cubic B-spline weights, written out again with charge_assign.c's operations (the test is

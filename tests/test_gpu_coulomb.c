@@ -1,5 +1,5 @@
-/* test_gpu_coulomb.c — the GPU Coulomb grid (gpu/coulomb.cu) against its CPU twin
- * (vsg_coulomb_cpu, grids/coulomb.c) on random charge sets (~1k and ~20k atoms in a box) and on
+/* test_gpu_coulomb.c — the GPU Coulomb grid (gpu/coulomb/coulomb_gpu.cu) against its CPU twin
+ * (vsg_coulomb_cpu, grids/coulomb/coulomb.c) on random charge sets (~1k and ~20k atoms in a box) and on
  * the 1STP receptor, grids of odd sizes with non-round origins and unequal spacings, every
  * dielectric model: constant, ε = 4r, Mehler–Solmajer analytic, AutoGrid's table mode
  * (vsg_coulomb_kernel_make(..., autogrid = 1)), and a cutoff.
@@ -24,11 +24,11 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "coulomb.h"
-#include "errors.h"
-#include "gpu.h"
-#include "grid.h"
-#include "molecule.h"
+#include "grids/coulomb/coulomb.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
 #include "testkit.h"
 
 #define REL_TOL 1e-5

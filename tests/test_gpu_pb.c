@@ -1,4 +1,4 @@
-/* test_gpu_pb.c — the GPU PB solver (gpu/pb_sor.cu) against its CPU twin (grids/sor_cpu.c)
+/* test_gpu_pb.c — the GPU PB solver (gpu/pb/pb_sor.cu) against its CPU twin (grids/pb/sor_cpu.c)
  * on random systems built by hand: same initial state, same settings, and
  *   double GPU vs double CPU: max |diff| ≤ 1e-8 × range(φ_cpu), equal iteration counts;
  *   float GPU vs double CPU: ≤ 1e-4 × range, iterations within ±2·check_every;
@@ -15,10 +15,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "errors.h"
-#include "gpu.h"
-#include "pb_gpu.h"
-#include "pb_system.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "gpu/pb/pb_gpu.h"
+#include "grids/pb/pb_system.h"
 #include "testkit.h"
 
 #define EPS_SOLV 78.54
@@ -239,7 +239,7 @@ static int run(solver_fn f, const vsg_pb_system *base, vsg_precision prec,
     return st == VSG_OK;
 }
 
-/* Whether the solves here should use listed-node patterns (gpu/pb_sor.cu's pattern_rule):
+/* Whether the solves here should use listed-node patterns (gpu/pb/pb_sor.cu's pattern_rule):
  * VSG_SOR_PATTERNS=0 never, =1 always; unset, in double only, since these small float grids
  * fit in L2. Returns the mode's name. */
 static const char *pattern_mode(int *want_double, int *want_float)
@@ -278,7 +278,7 @@ static void compare_case(int nx, int ny, int nz, int nonlinear)
         printf("  gpu: %s, %.1f MiB (%.2f bytes/node), %.2f ms/iteration double, %.2f float\n",
                rgd.device, rgd.device_bytes / 1048576.0, rgd.device_bytes / (double)base.nodes,
                1e3 * rgd.seconds / rgd.iterations, 1e3 * rgf.seconds / rgf.iterations);
-        /* Listed-node patterns (gpu/sor_patterns.cuh): uncharged listed nodes with repeated
+        /* Listed-node patterns (gpu/pb/sor_patterns.cuh): uncharged listed nodes with repeated
          * weights leave the list (here the 1% plain nodes and the solvent-side boundary; the
          * blobs' many ε can fill the table, which must leave the rest listed). Either way the
          * double solve must equal the CPU's above. */
@@ -401,7 +401,7 @@ static void error_paths(void)
     vsg_pb_system_free(&base);
 }
 
-/* More weight sets than the pattern table has slots (gpu/sor_patterns.cuh, 128): every
+/* More weight sets than the pattern table has slots (gpu/pb/sor_patterns.cuh, 128): every
  * uncharged entry gets one of 300 distinct physical-looking weight sets (w_i = e_i/D), so the
  * table fills, some entries become pattern nodes and the rest must stay in the list; the double
  * solve must still equal the CPU twin's bit for bit. */

@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "gpu.h"
-#include "grid.h"
-#include "vsgrid.h"
+#include "gpu/device/gpu.h"
+#include "grids/formats/grid.h"
+#include "grids/base/vsgrid.h"
 #include "testkit.h"
 
 

@@ -1,5 +1,5 @@
-/* test_gpu_pb_setup.c — the GPU PB setup (gpu/pb_setup.cu) against the CPU's (vsg_pb_build then
- * vsg_pb_boundary, grids/pb_setup.c) on real receptors: data/1stp_receptor.pdbqt and
+/* test_gpu_pb_setup.c — the GPU PB setup (gpu/pb/pb_setup.cu) against the CPU's (vsg_pb_build then
+ * vsg_pb_boundary, grids/pb/pb_setup.c) on real receptors: data/1stp_receptor.pdbqt and
  * data/fas2.pqr at the default level (0.5 Å, fill 0.7), for the surfaces vdw, ses and smooth,
  * without and with salt (0.15 M 1:1, ion radius 2 Å), spl0 and spl2, bc mdh and zero; plus sdh
  * and dipole, float precision, a nonlinear system, a coarser level, a small box inside the molecule
@@ -22,12 +22,12 @@
 #include <string.h>
 
 #include "check.h"
-#include "errors.h"
-#include "gpu.h"
-#include "pb_geometry.h"
-#include "pb_setup.h"
-#include "pb_setup_gpu.h"
-#include "timer.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "grids/pb/pb_geometry.h"
+#include "grids/pb/pb_setup.h"
+#include "gpu/pb/pb_setup_gpu.h"
+#include "grids/base/timer.h"
 
 static const char *surface_name[] = {"vdw", "ses", "smooth"};
 static const char *bc_name[] = {"zero", "sdh", "mdh", "dipole"};

@@ -1,5 +1,5 @@
-/* test_gpu_place.c — the GPU rigid-body pose search (gpu/place.cu) against its CPU twin
- * (grids/place_cpu.c):
+/* test_gpu_place.c — the GPU rigid-body pose search (gpu/place/place_gpu.cu) against its CPU twin
+ * (ligands/place/place_cpu.c):
  *  - random small grids with a smooth analytic field and one clear minimum, ELEC and AD4 (three
  *    type maps + e + d), a random ligand: the GPU's best pose index is the twin's (or, counted
  *    and printed, a near tie: both poses' twin scores within the float tolerance), its score is
@@ -22,15 +22,15 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "errors.h"
-#include "gpu.h"
-#include "ligand.h"
-#include "mapset.h"
-#include "place_cpu.h"
-#include "place_gpu.h"
-#include "rotations.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "ligands/ligand.h"
+#include "ligands/score/mapset.h"
+#include "ligands/place/place_cpu.h"
+#include "gpu/place/place_gpu.h"
+#include "ligands/place/rotations.h"
 #include "testkit.h"
-#include "timer.h"
+#include "grids/base/timer.h"
 
 #define PI 3.14159265358979323846
 

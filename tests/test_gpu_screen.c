@@ -1,6 +1,6 @@
-/* test_gpu_screen.c — the GPU screening kernels (gpu/screen.cu) against the CPU twin
- * vsg_score_cpu (grids/score_cpu.c), and the host formats they use: the batch builder
- * (ligands/batch.c) and ZIP packing (ligands/zip.c).
+/* test_gpu_screen.c — the GPU screening kernels (gpu/score/score_gpu.cu) against the CPU twin
+ * vsg_score_cpu (ligands/score/score_cpu.c), and the host formats they use: the batch builder
+ * (ligands/score/batch.c) and ZIP packing (ligands/score/zip.c).
  *
  * Host checks (run everywhere, before the GPU check): the batch builder's capacity and box;
  * ZIP round trip within its stated quanta (coordinates ≤ vsg_zip_coord_error, charges ≤ 2^-21
@@ -39,17 +39,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "batch.h"
+#include "ligands/score/batch.h"
 #include "check.h"
-#include "coulomb.h"
-#include "errors.h"
-#include "gpu.h"
-#include "grid.h"
-#include "molecule.h"
-#include "score.h"
-#include "screen_gpu.h"
+#include "grids/coulomb/coulomb.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
+#include "ligands/score/score.h"
+#include "gpu/score/score_gpu.h"
 #include "testkit.h"
-#include "zip.h"
+#include "ligands/score/zip.h"
 
 #define TOL_DOUBLE 1e-11
 #define TOL_FLOAT 4e-6

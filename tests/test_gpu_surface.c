@@ -1,5 +1,5 @@
-/* test_gpu_surface.c — the GPU surface-potential kernels (gpu/surface.cu) against their CPU
- * twins (grids/alpb.c, grids/hcp.c), exact and HCP, in every ALPB region, with and without
+/* test_gpu_surface.c — the GPU surface-potential kernels (gpu/surface/surface_gpu.cu) against their CPU
+ * twins (grids/surface/alpb.c, grids/surface/hcp.c), exact and HCP, in every ALPB region, with and without
  * salt, on a real structure (the nucleosome, ../shared) and on random charge sets.
  *
  * Tolerance: float kernels against double twins. Per vertex, |φ_gpu − φ_cpu| ≤ 2e-5 ·
@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alpb.h"
+#include "grids/surface/alpb.h"
 #include "check.h"
-#include "gpu.h"
-#include "hcp.h"
-#include "molecule.h"
-#include "surface.h"
-#include "surface_gpu.h"
+#include "gpu/device/gpu.h"
+#include "grids/surface/hcp.h"
+#include "grids/receptor/molecule.h"
+#include "grids/pb/dielectric.h"
+#include "gpu/surface/surface_gpu.h"
 #include "surface_kit.h"
 #include "testkit.h"
 

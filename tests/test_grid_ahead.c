@@ -1,11 +1,11 @@
-/* test_grid_ahead.c — the grid a helper thread makes while the GPU works (grids/grid_ahead.h):
+/* test_grid_ahead.c — the grid a helper thread makes while the GPU works (grids/formats/grid_ahead.h):
  * the asked shape, origin, spacing and units, every value zero (the thread touched and cleared
  * each page; also when the allocator hands back a dirty block), the same when started and
  * finished at once, and a clear failure for a grid that cannot be allocated. */
 #include <string.h>
 
 #include "check.h"
-#include "grid_ahead.h"
+#include "grids/formats/grid_ahead.h"
 
 static void check_grid(const int n[3], double h)
 {

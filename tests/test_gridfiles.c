@@ -9,10 +9,10 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "errors.h"
-#include "grid.h"
-#include "molecule.h"
-#include "vsgrid.h"
+#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
+#include "grids/base/vsgrid.h"
 
 /* ---- helpers ------------------------------------------------------------------------- */
 

@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alpb.h"
+#include "grids/surface/alpb.h"
 #include "check.h"
-#include "hcp.h"
-#include "molecule.h"
-#include "surface.h"
+#include "grids/surface/hcp.h"
+#include "grids/receptor/molecule.h"
+#include "grids/pb/dielectric.h"
 #include "surface_kit.h"
 #include "testkit.h"
 

@@ -14,8 +14,8 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "ligand.h"
-#include "vsgrid.h"
+#include "ligands/ligand.h"
+#include "grids/base/vsgrid.h"
 
 /* ---- helpers --------------------------------------------------------------------------- */
 

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "ligand.h"
-#include "vsgrid.h"
+#include "ligands/ligand.h"
+#include "grids/base/vsgrid.h"
 
 /* ---- hand-built molecules ----------------------------------------------------------------
  * atoms: element symbols separated by blanks, a formal charge as "+"/"-" suffix ("N+", "S-");

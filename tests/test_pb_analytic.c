@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "constants.h"
-#include "grid.h"
-#include "molecule.h"
-#include "vsgrid.h"
+#include "grids/base/constants.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
+#include "grids/base/vsgrid.h"
 
 static vsg_molecule *ion(double q, double r, double x, double y, double z)
 {

@@ -35,15 +35,15 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "autogrid_maps.h"
+#include "grids/formats/autogrid_maps.h"
 #include "check.h"
-#include "errors.h"
-#include "mapset.h"
-#include "molecule.h"
-#include "score.h"
-#include "textio.h"
-#include "timer.h"
-#include "vsgrid.h"
+#include "grids/base/errors.h"
+#include "ligands/score/mapset.h"
+#include "grids/receptor/molecule.h"
+#include "ligands/score/score.h"
+#include "grids/base/textio.h"
+#include "grids/base/timer.h"
+#include "grids/base/vsgrid.h"
 
 #define MAX_POSES 16
 #define TOL_KCAL 0.01

@@ -1,5 +1,5 @@
-/* test_place_cpu.c — the rigid-body pose search's CPU twin (grids/place_cpu.c) and its rotation
- * set (ligands/rotations.c):
+/* test_place_cpu.c — the rigid-body pose search's CPU twin (ligands/place/place_cpu.c) and its rotation
+ * set (ligands/place/rotations.c):
  *  - the super-Fibonacci set: unit quaternions, deterministic, and its coverage (largest angle
  *    from random rotations to the nearest member) for N = 500, 1000, 5000, printed and bounded;
  *  - a one-atom ligand on a synthetic ELEC grid: the best pose is the lattice point nearest the
@@ -23,13 +23,13 @@
 #endif
 
 #include "check.h"
-#include "errors.h"
-#include "ligand.h"
-#include "mapset.h"
-#include "place_cpu.h"
-#include "rotations.h"
+#include "grids/base/errors.h"
+#include "ligands/ligand.h"
+#include "ligands/score/mapset.h"
+#include "ligands/place/place_cpu.h"
+#include "ligands/place/rotations.h"
 #include "testkit.h"
-#include "timer.h"
+#include "grids/base/timer.h"
 
 #define PI 3.14159265358979323846
 

@@ -1,4 +1,4 @@
-/* test_read_ahead.c — the read-ahead thread (ligands/read_ahead.h), read with random sizes
+/* test_read_ahead.c — the read-ahead thread (ligands/readers/read_ahead.h), read with random sizes
  * (1 byte to 3 MiB, across its 1 MiB blocks), gives exactly what the inflater gives when read
  * VSG_READ_AHEAD_BLOCK bytes a call: the same bytes, the same end, the same error and message,
  * the same final offset; on gzip (one and several members), plain bytes, empty input,
@@ -13,8 +13,8 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "inflate.h"
-#include "read_ahead.h"
+#include "ligands/readers/inflate.h"
+#include "ligands/readers/read_ahead.h"
 #include "testkit.h"
 
 static char dir[] = "/tmp/vsg_read_ahead_XXXXXX";

@@ -9,9 +9,9 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "molecule.h"
-#include "textio.h"
-#include "vsgrid.h"
+#include "grids/receptor/molecule.h"
+#include "grids/base/textio.h"
+#include "grids/base/vsgrid.h"
 
 /* ---- helpers --------------------------------------------------------------------------- */
 

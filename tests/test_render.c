@@ -14,19 +14,19 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "bitmap_font.h"
+#include "engine/report/bitmap_font.h"
 #include "check.h"
-#include "colormap.h"
-#include "errors.h"
-#include "grid.h"
-#include "molecule.h"
-#include "ply_write.h"
-#include "png_write.h"
-#include "render_mesh.h"
-#include "render_slice.h"
-#include "surface_mesh.h"
+#include "engine/report/colormap.h"
+#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
+#include "engine/report/ply_write.h"
+#include "engine/report/png_write.h"
+#include "engine/report/render_mesh.h"
+#include "engine/report/render_slice.h"
+#include "grids/surface/surface_mesh.h"
 #include "testkit.h"
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 static const double PI = 3.14159265358979323846;
 

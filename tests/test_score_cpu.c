@@ -1,5 +1,5 @@
-/* test_score_cpu.c — the CPU scoring twin (grids/score_cpu.c) and AutoGrid map-set loading
- * (grids/mapset.c) against values known by construction:
+/* test_score_cpu.c — the CPU scoring twin (ligands/score/score_cpu.c) and AutoGrid map-set loading
+ * (ligands/score/mapset.c) against values known by construction:
  *  - trilinear interpolation reproduces linear fields a + b·u + c·v + d·w exactly (1e-12) at
  *    random points, on nodes, faces, edges, corners and the upper faces;
  *  - ELEC: elec_factor kT (k_B·298.15 K in kcal/mol) for kT/e grids, 1 for kcal/mol/e;
@@ -21,16 +21,16 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "autogrid_maps.h"
+#include "grids/formats/autogrid_maps.h"
 #include "check.h"
-#include "constants.h"
-#include "errors.h"
-#include "grid.h"
-#include "mapset.h"
-#include "score.h"
+#include "grids/base/constants.h"
+#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
+#include "ligands/score/mapset.h"
+#include "ligands/score/score.h"
 #include "testkit.h"
-#include "timer.h"
-#include "vsgrid.h"
+#include "grids/base/timer.h"
+#include "grids/base/vsgrid.h"
 
 /* A random multiple of 1/8 in [-range, range]. */
 static double eighths(int range) { return (double)((int)floor(urand() * (16 * range + 1)) - 8 * range) / 8.0; }

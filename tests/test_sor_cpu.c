@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "check.h"
-#include "grid.h"
-#include "molecule.h"
-#include "pb_setup.h"
-#include "pb_system.h"
-#include "vsgrid.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
+#include "grids/pb/pb_setup.h"
+#include "grids/pb/pb_system.h"
+#include "grids/base/vsgrid.h"
 #include "testkit.h"
 
 

@@ -12,12 +12,12 @@
 
 #include "check.h"
 #include "sor_case.h"
-#include "molecule.h"
-#include "mpi_env.h"
-#include "pb_setup.h"
-#include "pb_system.h"
-#include "sor_mpi.h"
-#include "vsgrid.h"
+#include "grids/receptor/molecule.h"
+#include "grids/base/mpi_env.h"
+#include "grids/pb/pb_setup.h"
+#include "grids/pb/pb_system.h"
+#include "grids/pb/sor_mpi.h"
+#include "grids/base/vsgrid.h"
 
 static void cuts_rule(void)
 {

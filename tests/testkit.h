@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "grid.h"
+#include "grids/formats/grid.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 

@@ -3,10 +3,10 @@
 #ifndef VSG_CLI_H
 #define VSG_CLI_H
 
-#include "coulomb.h"
-#include "json.h"
-#include "screen.h"
-#include "vsgrid.h"
+#include "grids/coulomb/coulomb.h"
+#include "engine/report/json.h"
+#include "engine/screen/screen.h"
+#include "grids/base/vsgrid.h"
 
 /* Exit codes (documented in README and --help). */
 enum {

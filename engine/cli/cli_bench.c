@@ -10,13 +10,13 @@
 #include <omp.h>
 #endif
 
-#include "cli.h"
-#include "errors.h"
-#include "gpu.h"
-#include "grid.h"
-#include "mapset.h"
-#include "screen.h"
-#include "timer.h"
+#include "engine/cli/cli.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "grids/formats/grid.h"
+#include "ligands/score/mapset.h"
+#include "engine/screen/screen.h"
+#include "grids/base/timer.h"
 
 static const char bench_usage[] =
     "usage: vsgrid bench GRID LIBRARY... [options]\n"

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "coulomb.h"
-#include "errors.h"
+#include "engine/cli/cli.h"
+#include "grids/coulomb/coulomb.h"
+#include "grids/base/errors.h"
 
 int vsg_cli_exit_code(vsg_status s)
 {

@@ -9,17 +9,17 @@
 #include <omp.h>
 #endif
 
-#include "autogrid_maps.h"
-#include "cli.h"
-#include "coulomb.h"
-#include "errors.h"
-#include "grid.h"
-#include "grid_batch.h"
-#include "molecule.h"
-#include "mpi_env.h"  /* MPI (issue 7) */
-#include "pb_geometry.h"
-#include "sor_mpi.h"  /* MPI (issue 7) */
-#include "timer.h"
+#include "grids/formats/autogrid_maps.h"
+#include "engine/cli/cli.h"
+#include "grids/coulomb/coulomb.h"
+#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
+#include "engine/cli/grid_batch.h"
+#include "grids/receptor/molecule.h"
+#include "grids/base/mpi_env.h"  /* MPI (issue 7) */
+#include "grids/pb/pb_geometry.h"
+#include "grids/pb/sor_mpi.h"  /* MPI (issue 7) */
+#include "grids/base/timer.h"
 
 static const char grid_usage[] =
     "usage: vsgrid grid RECEPTOR -o OUT.vsg [--dx OUT.dx[.gz]] [options]\n"

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "timer.h"
+#include "engine/cli/cli.h"
+#include "grids/base/timer.h"
 
 static const char usage[] =
     "usage: vsgrid info FILE [--json FILE] [--pqr OUT.pqr]\n"

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "timer.h"
+#include "engine/cli/cli.h"
+#include "grids/base/timer.h"
 
 static const char usage[] =
     "usage: vsgrid probe GRID LIGAND [--csv ATOMS.csv] [--json FILE] [--quiet]\n"

@@ -6,12 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "errors.h"
-#include "grid.h"
-#include "molecule.h"
-#include "render_slice.h"
-#include "textio.h"
+#include "engine/cli/cli.h"
+#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
+#include "engine/report/render_slice.h"
+#include "grids/base/textio.h"
 
 static const char usage[] =
     "usage: vsgrid render GRID --slice x=V|y=V|z=V -o SLICE.png [--range LO,HI]\n"

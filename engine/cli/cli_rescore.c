@@ -21,14 +21,14 @@
 #include <omp.h>
 #endif
 
-#include "cli.h"
-#include "coulomb.h"
-#include "errors.h"
-#include "grid.h"
-#include "molecule.h"
-#include "pb_geometry.h"
-#include "screen.h"
-#include "timer.h"
+#include "engine/cli/cli.h"
+#include "grids/coulomb/coulomb.h"
+#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
+#include "grids/pb/pb_geometry.h"
+#include "engine/screen/screen.h"
+#include "grids/base/timer.h"
 
 #define RESCORE_SPACING 0.375 /* Å: AutoGrid's default, fine enough for pose-level scores */
 

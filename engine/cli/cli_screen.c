@@ -12,16 +12,16 @@
 #include <omp.h>
 #endif
 
-#include "cli.h"
-#include "errors.h"
-#include "grid.h"
-#include "mapset.h"
-#include "mpi_env.h" /* MPI (issue 7) */
-#include "mpi_screen.h"
-#include "place_cpu.h"
-#include "rotations.h"
-#include "screen.h"
-#include "timer.h"
+#include "engine/cli/cli.h"
+#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
+#include "ligands/score/mapset.h"
+#include "grids/base/mpi_env.h" /* MPI (issue 7) */
+#include "engine/screen/mpi_screen.h"
+#include "ligands/place/place_cpu.h"
+#include "ligands/place/rotations.h"
+#include "engine/screen/screen.h"
+#include "grids/base/timer.h"
 
 static const char screen_usage[] =
     "usage: vsgrid screen GRID LIBRARY... -o RESULTS.csv [options]\n"
@@ -79,7 +79,7 @@ static const char screen_usage[] =
     "  --placement P           as-is (default: every molecule scored where it is) | rigid:\n"
     "                          each molecule is placed by an exhaustive rigid-body search\n"
     "                          (one conformation; on the GPU with the GM kernel in float, or on\n"
-    "                          the CPU twin grids/place_cpu.h without one or with\n"
+    "                          the CPU twin ligands/place/place_cpu.h without one or with\n"
     "                          --top-poses > 1):\n"
     "                          its centroid (mean of its atom positions) goes to every site\n"
     "                          point of the box, in every orientation of the rotation set;\n"
@@ -93,7 +93,7 @@ static const char screen_usage[] =
     "  --site-step S           Å between site points (default 1.0), a lattice centred on\n"
     "                          the box; site index = ix + nx (iy + ny iz)\n"
     "  --rotations N           orientations (default 1000): the super-Fibonacci set (Alexa\n"
-    "                          2022; ligands/rotations.h); N = 1000 leaves no rotation more\n"
+    "                          2022; ligands/place/rotations.h); N = 1000 leaves no rotation more\n"
     "                          than about 22 degrees from a member, 5000 about 13\n"
     "  --poses-out FILE        the best pose of every placed molecule, atoms in the order\n"
     "                          scored: FILE.sdf (SDF input keeps its record, coordinates\n"
@@ -107,7 +107,7 @@ static const char screen_usage[] =
     "  best pose; --sdf-out writes the best pose with vsgrid_pose_* tags.\n"
     "\n"
     "Atoms outside the grid are counted (atoms_outside, status 'outside'): on potential grids\n"
-    "they contribute 0; on map sets they are scored by autodock4's rule (grids/score_cpu.c).\n"
+    "they contribute 0; on map sets they are scored by autodock4's rule (ligands/score/score_cpu.c).\n"
     "Exit codes: 0 the run completed (bad records get their rows), 2 usage, 3 unreadable grid,\n"
     "4 memory, 5 GPU requested but unusable, 7 not in this build (e.g. no Open Babel).\n";
 

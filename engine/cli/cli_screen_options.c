@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "gpu.h"
-#include "mpi_env.h"
+#include "engine/cli/cli.h"
+#include "gpu/device/gpu.h"
+#include "grids/base/mpi_env.h"
 
 int vsg_cli_parse_devices(const char *cmd, const char *v, vsg_screen_options *so)
 {

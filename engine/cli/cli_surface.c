@@ -7,14 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "errors.h"
-#include "gpu.h"
-#include "molecule.h"
-#include "ply_write.h"
-#include "render_mesh.h"
-#include "surface_potential.h"
-#include "timer.h"
+#include "engine/cli/cli.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "grids/receptor/molecule.h"
+#include "engine/report/ply_write.h"
+#include "engine/report/render_mesh.h"
+#include "engine/surface/surface_potential.h"
+#include "grids/base/timer.h"
 
 static const char usage[] =
     "usage: vsgrid surface RECEPTOR -o OUT.ply [options]\n"

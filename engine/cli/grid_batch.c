@@ -5,10 +5,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"    /* VSG_EXIT_* */
-#include "errors.h"
-#include "grid_batch.h"
-#include "screen.h" /* vsg_csv_field */
+#include "engine/cli/cli.h"    /* VSG_EXIT_* */
+#include "grids/base/errors.h"
+#include "engine/cli/grid_batch.h"
+#include "engine/screen/screen.h" /* vsg_csv_field */
 
 void vsg_batch_name(const char *path, char *out, size_t len)
 {

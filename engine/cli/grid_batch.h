@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 /* What {} stands for in output names: the receptor's file name without its directory, a
  * trailing .gz and then one extension ("runs/achbp.pqr.gz" → "achbp"). */

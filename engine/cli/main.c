@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "mpi_env.h"  /* MPI (issue 7) */
+#include "engine/cli/cli.h"
+#include "grids/base/mpi_env.h"  /* MPI (issue 7) */
 
 static const char usage[] =
     "vsgrid — GPU virtual-screening scoring engine: receptor electrostatics on grids\n"

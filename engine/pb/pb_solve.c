@@ -6,21 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "constants.h"
-#include "errors.h"
-#include "gpu.h"
-#include "grid.h"
-#include "grid_ahead.h"
-#include "pb_dev.h"
-#include "pb_geometry.h"
-#include "pb_gpu.h"
-#include "pb_setup.h"
-#include "pb_setup_gpu.h"
-#include "mpi_env.h"       /* MPI (issue 7) */
-#include "sor_mpi.h"       /* MPI (issue 7) */
-#include "sor_slab_gpu.h"  /* MPI over GPUs (issue 7) */
-#include "profile.h"
-#include "timer.h"
+#include "grids/base/constants.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "grids/formats/grid.h"
+#include "grids/formats/grid_ahead.h"
+#include "gpu/pb/pb_dev.h"
+#include "grids/pb/pb_geometry.h"
+#include "gpu/pb/pb_gpu.h"
+#include "grids/pb/pb_setup.h"
+#include "gpu/pb/pb_setup_gpu.h"
+#include "grids/base/mpi_env.h"       /* MPI (issue 7) */
+#include "grids/pb/sor_mpi.h"       /* MPI (issue 7) */
+#include "gpu/pb/sor_slab_gpu.h"  /* MPI over GPUs (issue 7) */
+#include "grids/base/profile.h"
+#include "grids/base/timer.h"
 
 void vsg_pb_params_default(vsg_pb_params *p)
 {

@@ -1,7 +1,7 @@
 /* bitmap_font.c — the glyphs of the built-in 5×7 font, drawn here as ASCII art so each can
  * be read and fixed by eye: 7 rows of 5 columns, '#' = ink, then an optional 8th row for the
  * descenders of g j p q y. */
-#include "bitmap_font.h"
+#include "engine/report/bitmap_font.h"
 
 #include <string.h>
 

@@ -1,12 +1,12 @@
 /* colormap.c — red–white–blue, linear on each side of the white point, so that equal steps
  * of potential look like equal steps of colour and the sign reads at a glance. */
-#include "colormap.h"
+#include "engine/report/colormap.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "bitmap_font.h"
+#include "engine/report/bitmap_font.h"
 
 double vsg_colormap_white_point(double lo, double hi)
 {

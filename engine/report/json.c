@@ -1,5 +1,5 @@
 /* json.c — streaming JSON writer. */
-#include "json.h"
+#include "engine/report/json.h"
 
 #include <math.h>
 

@@ -2,7 +2,7 @@
  * ASCII header ending in "end_header\n", then the vertex and face records packed without
  * padding. Vertex colours use the property names red/green/blue (uchar), which every one
  * of those readers maps to vertex colour. */
-#include "ply_write.h"
+#include "engine/report/ply_write.h"
 
 #include <errno.h>
 #include <math.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "colormap.h"
-#include "errors.h"
+#include "engine/report/colormap.h"
+#include "grids/base/errors.h"
 
 static uint8_t *put_le32(uint8_t *p, uint32_t v)
 {

@@ -3,8 +3,8 @@
 #ifndef VSG_PLY_WRITE_H
 #define VSG_PLY_WRITE_H
 
-#include "surface_mesh.h"
-#include "vsgrid.h"
+#include "grids/surface/surface_mesh.h"
+#include "grids/base/vsgrid.h"
 
 /* Writes m as "binary_little_endian 1.0" PLY:
  *   element vertex: float x y z nx ny nz, float potential, uchar red green blue

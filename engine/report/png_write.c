@@ -3,7 +3,7 @@
  * Each row gets the filter (None, Sub, Up, Average, Paeth) whose output has the smallest
  * sum of absolute signed bytes, the heuristic the spec recommends: smooth slices and flat
  * backgrounds then compress 5-20x better than unfiltered rows. */
-#include "png_write.h"
+#include "engine/report/png_write.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "errors.h"
+#include "grids/base/errors.h"
 
 static void put_be32(uint8_t *p, uint32_t v)
 {

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 /* Writes rgb (3·width·height bytes, rows top to bottom, R G B per pixel) as a PNG.
  * VSG_E_ARG for a bad size (width, height in 1..2^24), VSG_E_IO when the file cannot be

@@ -7,17 +7,17 @@
  * cost of shading does not grow with the overdraw. Triangles are drawn two-sided (no
  * back-face culling), so a mesh with a few inverted faces still renders whole. The six
  * views are independent: one OpenMP thread each. */
-#include "render_mesh.h"
+#include "engine/report/render_mesh.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bitmap_font.h"
-#include "colormap.h"
-#include "errors.h"
-#include "png_write.h"
+#include "engine/report/bitmap_font.h"
+#include "engine/report/colormap.h"
+#include "grids/base/errors.h"
+#include "engine/report/png_write.h"
 
 #define NVIEWS 6
 

@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "surface_mesh.h"
-#include "vsgrid.h"
+#include "grids/surface/surface_mesh.h"
+#include "grids/base/vsgrid.h"
 
 #define VSG_RENDER_TILE_DEFAULT 400
 

@@ -3,19 +3,19 @@
  * not the nearest plane's. The outline is the boundary of the union of the atoms' discs in
  * the plane: the discs are painted into a mask (cost ∝ the discs' area, not pixels × atoms)
  * and a mask pixel whose neighbour is outside every disc turns black. */
-#include "render_slice.h"
+#include "engine/report/render_slice.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bitmap_font.h"
-#include "colormap.h"
-#include "errors.h"
-#include "grid.h"
-#include "molecule.h"
-#include "png_write.h"
+#include "engine/report/bitmap_font.h"
+#include "engine/report/colormap.h"
+#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
+#include "engine/report/png_write.h"
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 typedef struct {
     int axis;                     /* 0 = x, 1 = y, 2 = z: the plane is {axis = position} */

@@ -2,7 +2,7 @@
  * owns, its part files, and their merge on rank 0 into the single-rank outputs (the contract
  * is in mpi_screen.h). Without VSG_HAVE_MPI there is one process and no split. */
 #define _POSIX_C_SOURCE 200809L /* fdopen, getline, open_memstream */
-#include "mpi_screen.h"
+#include "engine/screen/mpi_screen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +11,9 @@
 #include <sys/types.h> /* ssize_t */
 #include <unistd.h>
 
-#include "errors.h"
-#include "mpi_env.h"
-#include "screen.h"
+#include "grids/base/errors.h"
+#include "grids/base/mpi_env.h"
+#include "engine/screen/screen.h"
 
 #if defined(VSG_HAVE_MPI)
 #include <mpi.h>

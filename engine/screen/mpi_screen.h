@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "screen.h"
+#include "engine/screen/screen.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -19,10 +19,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ligand.h"
-#include "place_cpu.h"
-#include "score.h"
-#include "vsgrid.h"
+#include "ligands/ligand.h"
+#include "ligands/place/place_cpu.h"
+#include "ligands/score/score.h"
+#include "grids/base/vsgrid.h"
 
 #define VSG_SCREEN_MAX_DEVICES 16
 #define VSG_SCREEN_CPU (-1) /* a "device" number: the CPU twin */
@@ -30,7 +30,7 @@
 typedef enum { VSG_CHARGES_AUTO = 0, VSG_CHARGES_FILE, VSG_CHARGES_GASTEIGER } vsg_charges_mode;
 
 /* as-is: every molecule scored where it is; rigid: placed by the exhaustive rigid-body search
- * (grids/place_cpu.h, the CPU twin for now; gpu/place_gpu.h is the planned GPU twin). */
+ * (ligands/place/place_cpu.h, the CPU twin for now; gpu/place/place_gpu.h is the planned GPU twin). */
 typedef enum { VSG_PLACEMENT_AS_IS = 0, VSG_PLACEMENT_RIGID } vsg_placement;
 #define VSG_SCREEN_MAX_TOP_POSES 16 /* --top-poses: poses kept per molecule */
 #define VSG_LIG_NO_POSE "no_pose"   /* rigid placement: no pose keeps every atom inside the grid */

@@ -1,5 +1,5 @@
 /* screen_internal.h — the screening pipeline's own types and the pieces its files share
- * (engine/screen_pipeline.c: threads and queues; screen_prepare.c: record preparation;
+ * (engine/screen/screen_pipeline.c: threads and queues; screen_prepare.c: record preparation;
  * screen_output.c: CSV rows, SDF tags and the best-N set; screen_library.c: the library in
  * memory for `vsgrid bench`). Not part of the public API. */
 #ifndef VSG_SCREEN_INTERNAL_H
@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "batch.h"
-#include "place_cpu.h"
-#include "reader_internal.h"
-#include "screen.h"
+#include "ligands/score/batch.h"
+#include "ligands/place/place_cpu.h"
+#include "ligands/readers/reader_internal.h"
+#include "engine/screen/screen.h"
 
 #define ROWS_PER_BATCH 4096
 #define VSG_SCREEN_MAX_SPLITTERS 16
@@ -42,7 +42,7 @@ typedef struct {
     int splitter;        /* whose quota it counts against until written */
     row *rows;
     size_t nrows;
-    vsg_batch at;       /* the scored ligands' atoms (ligands/batch.h), ROWS_PER_BATCH ligands at most */
+    vsg_batch at;       /* the scored ligands' atoms (ligands/score/batch.h), ROWS_PER_BATCH ligands at most */
     vsg_score_result *res;
     vsg_ligand *copies; /* SDF output: one per scored ligand */
     size_t ncopies;

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "screen_internal.h"
+#include "grids/base/errors.h"
+#include "engine/screen/screen_internal.h"
 
 /* ---- the whole library in memory, for `vsgrid bench` -------------------------------------------- */
 

@@ -34,8 +34,8 @@
  * one-splitter rows byte for byte (tests/cli_screen_parallel.sh, run with 1 and 3 splitters).
  *
  * Rigid placement (o->placement == VSG_PLACEMENT_RIGID): the scorer thread places every scored
- * ligand of its batch, on its GPU (gpu/place_gpu.h: GM, float, best pose) when it has one and
- * one pose per molecule is asked, else with the CPU twin vsg_place_cpu (grids/place_cpu.h), and
+ * ligand of its batch, on its GPU (gpu/place/place_gpu.h: GM, float, best pose) when it has one and
+ * one pose per molecule is asked, else with the CPU twin vsg_place_cpu (ligands/place/place_cpu.h), and
  * keeps its best pose(s) in the batch; a ligand with no pose
  * inside the grid gets the row status no_pose. The writer adds the best pose's columns to the
  * CSV, writes the pose(s) to --poses-out and moves the molecule's copy to its best pose before
@@ -49,14 +49,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "errors.h"
-#include "reader_internal.h"
-#include "screen.h"
-#include "mpi_env.h" /* MPI (issue 7) */
-#include "mpi_screen.h"
-#include "screen_internal.h"
-#include "timer.h"
-#include "place_gpu.h"
+#include "grids/base/errors.h"
+#include "ligands/readers/reader_internal.h"
+#include "engine/screen/screen.h"
+#include "grids/base/mpi_env.h" /* MPI (issue 7) */
+#include "engine/screen/mpi_screen.h"
+#include "engine/screen/screen_internal.h"
+#include "grids/base/timer.h"
+#include "gpu/place/place_gpu.h"
 
 static int queue_init(queue *q, size_t cap)
 {
@@ -418,7 +418,7 @@ static void *reader_main(void *arg)
 
 /* ---- scorers ----------------------------------------------------------------------------------- */
 
-/* One ligand placed on the scorer's GPU (gpu/place_gpu.h: GM kernel, float, best pose only).
+/* One ligand placed on the scorer's GPU (gpu/place/place_gpu.h: GM kernel, float, best pose only).
  * Anything else, or a GPU failure (warned once), sends this and later ligands to the CPU twin. */
 static vsg_status place_on_gpu(scorer_slot *s, const vsg_place_ligand *pl, const vsg_place_options *po,
                                vsg_place_result *pr)

@@ -1,5 +1,5 @@
-/* screen_scorer.c — one device's scoring for the pipeline: the CPU twin (grids/score_cpu.c)
- * or the GPU kernels (gpu/screen.cu) behind one interface, plus the calibration behind
+/* screen_scorer.c — one device's scoring for the pipeline: the CPU twin (ligands/score/score_cpu.c)
+ * or the GPU kernels (gpu/score/score_gpu.cu) behind one interface, plus the calibration behind
  * `--kernel auto`: every kernel the device has is run on the first batch and compared with
  * the CPU twin's double-precision result on it; the fastest whose largest |error| per
  * molecule is within the tolerance wins. A measured choice, not a guess: which kernel is
@@ -13,11 +13,11 @@
 #include <omp.h>
 #endif
 
-#include "errors.h"
-#include "gpu.h"
-#include "screen.h"
-#include "screen_gpu.h"
-#include "timer.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "engine/screen/screen.h"
+#include "gpu/score/score_gpu.h"
+#include "grids/base/timer.h"
 
 /* CPU batches: enough atoms that OpenMP's start-up is noise, small enough to stay in cache. */
 #define CPU_BATCH_ATOMS (1u << 18)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "screen.h"
+#include "grids/base/errors.h"
+#include "engine/screen/screen.h"
 
 void vsg_csv_field(FILE *f, const char *s)
 {

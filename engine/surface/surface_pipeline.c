@@ -1,14 +1,14 @@
 /* surface_pipeline.c — chooses the device and runs the exact or HCP surface potential. */
-#include "surface_potential.h"
+#include "engine/surface/surface_potential.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "errors.h"
-#include "gpu.h"
-#include "molecule.h"
-#include "surface_gpu.h"
-#include "timer.h"
+#include "grids/base/errors.h"
+#include "gpu/device/gpu.h"
+#include "grids/receptor/molecule.h"
+#include "gpu/surface/surface_gpu.h"
+#include "grids/base/timer.h"
 
 void vsg_surface_options_default(vsg_surface_options *o)
 {

@@ -6,9 +6,9 @@
 
 #include <stdio.h>
 
-#include "alpb.h"
-#include "hcp.h"
-#include "surface_mesh.h"
+#include "grids/surface/alpb.h"
+#include "grids/surface/hcp.h"
+#include "grids/surface/surface_mesh.h"
 
 typedef enum { VSG_SURFACE_EXACT = 0, VSG_SURFACE_HCP = 1 } vsg_surface_mode;
 

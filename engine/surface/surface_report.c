@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "molecule.h"
-#include "surface_potential.h"
+#include "grids/base/errors.h"
+#include "grids/receptor/molecule.h"
+#include "engine/surface/surface_potential.h"
 
 static FILE *open_out(const char *path)
 {

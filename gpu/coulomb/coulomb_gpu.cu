@@ -1,5 +1,5 @@
-/* coulomb.cu — the GPU twin of vsg_coulomb_cpu (grids/coulomb.c): the direct Coulomb potential
- * φ(p) = Σ_i q_i f(|p − r_i|) on every grid node, for the kernels of grids/coulomb.h.
+/* coulomb.cu — the GPU twin of vsg_coulomb_cpu (grids/coulomb/coulomb.c): the direct Coulomb potential
+ * φ(p) = Σ_i q_i f(|p − r_i|) on every grid node, for the kernels of grids/coulomb/coulomb.h.
  *
  * Layout. A block of CB_THREADS threads owns a brick of CB_PX × CB_TY × CB_TZ nodes; each thread
  * owns CB_PX consecutive nodes along x (registers), so per atom dy² + dz² is formed once and each
@@ -35,16 +35,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coulomb.h"
-#include "gpu.h"
+#include "grids/coulomb/coulomb.h"
+#include "gpu/device/gpu.h"
 extern "C" {
-#include "errors.h" /* C header without its own extern "C" guard */
+#include "grids/base/errors.h" /* C header without its own extern "C" guard */
 }
 
 #define VSG_CUDA_WHO "GPU Coulomb grid"
-#include "cuda_check.h"
-#include "dev_pool.cuh"
-#include "device_prop.cuh"
+#include "gpu/device/cuda_check.h"
+#include "gpu/device/dev_pool.cuh"
+#include "gpu/device/device_prop.cuh"
 
 /* ---- tuning constants ----------------------------------------------------------------------
  * CB_PX nodes per thread along x (registers: a float and a double accumulator and the local x
@@ -79,7 +79,7 @@ static_assert(CB_PX <= 32, "slow-path flags are one bit per node");
 #define CB_TABLE_MAX (1 << 22)
 
 /* Mehler & Solmajer (1991) as in AutoGrid4 (calc_ddd_Mehler_Solmajer):
- * ε(r) = A + B / (1 + k e^{−λ B r}), B = ε0 − A. Must match grids/coulomb.c: the GPU test
+ * ε(r) = A + B / (1 + k e^{−λ B r}), B = ε0 − A. Must match grids/coulomb/coulomb.c: the GPU test
  * compares the two, so a drift fails there. (coulomb.c's guard ε < 1e-6 → 1 never fires for
  * r ≥ 0: ε(0) = 1.35 is the minimum.) */
 #define MS_LAMBDA 0.003627

@@ -7,7 +7,7 @@
 #include <cuda_runtime.h>
 
 extern "C" {
-#include "errors.h"
+#include "grids/base/errors.h"
 }
 
 #ifndef VSG_CUDA_WHO

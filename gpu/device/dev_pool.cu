@@ -5,7 +5,7 @@
 #include <atomic>
 #include <mutex>
 
-#include "dev_pool.cuh"
+#include "gpu/device/dev_pool.cuh"
 
 #define POOL_DEVICES 64
 

@@ -7,12 +7,12 @@
 
 #include <mutex>
 
-#include "gpu.h"
-#include "dev_pool.cuh"
-#include "device_prop.cuh"
-#include "pb_gpu_bench.h"
+#include "gpu/device/gpu.h"
+#include "gpu/device/dev_pool.cuh"
+#include "gpu/device/device_prop.cuh"
+#include "gpu/pb/pb_gpu_bench.h"
 extern "C" {
-#include "errors.h" /* C header without its own extern "C" guard */
+#include "grids/base/errors.h" /* C header without its own extern "C" guard */
 }
 
 extern "C" int vsg_gpu_count(void)

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,8 +2,8 @@
  * VSG_E_UNSUPPORTED, and the callers run the CPU twin. */
 #include <string.h>
 
-#include "gpu.h"
-#include "errors.h"
+#include "gpu/device/gpu.h"
+#include "grids/base/errors.h"
 
 int vsg_gpu_count(void) { return 0; }
 
@@ -23,7 +23,7 @@ vsg_status vsg_gpu_describe(int device, char *name, size_t len, double *free_byt
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
 
-#include "pb_gpu.h"
+#include "gpu/pb/pb_gpu.h"
 
 double vsg_sor_gpu_bytes(const vsg_pb_system *s) { return 0.0; }
 
@@ -32,7 +32,7 @@ vsg_status vsg_sor_gpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_re
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
 
-#include "coulomb.h"
+#include "grids/coulomb/coulomb.h"
 
 vsg_status vsg_coulomb_gpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_grid *g, int device,
                            double *evals_per_second)
@@ -41,7 +41,7 @@ vsg_status vsg_coulomb_gpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, v
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
 
-#include "pb_setup_gpu.h"
+#include "gpu/pb/pb_setup_gpu.h"
 
 vsg_status vsg_pb_build_gpu(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
                             vsg_precision precision, vsg_boundary bc, vsg_pb_system *s,
@@ -55,7 +55,7 @@ vsg_status vsg_pb_build_gpu(const vsg_molecule *m, const vsg_pb_physics *ph, con
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
 
-#include "screen_gpu.h"
+#include "gpu/score/score_gpu.h"
 
 vsg_status vsg_screen_gpu_open(const vsg_score_grids *g, int device, double max_gpu_memory_bytes,
                                vsg_screen_gpu **out)
@@ -96,7 +96,7 @@ void vsg_screen_gpu_close(vsg_screen_gpu *s) {}
 
 int vsg_screen_gpu_supports(vsg_kernel k, int double_precision) { return 0; }
 
-#include "place_gpu.h"
+#include "gpu/place/place_gpu.h"
 
 vsg_status vsg_place_gpu_open(const vsg_score_grids *g, const vsg_quat *rotations, int nrotations, int device,
                               double max_gpu_memory_bytes, vsg_place_gpu **out)
@@ -115,7 +115,7 @@ void vsg_place_gpu_close(vsg_place_gpu *s) { (void)s; }
 
 int vsg_place_gpu_supports(vsg_kernel k, int double_precision) { return 0; }
 
-#include "surface_gpu.h"
+#include "gpu/surface/surface_gpu.h"
 
 vsg_status vsg_surface_exact_gpu(int device, const vsg_alpb *k, const vsg_molecule *m, const vsg_mesh *mesh,
                                  double *phi, vsg_surface_gpu_report *rep)
@@ -129,8 +129,8 @@ vsg_status vsg_surface_hcp_gpu(int device, const vsg_hcp *h, const vsg_alpb *k, 
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
 
-/* ---- MPI GPU slab backend (issue 7, gpu/sor_slab.cu): without CUDA it opens nothing. ---- */
-#include "sor_slab_gpu.h"
+/* ---- MPI GPU slab backend (issue 7, gpu/pb/sor_slab.cu): without CUDA it opens nothing. ---- */
+#include "gpu/pb/sor_slab_gpu.h"
 
 static vsg_status slab_none_open(vsg_pb_system *s, int z_lo, int z_hi, const vsg_sor_settings *set, void **ctx)
 {
@@ -186,7 +186,7 @@ double vsg_slab_gpu_bytes(const vsg_pb_system *s, int z_lo, int z_hi)
     return 0.0;
 }
 
-#include "pb_dev.h"
+#include "gpu/pb/pb_dev.h"
 
 vsg_status vsg_pb_dev_build(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
                             vsg_precision precision, vsg_boundary bc, vsg_pb_system *s,

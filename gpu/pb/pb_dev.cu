@@ -6,15 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
+#include "gpu/device/gpu.h"
 extern "C" {
-#include "errors.h" /* C header without its own extern "C" guard */
+#include "grids/base/errors.h" /* C header without its own extern "C" guard */
 }
 
 #define VSG_CUDA_WHO "GPU PB level"
-#include "cuda_check.h"
-#include "dev_pool.cuh"
-#include "pb_dev.cuh"
+#include "gpu/device/cuda_check.h"
+#include "gpu/device/dev_pool.cuh"
+#include "gpu/pb/pb_dev.cuh"
 
 #define DEV_BLOCK 256
 

@@ -6,7 +6,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "pb_dev.h"
+#include "gpu/pb/pb_dev.h"
 
 struct vsg_pb_dev {
     int device;            /* the CUDA device the arrays live on */

@@ -41,8 +41,8 @@
 extern "C" {
 #endif
 
-#include "grid.h"
-#include "pb_setup.h"
+#include "grids/formats/grid.h"
+#include "grids/pb/pb_setup.h"
 
 typedef struct vsg_pb_dev vsg_pb_dev;
 

@@ -1,4 +1,4 @@
-/* pb_gpu.h — the GPU twin of vsg_sor_cpu (grids/sor_cpu.c): same system, same settings,
+/* pb_gpu.h — the GPU twin of vsg_sor_cpu (grids/pb/sor_cpu.c): same system, same settings,
  * same schedule (ω, check iterations, nonlinear ramp, convergence rule), same result within
  * the stated tolerance (float: 1e-4 of the potential's range; double: 1e-8).
  * The potential arrays in s->phi are read as the initial guess (box faces hold the boundary
@@ -6,7 +6,7 @@
 #ifndef VSG_PB_GPU_H
 #define VSG_PB_GPU_H
 
-#include "pb_system.h"
+#include "grids/pb/pb_system.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,5 +1,5 @@
 /* pb_setup.cu — the PB setup of one grid level on the GPU: the twin of vsg_pb_build followed by
- * vsg_pb_boundary(…, NULL) (grids/pb_setup.c, surface.c, balls.c, boundary_mdh.c).
+ * vsg_pb_boundary(…, NULL) (grids/pb/pb_setup.c, surface.c, balls.c, boundary_mdh.c).
  *
  * What runs where:
  *   host    the system allocation, the charge assignment (vsg_assign_charges, a few thousand
@@ -45,21 +45,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
-#include "pb_setup_gpu.h"
+#include "gpu/device/gpu.h"
+#include "gpu/pb/pb_setup_gpu.h"
 extern "C" {
-#include "constants.h" /* C headers without their own extern "C" guard */
-#include "errors.h"
-#include "surface.h"
-#include "profile.h"
-#include "timer.h"
+#include "grids/base/constants.h" /* C headers without their own extern "C" guard */
+#include "grids/base/errors.h"
+#include "grids/pb/dielectric.h"
+#include "grids/base/profile.h"
+#include "grids/base/timer.h"
 }
 
 #define VSG_CUDA_WHO "GPU PB setup"
-#include "cuda_check.h"
-#include "dev_pool.cuh"
-#include "pb_dev.cuh"
-#include "sor_kernels.cuh" /* the correction list's layout (put_entry, corr_bytes) */
+#include "gpu/device/cuda_check.h"
+#include "gpu/device/dev_pool.cuh"
+#include "gpu/pb/pb_dev.cuh"
+#include "gpu/pb/sor_kernels.cuh" /* the correction list's layout (put_entry, corr_bytes) */
 
 /* ---- tuning constants (each can be overridden at build time, e.g. -DSAS_NB_CAP=256) -------------- */
 #ifndef SETUP_BLOCK
@@ -221,7 +221,7 @@ __global__ void cell_fill(CellGeo g, const Ball *__restrict__ b, long long nmax,
     }
 }
 
-/* ---- the ball test of vsg_mark_balls (grids/balls.c) ---------------------------------------------
+/* ---- the ball test of vsg_mark_balls (grids/base/balls.c) ---------------------------------------------
  * Lattice point (i, j, k) of the lattice with origin (ox, oy, ·), spacing h, inv = 1/h and
  * zk = oz + k·h, against the ball centred at b with radius r: strictly inside, decided by the
  * same operations as the CPU's loop (its row range j0..j1 and column range i0..i1 included;

@@ -1,4 +1,4 @@
-/* pb_setup_gpu.h — the GPU twin of the PB setup of one grid level (grids/pb_setup.c):
+/* pb_setup_gpu.h — the GPU twin of the PB setup of one grid level (grids/pb/pb_setup.c):
  * vsg_pb_build (dielectric codes, ion exclusion, charges, correction lists) followed by
  * vsg_pb_boundary(s, m, ph, bc, NULL), in one call.
  *
@@ -11,7 +11,7 @@
  * GPU − CPU ≤ 5e-6 of it). The interior of phi is zero.
  * The geometry (SAS points, dielectric codes, ion exclusion) repeats the CPU's floating-point
  * operations one by one in double (no fused multiply-adds; the Fibonacci angles' cos/sin come
- * from the host's libm), so the flags and lists match exactly; gpu/pb_setup.cu says where a
+ * from the host's libm), so the flags and lists match exactly; gpu/pb/pb_setup.cu says where a
  * difference could still arise in principle.
  *
  * bc must be ZERO, SDH, MDH or DIPOLE. For focusing, build with VSG_BC_ZERO and then call
@@ -20,7 +20,7 @@
  *
  * Errors: VSG_E_DEVICE (no GPU, or a CUDA call failed: the message names it), VSG_E_LIMIT (the
  * level does not fit in the device's free memory), VSG_E_NOMEM, VSG_E_ARG (bad bc or level);
- * VSG_E_UNSUPPORTED in a build without CUDA (gpu/gpu_none.c). On any error s is freed and
+ * VSG_E_UNSUPPORTED in a build without CUDA (gpu/device/gpu_none.c). On any error s is freed and
  * *charges is NULL; the caller can run the CPU setup instead. */
 #ifndef VSG_PB_SETUP_GPU_H
 #define VSG_PB_SETUP_GPU_H
@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#include "pb_setup.h"
+#include "grids/pb/pb_setup.h"
 
 vsg_status vsg_pb_build_gpu(const vsg_molecule *m, const vsg_pb_physics *ph, const vsg_level *lv,
                             vsg_precision precision, vsg_boundary bc, vsg_pb_system *s,

@@ -1,4 +1,4 @@
-/* pb_sor.cu — the GPU twin of vsg_sor_cpu (grids/sor_cpu.c, grids/sor_cpu_sweep.h).
+/* pb_sor.cu — the GPU twin of vsg_sor_cpu (grids/pb/sor_cpu.c, grids/pb/sor_cpu_sweep.h).
  *
  * Same system, same settings, same schedule: per iteration colour 0 then colour 1, each a
  * uniform-stencil sweep over that colour's interior nodes (listed nodes skipped) and a
@@ -34,22 +34,22 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu.h"
-#include "pb_gpu.h"
+#include "gpu/device/gpu.h"
+#include "gpu/pb/pb_gpu.h"
 extern "C" {
-#include "errors.h" /* C headers without their own extern "C" guard */
-#include "profile.h"
-#include "timer.h"
+#include "grids/base/errors.h" /* C headers without their own extern "C" guard */
+#include "grids/base/profile.h"
+#include "grids/base/timer.h"
 }
 
 #define VSG_CUDA_WHO "GPU PB solver"
-#include "cuda_check.h"
-#include "dev_pool.cuh"
-#include "device_prop.cuh"
+#include "gpu/device/cuda_check.h"
+#include "gpu/device/dev_pool.cuh"
+#include "gpu/device/device_prop.cuh"
 
-#include "pb_dev.cuh"
-#include "sor_kernels.cuh"
-#include "sor_patterns.cuh"
+#include "gpu/pb/pb_dev.cuh"
+#include "gpu/pb/sor_kernels.cuh"
+#include "gpu/pb/sor_patterns.cuh"
 
 /* cudaMalloc rounds allocations up (2 MiB pages for large ones): margin for the memory test. */
 #define DEVICE_SLACK_BYTES (16.0 * 1048576.0)

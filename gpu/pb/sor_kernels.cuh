@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "pb_system.h"
+#include "grids/pb/pb_system.h"
 
 namespace {
 

@@ -27,8 +27,8 @@
 
 #include <cub/device/device_scan.cuh>
 
-#include "dev_pool.cuh"
-#include "sor_kernels.cuh"
+#include "gpu/device/dev_pool.cuh"
+#include "gpu/pb/sor_kernels.cuh"
 
 namespace {
 

@@ -29,18 +29,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu.h"
-#include "sor_slab_gpu.h"
+#include "gpu/device/gpu.h"
+#include "gpu/pb/sor_slab_gpu.h"
 extern "C" {
-#include "errors.h" /* C headers without their own extern "C" guard */
+#include "grids/base/errors.h" /* C headers without their own extern "C" guard */
 }
 
 #define VSG_CUDA_WHO "GPU slab SOR"
-#include "cuda_check.h"
-#include "dev_pool.cuh"
-#include "device_prop.cuh"
+#include "gpu/device/cuda_check.h"
+#include "gpu/device/dev_pool.cuh"
+#include "gpu/device/device_prop.cuh"
 
-#include "sor_kernels.cuh"
+#include "gpu/pb/sor_kernels.cuh"
 
 #define MAX_VIEWS 8
 #define DEVICE_SLACK_BYTES (16.0 * 1048576.0)

@@ -1,6 +1,6 @@
-/* sor_slab_gpu.h — the GPU slab backend of the distributed PB SOR (issue 7, grids/sor_mpi.h):
+/* sor_slab_gpu.h — the GPU slab backend of the distributed PB SOR (issue 7, grids/pb/sor_mpi.h):
  * `mpirun -np N vsgrid grid ... --device gpu` runs one rank per GPU, each rank sweeping its
- * z-slab with the single-GPU solver's own kernels (gpu/sor_kernels.cuh), so the potential and
+ * z-slab with the single-GPU solver's own kernels (gpu/pb/sor_kernels.cuh), so the potential and
  * the iteration count are those of vsg_sor_gpu, bit for bit (one colour's update reads only
  * the other colour; the max change does not depend on the order of its terms).
  *
@@ -31,7 +31,7 @@
 #ifndef VSG_SOR_SLAB_GPU_H
 #define VSG_SOR_SLAB_GPU_H
 
-#include "sor_mpi.h"
+#include "grids/pb/sor_mpi.h"
 
 #ifdef __cplusplus
 extern "C" {

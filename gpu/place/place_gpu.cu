@@ -1,5 +1,5 @@
 // place.cu — the GPU rigid-body pose search (contract in place_gpu.h), the twin of
-// grids/place_cpu.c on the device: kernel GM in float, best pose only (top_k ≤ 1).
+// ligands/place/place_cpu.c on the device: kernel GM in float, best pose only (top_k ≤ 1).
 //
 // Layout. A block takes one rotation and tiles of PL_THREADS consecutive sites (one pose per
 // thread). On entry it stages the ligand's offsets R·(x_i − c) in shared memory, computed in
@@ -21,9 +21,9 @@
 // Rotations: open() turns the caller's quaternions into double row-major matrices with
 // vsg_quat_to_matrix (the twin's matrices, exactly) and uploads them once (72 B each).
 extern "C" {
-#include "errors.h" /* C headers without their own extern "C" guard */
-#include "rotations.h"
-#include "score.h"
+#include "grids/base/errors.h" /* C headers without their own extern "C" guard */
+#include "ligands/place/rotations.h"
+#include "ligands/score/score.h"
 }
 #include <cuda_runtime.h>
 #include <math.h>
@@ -31,13 +31,13 @@ extern "C" {
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
-#include "place_gpu.h"
+#include "gpu/device/gpu.h"
+#include "gpu/place/place_gpu.h"
 
 #define VSG_CUDA_WHO "GPU placement"
-#include "cuda_check.h"
-#include "dev_pool.cuh"
-#include "grid_lookup.cuh"
+#include "gpu/device/cuda_check.h"
+#include "gpu/device/dev_pool.cuh"
+#include "gpu/score/grid_lookup.cuh"
 
 #define PL_THREADS 256
 #define PL_WARPS (PL_THREADS / 32)

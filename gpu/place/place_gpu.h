@@ -1,5 +1,5 @@
-/* place_gpu.h — the GPU twin of the rigid-body pose search (grids/place_cpu.h), implemented in
- * gpu/place.cu (CUDA builds; gpu/gpu_none.c answers VSG_E_UNSUPPORTED without CUDA).
+/* place_gpu.h — the GPU twin of the rigid-body pose search (ligands/place/place_cpu.h), implemented in
+ * gpu/place/place_gpu.cu (CUDA builds; gpu/device/gpu_none.c answers VSG_E_UNSUPPORTED without CUDA).
  *
  * What is implemented (issue 5):
  *  - Kernel GM (VSG_KERNEL_AUTO means GM) in float; TM, SM and double precision answer
@@ -32,8 +32,8 @@
 #ifndef VSG_PLACE_GPU_H
 #define VSG_PLACE_GPU_H
 
-#include "place_cpu.h"
-#include "score.h"
+#include "ligands/place/place_cpu.h"
+#include "ligands/score/score.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,7 +2,7 @@
  * ROI-SM-ZIP) and their host side: grids resident on one device, batches split into launches of
  * whole ligands, double-buffered on two streams, one vsg_score_result per ligand reduced on the
  * device. The contract, the formats and the error bounds are in screen_gpu.h and zip.h; the
- * reference is the CPU twin vsg_score_cpu (grids/score_cpu.c), whose formulas, outside rule and
+ * reference is the CPU twin vsg_score_cpu (ligands/score/score_cpu.c), whose formulas, outside rule and
  * AD4 penalty are reproduced here (tests/test_gpu_screen.c checks every kernel × precision).
  *
  * Work layout. A warp takes SC_CHUNKS runs of 32 consecutive atoms (one atom per lane per
@@ -31,18 +31,18 @@
 #include <time.h>
 
 extern "C" {
-#include "batch.h"
-#include "errors.h" /* C headers without their own extern "C" guard */
-#include "score.h"
-#include "zip.h"
+#include "ligands/score/batch.h"
+#include "grids/base/errors.h" /* C headers without their own extern "C" guard */
+#include "ligands/score/score.h"
+#include "ligands/score/zip.h"
 }
-#include "gpu.h"
-#include "screen_gpu.h"
+#include "gpu/device/gpu.h"
+#include "gpu/score/score_gpu.h"
 
 #define VSG_CUDA_WHO "GPU screening"
-#include "cuda_check.h"
-#include "dev_pool.cuh"
-#include "grid_lookup.cuh"
+#include "gpu/device/cuda_check.h"
+#include "gpu/device/dev_pool.cuh"
+#include "gpu/score/grid_lookup.cuh"
 
 /* ---- tuning constants ----------------------------------------------------------------------
  * SC_THREADS per block, SC_CHUNKS 32-atom runs per warp (a block covers 512 atoms; the SM
@@ -65,7 +65,7 @@ extern "C" {
 #define SC_MIN_LAUNCH_ATOMS ((size_t)4096)
 #define SC_ATOMS_PER_LIGAND 4
 #define SC_SLACK_BYTES (64.0 * 1048576.0) /* cudaMalloc rounding and the context's own needs */
-#define AD4_ENERGY_PENALTY 500.0           /* as grids/score_cpu.c (autodock/constants.h) */
+#define AD4_ENERGY_PENALTY 500.0           /* as ligands/score/score_cpu.c (autodock/constants.h) */
 
 enum { LK_GLOBAL = 0, LK_SMEM = 1, LK_TEX = 2 };
 

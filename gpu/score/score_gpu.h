@@ -1,4 +1,4 @@
-/* screen_gpu.h — the GPU side of ligand scoring (gpu/screen.cu): receptor grids resident on
+/* screen_gpu.h — the GPU side of ligand scoring (gpu/score/score_gpu.cu): receptor grids resident on
  * one device, batches of ligands scored by the kernel variants of paper 003 (GM, ROI, SM, TM,
  * ZIP, ROI-TM-ZIP, ROI-SM-ZIP), each checked against the CPU twin vsg_score_cpu (score.h,
  * tests/test_gpu_screen.c). Without CUDA every entry point returns VSG_E_UNSUPPORTED.
@@ -23,7 +23,7 @@
  *         coordinate is (x − origin)·(1/spacing) in float (no node table: its ~1e-6-cell
  *         rounding is far below the weights' 1/256), which saves three gathers per atom.
  *  - ZIP  atoms as 3 × uint16 coordinates in the batch's box + one uint32 of charge (24-bit
- *         fixed point) and type (ligands/zip.h: 10 B/atom), decoded in the kernel exactly as
+ *         fixed point) and type (ligands/score/zip.h: 10 B/atom), decoded in the kernel exactly as
  *         vsg_zip_unpack decodes them on the host, so the CPU twin on the unpacked batch
  *         predicts ZIP's result; lookups as GM.
  *  - ROI-TM-ZIP: ZIP atoms, the ROI copied into a stacked texture. ROI-SM-ZIP: ZIP atoms, the
@@ -35,7 +35,7 @@
  * in float, each warp's per-ligand partial sum is float and partial sums meet in double
  * (atomicAdd), so a ligand's result is within a few 1e-7 of Σ|q|·|φ| of the double twin.
  * double kernels follow the twin's formulas (u = (x − origin)/spacing in double).
- * Outside the grid: the twin's rule (grids/score_cpu.c), same classification bit for bit (the
+ * Outside the grid: the twin's rule (ligands/score/score_cpu.c), same classification bit for bit (the
  * float bounds are the float values the twin's double test accepts); AD4 penalties in double.
  *
  * Batches: vsg_score_batch as in score.h; ligands are never split across launches; a batch
@@ -47,7 +47,7 @@
 
 #include <stddef.h>
 
-#include "score.h"
+#include "ligands/score/score.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,6 @@
-/* surface.cu — the GPU twins of vsg_alpb_exact_cpu (grids/alpb.c) and vsg_hcp_potential_cpu
- * (grids/hcp.c): the ALPB potential at every surface vertex, all pairs or with hierarchical
- * charge partitioning. Contract: gpu/surface_gpu.h.
+/* surface.cu — the GPU twins of vsg_alpb_exact_cpu (grids/surface/alpb.c) and vsg_hcp_potential_cpu
+ * (grids/surface/hcp.c): the ALPB potential at every surface vertex, all pairs or with hierarchical
+ * charge partitioning. Contract: gpu/surface/surface_gpu.h.
  *
  * Per pair, the region's formula (alpb.h) without its charge-independent constant c_const,
  * which is added once per vertex as c_const·Q (Q = total charge; HCP's approximate charges
@@ -34,14 +34,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "surface_gpu.h"
+#include "gpu/surface/surface_gpu.h"
 extern "C" {
-#include "errors.h"
-#include "molecule.h"
+#include "grids/base/errors.h"
+#include "grids/receptor/molecule.h"
 }
 
 #define VSG_CUDA_WHO "GPU surface potential"
-#include "cuda_check.h"
+#include "gpu/device/cuda_check.h"
 
 #define SX_THREADS 128
 #define SX_VPT 4

@@ -1,6 +1,6 @@
-/* surface_gpu.h — the GPU twins of the surface-potential evaluations of grids/alpb.h (exact
- * all pairs) and grids/hcp.h (hierarchical charge partitioning), in gpu/surface.cu; without
- * CUDA, gpu/gpu_none.c answers VSG_E_UNSUPPORTED and the callers run the CPU twins.
+/* surface_gpu.h — the GPU twins of the surface-potential evaluations of grids/surface/alpb.h (exact
+ * all pairs) and grids/surface/hcp.h (hierarchical charge partitioning), in gpu/surface/surface_gpu.cu; without
+ * CUDA, gpu/device/gpu_none.c answers VSG_E_UNSUPPORTED and the callers run the CPU twins.
  *
  * Same contract as the twins: phi[v] in kcal/(mol·e) at vertex v + projection·n, with the
  * same regions, constants and HCP decisions. Arithmetic is float (positions relative to the
@@ -11,7 +11,7 @@
 #ifndef VSG_SURFACE_GPU_H
 #define VSG_SURFACE_GPU_H
 
-#include "hcp.h"
+#include "grids/surface/hcp.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,5 +1,5 @@
 /* balls.c — lattice points inside spheres, parallel over z-planes. */
-#include "balls.h"
+#include "grids/base/balls.h"
 
 #include <math.h>
 #include <stdlib.h>

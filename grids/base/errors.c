@@ -1,5 +1,5 @@
 /* errors.c — status names, thread-local last error, warning callback. */
-#include "errors.h"
+#include "grids/base/errors.h"
 
 #include <stdarg.h>
 #include <stdio.h>

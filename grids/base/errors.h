@@ -2,7 +2,7 @@
 #ifndef VSG_ERRORS_H
 #define VSG_ERRORS_H
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 #if defined(__GNUC__)
 #define VSG_PRINTF(a, b) __attribute__((format(printf, a, b)))

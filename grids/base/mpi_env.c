@@ -2,7 +2,7 @@
  * mpi_env.h); the ranks' sizes and host-local numbers. Without VSG_HAVE_MPI every function
  * answers "one process". Screening over ranks is in mpi_screen.c. */
 #define _POSIX_C_SOURCE 200809L /* fdopen, getline, open_memstream */
-#include "mpi_env.h"
+#include "grids/base/mpi_env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include <sys/types.h> /* ssize_t */
 #include <unistd.h>
 
-#include "errors.h"
+#include "grids/base/errors.h"
 
 #if defined(_OPENMP)
 #include <omp.h>

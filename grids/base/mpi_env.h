@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,11 +1,11 @@
 /* profile.c — VSG_PROFILE phase times (profile.h). */
-#include "profile.h"
+#include "grids/base/profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "timer.h"
+#include "grids/base/timer.h"
 
 int vsg_profiling(void)
 {

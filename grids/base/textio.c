@@ -2,7 +2,7 @@
  * locale-independent number parsing for the molecule readers. */
 #define _POSIX_C_SOURCE 200809L /* dup() for standard input */
 
-#include "textio.h"
+#include "grids/base/textio.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "errors.h"
+#include "grids/base/errors.h"
 
 #define LINE_MAX_BYTES (1u << 20) /* longer lines are not text we know how to read */
 #define GZ_BUFFER (256u * 1024u)  /* zlib's default 8 KiB makes large receptors I/O bound */

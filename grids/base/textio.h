@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 typedef struct vsg_lines vsg_lines;
 

@@ -19,6 +19,15 @@
 extern "C" {
 #endif
 
+/* ---- version ------------------------------------------------------------------------ */
+/* The API's version (CMakeLists.txt reads it from here). A program built against one major
+ * version runs with any library of that major version and a minor version at least as high;
+ * the minor version grows when calls or fields are added at the end of a struct. */
+#define VSG_VERSION_MAJOR 0
+#define VSG_VERSION_MINOR 2
+#define VSG_VERSION_PATCH 0
+#define VSG_VERSION_NUMBER (VSG_VERSION_MAJOR * 10000 + VSG_VERSION_MINOR * 100 + VSG_VERSION_PATCH)
+
 /* ---- status ------------------------------------------------------------------------- */
 /* One list, expanded into the enum and the names, so they never drift apart (libuv). */
 #define VSG_STATUS_LIST(X)                                                        \
@@ -42,7 +51,7 @@ typedef enum {
 const char *vsg_status_name(vsg_status s);   /* "format" */
 const char *vsg_status_text(vsg_status s);   /* "malformed or unsupported input" */
 const char *vsg_last_error(void);            /* thread-local detail of the last failure */
-const char *vsg_version(void);
+const char *vsg_version(void);               /* "0.2.0": the library's version at run time */
 
 /* Warnings (non-fatal: skipped records, clamped values...) go through a callback.
  * The default prints "vsgrid: warning: ..." on stderr. Pass NULL to restore it. */
@@ -222,6 +231,14 @@ vsg_status vsg_grid_probe(const vsg_grid *g, const vsg_molecule *ligand, double 
 
 /* kT in kcal/mol at temperature T (K). */
 double vsg_kt_kcal(double temperature);
+
+/* ==== SECTION devices (API helper B) ==== */
+
+/* ==== SECTION Coulomb and AutoGrid electrostatic maps (API helper B) ==== */
+
+/* ==== SECTION ligands, map sets, scoring, screening, placement (API helper A) ==== */
+
+/* ==== SECTION surface potential, pictures and meshes (API helper B) ==== */
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-/* coulomb.c — the direct Coulomb potential grid (CPU twin of gpu/coulomb.cu; contract in
+/* coulomb.c — the direct Coulomb potential grid (CPU twin of gpu/coulomb/coulomb_gpu.cu; contract in
  * coulomb.h).
  *
  * Physical mode (autogrid = 0): scale = 332.0637 kcal·Å/(mol·e²) (vsgrid's e²/4πε₀, README
@@ -43,9 +43,9 @@
 #include <omp.h>
 #endif
 
-#include "coulomb.h"
-#include "errors.h"
-#include "molecule.h"
+#include "grids/coulomb/coulomb.h"
+#include "grids/base/errors.h"
+#include "grids/receptor/molecule.h"
 
 #define COULOMB_VSG 332.0637      /* vsgrid's e²/(4πε₀), kcal·Å/(mol·e²) */
 #define AG_FACTOR 332.0           /* AutoGrid main.cpp `factor` */

@@ -1,6 +1,6 @@
 /* coulomb.h — the direct Coulomb potential grid, φ(p) = Σ_i q_i f(|p − r_i|) (kcal/mol/e), the
- * contract shared by the CPU twin (grids/coulomb.c, OpenMP, double) and the GPU kernel
- * (gpu/coulomb.cu). Both evaluate the same kernel description below, so the AutoGrid-
+ * contract shared by the CPU twin (grids/coulomb/coulomb.c, OpenMP, double) and the GPU kernel
+ * (gpu/coulomb/coulomb_gpu.cu). Both evaluate the same kernel description below, so the AutoGrid-
  * compatible mode (AutoGrid4's constants, dielectric table and clamps) is defined once.
  *
  * f(r) for r clamped below at rmin (and atoms beyond `cutoff` skipped when cutoff > 0):
@@ -16,8 +16,8 @@
 #ifndef VSG_COULOMB_H
 #define VSG_COULOMB_H
 
-#include "grid.h"
-#include "molecule.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,7 +51,7 @@ void vsg_coulomb_kernel_free(vsg_coulomb_kernel *k);
  * Double precision, OpenMP over grid points. */
 vsg_status vsg_coulomb_cpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_grid *g);
 
-/* The GPU kernel (gpu/coulomb.cu; VSG_E_UNSUPPORTED without CUDA, VSG_E_DEVICE without a GPU).
+/* The GPU kernel (gpu/coulomb/coulomb_gpu.cu; VSG_E_UNSUPPORTED without CUDA, VSG_E_DEVICE without a GPU).
  * Same contract; float arithmetic with double accumulation per point where it matters.
  * *evals_per_second (may be NULL) receives atoms × grid points / kernel seconds. */
 vsg_status vsg_coulomb_gpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_grid *g, int device,

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "autogrid_maps.h"
-#include "errors.h"
-#include "textio.h"
+#include "grids/formats/autogrid_maps.h"
+#include "grids/base/errors.h"
+#include "grids/base/textio.h"
 
 #define AG_MAX_GRID_PTS 1025   /* autogrid4 4.2.6 --version: MAX_GRID_PTS */
 #define AG_PRECISION 0.0001    /* autogrid.h PRECISION: smaller |values| print as "0." */

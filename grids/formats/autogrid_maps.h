@@ -8,7 +8,7 @@
 #ifndef VSG_AUTOGRID_MAPS_H
 #define VSG_AUTOGRID_MAPS_H
 
-#include "grid.h"
+#include "grids/formats/grid.h"
 
 #define VSG_AG_PATH 512
 #define VSG_AG_MAX_MAPS 32

@@ -34,8 +34,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "errors.h"
-#include "grid.h"
+#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
 
 #define IO_CHUNK ((size_t)1 << 20)
 #define MAX_LINE ((size_t)1 << 20) /* longest header line or number we accept */

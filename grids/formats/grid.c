@@ -1,6 +1,6 @@
 /* grid.c — the grid object: allocation, metadata, format dispatch, interpolation, probing. */
-#include "grid.h"
-#include "autogrid_maps.h"
+#include "grids/formats/grid.h"
+#include "grids/formats/autogrid_maps.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "molecule.h"
+#include "grids/base/errors.h"
+#include "grids/receptor/molecule.h"
 
 vsg_grid *vsg_grid_new(const int n[3], const double origin[3], const double spacing[3],
                        const char *units)

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 struct vsg_grid {
     int n[3];            /* nodes along x, y, z */
@@ -17,7 +17,7 @@ struct vsg_grid {
 
 /* A point computed as origin + (n-1)·h can land a rounding error past the last node; it
  * still counts as on the node. 1e-9 of a cell is far below any physical meaning. (Shared with
- * the GPU's copy of the interpolation, gpu/pb_dev.cu.) */
+ * the GPU's copy of the interpolation, gpu/pb/pb_dev.cu.) */
 #define VSG_GRID_EDGE_SLACK 1e-9
 
 /* Allocates a grid (values uninitialised). NULL (with vsg_last_error set) on failure. */
@@ -33,7 +33,7 @@ vsg_status vsg_grid_meta_add(vsg_grid *g, const char *key, const char *fmt, ...)
 /* Value of key in the metadata (copied into buf), or NULL when absent. */
 const char *vsg_grid_meta_get(const vsg_grid *g, const char *key, char *buf, size_t len);
 
-/* File formats (grids/vsg_file.c, grids/dx_file.c). */
+/* File formats (grids/formats/vsg_file.c, grids/formats/dx_file.c). */
 vsg_status vsg_vsg_write(const vsg_grid *g, const char *path);
 vsg_status vsg_vsg_read(const char *path, vsg_grid **out);
 vsg_status vsg_dx_write(const vsg_grid *g, const char *path);   /* .dx or .dx.gz */

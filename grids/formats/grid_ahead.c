@@ -1,10 +1,10 @@
 /* grid_ahead.c — a grid made by a helper thread (grid_ahead.h). */
-#include "grid_ahead.h"
+#include "grids/formats/grid_ahead.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "errors.h"
+#include "grids/base/errors.h"
 
 static void *make(void *arg)
 {

@@ -9,7 +9,7 @@
 
 #include <pthread.h>
 
-#include "grid.h"
+#include "grids/formats/grid.h"
 
 typedef struct {
     pthread_t thread;

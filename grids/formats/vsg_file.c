@@ -41,8 +41,8 @@
 #include <sys/types.h>
 #include <zlib.h>
 
-#include "errors.h"
-#include "grid.h"
+#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
 
 #define VSG_FORMAT_VERSION 1u
 #define MAP_NAME "potential"

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "pb_setup.h"
+#include "grids/pb/pb_setup.h"
 
 /* The charged atoms as arrays, with each one's Debye–Hückel prefactor folded in:
  * φ(r) = Σ_i c_i e^{−κ max(r, a_i)} / max(r, a_i), c_i = λ_B q_i e^{κ a_i} / (ε_out (1 + κ a_i)).

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "errors.h"
-#include "pb_setup.h"
+#include "grids/base/errors.h"
+#include "grids/pb/pb_setup.h"
 
 /* Sorts c by node, keeping equal nodes in their input order (atom order, then the spline's
  * k, j, i), so that the contributions to a node are summed in an order that does not depend on

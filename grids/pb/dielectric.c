@@ -1,12 +1,12 @@
 /* surface.c — van der Waals, solvent-excluded and smoothed dielectric maps, ion exclusion. */
-#include "surface.h"
+#include "grids/pb/dielectric.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "constants.h"
-#include "errors.h"
+#include "grids/base/constants.h"
+#include "grids/base/errors.h"
 
 enum { IN_VDW = 1, IN_SAS = 2, REACHED = 4, INSIDE = 8 };
 

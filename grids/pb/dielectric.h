@@ -15,8 +15,8 @@
 
 #include <stdint.h>
 
-#include "balls.h"
-#include "molecule.h"
+#include "grids/base/balls.h"
+#include "grids/receptor/molecule.h"
 
 #define VSG_SMOOTH_SAMPLES 4
 

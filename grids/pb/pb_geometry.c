@@ -2,8 +2,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "errors.h"
-#include "pb_geometry.h"
+#include "grids/base/errors.h"
+#include "grids/pb/pb_geometry.h"
 
 /* Node count for an edge length: APBS's convention nodes = length/spacing + 1, rounded to
  * the nearest integer and then up to an odd count (the checkerboard split needs odd nx, ny). */

@@ -2,7 +2,7 @@
 #ifndef VSG_PB_GEOMETRY_H
 #define VSG_PB_GEOMETRY_H
 
-#include "pb_setup.h"
+#include "grids/pb/pb_setup.h"
 
 #define VSG_MAX_LEVELS 8
 

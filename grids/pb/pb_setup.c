@@ -1,13 +1,13 @@
 /* pb_setup.c — assembling the checkerboard PB system for one grid level. */
-#include "pb_setup.h"
+#include "grids/pb/pb_setup.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "constants.h"
-#include "errors.h"
-#include "surface.h"
+#include "grids/base/constants.h"
+#include "grids/base/errors.h"
+#include "grids/pb/dielectric.h"
 
 vsg_status vsg_pb_physics_from(const vsg_pb_params *p, vsg_pb_physics *ph)
 {

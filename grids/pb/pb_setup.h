@@ -3,9 +3,9 @@
 #ifndef VSG_PB_SETUP_H
 #define VSG_PB_SETUP_H
 
-#include "grid.h"
-#include "molecule.h"
-#include "pb_system.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
+#include "grids/pb/pb_system.h"
 
 typedef struct {
     int n[3];
@@ -39,7 +39,7 @@ vsg_status vsg_assign_charges(const vsg_molecule *m, const vsg_level *lv, vsg_ch
                               vsg_grid_charge **out, size_t *count, double *outside);
 
 /* Allocates the system for a level and sets its scalars (κ²h², ions, nonlinear): the part of
- * vsg_pb_build that the GPU setup (gpu/pb_setup.cu) shares. */
+ * vsg_pb_build that the GPU setup (gpu/pb/pb_setup.cu) shares. */
 vsg_status vsg_pb_system_init(vsg_pb_system *s, const vsg_pb_physics *ph, const vsg_level *lv,
                               vsg_precision precision);
 /* The same scalars over vsg_pb_system_shape: no arrays (a system kept on the GPU). */
@@ -56,7 +56,7 @@ vsg_status vsg_pb_build(const vsg_molecule *m, const vsg_pb_physics *ph, const v
 vsg_status vsg_pb_boundary(vsg_pb_system *s, const vsg_molecule *m, const vsg_pb_physics *ph,
                            vsg_boundary bc, const vsg_grid *coarse);
 
-/* The charged atoms as arrays for the mdh boundary sum (grids/boundary_mdh.c). */
+/* The charged atoms as arrays for the mdh boundary sum (grids/pb/boundary_mdh.c). */
 typedef struct {
     size_t n;
     float *x, *y, *z, *a, *c;

@@ -1,11 +1,11 @@
 /* pb_system.c — allocation and element access of the checkerboard PB system. */
-#include "pb_system.h"
+#include "grids/pb/pb_system.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
+#include "grids/base/errors.h"
 
 vsg_status vsg_pb_system_shape(vsg_pb_system *s, int nx, int ny, int nz, double h,
                                const double origin[3], vsg_precision precision)

@@ -1,5 +1,5 @@
 /* pb_system.h — the discretised Poisson–Boltzmann problem on one grid, as the SOR solvers
- * (CPU twin in sor_cpu.c, GPU in gpu/pb_sor.cu) see it. Both solvers take the same system
+ * (CPU twin in sor_cpu.c, GPU in gpu/pb/pb_sor.cu) see it. Both solvers take the same system
  * and the same settings, and must produce the same potential.
  *
  * Finite differences (DelPhi convention, potential φ in kT/e): for node j with the six
@@ -29,7 +29,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -198,7 +198,7 @@ static inline size_t vsg_pb_linear(const vsg_pb_system *s, int x, int y, int z)
 }
 
 /* The geometry only (sizes, counts, spacing, origin, precision): no arrays, all NULL. For a
- * system that lives on the GPU (gpu/pb_dev.h). */
+ * system that lives on the GPU (gpu/pb/pb_dev.h). */
 vsg_status vsg_pb_system_shape(vsg_pb_system *s, int nx, int ny, int nz, double h,
                                const double origin[3], vsg_precision precision);
 /* The shape, then flags and phi (zeroed); corrections empty. */
@@ -215,7 +215,7 @@ double vsg_sor_omega(int nx, int ny, int nz);
 /* The adaptive start: the spectral radius of a box of half the size, with the salt term. */
 double vsg_sor_omega_start(const vsg_pb_system *s);
 
-/* CPU twin (grids/sor_cpu.c). */
+/* CPU twin (grids/pb/sor_cpu.c). */
 vsg_status vsg_sor_cpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_result *r);
 
 /* g(φ) and g'(φ) for the system's ions. */

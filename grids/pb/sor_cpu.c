@@ -5,15 +5,15 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "errors.h"
-#include "pb_system.h"
-#include "timer.h"
+#include "grids/base/errors.h"
+#include "grids/pb/pb_system.h"
+#include "grids/base/timer.h"
 
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
 
-#include "sor_cpu_sweeps.h"
+#include "grids/pb/sor_cpu_sweeps.h"
 
 vsg_status vsg_sor_cpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_result *r)
 {

@@ -6,12 +6,12 @@
 
 #define REAL double
 #define SWEEP sweep_double
-#include "sor_cpu_sweep.h"
+#include "grids/pb/sor_cpu_sweep.h"
 #undef REAL
 #undef SWEEP
 #define REAL float
 #define SWEEP sweep_float
-#include "sor_cpu_sweep.h"
+#include "grids/pb/sor_cpu_sweep.h"
 #undef REAL
 #undef SWEEP
 

@@ -9,7 +9,7 @@
  * the boundary planes go straight into the neighbours' ghost planes (push: GPU to GPU), and the
  * messages shrink to zero-byte tokens that say "my push of this colour is complete"; no pack, no
  * unpack. The ordering argument is at halo_ipc_order below. */
-#include "sor_mpi.h"
+#include "grids/pb/sor_mpi.h"
 
 #include <limits.h>
 #include <math.h>
@@ -18,9 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "errors.h"
-#include "mpi_env.h"
-#include "timer.h"
+#include "grids/base/errors.h"
+#include "grids/base/mpi_env.h"
+#include "grids/base/timer.h"
 
 #if defined(VSG_HAVE_MPI)
 #include <mpi.h>
@@ -31,7 +31,7 @@
 
 /* The CPU twin's colour sweep, the same code (and, in CMake, the same flags) as sor_cpu.c, so
  * that a slab's nodes get the very bits the single-process solve gives them. */
-#include "sor_cpu_sweeps.h"
+#include "grids/pb/sor_cpu_sweeps.h"
 
 /* ---- layout helpers ---------------------------------------------------------------------- */
 

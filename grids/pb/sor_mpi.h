@@ -28,7 +28,7 @@
 #ifndef VSG_SOR_MPI_H
 #define VSG_SOR_MPI_H
 
-#include "pb_system.h"
+#include "grids/pb/pb_system.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,6 @@
 /* molecule.c — the atom list every reader fills, the checks every format must pass, and the
  * public molecule API (read by format, query, checksum, write back as PQR). */
-#include "molecule.h"
+#include "grids/receptor/molecule.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "errors.h"
+#include "grids/base/errors.h"
 
 #define DUPLICATE_TOL 1e-6   /* Å: closer than this on every axis is the same position */
 #define COORD_LIMIT 1e6      /* Å: beyond any structure; keeps the cell keys below in range */

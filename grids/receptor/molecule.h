@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 /* Atoms keep what the hierarchy of later stages (HCP: atom → residue → chain → model)
  * needs, and where they came from, so every message can name file and line. */

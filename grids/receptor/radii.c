@@ -3,7 +3,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "molecule.h"
+#include "grids/receptor/molecule.h"
 
 typedef struct {
     const char *key;

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "errors.h"
-#include "molecule.h"
-#include "textio.h"
+#include "grids/base/errors.h"
+#include "grids/receptor/molecule.h"
+#include "grids/base/textio.h"
 
 vsg_status vsg_read_pdb(const char *path, vsg_molecule *m)
 {

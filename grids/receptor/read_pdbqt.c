@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "errors.h"
-#include "molecule.h"
-#include "textio.h"
+#include "grids/base/errors.h"
+#include "grids/receptor/molecule.h"
+#include "grids/base/textio.h"
 
 /* Columns [from, to] (1-based, inclusive), clipped to the line and trimmed of blanks (the
  * parsers accept padding; the messages quote the value without it). */

@@ -1,14 +1,14 @@
 /* alpb.c — ALPB constants, GEM's estimate of the electrostatic size A, and the exact
  * all-pairs surface potential (the CPU twin, double precision). Formulas: alpb.h. */
-#include "alpb.h"
+#include "grids/surface/alpb.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "constants.h"
-#include "errors.h"
-#include "molecule.h"
+#include "grids/base/constants.h"
+#include "grids/base/errors.h"
+#include "grids/receptor/molecule.h"
 
 void vsg_alpb_params_default(vsg_alpb_params *p)
 {

@@ -37,8 +37,8 @@
 
 #include <stddef.h>
 
-#include "surface_mesh.h"
-#include "vsgrid.h"
+#include "grids/surface/surface_mesh.h"
+#include "grids/base/vsgrid.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,14 +1,14 @@
 /* hcp.c — builds the HCP hierarchy from a molecule's records and evaluates the surface
- * potential with it on the CPU (the twin of gpu/surface.cu's HCP kernel). */
-#include "hcp.h"
+ * potential with it on the CPU (the twin of gpu/surface/surface_gpu.cu's HCP kernel). */
+#include "grids/surface/hcp.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "molecule.h"
-#include "textio.h"
+#include "grids/base/errors.h"
+#include "grids/receptor/molecule.h"
+#include "grids/base/textio.h"
 
 static int same_residue(const vsg_atom *a, const vsg_atom *b)
 {

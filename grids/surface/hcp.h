@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alpb.h"
+#include "grids/surface/alpb.h"
 
 #ifdef __cplusplus
 extern "C" {

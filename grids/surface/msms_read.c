@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "surface_mesh.h"
-#include "textio.h"
+#include "grids/base/errors.h"
+#include "grids/surface/surface_mesh.h"
+#include "grids/base/textio.h"
 
 #define MAX_FIELDS 16
 

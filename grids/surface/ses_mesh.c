@@ -44,10 +44,10 @@
 #include <omp.h>
 #endif
 
-#include "balls.h"
-#include "errors.h"
-#include "molecule.h"
-#include "surface_mesh.h"
+#include "grids/base/balls.h"
+#include "grids/base/errors.h"
+#include "grids/receptor/molecule.h"
+#include "grids/surface/surface_mesh.h"
 
 #define EDT_INF 1e30f
 #define CELL 2.0          /* Å, cell-list edge */

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 typedef struct {
     size_t nvert, nface;

@@ -16,8 +16,8 @@
 #include <omp.h>
 #endif
 
-#include "errors.h"
-#include "place_cpu.h"
+#include "grids/base/errors.h"
+#include "ligands/place/place_cpu.h"
 
 /* Poses per vsg_score_cpu call: large enough to amortise the call, small enough for L2. */
 #define POSE_CHUNK 256

@@ -1,10 +1,10 @@
 /* place_cpu.h — exhaustive rigid-body pose search of one ligand on receptor grids: the CPU
- * twin (double precision, OpenMP) of the GPU search declared in gpu/place_gpu.h, and the
+ * twin (double precision, OpenMP) of the GPU search declared in gpu/place/place_gpu.h, and the
  * reference its tests compare with (issue 5).
  *
  * Poses. The ligand is rigid (one conformation). Its centroid c is the plain mean of its atom
  * positions (no mass or charge weights). A pose is a rotation R (one member of a rotation set,
- * ligands/rotations.h) and a site point s (one node of the site lattice below); its atoms are
+ * ligands/place/rotations.h) and a site point s (one node of the site lattice below); its atoms are
  *     x'_i = R · (x_i − c) + s,
  * i.e. the rigid motion x' = R·x + T with T = s − R·c (what the CSV reports). The pose's
  * coordinates are rounded to float, as every batch is, and scored by vsg_score_cpu (score.h),
@@ -28,9 +28,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rotations.h"
-#include "score.h"
-#include "vsgrid.h"
+#include "ligands/place/rotations.h"
+#include "ligands/score/score.h"
+#include "grids/base/vsgrid.h"
 
 #ifdef __cplusplus
 extern "C" {

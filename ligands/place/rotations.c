@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "errors.h"
-#include "rotations.h"
+#include "grids/base/errors.h"
+#include "ligands/place/rotations.h"
 
 /* ψ: the real root > 1 of ψ⁴ = ψ + 4 (Alexa 2022, eq. 9). */
 #define SF_PSI 1.533751168755204288118041

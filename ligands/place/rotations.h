@@ -1,5 +1,5 @@
 /* rotations.h — a deterministic, near-uniform set of N rotations (unit quaternions) for the
- * exhaustive rigid-body pose search (grids/place_cpu.h, gpu/place_gpu.h).
+ * exhaustive rigid-body pose search (ligands/place/place_cpu.h, gpu/place/place_gpu.h).
  *
  * The set is the super-Fibonacci spiral of M. Alexa, "Super-Fibonacci Spirals: Fast,
  * Low-Discrepancy Sampling of SO(3)", CVPR 2022. Member i (0 ≤ i < N) is built from
@@ -13,12 +13,12 @@
  *
  * Coverage, measured in tests/test_place_cpu.c (largest angle from 200 000 random rotations to
  * the nearest member; the theoretical lower bound for N balls covering SO(3) is about
- * (6π/N)^(1/3)): see that test for the numbers, and the header of grids/place_cpu.h.
+ * (6π/N)^(1/3)): see that test for the numbers, and the header of ligands/place/place_cpu.h.
  */
 #ifndef VSG_ROTATIONS_H
 #define VSG_ROTATIONS_H
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -10,7 +10,7 @@
  * bad data or a bad check hands out nothing of what it inflated (they are suspect). */
 #define _POSIX_C_SOURCE 200809L /* read(), close() */
 
-#include "inflate.h"
+#include "ligands/readers/inflate.h"
 
 #include <errno.h>
 #include <stdio.h>

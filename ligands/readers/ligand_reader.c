@@ -26,10 +26,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "errors.h"
-#include "inflate.h"
-#include "ligand.h"
-#include "reader_internal.h"
+#include "grids/base/errors.h"
+#include "ligands/readers/inflate.h"
+#include "ligands/ligand.h"
+#include "ligands/readers/reader_internal.h"
 
 #define SRC_CHUNK (256u * 1024u) /* bytes asked of the inflater per call: few calls per line */
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read_ahead.h"
+#include "ligands/readers/read_ahead.h"
 
 #define RA_BLOCKS 4
 #define RA_BLOCK VSG_READ_AHEAD_BLOCK

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "errors.h"
-#include "inflate.h"
+#include "grids/base/errors.h"
+#include "ligands/readers/inflate.h"
 
 #define VSG_READ_AHEAD_BLOCK (1u << 20)
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "reader_internal.h"
+#include "ligands/readers/reader_internal.h"
 
 static int is_section(const char *l, size_t n) { return n >= 9 && memcmp(l, "@<TRIPOS>", 9) == 0; }
 static int is_molecule(const char *l, size_t n) { return vsg_lig_is_mol2_start(l, n); }

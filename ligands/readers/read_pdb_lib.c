@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "reader_internal.h"
+#include "ligands/readers/reader_internal.h"
 
 /* "REMARK  Name = X" → X (rank 2); "COMPND    X" → X (rank 1). */
 static int name_in(const char *line, size_t len, const char **s, size_t *n)

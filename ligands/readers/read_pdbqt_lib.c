@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "reader_internal.h"
+#include "ligands/readers/reader_internal.h"
 
 /* Element of an AutoDock type: acceptor/donor variants name their element; G0-G9 and CG0-CG9
  * are AutoDock-GPU's macrocycle glue carbons; W (hydrated docking water) has none. */

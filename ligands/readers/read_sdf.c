@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "reader_internal.h"
+#include "ligands/readers/reader_internal.h"
 
 static int is_dollars(const char *l, size_t n) { return vsg_lig_is_sdf_end(l, n); }
 static int is_mend(const char *l, size_t n) { return n >= 6 && memcmp(l, "M  END", 6) == 0 && vsg_lig_blank(l + 6, n - 6); }

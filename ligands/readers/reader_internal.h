@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inflate.h"
-#include "ligand.h"
-#include "read_ahead.h"
+#include "ligands/readers/inflate.h"
+#include "ligands/ligand.h"
+#include "ligands/readers/read_ahead.h"
 
 #define VSG_LIG_LINE_MAX (1u << 20) /* longer lines are not a molecule we know how to read */
 
@@ -230,7 +230,7 @@ void vsg_ligand_reader_set_chunk(vsg_ligand_reader *r, const vsg_lig_chunk *ch);
 
 /* ---- numbers ---------------------------------------------------------------------------- */
 
-int vsg_parse_double(const char *s, size_t len, double *out); /* grids/textio.h */
+int vsg_parse_double(const char *s, size_t len, double *out); /* grids/base/textio.h */
 
 /* Strict decimal parser for fixed-format fields ("  -12.3456"): the common plain form in one
  * pass, exactly rounded like strtod (one division of exact values); anything else (exponents,

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "errors.h"
+#include "ligands/score/batch.h"
+#include "grids/base/errors.h"
 
 vsg_status vsg_batch_init(vsg_batch *b, size_t cap_ligands, size_t cap_atoms)
 {

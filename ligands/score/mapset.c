@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "autogrid_maps.h"
-#include "errors.h"
-#include "grid.h"
-#include "mapset.h"
+#include "grids/formats/autogrid_maps.h"
+#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
+#include "ligands/score/mapset.h"
 
 /* Map headers and the fld print geometry with 3 decimals: within this they agree. */
 #define FLD_TOLERANCE 1.5e-3

@@ -1,5 +1,5 @@
 /* mapset.h — an AutoGrid4 map set (the .maps.fld and every map it lists) loaded into memory,
- * ready to score AutoDock4 poses with vsg_score_cpu or the GPU kernels (grids/score.h).
+ * ready to score AutoDock4 poses with vsg_score_cpu or the GPU kernels (ligands/score/score.h).
  *
  * The fld names one map per ligand atom type ("A", "C", "OA", ...) plus the electrostatic "e"
  * and desolvation "d" maps. Map files are looked up relative to the fld's folder, as written
@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 
-#include "score.h"
-#include "vsgrid.h"
+#include "ligands/score/score.h"
+#include "grids/base/vsgrid.h"
 
 typedef struct vsg_mapset vsg_mapset; /* opaque, owns its maps */
 

@@ -1,5 +1,5 @@
 /* score.h — scoring ligand atoms on receptor grids: the contract shared by the CPU twin
- * (grids/score_cpu.c, double precision, OpenMP) and the GPU kernels (gpu/screen.cu).
+ * (ligands/score/score_cpu.c, double precision, OpenMP) and the GPU kernels (gpu/score/score_gpu.cu).
  *
  * Two kinds of score:
  *  - VSG_SCORE_ELEC: E = elec_factor · Σ_i q_i φ(r_i) with φ trilinearly interpolated in one
@@ -16,7 +16,7 @@
  * Outside the grid (a coordinate outside [origin, origin + (n − 1)·spacing]; NaN counts as
  * outside): counted in vsg_score_result.outside in both kinds.
  *  - ELEC: the atom contributes 0.
- *  - AD4: autodock4's rule (documented with its source in grids/score_cpu.c), so that the
+ *  - AD4: autodock4's rule (documented with its source in ligands/score/score_cpu.c), so that the
  *    energy equals what autodock4 reports for the same pose.
  */
 #ifndef VSG_SCORE_H
@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vsgrid.h"
+#include "grids/base/vsgrid.h"
 
 #define VSG_SCORE_MAX_MAPS 32
 #define VSG_SCORE_NO_TYPE 255 /* batch type of an atom with no type map (ELEC, or untyped) */

@@ -1,7 +1,7 @@
-/* score_cpu.c — the CPU twin of the scoring kernels (grids/score.h): every ligand of a batch
+/* score_cpu.c — the CPU twin of the scoring kernels (ligands/score/score.h): every ligand of a batch
  * scored on receptor grids in double precision, ligands spread over OpenMP threads, each
  * ligand summed in atom order by one thread (so the result does not depend on the thread
- * count). It is the reference the GPU kernels (gpu/screen.cu) are checked against, and it
+ * count). It is the reference the GPU kernels (gpu/score/score_gpu.cu) are checked against, and it
  * reproduces autodock4 4.2.6's "epdb" intermolecular energy (tests/test_peer_ad4.c).
  *
  * Interpolation (score.h): u = (x − origin)/spacing, i0 = ⌊u⌋ clamped to [0, n − 2],
@@ -35,9 +35,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "errors.h"
-#include "grid.h"
-#include "score.h"
+#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
+#include "ligands/score/score.h"
 
 /* autodock/constants.h (4.2.6): ENERGYPENALTY, kcal/mol/Å², per outside atom and per total. */
 #define AD4_ENERGY_PENALTY 500.0

@@ -4,9 +4,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "batch.h" /* VSG_BATCH_PARALLEL_MIN */
-#include "errors.h"
-#include "zip.h"
+#include "ligands/score/batch.h" /* VSG_BATCH_PARALLEL_MIN */
+#include "grids/base/errors.h"
+#include "ligands/score/zip.h"
 
 void vsg_zip_frame_make(const float lo[3], const float hi[3], vsg_zip_frame *f)
 {

@@ -1,4 +1,4 @@
-/* zip.h — the ZIP atom format of paper 003 (gpu/screen.cu decodes it in the kernels), packed
+/* zip.h — the ZIP atom format of paper 003 (gpu/score/score_gpu.cu decodes it in the kernels), packed
  * on the host, and the matching unpack the CPU uses to predict ZIP's result: the CPU twin on
  * the unpacked batch gives what the ZIP kernels compute, up to float rounding.
  *
@@ -12,7 +12,7 @@
  *  - charge and type: one uint32 = (Q << 8) | type byte, Q a signed 24-bit integer =
  *    round(q · 2^20): charge quantum 2^-20 e = 9.5e-7 e, error ≤ 2^-21 e = 4.8e-7 e, range
  *    |q| ≤ (2^23 − 1)/2^20 ≈ 7.9999995 e (beyond, or not finite: VSG_E_DATA).
- *  - the type byte (also the plain format's type array, gpu/screen.cu): bits 0–6 the map index
+ *  - the type byte (also the plain format's type array, gpu/score/score_gpu.cu): bits 0–6 the map index
  *    (0–31), VSG_ZIP_TYPE_NONE for VSG_SCORE_NO_TYPE, VSG_ZIP_TYPE_BAD for an atom with a NaN or
  *    infinite coordinate (outside, contributes 0, as the twin says; its k are 0); bit 7
  *    (VSG_ZIP_HEAD) marks the first atom of each non-empty ligand, which is how the kernels find
@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "score.h"
+#include "ligands/score/score.h"
 
 #define VSG_ZIP_STEPS 65535                 /* quanta across the box per axis */
 #define VSG_ZIP_CHARGE_SCALE 1048576.0      /* 2^20 per e */

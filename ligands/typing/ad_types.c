@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "ligand.h"
+#include "grids/base/errors.h"
+#include "ligands/ligand.h"
 
 enum { MAX_AROMATIC_CYCLE = 14, CYCLE_SEARCH_BUDGET = 1 << 20 };
 

@@ -1,6 +1,6 @@
 /* charges_obabel.cpp — Gasteiger–Marsili partial charges through the Open Babel 3 library:
  * the small C++ bridge that keeps C++ out of the rest of vsgrid. Built only when CMake finds
- * Open Babel (else ligands/charges_none.c answers "unsupported").
+ * Open Babel (else ligands/typing/charges_none.c answers "unsupported").
  *
  * The molecule is rebuilt as an OBMol from the record's elements, coordinates, formal charges
  * and bonds. Aromatic bonds (SDF type 4, MOL2 "ar") are flagged aromatic and given a Kekulé
@@ -30,8 +30,8 @@
 #include <openbabel/plugin.h>
 
 extern "C" {
-#include "errors.h"
-#include "ligand.h"
+#include "grids/base/errors.h"
+#include "ligands/ligand.h"
 }
 
 namespace {

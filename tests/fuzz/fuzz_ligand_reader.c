@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ligand.h"
-#include "reader_internal.h"
+#include "ligands/ligand.h"
+#include "ligands/readers/reader_internal.h"
 
 static vsg_ligand_format only = VSG_LIG_AUTO;
 
