@@ -19,14 +19,15 @@ cc=${CC_FUZZ:-$(command -v clang || command -v clang-14)}
 mkdir -p "$work"
 
 # The reader needs only the ligand reading sources, errors.c and textio's number parser.
-srcs=("$here"/ligands/ligand.c "$here"/ligands/ligand_reader.c "$here"/ligands/read_sdf.c
-      "$here"/ligands/read_mol2_lib.c "$here"/ligands/read_pdbqt_lib.c "$here"/ligands/read_pdb_lib.c
-      "$here"/engine/errors.c "$here"/grids/textio.c "$here"/ligands/inflate.c)
+srcs=("$here"/ligands/ligand.c "$here"/ligands/readers/ligand_reader.c "$here"/ligands/readers/read_sdf.c
+      "$here"/ligands/readers/read_mol2_lib.c "$here"/ligands/readers/read_pdbqt_lib.c
+      "$here"/ligands/readers/read_pdb_lib.c "$here"/grids/base/errors.c "$here"/grids/base/textio.c
+      "$here"/ligands/readers/inflate.c "$here"/ligands/readers/read_ahead.c)
 # the inflater the build would use: ISA-L where its header is installed, zlib otherwise
 isal=() isal_lib=()
 if [ -f /usr/include/isa-l/igzip_lib.h ]; then isal=(-DVSG_HAVE_ISAL=1) isal_lib=(-lisal); fi
 "$cc" -std=c11 -g -O1 -DVSG_VERSION=\"fuzz\" "${isal[@]}" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-      -I"$here"/engine -I"$here"/grids -I"$here"/ligands \
+      -I"$here" \
       "$here"/tests/fuzz/fuzz_ligand_reader.c "${srcs[@]}" "${isal_lib[@]}" -lz -lm -o "$work/fuzz_ligand_reader"
 
 seed() { # seed FORMAT: a few records of that format

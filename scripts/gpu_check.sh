@@ -119,7 +119,7 @@ if [ "$built" -eq 1 ]; then
     done
     # The sweep's ceilings on this GPU apart from the solver (part "ceiling"; scripts/sor_ceiling.cu).
     if want ceiling && command -v nvcc > /dev/null; then
-        step "sor_ceiling 297" sor_ceiling.log bash -c "nvcc -O3 -arch=sm_90 -I gpu -I grids -I engine \
+        step "sor_ceiling 297" sor_ceiling.log bash -c "nvcc -O3 -arch=sm_90 -I . \
             -o '$BUILD_DIR/sor_ceiling' scripts/sor_ceiling.cu && '$BUILD_DIR/sor_ceiling' 297 200"
     fi
     # End to end: the 1STP receptor on a 161³ grid (80 Å, 0.5 Å), GPU float and double against

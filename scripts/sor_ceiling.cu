@@ -11,7 +11,7 @@
 // colour, which the neighbour loads read again). Every form sweeps
 // the same interior and its result is checked against the plain one-plane form (max |diff|).
 //
-//   nvcc -O3 -arch=sm_90 -I gpu -I grids -I engine -o sor_ceiling scripts/sor_ceiling.cu &&
+//   nvcc -O3 -arch=sm_90 -I . -o sor_ceiling scripts/sor_ceiling.cu &&
 //   ./sor_ceiling [N] [iterations]
 //
 // The "vsgrid" rows run vsgrid's kernels (gpu/pb/sor_kernels.cuh) on the same data: its uniform
@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/pb/sor_kernels.cuh" /* vsgrid's own kernels, for the "vsgrid" rows (-I gpu -I grids) */
+#include "gpu/pb/sor_kernels.cuh" /* vsgrid's own kernels, for the "vsgrid" rows (-I ., the repository root) */
 
 #define CK(call)                                                                              \
     do {                                                                                      \
