@@ -3,9 +3,7 @@
 #ifndef VSG_CLI_H
 #define VSG_CLI_H
 
-#include "grids/coulomb/coulomb.h"
 #include "engine/report/json.h"
-#include "engine/screen/screen.h"
 #include "grids/base/vsgrid.h"
 
 /* Exit codes (documented in README and --help). */

@@ -11,12 +11,6 @@
 #endif
 
 #include "engine/cli/cli.h"
-#include "grids/base/errors.h"
-#include "gpu/device/gpu.h"
-#include "grids/formats/grid.h"
-#include "ligands/score/mapset.h"
-#include "engine/screen/screen.h"
-#include "grids/base/timer.h"
 
 static const char bench_usage[] =
     "usage: vsgrid bench GRID LIBRARY... [options]\n"

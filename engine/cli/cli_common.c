@@ -8,8 +8,7 @@
 #include <unistd.h>
 
 #include "engine/cli/cli.h"
-#include "grids/coulomb/coulomb.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 
 int vsg_cli_exit_code(vsg_status s)
 {

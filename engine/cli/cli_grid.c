@@ -9,17 +9,9 @@
 #include <omp.h>
 #endif
 
-#include "grids/formats/autogrid_maps.h"
 #include "engine/cli/cli.h"
-#include "grids/coulomb/coulomb.h"
-#include "grids/base/errors.h"
-#include "grids/formats/grid.h"
 #include "engine/cli/grid_batch.h"
-#include "grids/receptor/molecule.h"
-#include "grids/base/mpi_env.h"  /* MPI (issue 7) */
-#include "grids/pb/pb_geometry.h"
-#include "grids/pb/sor_mpi.h"  /* MPI (issue 7) */
-#include "grids/base/timer.h"
+#include "grids/base/vsgrid.h"
 
 static const char grid_usage[] =
     "usage: vsgrid grid RECEPTOR -o OUT.vsg [--dx OUT.dx[.gz]] [options]\n"
@@ -285,10 +277,13 @@ static vsg_status gpf_box(const vsg_gpf *gp, const vsg_molecule *m, int n[3], do
 {
     double c[3] = {gp->center[0], gp->center[1], gp->center[2]};
     if (gp->center_auto) {
-        if (m->n == 0) return vsg_fail(VSG_E_DATA, "gridcenter auto: the receptor has no atoms");
+        size_t na = vsg_molecule_atom_count(m);
+        if (na == 0) return vsg_fail(VSG_E_DATA, "gridcenter auto: the receptor has no atoms");
         double s[3] = {0, 0, 0};
-        for (size_t i = 0; i < m->n; i++) s[0] += m->atoms[i].x, s[1] += m->atoms[i].y, s[2] += m->atoms[i].z;
-        for (int d = 0; d < 3; d++) c[d] = s[d] / (double)m->n;
+        vsg_atom_info at;
+        for (size_t i = 0; i < na; i++)
+            if (vsg_molecule_atom(m, i, &at) == VSG_OK) s[0] += at.x, s[1] += at.y, s[2] += at.z;
+        for (int d = 0; d < 3; d++) c[d] = s[d] / (double)na;
     }
     *h = gp->spacing;
     for (int d = 0; d < 3; d++) {
@@ -392,7 +387,9 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
 
     /* compute: the GPU when asked or present, else the CPU twin */
     size_t charged = 0;
-    for (size_t i = 0; m && i < m->n; i++) charged += m->atoms[i].charge != 0.0;
+    vsg_atom_info at;
+    for (size_t i = 0; m && i < vsg_molecule_atom_count(m); i++)
+        if (vsg_molecule_atom(m, i, &at) == VSG_OK) charged += at.charge != 0.0;
     char device[64] = "";
     double secs = 0.0, eps_rate = 0.0;
     if (st == VSG_OK) {

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
-#include "grids/base/timer.h"
 
 static const char usage[] =
     "usage: vsgrid info FILE [--json FILE] [--pqr OUT.pqr]\n"

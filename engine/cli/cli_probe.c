@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
-#include "grids/base/timer.h"
 
 static const char usage[] =
     "usage: vsgrid probe GRID LIGAND [--csv ATOMS.csv] [--json FILE] [--quiet]\n"

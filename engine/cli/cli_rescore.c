@@ -22,13 +22,6 @@
 #endif
 
 #include "engine/cli/cli.h"
-#include "grids/coulomb/coulomb.h"
-#include "grids/base/errors.h"
-#include "grids/formats/grid.h"
-#include "grids/receptor/molecule.h"
-#include "grids/pb/pb_geometry.h"
-#include "engine/screen/screen.h"
-#include "grids/base/timer.h"
 
 #define RESCORE_SPACING 0.375 /* Å: AutoGrid's default, fine enough for pose-level scores */
 

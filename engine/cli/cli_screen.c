@@ -13,15 +13,6 @@
 #endif
 
 #include "engine/cli/cli.h"
-#include "grids/base/errors.h"
-#include "grids/formats/grid.h"
-#include "ligands/score/mapset.h"
-#include "grids/base/mpi_env.h" /* MPI (issue 7) */
-#include "engine/screen/mpi_screen.h"
-#include "ligands/place/place_cpu.h"
-#include "ligands/place/rotations.h"
-#include "engine/screen/screen.h"
-#include "grids/base/timer.h"
 
 static const char screen_usage[] =
     "usage: vsgrid screen GRID LIBRARY... -o RESULTS.csv [options]\n"

@@ -8,8 +8,6 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
-#include "gpu/device/gpu.h"
-#include "grids/base/mpi_env.h"
 
 int vsg_cli_parse_devices(const char *cmd, const char *v, vsg_screen_options *so)
 {

@@ -8,13 +8,9 @@
 #include <unistd.h>
 
 #include "engine/cli/cli.h"
-#include "grids/base/errors.h"
-#include "gpu/device/gpu.h"
-#include "grids/receptor/molecule.h"
 #include "engine/report/ply_write.h"
 #include "engine/report/render_mesh.h"
-#include "engine/surface/surface_potential.h"
-#include "grids/base/timer.h"
+#include "grids/base/vsgrid.h"
 
 static const char usage[] =
     "usage: vsgrid surface RECEPTOR -o OUT.ply [options]\n"
@@ -164,21 +160,22 @@ int vsg_cmd_surface(int argc, char **argv)
     vsg_surface_report r;
     int rc = 0;
     vsg_status st = vsg_molecule_read(rec, NULL, &m);
+    size_t natoms = st == VSG_OK ? vsg_molecule_atom_count(m) : 0;
     t_read = vsg_now() - t0;
-    if (st == VSG_OK && talk) fprintf(stderr, "vsgrid surface: %zu atoms read; building the surface...\n", m->n);
+    if (st == VSG_OK && talk) fprintf(stderr, "vsgrid surface: %zu atoms read; building the surface...\n", natoms);
     if (st == VSG_OK) st = vert ? vsg_msms_read(vert, face, &mesh) : vsg_ses_mesh(m, &so, &mesh);
     if (st == VSG_OK && vert) {
         for (size_t v = 0; v < mesh->nvert; v++)
-            if (mesh->atom[v] >= (int32_t)m->n) {
+            if (mesh->atom[v] >= (int32_t)natoms) {
                 st = vsg_fail(VSG_E_FORMAT, "%s: vertex %zu names atom %d but %s has %zu atoms", vert, v + 1,
-                              mesh->atom[v] + 1, rec, m->n);
+                              mesh->atom[v] + 1, rec, natoms);
                 break;
             }
     }
     t_mesh = vsg_now() - t0 - t_read;
     if (st == VSG_OK) {
         uint32_t *groups = NULL;
-        if (groups_path) st = vsg_hcp_read_groups(groups_path, m->n, &groups);
+        if (groups_path) st = vsg_hcp_read_groups(groups_path, natoms, &groups);
         if (st == VSG_OK) st = vsg_hcp_build_grouped(m, groups, &h);
         free(groups);
     }
@@ -216,14 +213,14 @@ int vsg_cmd_surface(int argc, char **argv)
     if (!quiet)
         printf("surface potential: %zu atoms, %zu vertices, %s on %s: A = %.3f Å, region %d, κ = %.4f/Å; "
                "%.4g pairs in %.4f s (%.3g pairs/s); φ from %.3f to %.3f kT/e\n",
-               m->n, mesh->nvert, o.mode == VSG_SURFACE_HCP ? "HCP" : "exact", r.device_name, r.k.A, r.k.region,
+               natoms, mesh->nvert, o.mode == VSG_SURFACE_HCP ? "HCP" : "exact", r.device_name, r.k.A, r.k.region,
                r.k.kappa, r.pairs, r.kernel_seconds, rate, lo, hi);
     if (json) {
         vsg_json j;
         FILE *f = vsg_cli_json_open(json, &j, "surface");
         if (f) {
             vsg_json_str(&j, "receptor", rec);
-            vsg_json_int(&j, "atoms", (long long)m->n);
+            vsg_json_int(&j, "atoms", (long long)natoms);
             vsg_json_int(&j, "residues", (long long)r.nres);
             vsg_json_int(&j, "chains", (long long)r.nchain);
             vsg_json_int(&j, "complexes", (long long)r.ncplx);

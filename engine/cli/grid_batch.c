@@ -6,9 +6,8 @@
 #include <sys/stat.h>
 
 #include "engine/cli/cli.h"    /* VSG_EXIT_* */
-#include "grids/base/errors.h"
 #include "engine/cli/grid_batch.h"
-#include "engine/screen/screen.h" /* vsg_csv_field */
+#include "grids/base/vsgrid.h"
 
 void vsg_batch_name(const char *path, char *out, size_t len)
 {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
-#include "grids/base/mpi_env.h"  /* MPI (issue 7) */
+#include "grids/base/vsgrid.h"  /* vsg_mpi_* (issue 7) */
 
 static const char usage[] =
     "vsgrid — GPU virtual-screening scoring engine: receptor electrostatics on grids\n"

@@ -44,8 +44,6 @@ void vsg_pb_params_default(vsg_pb_params *p)
     p->max_memory = 8.0 * 1024 * 1024 * 1024;
 }
 
-double vsg_kt_kcal(double temperature) { return VSG_R_KCAL * temperature; }
-
 /* Bytes per node while a level is built and solved: potential + flag + three dielectric
  * codes + ion map during setup, the float output grid and the coarse grid kept for focusing. */
 static double bytes_per_node(vsg_precision pr) { return (pr == VSG_PRECISION_FLOAT ? 4.0 : 8.0) + 1.0 + 4.0 + 4.0 + 4.0; }

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "engine/report/colormap.h"
-#include "grids/base/errors.h"
 
 static uint8_t *put_le32(uint8_t *p, uint32_t v)
 {

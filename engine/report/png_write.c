@@ -11,7 +11,6 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "grids/base/errors.h"
 
 static void put_be32(uint8_t *p, uint32_t v)
 {

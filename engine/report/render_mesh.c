@@ -16,7 +16,6 @@
 
 #include "engine/report/bitmap_font.h"
 #include "engine/report/colormap.h"
-#include "grids/base/errors.h"
 #include "engine/report/png_write.h"
 
 #define NVIEWS 6

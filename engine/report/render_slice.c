@@ -12,12 +12,17 @@
 
 #include "engine/report/bitmap_font.h"
 #include "engine/report/colormap.h"
-#include "grids/base/errors.h"
-#include "grids/formats/grid.h"
-#include "grids/receptor/molecule.h"
 #include "engine/report/png_write.h"
 
 static const char axis_name[3] = {'x', 'y', 'z'};
+
+/* The grid as this file reads it, through the public accessors. */
+typedef struct {
+    int n[3];
+    double origin[3], spacing[3];
+    char units[16];
+    const float *data;
+} slice_grid;
 
 static int cmp_float(const void *a, const void *b)
 {
@@ -47,7 +52,7 @@ void vsg_slice_auto_range(const char *units, const float *values, size_t n, doub
 }
 
 /* Trilinear interpolation at fractional node indices, clamped to the grid. */
-static double sample(const vsg_grid *g, const double f[3])
+static double sample(const slice_grid *g, const double f[3])
 {
     int i0[3], i1[3];
     double w[3];
@@ -74,12 +79,15 @@ static void fill_rect(uint8_t *rgb, int width, int height, int x0, int y0, int w
 }
 
 /* Paints the discs of the atoms cut by the plane into mask (pw × ph); returns atoms cut. */
-static int paint_discs(const vsg_grid *g, const vsg_molecule *mol, int a, int u, int v, double pos, int s, int pw,
+static int paint_discs(const slice_grid *g, const vsg_molecule *mol, int a, int u, int v, double pos, int s, int pw,
                        int ph, uint8_t *mask)
 {
     int cut = 0;
-    for (size_t k = 0; k < mol->n; k++) {
-        const vsg_atom *at = &mol->atoms[k];
+    size_t natoms = vsg_molecule_atom_count(mol);
+    for (size_t k = 0; k < natoms; k++) {
+        vsg_atom_info info;
+        if (vsg_molecule_atom(mol, k, &info) != VSG_OK) continue;
+        const vsg_atom_info *at = &info;
         double c[3] = {at->x, at->y, at->z}, r = at->radius, d = c[a] - pos;
         if (!(r > 0.0) || !(fabs(d) < r)) continue;
         cut++;
@@ -101,9 +109,20 @@ static int paint_discs(const vsg_grid *g, const vsg_molecule *mol, int a, int u,
     return cut;
 }
 
-vsg_status vsg_render_slice_rgb(const vsg_grid *g, const vsg_slice_options *o, uint8_t **rgb_out,
+vsg_status vsg_render_slice_rgb(const vsg_grid *grid, const vsg_slice_options *o, uint8_t **rgb_out,
                                 vsg_slice_report *r)
 {
+    slice_grid view;
+    const slice_grid *g = NULL;
+    vsg_grid_shape shape;
+    if (grid && vsg_grid_shape_of(grid, &shape) == VSG_OK) {
+        memcpy(view.n, shape.n, sizeof view.n);
+        memcpy(view.origin, shape.origin, sizeof view.origin);
+        memcpy(view.spacing, shape.spacing, sizeof view.spacing);
+        memcpy(view.units, shape.units, sizeof view.units);
+        view.data = vsg_grid_values(grid);
+        g = &view;
+    }
     if (!g || !g->data || !o || !rgb_out || !r) return vsg_fail(VSG_E_ARG, "vsg_render_slice_rgb: missing argument");
     *rgb_out = NULL;
     memset(r, 0, sizeof *r);

@@ -29,9 +29,8 @@ extern "C" {
  * of all by vsg_top_sort's order (score, then row index: a total order, so every rank's best N
  * together hold the global best N) and writes them with their global rank: the single-rank SDF
  * byte for byte. */
-/* The CSV path this rank writes: `csv` itself when MPI is not active; else the part file
- * "CSV.rankK.part" (in buf; "vsgrid-screen.rankK.part" for '-') and the split is switched on. */
-const char *vsg_mpi_screen_part(const char *csv, char *buf, size_t len);
+/* vsg_mpi_screen_part and vsg_mpi_screen_finish, which the caller of vsg_screen_run uses, are public
+ * (grids/base/vsgrid.h); the rest is the pipeline's. */
 /* The path this rank writes for another output (SDF, poses): `path` without the split, else
  * "PATH.rankK.part" in buf. */
 const char *vsg_mpi_part_path(const char *path, char *buf, size_t len);
@@ -48,13 +47,6 @@ void vsg_mpi_block_close(FILE *f, long at);
  * and score; tags[rank_tag] is the vsgrid_rank tag, whose value rank 0 supplies. */
 vsg_status vsg_mpi_top_write(FILE *f, double score, size_t index, const vsg_ligand *lig, vsg_sdf_tag *tags,
                              int ntags, int rank_tag);
-/* After the pipeline (its part files closed): agrees the status, sums the counts of the report
- * over the ranks (records: every rank counts all), and rank 0 merges the parts into `csv`
- * ('-': standard output), `sdf` (NULL: none; top > 0: the best `top`) and `poses` (NULL: none),
- * and every rank removes its parts. Returns the agreed status. */
-vsg_status vsg_mpi_screen_finish(vsg_status st, const char *csv, const char *sdf, long top, const char *poses,
-                                 vsg_screen_report *rep);
-
 #ifdef __cplusplus
 }
 #endif

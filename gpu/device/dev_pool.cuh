@@ -3,7 +3,7 @@
  *
  * Why: a level allocates and frees some thirty arrays. cudaMalloc maps fresh pages and cudaFree
  * waits for the whole device, 2–5 ms a level at 161³ on an H100, more than the level's sweeps
- * (docs/PERFORMANCE.md, session 6). The pool keeps freed memory mapped, so the next level and
+ * (docs/PERFORMANCE.md, "PB grids"). The pool keeps freed memory mapped, so the next level and
  * the next receptor of a batch take it back in microseconds, in stream order, with no wait.
  *
  * Contract:

@@ -21,7 +21,7 @@
  * nodes that is 5.8 bytes/node in float and 10.4 in double; taking the patterns out needs, for
  * a moment, 9 bytes more per listed node and the shorter list beside the old one (reported
  * peak: 6.9 and 12.2). (Flags packed 2 bits a node
- * were tried: 0.25 bytes/node less, but 8–15% slower sweeps on an H100; DESIGN_NOTES.) Max |Δφ| is reduced on the
+ * were tried: 0.25 bytes/node less, but 8–15% slower sweeps on an H100; docs/DESIGN.md.) Max |Δφ| is reduced on the
  * device (warp shuffles, one atomicMax per block on the bits of a non-negative double,
  * which order like the values and keep a NaN above +inf) and one scalar comes back per
  * check; nothing else crosses the bus inside the loop.

@@ -1,5 +1,6 @@
-/* timer.h — wall clock in seconds (monotonic). */
+/* timer.h — wall clock in seconds (monotonic): vsg_now is public (vsgrid.h, "devices and
+ * processes"). */
 #ifndef VSG_TIMER_H
 #define VSG_TIMER_H
-double vsg_now(void);
+#include "grids/base/vsgrid.h"
 #endif

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h> /* FILE: screening output, CSV fields */
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,6 +60,19 @@ typedef void (*vsg_warning_fn)(const char *message, void *user);
 void vsg_set_warning_handler(vsg_warning_fn fn, void *user);
 size_t vsg_warning_count(void);              /* warnings issued so far in this process */
 
+/* For programs built on the library (the vsgrid command line reports its own failures so):
+ * vsg_fail records the printf-style message as vsg_last_error() and returns `status` as given;
+ * vsg_warn issues a warning through the handler above (and counts it); vsg_clear_error empties
+ * vsg_last_error(). */
+#if defined(__GNUC__)
+#define VSG_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define VSG_PRINTF(a, b)
+#endif
+vsg_status vsg_fail(vsg_status status, const char *fmt, ...) VSG_PRINTF(2, 3);
+void vsg_warn(const char *fmt, ...) VSG_PRINTF(1, 2);
+void vsg_clear_error(void);
+
 /* ---- molecules ---------------------------------------------------------------------- */
 typedef struct vsg_molecule vsg_molecule;
 
@@ -83,15 +97,20 @@ typedef struct {
 /* Reads PQR (fixed columns or whitespace separated), PDBQT, MOL2 or PDB (plain or .gz).
  * The format comes from the extension (".pqr", ".pdbqt", ".mol2", ".pdb", then ".gz"),
  * or from `format` when it is not NULL ("pqr", "pdbqt", "mol2", "pdb").
- * PDB has no charges: it is refused with a message that says to make a PQR (pdb2pqr). */
+ * PDB has no charges: it is refused with a message that says to make a PQR (pdb2pqr).
+ * Returns VSG_OK; VSG_E_ARG (a NULL argument, an unknown extension or format); VSG_E_IO (cannot
+ * open or read; truncated gzip); VSG_E_FORMAT (a malformed line, named by file and line);
+ * VSG_E_DATA (no atoms, a PDB without charges, a non-finite or negative value); VSG_E_NOMEM. */
 vsg_status vsg_molecule_read(const char *path, const char *format, vsg_molecule **out);
 void vsg_molecule_free(vsg_molecule *m);
 size_t vsg_molecule_atom_count(const vsg_molecule *m);
+/* Atom i (0-based). VSG_OK; VSG_E_ARG for a NULL argument or i ≥ the atom count. */
 vsg_status vsg_molecule_atom(const vsg_molecule *m, size_t i, vsg_atom_info *out);
 double vsg_molecule_net_charge(const vsg_molecule *m);
 uint32_t vsg_molecule_checksum(const vsg_molecule *m);  /* CRC-32 of the atoms' q, r, xyz */
 const char *vsg_molecule_source(const vsg_molecule *m); /* path as given */
-/* Writes the molecule as PQR (what vsgrid used: charges and radii), e.g. for APBS. */
+/* Writes the molecule as PQR (what vsgrid used: charges and radii), e.g. for APBS.
+ * VSG_OK; VSG_E_ARG (a NULL argument); VSG_E_IO (cannot create or write the file). */
 vsg_status vsg_molecule_write_pqr(const vsg_molecule *m, const char *path);
 
 /* ---- grids -------------------------------------------------------------------------- */
@@ -104,18 +123,38 @@ typedef struct {
     char units[16];        /* "kT/e", "kcal/mol/e", ... */
 } vsg_grid_shape;
 
-/* Reads a .vsg, .dx or .dx.gz grid (format from the extension). */
+/* Reads a .vsg, .dx or .dx.gz grid (format from the extension), or an AutoGrid .map.
+ * VSG_OK; VSG_E_ARG (a NULL argument); VSG_E_IO (cannot open or read; truncated file or gzip
+ * stream); VSG_E_FORMAT (an unknown extension, a malformed header or value, a .vsg of another
+ * format version, a checksum that does not match); VSG_E_UNSUPPORTED (a DX variant vsgrid does
+ * not read); VSG_E_LIMIT (a node count past the address space); VSG_E_NOMEM. */
 vsg_status vsg_grid_read(const char *path, vsg_grid **out);
-/* Writes .vsg, .dx or .dx.gz (format from the extension). */
+/* Writes .vsg, .dx or .dx.gz (format from the extension). VSG_OK; VSG_E_ARG (a NULL argument);
+ * VSG_E_FORMAT (an unknown extension, or an AutoGrid .map: vsg_autogrid_map_write); VSG_E_IO (cannot create or write: a full disk is reported, never a
+ * truncated file left as if whole); VSG_E_DATA (a non-finite value where the format forbids it);
+ * VSG_E_NOMEM. */
 vsg_status vsg_grid_write(const vsg_grid *g, const char *path);
 void vsg_grid_free(vsg_grid *g);
-vsg_status vsg_grid_shape_of(const vsg_grid *g, vsg_grid_shape *out);
+vsg_status vsg_grid_shape_of(const vsg_grid *g, vsg_grid_shape *out); /* VSG_E_ARG: NULL */
 /* Values, x fastest: value(i,j,k) = data[i + n0*(j + n1*k)]. The pointer stays owned by g. */
 const float *vsg_grid_values(const vsg_grid *g);
 /* "key = value" lines: method, parameters, version, receptor checksum, ... */
 const char *vsg_grid_metadata(const vsg_grid *g);
 /* Trilinear interpolation. VSG_E_ARG (and *value = 0) when the point is outside the grid. */
 vsg_status vsg_grid_interpolate(const vsg_grid *g, double x, double y, double z, double *value);
+/* A new grid of n[0]·n[1]·n[2] nodes (values uninitialised; units may be NULL = ""), e.g. for
+ * vsg_coulomb_cpu / vsg_coulomb_gpu to fill. NULL on failure, with vsg_last_error() saying why:
+ * VSG_E_ARG (a count < 1, a missing array, an origin or spacing not finite or spacing ≤ 0),
+ * VSG_E_LIMIT (the node count overflows the address space), VSG_E_NOMEM. */
+vsg_grid *vsg_grid_new(const int n[3], const double origin[3], const double spacing[3],
+                       const char *units);
+size_t vsg_grid_nodes(const vsg_grid *g);   /* n[0]·n[1]·n[2] */
+/* Appends "key = value\n" to the metadata (printf-style value). Returns VSG_OK; VSG_E_ARG for
+ * a missing key or value, a key with '=' or a newline, or a value that cannot be formatted;
+ * VSG_E_NOMEM. */
+vsg_status vsg_grid_meta_add(vsg_grid *g, const char *key, const char *fmt, ...) VSG_PRINTF(3, 4);
+/* Value of key in the metadata (copied into buf, cut to len), or NULL when absent. */
+const char *vsg_grid_meta_get(const vsg_grid *g, const char *key, char *buf, size_t len);
 
 /* ---- Poisson–Boltzmann ---------------------------------------------------------------- */
 typedef enum { VSG_SURFACE_VDW = 0, VSG_SURFACE_SES = 1, VSG_SURFACE_SMOOTH = 2 } vsg_surface;
@@ -207,15 +246,25 @@ typedef struct {
     char precision[8];
 } vsg_pb_report;
 
-/* Builds the maps and solves. *out receives the finest grid (kT/e). */
+/* Builds the maps and solves. *out receives the finest grid (kT/e); report may be NULL.
+ * Returns VSG_OK (also when max_iter ended a level unconverged: report->converged says so,
+ * with a warning); VSG_E_ARG (a NULL argument, a parameter out of range, a box that holds no
+ * grid, focusing from a file without one); VSG_E_IO / VSG_E_FORMAT (the focus_file grid, as
+ * vsg_grid_read); VSG_E_LIMIT (the grid needs more than max_memory, or max_gpu_memory on the
+ * device, or more nodes than an index holds); VSG_E_NOMEM; VSG_E_DEVICE (device GPU: no usable
+ * GPU, or a CUDA error; under AUTO a GPU failure falls back to the CPU twin with a warning);
+ * VSG_E_UNSUPPORTED (device GPU in a build without CUDA, MPI slabs without MPI);
+ * VSG_E_CONVERGE (the iteration diverged: a change that is not finite). */
 vsg_status vsg_pb_solve(const vsg_molecule *m, const vsg_pb_params *p, vsg_grid **out,
                         vsg_pb_report *report);
 /* Solvation energy: solve with the parameters, then the reference (eps_out = eps_in, no
- * salt) on the same grids and focusing; ΔG = G_solv − G_ref (kT). Reports may be NULL. */
+ * salt) on the same grids and focusing; ΔG = G_solv − G_ref (kT). Reports may be NULL.
+ * Returns what vsg_pb_solve returns, for either solve. */
 vsg_status vsg_pb_solvation(const vsg_molecule *m, const vsg_pb_params *p, double *dg_kt,
                             vsg_pb_report *solvated, vsg_pb_report *reference,
                             vsg_grid **solvated_grid);
-/* Memory the solve would take (bytes), without allocating it. */
+/* Memory the solve would take (bytes), without allocating it. VSG_OK; VSG_E_ARG (as
+ * vsg_pb_solve's geometry: a NULL argument, a parameter out of range). */
 vsg_status vsg_pb_estimate(const vsg_molecule *m, const vsg_pb_params *p, double *bytes,
                            int n[3], double *spacing);
 
@@ -225,20 +274,977 @@ typedef struct {
     size_t atoms;
     size_t outside;              /* atoms outside the grid: contribute 0, counted here */
 } vsg_probe_result;
-/* per_atom (may be NULL) receives φ at each atom (0 outside). */
+/* per_atom (may be NULL) receives φ at each atom (0 outside). VSG_OK; VSG_E_ARG (a missing
+ * grid, molecule or result). */
 vsg_status vsg_grid_probe(const vsg_grid *g, const vsg_molecule *ligand, double *per_atom,
                           vsg_probe_result *out);
 
 /* kT in kcal/mol at temperature T (K). */
 double vsg_kt_kcal(double temperature);
 
-/* ==== SECTION devices (API helper B) ==== */
+/* ---- devices and processes ----------------------------------------------------------- */
+/* Wall clock in seconds (monotonic; only differences mean anything). */
+double vsg_now(void);
 
-/* ==== SECTION Coulomb and AutoGrid electrostatic maps (API helper B) ==== */
+/* Number of usable CUDA devices (0 without CUDA, without a driver, or without a GPU). */
+int vsg_gpu_count(void);
+/* Starts the CUDA runtime and the device's primary context now (the first CUDA call of a
+ * process pays ~0.2 s for both), so that a solve can report that fixed cost apart. The current
+ * device is left as it was. Returns VSG_OK; VSG_E_DEVICE when the device cannot be selected or
+ * started; VSG_E_UNSUPPORTED in a build without CUDA. */
+vsg_status vsg_gpu_start(int device);
+/* Name (NUL-terminated, cut to len; name may be NULL when len is 0) and free and total memory
+ * (bytes) of a device (-1 = the first); free_bytes and total_bytes may be NULL. Returns VSG_OK;
+ * VSG_E_DEVICE when there is no such device or the driver fails; VSG_E_UNSUPPORTED in a build
+ * without CUDA. */
+vsg_status vsg_gpu_describe(int device, char *name, size_t len, double *free_bytes,
+                            double *total_bytes);
 
-/* ==== SECTION ligands, map sets, scoring, screening, placement (API helper A) ==== */
+/* MPI. vsgrid touches MPI only when it was built with it AND was launched by an MPI starter
+ * with more than one rank (OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_SIZE > 1 in the
+ * environment). Otherwise these answer as for a single process (rank 0 of 1).
+ * vsg_mpi_start initialises MPI (threads: funnelled, only the main thread calls MPI) when the
+ * conditions hold. Returns 0, or nonzero when MPI_Init failed (the caller exits). Then, unless
+ * OMP_NUM_THREADS is set, the host's cores are split between its ranks, and ranks > 0 send
+ * stdout and stderr to /dev/null (VSG_MPI_ALL_OUTPUT=1 keeps every rank's output). */
+int vsg_mpi_start(int *argc, char ***argv);
+/* Agrees the exit status over the ranks (the worst one wins) and finalises MPI when it was
+ * started; returns the status the process should exit with. */
+int vsg_mpi_finish(int rc);
+int vsg_mpi_active(void);      /* 1 when MPI was started (so the job has > 1 rank) */
+int vsg_mpi_rank(void);
+int vsg_mpi_size(void);
+int vsg_mpi_built(void);       /* 1 when this vsgrid was built with MPI */
+/* Ranks that share this host (MPI_COMM_TYPE_SHARED); 1 when MPI is not active. */
+int vsg_mpi_local_size(void);
+/* This rank's number among the ranks of its host (0 .. local_size − 1), for one GPU per rank:
+ * MPI_COMM_TYPE_SHARED when MPI is active, else OMPI_COMM_WORLD_LOCAL_RANK / MPI_LOCALRANKID /
+ * SLURM_LOCALID from the launcher, else 0. */
+int vsg_mpi_local_rank(void);
 
-/* ==== SECTION surface potential, pictures and meshes (API helper B) ==== */
+/* What the last distributed PB solve did (the finest level of a `vsgrid grid` over MPI ranks,
+ * z-slabs of the SOR). */
+#define VSG_SOR_MPI_MAX_REPORTED 64
+typedef struct {
+    int ranks;                 /* MPI ranks that shared the slabs */
+    int planes_min, planes_max;/* updated planes per rank */
+    int iterations;
+    double seconds;            /* iteration loop */
+    double seconds_per_iteration;
+    double comm_seconds;       /* in MPI_Waitall for the halos + in the convergence allreduce */
+    double allreduce_seconds;  /* the allreduce part */
+    double halo_bytes;         /* sent by this rank */
+    char backend[16];
+    char halo_path[8];         /* "ipc" (push into the neighbours' ghosts) or "staged" (pack/MPI/unpack) */
+    int device[VSG_SOR_MPI_MAX_REPORTED]; /* each rank's GPU (−1: CPU), the first ranks */
+    int host_id[VSG_SOR_MPI_MAX_REPORTED];/* ranks on one host share an id (0, 1, ...) */
+} vsg_sor_mpi_stats;
+/* 1 and the stats when a distributed solve (> 1 rank) has run in this process, else 0. */
+int vsg_sor_mpi_last(vsg_sor_mpi_stats *out);
+
+/* ---- Coulomb and AutoGrid electrostatic maps ------------------------------------------ */
+/* The box of a grid from vsg_pb_params' box options (spacing, box_mode, fill, box_center,
+ * box_size, around, padding): the finest level of a PB solve, and the box of a Coulomb grid.
+ * Odd node counts (at least 3), centred on the box's centre. */
+typedef struct {
+    int n[3];              /* nodes along x, y, z */
+    double h;              /* spacing, Å */
+    double origin[3];      /* Å, the node (0,0,0) */
+} vsg_level;
+/* Returns VSG_OK; VSG_E_ARG for a spacing ≤ 0, an explicit box without a finite centre and
+ * edges > 0, VSG_BOX_AROUND without a molecule with atoms or with padding < 0, or a fill
+ * outside (0, 1]. */
+vsg_status vsg_fine_level(const vsg_molecule *m, const vsg_pb_params *p, vsg_level *lv);
+
+/* The direct Coulomb potential grid, φ(p) = Σ_i q_i f(|p − r_i|) (kcal/mol/e), computed by the
+ * CPU twin (OpenMP, double) or the GPU kernel from one kernel description, so the AutoGrid-
+ * compatible mode (AutoGrid4's constants, dielectric table and clamps) is defined once.
+ *
+ * f(r) for r clamped below at rmin (and atoms beyond `cutoff` skipped when cutoff > 0):
+ *   VSG_DIEL_CONSTANT         f = scale / (eps r)
+ *   VSG_DIEL_DISTANCE_4R      f = scale / (4 r · r)                      (ε = 4r)
+ *   VSG_DIEL_MEHLER_SOLMAJER  f = scale / (r ε_MS(r)), ε_MS(r) = A + B / (1 + k e^{−λ B r})
+ *                             (Mehler & Solmajer 1991, the sigmoidal function AutoGrid4 uses)
+ * When `table` is set (AutoGrid-compatible mode), f is not computed analytically but read as
+ *   f = table[min((int)(r · table_per_a), table_n − 1)] / max(r, rmin)
+ * with the table index taken from the unclamped r (AutoGrid does so), i.e. the table holds
+ * scale/ε at AutoGrid's distance resolution, exactly as AutoGrid looks it up. */
+typedef enum {
+    VSG_DIEL_CONSTANT = 0,
+    VSG_DIEL_DISTANCE_4R = 1,
+    VSG_DIEL_MEHLER_SOLMAJER = 2
+} vsg_dielectric_model;
+
+typedef struct {
+    vsg_dielectric_model model;
+    double eps;            /* VSG_DIEL_CONSTANT */
+    double scale;          /* prefactor, kcal·Å/(mol·e²) (332.0637 × any coefficient) */
+    double rmin;           /* Å: r < rmin is evaluated at rmin */
+    double cutoff;         /* Å: atoms farther than this are skipped; 0 = all atoms */
+    double *table;         /* optional scale/ε table (AutoGrid mode), owned by the kernel */
+    int table_n;
+    double table_per_a;    /* table entries per Å */
+    int autogrid;          /* 1: AutoGrid4-compatible conventions */
+} vsg_coulomb_kernel;
+
+/* Fills k for a model. autogrid = 1 selects AutoGrid4's exact conventions for the model (its
+ * constants, clamps and lookup table); eps is the constant dielectric for VSG_DIEL_CONSTANT.
+ * Returns VSG_OK; VSG_E_ARG for a NULL k, an unknown model or a constant dielectric that is
+ * not finite and > 0; VSG_E_NOMEM (the AutoGrid table). Free with vsg_coulomb_kernel_free. */
+vsg_status vsg_coulomb_kernel_make(vsg_dielectric_model model, double eps, int autogrid,
+                                   vsg_coulomb_kernel *k);
+void vsg_coulomb_kernel_free(vsg_coulomb_kernel *k);   /* the table; k itself is the caller's */
+
+/* The CPU twin: fills g's values (geometry already set, vsg_grid_new) with the potential of
+ * m's charges. Double precision, OpenMP over grid points. Returns VSG_OK; VSG_E_ARG for a
+ * missing argument, a grid without values or a bad kernel; VSG_E_NOMEM. */
+vsg_status vsg_coulomb_cpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_grid *g);
+
+/* The GPU kernel: same contract; float arithmetic with double accumulation per point where it
+ * matters. device −1 = the first. *evals_per_second (may be NULL) receives atoms × grid points
+ * / kernel seconds. Returns VSG_OK; VSG_E_ARG as vsg_coulomb_cpu; VSG_E_DEVICE without a
+ * usable GPU or on a CUDA failure; VSG_E_LIMIT / VSG_E_NOMEM when the work does not fit the
+ * device or the host; VSG_E_UNSUPPORTED in a build without CUDA. */
+vsg_status vsg_coulomb_gpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_grid *g, int device,
+                           double *evals_per_second);
+
+/* AutoGrid4's file formats: grid maps (.map, optionally gzipped), the AVS field file
+ * (.maps.fld) with its extents file (.maps.xyz), and the grid parameter file (.gpf), as
+ * autogrid4 4.2.6 reads and writes them, so that autodock4 and AutoDock-GPU read vsgrid's maps.
+ * Geometry: NELEMENTS (the gpf's npts) is even and the map has NELEMENTS + 1 points per axis,
+ * centred on CENTER: node (0,0,0) is at CENTER − NELEMENTS/2 · SPACING, x fastest. */
+#define VSG_AG_PATH 512
+#define VSG_AG_MAX_MAPS 32
+
+/* What a .gpf says about the box and the electrostatics (other keywords are ignored). */
+typedef struct {
+    int npts[3];                     /* NELEMENTS per axis, even (AutoGrid rounds odd counts down) */
+    double spacing;                  /* Å (AutoGrid's default 0.375 when absent) */
+    double center[3];                /* Å; unset when center_auto */
+    int have_npts, have_center;
+    int center_auto;                 /* "gridcenter auto": mean of the receptor's atom coordinates */
+    char receptor[VSG_AG_PATH];      /* "" when absent */
+    char gridfld[VSG_AG_PATH];       /* "" when absent */
+    char elecmap[VSG_AG_PATH];       /* "" when absent */
+    int have_dielectric;
+    double dielectric;               /* < 0: Mehler–Solmajer (the magnitude is ignored);
+                                        > 0: constant; 0: constant 40 (AutoGrid) */
+    int have_estat;
+    double estat_coeff;              /* FE_coeff_estat from the gpf's parameter_file, if it sets one */
+} vsg_gpf;
+
+/* Reads a gpf; a parameter_file is looked up as written, then next to the gpf. Returns VSG_OK;
+ * VSG_E_ARG for a NULL argument; VSG_E_IO when the gpf or its parameter_file cannot be opened
+ * or read; VSG_E_FORMAT ("file:line: ...") for a malformed line, truncated gzip or a line
+ * over 1 MiB; VSG_E_NOMEM. */
+vsg_status vsg_gpf_read(const char *path, vsg_gpf *out);
+
+/* Header lines of a map (informational for AutoDock; all three may be NULL → "none"). */
+typedef struct {
+    const char *gpf;                 /* GRID_PARAMETER_FILE */
+    const char *fld;                 /* GRID_DATA_FILE */
+    const char *macromolecule;       /* MACROMOLECULE */
+} vsg_autogrid_header;
+
+/* Writes g as an AutoGrid map: six header lines, then one value per line, x fastest, as
+ * autogrid4 prints them ("%.3f" of the value rounded to 3 decimals, "0." when |v| < 1e-4).
+ * Plain text only. Returns VSG_OK; VSG_E_ARG when g does not have odd node counts and the
+ * same spacing on all axes, for a ".gz" path or a missing argument; VSG_E_DATA for a value
+ * that is not finite; VSG_E_IO when the file cannot be written. */
+vsg_status vsg_autogrid_map_write(const vsg_grid *g, const char *path, const vsg_autogrid_header *h);
+
+/* Reads a .map or .map.gz. Units: "kcal/mol/e" for electrostatic maps (name ends in ".e.map"
+ * or ".e.map.gz"), "kcal/mol" otherwise. The header's file names and centre are kept in the
+ * grid's metadata (autogrid_gpf, autogrid_fld, autogrid_macromolecule, autogrid_center).
+ * Returns VSG_OK; VSG_E_ARG for a NULL argument; VSG_E_IO (cannot open or read);
+ * VSG_E_FORMAT (malformed header or values, wrong value count, truncated gzip); VSG_E_NOMEM. */
+vsg_status vsg_autogrid_map_read(const char *path, vsg_grid **out);
+
+/* One map listed in a .maps.fld. */
+typedef struct {
+    char type[8];                    /* ligand atom type ("A", "OA"), or "e" / "d" */
+    char file[VSG_AG_PATH];          /* map file name as written in the fld */
+} vsg_fld_map;
+
+typedef struct {
+    int npts[3];                     /* NELEMENTS */
+    double spacing;
+    double center[3];
+    char macromolecule[VSG_AG_PATH];
+    char gpf[VSG_AG_PATH];
+    char xyz[VSG_AG_PATH];           /* extents file named by the coord lines */
+    int n_maps;
+    vsg_fld_map maps[VSG_AG_MAX_MAPS];
+} vsg_fld;
+
+/* Writes the AVS field file as autogrid4 does, and its .xyz extents file (path with "fld"
+ * replaced by "xyz", as AutoGrid derives it). Labels: "X-affinity" for atom types,
+ * "Electrostatics" for "e", "Desolvation" for "d". The maps should be listed atom types first,
+ * then e, then d (AutoGrid's order, which AutoDock expects). Returns VSG_OK; VSG_E_ARG for a
+ * path not ending in ".fld", a map count outside 1..VSG_AG_MAX_MAPS, a spacing ≤ 0, an odd or
+ * negative NELEMENTS or a missing argument; VSG_E_IO when a file cannot be written;
+ * VSG_E_NOMEM. */
+vsg_status vsg_autogrid_fld_write(const char *path, const vsg_fld *f);
+/* Reads a .maps.fld (geometry from its #SPACING/#NELEMENTS/#CENTER comments and dim lines,
+ * maps from its label/variable lines). Returns VSG_OK; VSG_E_ARG for a NULL argument; VSG_E_IO
+ * (cannot open or read); VSG_E_FORMAT (malformed or missing lines, too many maps, truncated
+ * gzip); VSG_E_NOMEM. */
+vsg_status vsg_autogrid_fld_read(const char *path, vsg_fld *out);
+
+/* ---- ligands and libraries ------------------------------------------------------------ */
+
+/* A ligand library is read by a streaming reader that yields its records (molecules or docking
+ * poses) in input order, from SDF (V2000/V3000), MOL2, PDBQT and PDB files (plain or gzip,
+ * several files, "-" for standard input).
+ *
+ * Contract: every input record yields exactly one vsg_ligand, whatever is wrong with it. A
+ * record that cannot be scored still comes out, with status != VSG_OK, a short code and a
+ * one-line message naming file, record and line; the reader then resynchronises on the next
+ * record boundary ($$$$, @<TRIPOS>MOLECULE, MODEL/ENDMDL, END). A file that cannot be opened,
+ * or a gzip stream that ends early, yields one record with that status (so it gets its row)
+ * and reading goes on with the next file. Memory is bounded by the largest record, never by
+ * the library. */
+typedef enum {
+    VSG_LIG_AUTO = 0, /* from the extension (.sdf/.sd/.mol, .mol2, .pdbqt, .pdb/.ent, with .gz) */
+    VSG_LIG_SDF,
+    VSG_LIG_MOL2,
+    VSG_LIG_PDBQT,
+    VSG_LIG_PDB
+} vsg_ligand_format;
+
+/* Bond orders as read: 1, 2, 3; VSG_BOND_AROMATIC for SDF type 4 and MOL2 "ar";
+ * VSG_BOND_AMIDE for MOL2 "am" (single, planar). */
+enum { VSG_BOND_AROMATIC = 4, VSG_BOND_AMIDE = 5 };
+
+typedef struct {
+    double x, y, z;   /* Å */
+    double charge;    /* e (partial charge as read or assigned; 0 when none) */
+    int line;         /* 1-based line of the atom in its file */
+    int formal;       /* formal charge (SDF M  CHG / atom block, MOL2 none) */
+    char name[8];     /* atom name ("C1", "CA"), may be "" */
+    char element[3];  /* element symbol, capitalised ("C", "Cl"); "" when unknown */
+    char ad_type[3];  /* AutoDock 4 type: from PDBQT, or assigned by vsg_ligand_assign_ad_types */
+} vsg_lig_atom;
+
+typedef struct {
+    int a, b;         /* 0-based atom indices */
+    int order;        /* 1, 2, 3, VSG_BOND_AROMATIC, VSG_BOND_AMIDE */
+} vsg_lig_bond;
+
+/* Short status codes, the CSV's `status` column. */
+#define VSG_LIG_OK "ok"
+#define VSG_LIG_PARSE "parse"           /* malformed record */
+#define VSG_LIG_IO "io"                 /* file unreadable, truncated or corrupt gzip */
+#define VSG_LIG_NO_ATOMS "no_atoms"
+#define VSG_LIG_NO_CHARGES "no_charges" /* no charges in the file and none assigned */
+#define VSG_LIG_ZERO_CHARGES "zero_charges" /* every charge exactly 0: flagged, never scored */
+#define VSG_LIG_BAD_COORD "bad_coord"   /* NaN/inf coordinate */
+#define VSG_LIG_TOO_MANY "too_many_atoms"
+#define VSG_LIG_TYPE "untyped"          /* AD4 scoring: an atom type with no map */
+#define VSG_LIG_OUTSIDE "outside"       /* atoms outside the grid (scored by the stated rule) */
+#define VSG_LIG_NO_POSE "no_pose"       /* rigid placement: no pose keeps every atom inside the grid */
+
+/* One record. A plain struct: its buffers are owned by the record (vsg_ligand_init, then
+ * vsg_ligand_release), the source string by the reader. */
+typedef struct {
+    /* identity */
+    size_t index;          /* 0-based position over all inputs, in input order */
+    const char *source;    /* path as given ("-" = stdin); owned by the reader, valid until close */
+    long record;           /* 1-based record number within its file */
+    long line;             /* 1-based line where the record starts */
+    vsg_ligand_format format;
+    char name[128];        /* SDF title line, MOL2 molecule name, PDBQT "REMARK Name =" or
+                              COMPND, else ""; control characters replaced by blanks */
+    /* content */
+    int natoms, nbonds;
+    vsg_lig_atom *atoms;   /* owned; capacity managed by the reader */
+    vsg_lig_bond *bonds;
+    int atoms_cap, bonds_cap;
+    int has_charges;       /* 1 when charges came from the file (MOL2/PDBQT columns, SDF tags) */
+    int model;             /* PDBQT/PDB MODEL number, 0 when none */
+    /* the record's text exactly as read (keep_text), for SDF output that keeps the molecule */
+    char *text;
+    size_t text_len, text_cap;
+    /* outcome */
+    vsg_status status;     /* VSG_OK, or why this record cannot be scored */
+    char code[16];         /* one of VSG_LIG_* */
+    char message[256];     /* "path:line: record N: what is wrong" (empty when ok) */
+} vsg_ligand;
+
+typedef struct {
+    vsg_ligand_format format; /* VSG_LIG_AUTO: from each file's extension; "-" needs a format */
+    int keep_text;            /* keep each record's text in vsg_ligand.text */
+    int max_atoms;            /* records with more atoms get VSG_LIG_TOO_MANY (0 = 100000) */
+} vsg_ligand_reader_options;
+
+typedef struct vsg_ligand_reader vsg_ligand_reader;
+
+/* Opens a reader over paths[0..npaths) read in order; opt may be NULL (defaults). Returns
+ * VSG_OK; VSG_E_ARG: out or paths NULL, npaths < 1, an empty path, an unknown format in opt,
+ * or (format AUTO) a path whose extension names no format, "-" included; VSG_E_NOMEM.
+ * Unreadable files are not an error here: they become records with status VSG_E_IO. */
+vsg_status vsg_ligand_reader_open(const char *const *paths, int npaths, const vsg_ligand_reader_options *opt,
+                                  vsg_ligand_reader **out);
+/* Fills *lig with the next record (its buffers are reused: initialise with
+ * vsg_ligand_init, free with vsg_ligand_release). Returns 1 with a record (check
+ * lig->status), 0 after the last record of the last file. */
+int vsg_ligand_reader_next(vsg_ligand_reader *r, vsg_ligand *lig);
+/* Records and failed records so far. */
+size_t vsg_ligand_reader_count(const vsg_ligand_reader *r, size_t *failed);
+/* Bytes consumed so far over all inputs (compressed bytes for .gz), and the total size of the
+ * regular files among the inputs (0 when unknown), for progress and ETA. */
+void vsg_ligand_reader_progress(const vsg_ligand_reader *r, uint64_t *done, uint64_t *total);
+void vsg_ligand_reader_close(vsg_ligand_reader *r);
+
+void vsg_ligand_init(vsg_ligand *lig);
+void vsg_ligand_release(vsg_ligand *lig);
+/* The format a path implies (VSG_LIG_AUTO when unknown). */
+vsg_ligand_format vsg_ligand_format_of(const char *path);
+const char *vsg_ligand_format_name(vsg_ligand_format f);   /* "sdf", ... */
+
+/* AutoDock 4 atom types from elements and bonds (SDF/MOL2 input; PDBQT keeps its own):
+ * C/A (aromatic carbon), N/NA (acceptor), OA, SA, HD (polar H) / H, F, Cl, Br, I, P, ...
+ * Returns VSG_OK; VSG_E_ARG: lig NULL; VSG_E_DATA: a bond that names a missing atom or has a
+ * bad order, or an element AutoDock has no type for (the message names the atom);
+ * VSG_E_NOMEM. */
+vsg_status vsg_ligand_assign_ad_types(vsg_ligand *lig);
+/* AutoDock's ligand preparation merges non-polar hydrogens into their heavy atom (charge
+ * added, atom removed); AD4 maps assume it. Keeps atom order otherwise. */
+void vsg_ligand_merge_nonpolar_h(vsg_ligand *lig);
+/* Gasteiger–Marsili charges through Open Babel. _available: 1 when this build has Open Babel.
+ * vsg_ligand_gasteiger returns VSG_OK; VSG_E_ARG: lig NULL; VSG_E_DATA: an unknown element, a
+ * bad or duplicate bond, or Open Babel failed on the molecule; VSG_E_NOMEM; VSG_E_UNSUPPORTED:
+ * no Open Babel in this build (or its charge plugins were not found). */
+int vsg_ligand_gasteiger_available(void);
+vsg_status vsg_ligand_gasteiger(vsg_ligand *lig);
+
+/* ---- scoring arrays of coordinates on receptor grids ----------------------------------- */
+/* The contract shared by the CPU twin (vsg_score_cpu, double precision, OpenMP) and the GPU
+ * kernels. Two kinds of score:
+ *  - VSG_SCORE_ELEC: E = elec_factor · Σ_i q_i φ(r_i) with φ trilinearly interpolated in one
+ *    grid (a PB grid in kT/e: elec_factor = kT in kcal/mol; a Coulomb grid in kcal/mol/e:
+ *    elec_factor = 1).
+ *  - VSG_SCORE_AD4: the AutoDock4 intermolecular energy of a pose on an AutoGrid map set,
+ *    E = Σ_i [ map_{type(i)}(r_i) + q_i e(r_i) + |q_i| d(r_i) ] (kcal/mol), as autodock4's
+ *    epdb reports it.
+ *
+ * Interpolation (both kinds, every kernel): u = (x − origin)/spacing per axis, i0 = ⌊u⌋ clamped
+ * to [0, n − 2] (so a point on the upper face interpolates in the last cell), t = u − i0, the
+ * usual product of (1 − t) and t weights over the 8 corners.
+ *
+ * Outside the grid (a coordinate outside [origin, origin + (n − 1)·spacing]; NaN counts as
+ * outside): counted in vsg_score_result.outside in both kinds.
+ *  - ELEC: the atom contributes 0.
+ *  - AD4: autodock4's rule (documented with its source in ligands/score/score_cpu.c), so that the
+ *    energy equals what autodock4 reports for the same pose. */
+#define VSG_SCORE_MAX_MAPS 32
+#define VSG_SCORE_NO_TYPE 255 /* batch type of an atom with no type map (ELEC, or untyped) */
+
+typedef enum { VSG_SCORE_ELEC = 0, VSG_SCORE_AD4 = 1 } vsg_score_kind;
+
+/* The receptor grids, all of one shape; the values stay owned by the caller. */
+typedef struct {
+    vsg_score_kind kind;
+    int n[3];                               /* nodes per axis (≥ 2 each) */
+    double origin[3];                       /* Å, node (0,0,0) */
+    double spacing[3];                      /* Å */
+    int nmaps;                              /* ELEC: 1; AD4: type maps + e + d */
+    const float *maps[VSG_SCORE_MAX_MAPS];  /* n0·n1·n2 values each, x fastest */
+    char types[VSG_SCORE_MAX_MAPS][4];      /* AD4: the AutoDock type of each map ("C", "OA",
+                                               "e", "d"); ELEC: "" */
+    int e_map, d_map;                       /* AD4: indices of the e and d maps; ELEC: e_map = 0,
+                                               d_map = −1 */
+    double elec_factor;                     /* ELEC: kcal/mol per (e · grid unit); AD4: 1 */
+} vsg_score_grids;
+
+/* A batch of ligands, atoms contiguous (structure of arrays). */
+typedef struct {
+    size_t nlig;
+    size_t natoms;
+    const uint32_t *start;  /* nlig + 1 offsets: ligand l owns atoms [start[l], start[l+1]) */
+    const float *x, *y, *z; /* Å, the grids' frame */
+    const float *q;         /* e */
+    const uint8_t *type;    /* AD4: index into maps of the atom's type map (VSG_SCORE_NO_TYPE:
+                               none, the type term is 0); ELEC: may be NULL */
+} vsg_score_batch;
+
+typedef struct {
+    double total;   /* kcal/mol */
+    double elec;    /* kcal/mol: Σ q φ (ELEC), Σ q e (AD4) */
+    double vdw_hb;  /* AD4: Σ map_type; ELEC: 0 */
+    double desolv;  /* AD4: Σ |q| d; ELEC: 0 */
+    int outside;    /* atoms outside the grid */
+} vsg_score_result;
+
+/* Kernel variants (paper 003). CPU = the double-precision twin, the reference. */
+typedef enum {
+    VSG_KERNEL_AUTO = 0,
+    VSG_KERNEL_CPU,
+    VSG_KERNEL_GM,         /* grids in global memory, one thread per atom */
+    VSG_KERNEL_ROI,        /* only the batch's region of the grid on the device */
+    VSG_KERNEL_SM,         /* the region staged in shared memory */
+    VSG_KERNEL_TM,         /* texture objects, hardware trilinear filtering (9-bit weights) */
+    VSG_KERNEL_ZIP,        /* coordinates as 3 × uint16 from the batch box, charge/type packed */
+    VSG_KERNEL_ROI_TM_ZIP,
+    VSG_KERNEL_ROI_SM_ZIP,
+    VSG_KERNEL_COUNT
+} vsg_kernel;
+
+const char *vsg_kernel_name(vsg_kernel k);          /* "gm", "roi-tm-zip", ...; "unknown" */
+vsg_kernel vsg_kernel_from_name(const char *name);  /* VSG_KERNEL_COUNT when unknown or NULL */
+
+/* Fills g from a grid (ELEC): elec_factor from its units ("kT/e" → kT at temperature_k in
+ * kcal/mol, "kcal/mol/e" → 1). The values stay owned by grid. Returns VSG_OK; VSG_E_ARG: a
+ * NULL argument or temperature_k ≤ 0 for a kT/e grid; VSG_E_DATA: other units, fewer than 2
+ * nodes on an axis, or a bad spacing. */
+vsg_status vsg_score_grids_from_grid(const vsg_grid *grid, double temperature_k, vsg_score_grids *g);
+
+/* The CPU twin: out[l] for every ligand of the batch, in double precision. Returns VSG_OK;
+ * VSG_E_ARG: a NULL argument, bad grids (kind, geometry, maps, e_map/d_map) or a bad batch
+ * (offsets, missing arrays, an AD4 atom whose type is not a type map). */
+vsg_status vsg_score_cpu(const vsg_score_grids *g, const vsg_score_batch *b, vsg_score_result *out);
+
+/* ---- AutoGrid map sets ------------------------------------------------------------------ */
+/* An AutoGrid4 map set (the .maps.fld and every map it lists) loaded into memory, ready to
+ * score AutoDock4 poses with vsg_score_cpu, a scorer or vsg_screen_run.
+ *
+ * The fld names one map per ligand atom type ("A", "C", "OA", ...) plus the electrostatic "e"
+ * and desolvation "d" maps. Map files are looked up relative to the fld's folder, as written
+ * and then with ".gz" appended (AutoGrid writes plain maps; data sets often ship them gzipped
+ * under the names the fld gives without ".gz"). All maps must have one shape (node counts,
+ * origin, spacing), which must also be the fld's; otherwise the read fails with a message that
+ * names both files. */
+typedef struct vsg_mapset vsg_mapset; /* opaque, owns its maps */
+
+/* Reads fld_path and its maps. Returns VSG_OK; VSG_E_ARG: a NULL argument, a path not ending in
+ * .fld, or an fld listing no map or too many; VSG_E_IO: the fld or a map missing or
+ * unreadable; VSG_E_FORMAT: a malformed file, a type listed twice, a type name over 3
+ * characters, no "e" or no "d" map, more than VSG_SCORE_MAX_MAPS maps; VSG_E_DATA: maps of
+ * different shapes, a map that disagrees with the fld's geometry, fewer than 2 nodes on an
+ * axis; VSG_E_NOMEM. */
+vsg_status vsg_mapset_read(const char *fld_path, vsg_mapset **out);
+void vsg_mapset_free(vsg_mapset *m);
+
+/* The maps as score grids: kind VSG_SCORE_AD4, the type maps in the fld's order with their
+ * AutoDock type names, then e_map and d_map, elec_factor 1. Valid until vsg_mapset_free. */
+const vsg_score_grids *vsg_mapset_grids(const vsg_mapset *m);
+
+/* Index into grids->maps of the type map of an AutoDock atom type ("OA"; exact, case-sensitive
+ * as AutoDock's types are), or VSG_SCORE_NO_TYPE when the set has no map for it. "e" and "d"
+ * are not atom types and never match. */
+uint8_t vsg_mapset_type_index(const vsg_mapset *m, const char *ad_type);
+/* The same lookup on any AD4 score grids (VSG_SCORE_NO_TYPE for ELEC grids). */
+uint8_t vsg_score_grids_type_index(const vsg_score_grids *g, const char *ad_type);
+
+/* The map file read for grids->maps[i] (the path as resolved, ".gz" included), or NULL. */
+const char *vsg_mapset_map_path(const vsg_mapset *m, int i);
+
+/* ---- placement: exhaustive rigid-body pose search -------------------------------------- */
+/* Rotations: a deterministic, near-uniform set of N unit quaternions, the super-Fibonacci
+ * spiral of M. Alexa, "Super-Fibonacci Spirals: Fast, Low-Discrepancy Sampling of SO(3)", CVPR
+ * 2022. Member i (0 ≤ i < N) is built from s = i + 1/2, r = √(s/N), R = √(1 − s/N),
+ * α = 2π s/φ, β = 2π s/ψ with φ = √2 and ψ the real root > 1 of ψ⁴ = ψ + 4
+ * (ψ ≈ 1.5337511687552043):  q_i = (w, x, y, z) = (r sin α, r cos α, R sin β, R cos β).
+ * Every N gives a near-uniform set, and member i depends only on (i, N) (the GPU generates any
+ * member from its index alone). Coverage is measured in tests/test_place_cpu.c.
+ *
+ * Poses. The ligand is rigid (one conformation). Its centroid c is the plain mean of its atom
+ * positions (no mass or charge weights). A pose is a rotation R (one member of a rotation set)
+ * and a site point s (one node of the site lattice below); its atoms are
+ *     x'_i = R · (x_i − c) + s,
+ * i.e. the rigid motion x' = R·x + T with T = s − R·c (what the CSV reports). The pose's
+ * coordinates are rounded to float, as every batch is, and scored by vsg_score_cpu, so the
+ * interpolation is the screening twin's, bit for bit.
+ *
+ * Site lattice. Per axis d, n_d = ⌊2·half_d/step⌋ + 1 points, centred on the box centre:
+ * p_d(i) = center_d + (i − (n_d − 1)/2)·step, i = 0 .. n_d − 1. Site index
+ * = ix + n_x·(iy + n_y·iz) (x fastest). Pose index = rotation index × n_sites + site index.
+ *
+ * Outside the grid. A pose with any atom outside the grid (the scoring contract's closed
+ * interval, tested on the float coordinates that are scored) is rejected: never scored as if
+ * inside, never kept. Poses whose rotated bounding box clearly leaves the grid are rejected
+ * before scoring (a lenient test, 1e-3 Å, so that the scorer's own outside count decides the
+ * rest).
+ *
+ * Best pose: the lowest total; ties go to the lowest pose index. Top-k: the k best in that
+ * order. Both are independent of the number of threads. */
+typedef struct {
+    double w, x, y, z; /* unit quaternion; q and −q are the same rotation */
+} vsg_quat;
+
+/* The largest rotation set vsg_rotations_super_fibonacci accepts. */
+#define VSG_ROTATIONS_MAX 10000000
+
+/* Fills out[0 .. n) with the super-Fibonacci set of n rotations (normalised in double).
+ * Returns VSG_OK; VSG_E_ARG: n < 1, n > VSG_ROTATIONS_MAX or out NULL. */
+vsg_status vsg_rotations_super_fibonacci(int n, vsg_quat *out);
+/* Row-major rotation matrix of a unit quaternion: v' = m · v. */
+void vsg_quat_to_matrix(const vsg_quat *q, double m[9]);
+/* Angle (radians, in [0, π]) of the rotation that takes a to b: 2 acos |a·b|. */
+double vsg_quat_angle(const vsg_quat *a, const vsg_quat *b);
+
+#define VSG_PLACE_DEFAULT_STEP 1.0       /* Å */
+#define VSG_PLACE_MAX_POSES 1000000000000000ull /* per molecule: rotations × sites */
+
+/* The box of site points (where the centroid may go). */
+typedef struct {
+    double center[3]; /* Å */
+    double half[3];   /* Å, half-extents (≥ 0) */
+    double step;      /* Å between site points (> 0) */
+} vsg_place_box;
+
+/* One ligand, as in a vsg_score_batch (x, y, z in the grids' frame). */
+typedef struct {
+    size_t natoms;
+    const float *x, *y, *z, *q;
+    const uint8_t *type; /* AD4: type-map index per atom; ELEC: may be NULL */
+} vsg_place_ligand;
+
+typedef struct {
+    uint64_t pose;          /* rotation × n_sites + site */
+    int rotation;           /* index into the rotation set */
+    uint64_t site;          /* index into the site lattice */
+    vsg_quat q;             /* the rotation R */
+    double site_point[3];   /* s: where the centroid goes, Å */
+    double translation[3];  /* T = s − R·c: x' = R·x + T on the input coordinates, Å */
+    vsg_score_result score;
+} vsg_place_pose;
+
+typedef struct {
+    const vsg_quat *rotations;
+    int nrotations;
+    vsg_place_box box;
+    int top_k;              /* poses to keep in vsg_place_result.top (0 = the best only) */
+} vsg_place_options;
+
+typedef struct {
+    int found;              /* 0 when every pose had an atom outside the grid (best unset) */
+    vsg_place_pose best;
+    vsg_place_pose *top;    /* caller's array of top_k entries (may be NULL when top_k = 0) */
+    int ntop;               /* filled, best first (≤ top_k, fewer when fewer poses fit) */
+    uint64_t poses;         /* rotations × sites */
+    uint64_t scored;        /* poses scored */
+    uint64_t rejected;      /* poses with an atom outside the grid (poses − scored + outside) */
+    double centroid[3];     /* c */
+} vsg_place_result;
+
+/* Site lattice size along each axis. Returns VSG_OK; VSG_E_ARG: a bad box (step ≤ 0, negative
+ * or non-finite half-extents, more than 10^6 points on an axis). */
+vsg_status vsg_place_lattice(const vsg_place_box *box, int n[3]);
+/* Position of site `site` of that lattice. */
+void vsg_place_site_point(const vsg_place_box *box, const int n[3], uint64_t site, double p[3]);
+
+/* The CPU twin of the search: every (rotation, site) pose; r->top must hold o->top_k entries.
+ * Returns VSG_OK (also for a ligand with no pose inside the grid: r->found = 0); VSG_E_ARG:
+ * a NULL argument, no rotations, a bad box, top_k < 0 or top without room, a ligand without
+ * atoms, an AD4 ligand without types, a non-finite coordinate, or vsg_score_cpu's checks;
+ * VSG_E_LIMIT: more than VSG_PLACE_MAX_POSES poses, or a ligand too large for one pose chunk;
+ * VSG_E_NOMEM. */
+vsg_status vsg_place_cpu(const vsg_score_grids *g, const vsg_place_ligand *lig, const vsg_place_options *o,
+                         vsg_place_result *r);
+/* x' = R·x + T of a pose, in double (to write the pose's coordinates). */
+void vsg_place_transform(const vsg_place_pose *p, const double x[3], double out[3]);
+
+/* ---- screening a library ---------------------------------------------------------------- */
+/* The screening pipeline (behind `vsgrid screen`, `vsgrid rescore` and `vsgrid bench`): one
+ * reader thread parses the libraries and prepares each record (charges, AutoDock types,
+ * checks) into batches; one scorer thread per device (a GPU, or the CPU twin) scores whole
+ * batches; the calling thread writes the rows. Memory stays bounded whatever the library size.
+ * The output is in input order with any number of devices, and every record yields exactly
+ * one CSV row. With parse_threads > 1 the reader thread only cuts the input into chunks of
+ * whole records that parse workers parse and prepare: the same rows, in the same order. */
+#define VSG_SCREEN_MAX_DEVICES 16
+#define VSG_SCREEN_CPU (-1) /* a "device" number: the CPU twin */
+#define VSG_SCREEN_MAX_PARSE_THREADS 64
+#define VSG_SCREEN_MAX_TOP_POSES 16 /* top_poses: poses kept per molecule */
+
+typedef enum { VSG_CHARGES_AUTO = 0, VSG_CHARGES_FILE, VSG_CHARGES_GASTEIGER } vsg_charges_mode;
+
+/* as-is: every molecule scored where it is; rigid: placed by the exhaustive rigid-body search
+ * (above; on the GPU with the GM kernel in float where it can, else the CPU twin). */
+typedef enum { VSG_PLACEMENT_AS_IS = 0, VSG_PLACEMENT_RIGID } vsg_placement;
+
+typedef struct {
+    /* input */
+    const char *const *inputs;
+    int ninputs;
+    vsg_ligand_format format;   /* VSG_LIG_AUTO: from each file's extension */
+    vsg_charges_mode charges;   /* AUTO: from the file, else Gasteiger when available */
+    int max_atoms;              /* larger records get too_many_atoms (0 = 100000) */
+    /* scoring */
+    vsg_kernel kernel;          /* AUTO: calibrated on the first batch (vsg_scorer_calibrate) */
+    int double_precision;       /* GPU kernels in double (those that have it) */
+    double tolerance;           /* AUTO: largest |error| per molecule allowed, kcal/mol */
+    int ndevices;
+    int devices[VSG_SCREEN_MAX_DEVICES]; /* GPU numbers, or VSG_SCREEN_CPU */
+    double max_gpu_memory;      /* bytes per device (0 = what is free) */
+    size_t batch_atoms;         /* cap on atoms per batch (0 = from the device) */
+    /* output */
+    FILE *csv;                  /* rows go here (opened by the caller) */
+    const char *sdf_path;       /* NULL: no SDF */
+    long top;                   /* SDF: the best N (lowest scores); 0 = every scored molecule */
+    int progress;               /* a progress line on stderr */
+    /* parsing: threads that parse the input in parallel, cut into chunks of whole records.
+     * 0 = min(cores - scorer threads, 8), at least 1; 1 = the reader thread parses alone. */
+    int parse_threads;
+    /* placement (rigid: each scored molecule is placed, per ligand, in the scorer thread; the
+     * CSV gains the best pose's columns, see write_csv_header in screen_pipeline.c) */
+    vsg_placement placement;
+    vsg_place_box box;          /* site box, resolved by the caller */
+    const vsg_quat *rotations;  /* the rotation set (owned by the caller) */
+    int nrotations;
+    int top_poses;              /* poses kept per molecule for poses_path (0 or 1 = the best) */
+    const char *poses_path;     /* NULL, or FILE.pdbqt | FILE.sdf: every molecule's best pose(s) */
+} vsg_screen_options;
+
+typedef struct {
+    size_t records, scored, failed, outside;  /* outside: scored records with atoms outside */
+    size_t by_code_n;
+    char by_code[16][16];                     /* failure codes seen ... */
+    size_t by_code_count[16];                 /* ... and how often */
+    uint64_t atoms;                           /* atoms scored */
+    double seconds;                           /* wall time of the pipeline */
+    double parse_s, transfer_s, score_s, write_s; /* busy time of each stage */
+    /* where the time went, to tell which stage sets the pace (docs/PERFORMANCE.md):
+     * parse_threads as used; split_s: the one splitter thread cutting chunks; split_wait_s: it
+     * waiting for a free chunk or batch (downstream is slower); scorer_busy_s: the scorer
+     * threads on batches, host packing included; scorer_wait_s: the scorers waiting for a
+     * batch (the parse is slower); write_wait_s: the writer waiting for the next batch */
+    int parse_threads, splitters;             /* splitters: threads cutting the inputs (one per group of files) */
+    double split_s, split_wait_s, scorer_busy_s, scorer_wait_s, write_wait_s;
+    char kernel[32];                          /* kernel used (after AUTO) */
+    char device[160];                         /* devices used */
+    char precision[8];
+    uint64_t poses, poses_scored;             /* rigid placement: poses tried, and scored
+                                                 (the others left the grid) */
+} vsg_screen_report;
+
+/* Runs the whole pipeline. Fails (without rows) only when nothing can be scored at all; a bad
+ * record never fails it (it gets its row). Returns VSG_OK; VSG_E_ARG: NULL arguments, no
+ * inputs or devices, rigid placement without rotations or with too many poses, poses_path
+ * without rigid placement, or the reader's VSG_E_ARG (vsg_ligand_reader_open); VSG_E_UNSUPPORTED:
+ * a GPU in a build without CUDA, or a kernel the device lacks; VSG_E_DEVICE, VSG_E_LIMIT: a GPU
+ * that cannot be opened or holds too little; VSG_E_IO: the SDF or poses file cannot be written,
+ * or a write error on the CSV; VSG_E_NOMEM. */
+vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o, vsg_screen_report *rep);
+
+/* Screening over MPI ranks (`mpirun -np N vsgrid screen`; see docs): the library's batches go
+ * round-robin over the ranks, each rank writes its rows (and SDF and pose records) to part files,
+ * and rank 0 merges them in row order. Without MPI these are pass-throughs.
+ * vsg_mpi_screen_part: the CSV path this rank writes: `csv` itself when MPI is not active; else
+ * the part file "CSV.rankK.part" (in buf; "vsgrid-screen.rankK.part" for '-'), and the split is
+ * switched on for the next vsg_screen_run. */
+const char *vsg_mpi_screen_part(const char *csv, char *buf, size_t len);
+/* After vsg_screen_run (its CSV closed): agrees the status over the ranks, sums the report's
+ * counts (records: every rank counts all), and rank 0 merges the parts into `csv` ('-':
+ * standard output), `sdf` (NULL: none; top > 0: the best `top`) and `poses` (NULL: none);
+ * every rank removes its parts. Returns the agreed status: `st` as given without MPI (or
+ * without the split) and whenever st is not VSG_OK; else VSG_OK, or VSG_E_IO: this rank's part
+ * could not be written, another rank failed, a part cannot be read or the merged file cannot
+ * be written (rank 0), or rank 0 could not merge (the other ranks); VSG_E_FORMAT: a part that
+ * is not a screening part or ends inside a block; VSG_E_DATA: parts that disagree on the rows;
+ * VSG_E_NOMEM. */
+vsg_status vsg_mpi_screen_finish(vsg_status st, const char *csv, const char *sdf, long top, const char *poses,
+                                 vsg_screen_report *rep);
+
+/* The whole library in memory, prepared as the pipeline prepares it (for `vsgrid bench`).
+ * A plain struct; its arrays are owned by it (vsg_screen_library_free). */
+typedef struct {
+    size_t records, failed;      /* records read, and those that cannot be scored */
+    size_t nlig, natoms;         /* the scorable ones */
+    uint32_t *start;
+    float *x, *y, *z, *q;
+    uint8_t *type;
+} vsg_screen_library;
+/* Reads up to max_records records (0 = all) of o->inputs (format, charges, max_atoms and
+ * batch_atoms of o are used). Returns VSG_OK; VSG_E_ARG: vsg_ligand_reader_open's; VSG_E_NOMEM
+ * (lib is then empty). */
+vsg_status vsg_screen_library_load(const vsg_score_grids *g, const vsg_screen_options *o, size_t max_records,
+                                   vsg_screen_library *lib);
+void vsg_screen_library_free(vsg_screen_library *lib);
+/* Ligands [first, first + n) as a batch; start must hold n + 1 entries (filled here). */
+vsg_score_batch vsg_screen_library_slice(const vsg_screen_library *lib, size_t first, size_t n, uint32_t *start);
+
+/* A scorer: one device's scoring, the CPU twin or a GPU. The grids must outlive it. */
+typedef struct vsg_scorer vsg_scorer;
+/* device: a GPU number or VSG_SCREEN_CPU. Returns VSG_OK; VSG_E_NOMEM; for a GPU also
+ * VSG_E_UNSUPPORTED (a build without CUDA), VSG_E_DEVICE (no such GPU, or a CUDA error),
+ * VSG_E_LIMIT (the grids do not fit the device or max_gpu_memory), VSG_E_ARG (bad grids). */
+vsg_status vsg_scorer_open(const vsg_score_grids *g, int device, double max_gpu_memory, vsg_scorer **out);
+/* Atoms one batch may hold on this scorer. */
+size_t vsg_scorer_capacity(const vsg_scorer *s);
+/* 1 when the scorer runs kernel k in that precision (VSG_KERNEL_CPU: always). */
+int vsg_scorer_supports(const vsg_scorer *s, vsg_kernel k, int double_precision);
+/* Scores b with kernel k; adds the stages' seconds to *transfer_s and *kernel_s (each may be
+ * NULL). Returns VSG_OK; VSG_E_ARG: vsg_score_cpu's checks, or a batch the GPU kernels refuse
+ * (bad types, coordinates outside a ZIP frame); VSG_E_UNSUPPORTED: a kernel the device lacks;
+ * VSG_E_DATA: a charge ZIP cannot hold; VSG_E_LIMIT: a batch over the capacity; VSG_E_DEVICE:
+ * a CUDA error; VSG_E_NOMEM. */
+vsg_status vsg_scorer_score(vsg_scorer *s, const vsg_score_batch *b, vsg_kernel k, int double_precision,
+                            vsg_score_result *out, double *transfer_s, double *kernel_s);
+/* "cpu (16 threads)" or "NVIDIA H100 80GB HBM3 (GPU 0)". */
+const char *vsg_scorer_name(const vsg_scorer *s);
+int vsg_scorer_is_gpu(const vsg_scorer *s);
+/* The scorer's GPU number, or VSG_SCREEN_CPU. */
+int vsg_scorer_device(const vsg_scorer *s);
+void vsg_scorer_close(vsg_scorer *s);
+/* The fastest kernel on this scorer whose largest |error| per molecule against the CPU twin
+ * on batch b is ≤ tolerance (kcal/mol); ref = the twin's results on b. VSG_KERNEL_CPU on the
+ * CPU, for an empty batch, or when no GPU kernel is within tolerance. */
+vsg_kernel vsg_scorer_calibrate(vsg_scorer *s, const vsg_score_batch *b, const vsg_score_result *ref,
+                                double tolerance, int double_precision);
+
+/* CSV field quoting (RFC 4180): writes s, quoted when it holds a comma, quote or line break. */
+void vsg_csv_field(FILE *f, const char *s);
+
+/* ---- surface potential, pictures and meshes ------------------------------------------- */
+/* Triangulated molecular surfaces: the points where `vsgrid surface` evaluates the
+ * electrostatic potential, and the mesh its PLY/PNG outputs draw.
+ *
+ * A mesh is closed and consistently oriented: every undirected edge belongs to exactly two
+ * triangles, which traverse it in opposite directions; triangles are counter-clockwise seen
+ * from the solvent, so (b − a) × (c − a) points outward. Normals are unit vectors pointing
+ * into the solvent. Each vertex carries the index of its nearest atom (0-based, in the
+ * molecule's order), from which the residue and chain follow. The arrays are the mesh's
+ * (vsg_mesh_free frees them with it). */
+typedef struct {
+    size_t nvert, nface;
+    float *xyz;       /* 3·nvert, Å */
+    float *normal;    /* 3·nvert, unit, outward */
+    int32_t *atom;    /* nvert: nearest atom (0-based), −1 when unknown */
+    uint32_t *tri;    /* 3·nface vertex indices (0-based), counter-clockwise from outside */
+} vsg_mesh;
+
+/* Allocates a mesh with room for nvert vertices and nface faces (arrays uninitialised;
+ * atom[] set to −1). NULL when out of memory or the sizes overflow. */
+vsg_mesh *vsg_mesh_new(size_t nvert, size_t nface);
+void vsg_mesh_free(vsg_mesh *m);
+
+typedef struct {
+    double probe;          /* solvent probe radius, Å (default 1.4; 0 = van der Waals surface) */
+    double spacing;        /* lattice spacing, Å (default 0.8: ~6.7 vertices per Å², twice MSMS density 3); finer = more vertices */
+    double max_bytes;      /* memory the builder may take (0 = no limit); the builder works in
+                              bounded slabs and coarsens nothing silently: over the limit it
+                              fails with VSG_E_LIMIT and a message naming the memory needed */
+} vsg_ses_options;
+void vsg_ses_options_default(vsg_ses_options *o);
+
+/* Solvent-excluded (probe > 0) or van der Waals (probe = 0) surface of the molecule's atoms
+ * (centres and radii), triangulated on a lattice. Atoms with radius ≤ 0 are skipped. Returns
+ * VSG_OK; VSG_E_ARG for a probe outside [0, 100] Å, a spacing outside [0.01, 10] Å or a
+ * negative max_bytes; VSG_E_DATA for an atom with a non-finite position or radius, or no atom
+ * with a radius > 0; VSG_E_LIMIT over max_bytes or 2^32 vertices (or a lattice too large);
+ * VSG_E_NOMEM. */
+vsg_status vsg_ses_mesh(const vsg_molecule *m, const vsg_ses_options *o, vsg_mesh **out);
+
+/* MSMS output pair (what GEM reads): `vert` lines "x y z nx ny nz face sphere type" after a
+ * 3-line header whose last line starts with the vertex count; `face` lines "v1 v2 v3 type
+ * sphere" (1-based) after a 3-line header. Plain or gzip. The MSMS sphere number (1-based)
+ * becomes atom (0-based). Normals are normalised as read; MSMS orders faces
+ * counter-clockwise from outside. Returns VSG_OK; VSG_E_IO when a file cannot be opened or
+ * read; VSG_E_FORMAT ("file:line: ...": bad counts, fields or numbers, a zero normal, indices
+ * out of range, a file shorter or longer than its header, truncated gzip); VSG_E_NOMEM. */
+vsg_status vsg_msms_read(const char *vert_path, const char *face_path, vsg_mesh **out);
+
+/* Topology check: counts undirected edges not shared by exactly two faces (open or
+ * non-manifold) and edges whose two faces traverse them in the same direction
+ * (inconsistent orientation). Also returns the Euler characteristic V − E + F. */
+typedef struct {
+    size_t edges, boundary_or_nonmanifold, misoriented, unused_vertices;
+    long euler;
+} vsg_mesh_topology;
+/* Returns VSG_OK; VSG_E_ARG for a face naming a vertex out of range; VSG_E_LIMIT over 2^31
+ * vertices; VSG_E_NOMEM. */
+vsg_status vsg_mesh_check(const vsg_mesh *m, vsg_mesh_topology *t);
+
+/* Total area (Å²) and enclosed volume (Å³, divergence theorem; positive when oriented
+ * outward). Per-vertex area = one third of the area of each incident triangle (area may be
+ * NULL). */
+double vsg_mesh_area(const vsg_mesh *m, double *vertex_area);
+double vsg_mesh_volume(const vsg_mesh *m);
+
+/* The analytic linearized Poisson–Boltzmann (ALPB) potential on a molecular surface (Sigalov,
+ * Fenley & Onufriev 2006; Fenley, Gordon & Onufriev 2008), from the molecule's effective
+ * electrostatic size A; grids/surface/alpb.h has the formulas and the GEM conventions that
+ * gem_compat reproduces. */
+typedef struct {
+    double eps_in, eps_out;   /* default 1 and 80 (GEM's) */
+    double salt;              /* mol/L of 1:1 salt (default 0.15) */
+    double ion_radius;        /* Å: ion-exclusion offset along the normal (default 2.0) */
+    double projection;        /* Å: evaluation point = vertex + projection·normal (default 0) */
+    double A;                 /* Å: effective electrostatic size; ≤ 0 = estimate from atoms */
+    double temperature;       /* K (default 298.15) */
+    int gem_compat;           /* GEM's constants and region rule */
+} vsg_alpb_params;
+void vsg_alpb_params_default(vsg_alpb_params *p);
+
+/* The constants a run used (derived once from vsg_alpb_params and the molecule). */
+typedef struct {
+    int region;               /* 1, 2 or 3 (the same for every vertex: r is global) */
+    double A, r, rprime, r0;
+    double kappa;             /* Å⁻¹ */
+    double coulomb;           /* kcal·Å/(mol·e²): 332 (GEM) or 332.0637 */
+    double inv_eps_in;
+    double c_out;             /* (1+α)/((1+αβ)ε_out) */
+    double c_const;           /* the region's charge-independent term (see alpb.c) */
+    double s2A2;              /* region 1: (1/ε_in − 1/ε_out)/((1+αβ)A) · A² */
+    double C, A2;             /* region 1: (A²−r0²)(A²−r²) and A² */
+    double projection, ion_radius;
+    double kt_kcal;           /* R·T, kcal/mol, to convert to kT/e */
+} vsg_alpb;
+
+/* Hierarchical Charge Partitioning (Anandakrishnan & Onufriev 2010): the molecule as a
+ * hierarchy complex ⊃ chain/strand ⊃ residue ⊃ atom built from its records (a residue is a
+ * run of atoms with the same model, TER segment, chain, residue number, insertion code and
+ * name; a chain a run of residues with the same model, segment and chain; a complex a run of
+ * chains with the same model). Far away, a component is represented by at most two point
+ * charges (its positive and its negative charge at their centres). Opaque. */
+typedef struct vsg_hcp vsg_hcp;
+#define VSG_HCP_RESIDUE_THRESHOLD 10.0
+#define VSG_HCP_CHAIN_THRESHOLD 70.0
+#define VSG_HCP_COMPLEX_THRESHOLD 150.0
+
+/* Returns VSG_OK; VSG_E_DATA for a molecule without atoms; VSG_E_LIMIT over 2^32 atoms;
+ * VSG_E_NOMEM. */
+vsg_status vsg_hcp_build(const vsg_molecule *m, vsg_hcp **out);
+/* The same with the levels given: groups[3·i + 0..2] = residue, chain and complex ids of atom
+ * i (groups NULL = from the records); a component is a run of consecutive atoms with the same
+ * id (nesting is enforced: a new complex starts a new chain, a new chain a new residue).
+ * Statuses as vsg_hcp_build. */
+vsg_status vsg_hcp_build_grouped(const vsg_molecule *m, const uint32_t *groups, vsg_hcp **out);
+/* Reads a user grouping file (`vsgrid surface --groups`): one line per atom in the receptor's
+ * order, "RESIDUE CHAIN COMPLEX" labels; '#' comments. *out = 3·natoms ids (free()). Returns
+ * VSG_OK; VSG_E_IO (cannot open or read); VSG_E_FORMAT ("file:line: ..." for a line without 3
+ * labels, a line count other than natoms, truncated gzip); VSG_E_NOMEM. */
+vsg_status vsg_hcp_read_groups(const char *path, size_t natoms, uint32_t **out);
+void vsg_hcp_free(vsg_hcp *h);
+
+/* The surface-potential pipeline behind `vsgrid surface`: potentials at the vertices of a
+ * mesh, exact (all pairs) or HCP, on the GPU (float) or the CPU twin (double). */
+typedef enum { VSG_SURFACE_EXACT = 0, VSG_SURFACE_HCP = 1 } vsg_surface_mode;
+
+typedef struct {
+    vsg_alpb_params alpb;
+    vsg_surface_mode mode;
+    double thresholds[3];     /* residue, chain, complex (Å) */
+    vsg_device device;        /* auto: GPU when one is usable, else the CPU twin */
+    int gpu_index;
+} vsg_surface_options;
+void vsg_surface_options_default(vsg_surface_options *o);
+
+typedef struct {
+    vsg_alpb k;               /* the constants used (A, region, κ...) */
+    int on_gpu;
+    char device_name[128];
+    double pairs;             /* charge–vertex pair evaluations */
+    double kernel_seconds;    /* evaluation alone (GPU kernel, or the CPU loop) */
+    double seconds;           /* with setup and transfers */
+    double device_bytes;
+    size_t nres, nchain, ncplx;
+} vsg_surface_report;
+
+/* phi[v] (mesh->nvert entries) in kcal/(mol·e). h may be NULL (built here when needed). With
+ * VSG_DEVICE_AUTO a GPU failure other than VSG_E_NOMEM falls back to the CPU twin with a
+ * warning. Returns VSG_OK; VSG_E_ARG for bad ALPB parameters; VSG_E_DATA for a molecule
+ * without atoms, or whose electrostatic size A cannot be estimated (no atoms with radii); VSG_E_DEVICE when
+ * VSG_DEVICE_GPU was asked and that GPU is missing or fails; VSG_E_LIMIT / VSG_E_NOMEM when
+ * the work does not fit (host or GPU memory). */
+vsg_status vsg_surface_potential(const vsg_molecule *m, const vsg_hcp *h, const vsg_mesh *mesh,
+                                 const vsg_surface_options *o, double *phi, vsg_surface_report *r);
+
+/* Per-vertex CSV in vertex input order: vertex,x,y,z,nx,ny,nz,atom,residue_name,
+ * residue_number,chain,potential_kT_e,potential_kcal_mol_e (atom 1-based, 0 when unknown).
+ * path "-" is standard output. Returns VSG_OK; VSG_E_IO when the file cannot be written. */
+vsg_status vsg_surface_write_vertices(const char *path, const vsg_molecule *m, const vsg_mesh *mesh,
+                                      const double *phi_kcal, double kt_kcal);
+
+/* Per-residue table: the vertices whose nearest atom belongs to each residue; area = their
+ * share (one third of each incident triangle); mean is area-weighted; residues without
+ * surface vertices are listed with 0 vertices (buried). h from vsg_hcp_build*. path "-" is
+ * standard output. Returns VSG_OK; VSG_E_IO when the file cannot be written; VSG_E_NOMEM. */
+vsg_status vsg_surface_write_residues(const char *path, const vsg_molecule *m, const vsg_hcp *h,
+                                      const vsg_mesh *mesh, const double *phi_kcal, double kt_kcal);
+
+/* Pictures (PNG, zlib only) and meshes (PLY). Colours are red–white–blue: red negative, white
+ * 0, blue positive, over the range lo..hi. */
+
+/* Writes rgb (3·width·height bytes, rows top to bottom, R G B per pixel) as a PNG.
+ * Returns VSG_OK; VSG_E_ARG for a missing path or pixels or a bad size (width, height in
+ * 1..2^24); VSG_E_IO when the file cannot be written (the message names it); VSG_E_NOMEM. */
+vsg_status vsg_png_write_rgb(const char *path, const uint8_t *rgb, int width, int height);
+
+/* Writes m as "binary_little_endian 1.0" PLY:
+ *   element vertex: float x y z nx ny nz, float potential, uchar red green blue
+ *   element face:   list uchar int vertex_indices
+ * potential may be NULL (then 0 is written and the vertices are white). Header comments name
+ * the generator, the units of `potential` (units may be NULL) and the colour range. Byte order
+ * is little-endian on every host. Returns VSG_OK; VSG_E_ARG for a missing path or mesh arrays,
+ * indices out of range or a mesh too large for int32; VSG_E_IO when the file cannot be
+ * written; VSG_E_NOMEM. */
+vsg_status vsg_ply_write(const char *path, const vsg_mesh *m, const float *potential, double lo, double hi,
+                         const char *units);
+
+#define VSG_RENDER_TILE_DEFAULT 400
+/* A picture of a potential-coloured mesh from six sides (orthographic views along the axes,
+ * tiled 3 × 2: front (viewer on +z), back (−z), left (−x); right (+x), top (+y), bottom (−y)),
+ * each `tile` pixels square (≤ 0: VSG_RENDER_TILE_DEFAULT; 32..4096), all at one scale, with
+ * per-vertex colours (potential NULL: white), Lambert + ambient shading from the normals, a
+ * label per view and, with a potential, a colour bar with the units underneath. Writes a PNG.
+ * Returns VSG_OK; VSG_E_ARG for a missing argument or mesh array, bad indices or tile size;
+ * VSG_E_IO when the file cannot be written; VSG_E_NOMEM. */
+vsg_status vsg_render_mesh_png(const char *path, const vsg_mesh *m, const float *potential, double lo, double hi,
+                               const char *units, int tile);
+/* The same picture into memory: *rgb (malloc'ed, free() it) of *width × *height pixels.
+ * Statuses as vsg_render_mesh_png, without VSG_E_IO. */
+vsg_status vsg_render_mesh_rgb(const vsg_mesh *m, const float *potential, double lo, double hi, const char *units,
+                               int tile, uint8_t **rgb, int *width, int *height);
+
+/* A picture of one plane of a potential grid: the potential in the red–white–blue scale, the
+ * molecule's outline, axes, position and a colour bar. */
+typedef struct {
+    int axis;                     /* 0 = x, 1 = y, 2 = z: the plane is {axis = position} */
+    double position;              /* Å; must lie within the grid along that axis */
+    double lo, hi;                /* colour range; lo ≥ hi (e.g. both 0) = automatic (below) */
+    int scale;                    /* pixels per grid spacing, 1..64; 0 = automatic (~600 px) */
+    const vsg_molecule *outline;  /* atoms (centres, radii) to outline, or NULL */
+    const char *caption;          /* extra text after the slice position (e.g. the file), or NULL */
+} vsg_slice_options;
+
+typedef struct {
+    int width, height;            /* the picture, pixels */
+    int plot_x, plot_y;           /* top-left pixel of the potential part */
+    int plot_width, plot_height;  /* the potential part, pixels */
+    double lo, hi;                /* colour range used */
+    double vmin, vmax;            /* potential on the slice */
+    int atoms_cut;                /* atoms whose sphere the plane cuts */
+    long outline_pixels;          /* pixels drawn black as outline */
+} vsg_slice_report;
+
+/* The automatic colour range: ±5 when the grid is in kT/e (the usual APBS / PyMOL surface
+ * range); otherwise ± the 99th percentile of |φ| over the n values (1 when all are 0). */
+void vsg_slice_auto_range(const char *units, const float *values, size_t n, double *lo, double *hi);
+
+/* Samples the plane by trilinear interpolation at each pixel centre (each grid node covers
+ * scale × scale pixels; the horizontal and vertical axes are y,z for an x slice, x,z for y,
+ * x,y for z), draws the boundary of the union of the atoms' discs cut by the plane in black,
+ * and writes a PNG with title, axis names and end coordinates, and a colour bar. r may be
+ * NULL. Returns VSG_OK; VSG_E_ARG when an argument is missing, the plane is outside the grid
+ * or the options are bad (the message says why); VSG_E_LIMIT for a picture over 64 Mpixels;
+ * VSG_E_IO when the file cannot be written; VSG_E_NOMEM. */
+vsg_status vsg_render_slice_png(const char *path, const vsg_grid *g, const vsg_slice_options *o,
+                                vsg_slice_report *r);
+/* The same picture into memory: *rgb (malloc'ed, free() it), size in r->width × r->height (r
+ * is required here). Statuses as vsg_render_slice_png, without VSG_E_IO. */
+vsg_status vsg_render_slice_rgb(const vsg_grid *g, const vsg_slice_options *o, uint8_t **rgb,
+                                vsg_slice_report *r);
+
+/* Atoms to outline on a slice (centres and radii; charges are not needed): a PDB file's
+ * (".pdb", ".ent", plain or ".gz") ATOM/HETATM coordinates (columns 31-54) up to the first END
+ * or ENDMDL, with radii by element (columns 77-78, else the atom name's first letter), or any
+ * file vsg_molecule_read reads; a radius ≤ 0 falls back to the element's, then 1.8 Å. Returns
+ * VSG_OK; the statuses of vsg_molecule_read; for a PDB: VSG_E_IO (cannot open or read),
+ * VSG_E_FORMAT (bad coordinates, no ATOM/HETATM records, truncated gzip), VSG_E_NOMEM. */
+vsg_status vsg_outline_read(const char *path, vsg_molecule **out);
 
 #ifdef __cplusplus
 }

@@ -18,46 +18,8 @@
 
 #include "grids/formats/grid.h"
 #include "grids/receptor/molecule.h"
+#include "grids/base/vsgrid.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-typedef enum {
-    VSG_DIEL_CONSTANT = 0,
-    VSG_DIEL_DISTANCE_4R = 1,
-    VSG_DIEL_MEHLER_SOLMAJER = 2
-} vsg_dielectric_model;
-
-typedef struct {
-    vsg_dielectric_model model;
-    double eps;            /* VSG_DIEL_CONSTANT */
-    double scale;          /* prefactor, kcal·Å/(mol·e²) (332.0637 × any coefficient) */
-    double rmin;           /* Å: r < rmin is evaluated at rmin */
-    double cutoff;         /* Å: atoms farther than this are skipped; 0 = all atoms */
-    double *table;         /* optional scale/ε table (AutoGrid mode), owned by the kernel */
-    int table_n;
-    double table_per_a;    /* table entries per Å */
-    int autogrid;          /* 1: AutoGrid4-compatible conventions */
-} vsg_coulomb_kernel;
-
-/* Fills k for a model. autogrid = 1 selects AutoGrid4's exact conventions for the model (its
- * constants, clamps and lookup table); eps is the constant dielectric for VSG_DIEL_CONSTANT. */
-vsg_status vsg_coulomb_kernel_make(vsg_dielectric_model model, double eps, int autogrid,
-                                   vsg_coulomb_kernel *k);
-void vsg_coulomb_kernel_free(vsg_coulomb_kernel *k);
-
-/* The CPU twin: fills g->data (geometry already set in g) with the potential of m's charges.
- * Double precision, OpenMP over grid points. */
-vsg_status vsg_coulomb_cpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_grid *g);
-
-/* The GPU kernel (gpu/coulomb/coulomb_gpu.cu; VSG_E_UNSUPPORTED without CUDA, VSG_E_DEVICE without a GPU).
- * Same contract; float arithmetic with double accumulation per point where it matters.
- * *evals_per_second (may be NULL) receives atoms × grid points / kernel seconds. */
-vsg_status vsg_coulomb_gpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_grid *g, int device,
-                           double *evals_per_second);
-
-#ifdef __cplusplus
-}
-#endif
+/* The dielectric models, vsg_coulomb_kernel, vsg_coulomb_kernel_make/_free, vsg_coulomb_cpu and
+ * vsg_coulomb_gpu are public (vsgrid.h, "Coulomb and AutoGrid electrostatic maps"). */
 #endif

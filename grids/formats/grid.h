@@ -20,18 +20,7 @@ struct vsg_grid {
  * the GPU's copy of the interpolation, gpu/pb/pb_dev.cu.) */
 #define VSG_GRID_EDGE_SLACK 1e-9
 
-/* Allocates a grid (values uninitialised). NULL (with vsg_last_error set) on failure. */
-vsg_grid *vsg_grid_new(const int n[3], const double origin[3], const double spacing[3],
-                       const char *units);
-size_t vsg_grid_nodes(const vsg_grid *g);
-/* Appends "key = value\n" to the metadata (printf-style value). */
-vsg_status vsg_grid_meta_add(vsg_grid *g, const char *key, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-/* Value of key in the metadata (copied into buf), or NULL when absent. */
-const char *vsg_grid_meta_get(const vsg_grid *g, const char *key, char *buf, size_t len);
+/* vsg_grid_new, vsg_grid_nodes, vsg_grid_meta_add and vsg_grid_meta_get are public (vsgrid.h). */
 
 /* File formats (grids/formats/vsg_file.c, grids/formats/dx_file.c). */
 vsg_status vsg_vsg_write(const vsg_grid *g, const char *path);

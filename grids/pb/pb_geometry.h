@@ -6,8 +6,7 @@
 
 #define VSG_MAX_LEVELS 8
 
-/* The requested (finest) grid from the box options. */
-vsg_status vsg_fine_level(const vsg_molecule *m, const vsg_pb_params *p, vsg_level *lv);
+/* vsg_fine_level (the requested, finest grid from the box options) is public (vsgrid.h). */
 /* Automatic focusing: a coarse box around the whole molecule, then finer boxes (spacing
  * refined at most 4× per step) down to `fine`, each inside the one before. levels[*count−1]
  * is `fine`; *count is 1 when the fine box is already large enough. */

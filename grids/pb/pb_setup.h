@@ -7,11 +7,7 @@
 #include "grids/receptor/molecule.h"
 #include "grids/pb/pb_system.h"
 
-typedef struct {
-    int n[3];
-    double h;
-    double origin[3];
-} vsg_level;
+/* vsg_level (one grid box: nodes, spacing, origin) is public (vsgrid.h). */
 
 /* Physics derived from vsg_pb_params (see vsg_pb_physics_from). */
 typedef struct {

@@ -84,23 +84,8 @@ size_t vsg_plane_count(const vsg_pb_system *s, int c, int z);
 /* The slab cuts: z[0] = 0 < z[1] < ... < z[ranks] = nz (even cuts, rule above). */
 void vsg_slab_cuts(int nz, int ranks, int *z);
 
-#define VSG_SOR_MPI_MAX_REPORTED 64
-
-/* What the last distributed solve did (the finest level of a `vsgrid grid`). */
-typedef struct {
-    int ranks;                 /* MPI ranks that shared the slabs */
-    int planes_min, planes_max;/* updated planes per rank */
-    int iterations;
-    double seconds;            /* iteration loop */
-    double seconds_per_iteration;
-    double comm_seconds;       /* in MPI_Waitall for the halos + in the convergence allreduce */
-    double allreduce_seconds;  /* the allreduce part */
-    double halo_bytes;         /* sent by this rank */
-    char backend[16];
-    char halo_path[8];         /* "ipc" (push into the neighbours' ghosts) or "staged" (pack/MPI/unpack) */
-    int device[VSG_SOR_MPI_MAX_REPORTED]; /* each rank's GPU (−1: CPU), the first ranks */
-    int host_id[VSG_SOR_MPI_MAX_REPORTED];/* ranks on one host share an id (0, 1, ...) */
-} vsg_sor_mpi_stats;
+/* vsg_sor_mpi_stats (what the last distributed solve did) and vsg_sor_mpi_last are public
+ * (vsgrid.h, "devices and processes"). */
 
 /* The device this rank's slab runs on (GPU number, −1 for the CPU), for the stats; set by the
  * caller before vsg_sor_mpi / vsg_sor_mpi_with (default −1). */
@@ -112,8 +97,6 @@ vsg_status vsg_sor_mpi(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_re
 /* The same with an explicit slab backend (the GPU one, later). */
 vsg_status vsg_sor_mpi_with(const vsg_slab_backend *be, vsg_pb_system *s, const vsg_sor_settings *set,
                             vsg_sor_result *r);
-/* 1 and the stats when a distributed solve (> 1 rank) has run in this process. */
-int vsg_sor_mpi_last(vsg_sor_mpi_stats *out);
 
 #ifdef __cplusplus
 }

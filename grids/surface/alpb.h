@@ -46,31 +46,8 @@ extern "C" {
 
 #define VSG_ALPB_ALPHA 0.571412
 
-typedef struct {
-    double eps_in, eps_out;   /* default 1 and 80 (GEM's) */
-    double salt;              /* mol/L of 1:1 salt (default 0.15) */
-    double ion_radius;        /* Å: ion-exclusion offset along the normal (default 2.0) */
-    double projection;        /* Å: evaluation point = vertex + projection·normal (default 0) */
-    double A;                 /* Å: effective electrostatic size; ≤ 0 = estimate from atoms */
-    double temperature;       /* K (default 298.15) */
-    int gem_compat;           /* GEM's constants and region rule */
-} vsg_alpb_params;
-void vsg_alpb_params_default(vsg_alpb_params *p);
-
-/* Everything a pair evaluation needs, derived once (vsg_alpb_setup). */
-typedef struct {
-    int region;               /* 1, 2 or 3 (the same for every vertex: r is global) */
-    double A, r, rprime, r0;
-    double kappa;             /* Å⁻¹ */
-    double coulomb;           /* kcal·Å/(mol·e²): 332 (GEM) or 332.0637 */
-    double inv_eps_in;
-    double c_out;             /* (1+α)/((1+αβ)ε_out) */
-    double c_const;           /* the region's charge-independent term (see alpb.c) */
-    double s2A2;              /* region 1: (1/ε_in − 1/ε_out)/((1+αβ)A) · A² */
-    double C, A2;             /* region 1: (A²−r0²)(A²−r²) and A² */
-    double projection, ion_radius;
-    double kt_kcal;           /* R·T, kcal/mol, to convert to kT/e */
-} vsg_alpb;
+/* vsg_alpb_params, vsg_alpb_params_default and vsg_alpb (everything a pair evaluation needs,
+ * derived once by vsg_alpb_setup) are public (vsgrid.h). */
 
 /* GEM's effective electrostatic size (Sigalov, Fenley & Onufriev 2006, "A_det"): atoms as
  * uniform spheres of mass r³, A = √(5/2 / M) · det(I)^{1/6} with I the inertia tensor. */

@@ -30,27 +30,14 @@ typedef struct {
     uint32_t count;     /* number of children */
 } vsg_hcp_component;
 
-typedef struct {
+/* The handle vsg_hcp (opaque in vsgrid.h), the thresholds, vsg_hcp_build, _build_grouped,
+ * _read_groups and _free are public (vsgrid.h). */
+struct vsg_hcp {
     size_t natoms, nres, nchain, ncplx;
     double *atom;                 /* 4·natoms: x, y, z, q in hierarchy (= file) order */
     uint32_t *atom_index;         /* natoms: index into the molecule */
     vsg_hcp_component *res, *chain, *cplx;
-} vsg_hcp;
-
-#define VSG_HCP_RESIDUE_THRESHOLD 10.0
-#define VSG_HCP_CHAIN_THRESHOLD 70.0
-#define VSG_HCP_COMPLEX_THRESHOLD 150.0
-
-vsg_status vsg_hcp_build(const vsg_molecule *m, vsg_hcp **out);
-/* The same with the levels given: groups[3·i + 0..2] = residue, chain and complex ids of atom
- * i; a component is a run of consecutive atoms with the same id (nesting is enforced: a new
- * complex starts a new chain, a new chain a new residue). */
-vsg_status vsg_hcp_build_grouped(const vsg_molecule *m, const uint32_t *groups, vsg_hcp **out);
-/* Reads a user grouping file (`vsgrid surface --groups`): one line per atom in the receptor's
- * order, "RESIDUE CHAIN COMPLEX" labels; '#' comments. *out = 3·natoms ids (free()). Errors
- * name file and line. */
-vsg_status vsg_hcp_read_groups(const char *path, size_t natoms, uint32_t **out);
-void vsg_hcp_free(vsg_hcp *h);
+};
 
 /* Surface potential (kcal/(mol·e)) at each vertex with thresholds thr[0..2] (residue,
  * chain, complex; Å). *pairs (may be NULL) receives the number of charge–vertex pair
