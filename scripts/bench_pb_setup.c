@@ -1,5 +1,5 @@
 /* bench_pb_setup.c — the PB setup of one grid level, CPU (vsg_pb_build + vsg_pb_boundary,
- * grids/pb/pb_setup.c) against GPU (vsg_pb_build_gpu, gpu/pb/pb_setup.cu).
+ * grids/pb/pb_setup.c) against GPU (vsg_pb_build_gpu, gpu/pb/pb_setup_gpu.cu).
  *
  * Usage: bench_pb_setup [-r receptor] [-s surface] [N ...]
  *   receptor: default data/1stp_receptor.pdbqt (under VSG_SOURCE_DIR when relative and not found)

@@ -1,4 +1,4 @@
-/* bench_sor.c — speed of the GPU PB solver (gpu/pb/pb_sor.cu) on synthetic systems, no molecule
+/* bench_sor.c — speed of the GPU PB solver (gpu/pb/sor_gpu.cu) on synthetic systems, no molecule
  * needed. Usage: bench_sor [-i iterations] [N ...]   (default: 200 iterations, N = 161 297 513)
  *
  * Each system is an N³ box (N made odd), h = 0.5 Å: a rough "protein" ball (ε 2, no salt,
@@ -221,7 +221,7 @@ int main(int argc, char **argv)
     double copy_gbs = 0.0;
 #ifdef VSG_HAVE_CUDA
     copy_gbs = vsg_gpu_copy_bandwidth(0);
-    printf("uniform kernel: %s planes per thread (VSG_SOR_ZB; default set in gpu/pb/pb_sor.cu); "
+    printf("uniform kernel: %s planes per thread (VSG_SOR_ZB; default set in gpu/pb/sor_gpu.cu); "
            "sweeps fused: %s (VSG_SOR_FUSE)\n",
            getenv("VSG_SOR_ZB") ? getenv("VSG_SOR_ZB") : "default", getenv("VSG_SOR_FUSE") ? getenv("VSG_SOR_FUSE") : "1");
     printf("device-to-device cudaMemcpy: %.0f GB/s (bytes read + written)\n", copy_gbs);

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Tuning sweep for the GPU PB kernels, run ON the GPU machine from the repository root:
 #   bash scripts/tune_sor.sh [SIZES]        (default sizes: 297 513)
-# Builds bench_sor once per variant of the launch constants in gpu/pb/pb_sor.cu (overridden
+# Builds bench_sor once per variant of the launch constants in gpu/pb/sor_gpu.cu (overridden
 # through CMAKE_CUDA_FLAGS) and prints one table: variant, N, precision, ms/iteration, % of
-# the device copy bandwidth. The winner goes back into pb_sor.cu's defaults with its numbers.
+# the device copy bandwidth. The winner goes back into sor_gpu.cu's defaults with its numbers.
 set -u
 sizes=${1:-"297 513"}
 variants=(

@@ -1,4 +1,4 @@
-/* test_gpu_pb.c — the GPU PB solver (gpu/pb/pb_sor.cu) against its CPU twin (grids/pb/sor_cpu.c)
+/* test_gpu_pb.c — the GPU PB solver (gpu/pb/sor_gpu.cu) against its CPU twin (grids/pb/sor_cpu.c)
  * on random systems built by hand: same initial state, same settings, and
  *   double GPU vs double CPU: max |diff| ≤ 1e-8 × range(φ_cpu), equal iteration counts;
  *   float GPU vs double CPU: ≤ 1e-4 × range, iterations within ±2·check_every;
@@ -239,7 +239,7 @@ static int run(solver_fn f, const vsg_pb_system *base, vsg_precision prec,
     return st == VSG_OK;
 }
 
-/* Whether the solves here should use listed-node patterns (gpu/pb/pb_sor.cu's pattern_rule):
+/* Whether the solves here should use listed-node patterns (gpu/pb/sor_gpu.cu's pattern_rule):
  * VSG_SOR_PATTERNS=0 never, =1 always; unset, in double only, since these small float grids
  * fit in L2. Returns the mode's name. */
 static const char *pattern_mode(int *want_double, int *want_float)

@@ -1,11 +1,11 @@
-/* test_gpu_pb_setup.c — the GPU PB setup (gpu/pb/pb_setup.cu) against the CPU's (vsg_pb_build then
+/* test_gpu_pb_setup.c — the GPU PB setup (gpu/pb/pb_setup_gpu.cu) against the CPU's (vsg_pb_build then
  * vsg_pb_boundary, grids/pb/pb_setup.c) on real receptors: data/1stp_receptor.pdbqt and
  * data/fas2.pqr at the default level (0.5 Å, fill 0.7), for the surfaces vdw, ses and smooth,
  * without and with salt (0.15 M 1:1, ion radius 2 Å), spl0 and spl2, bc mdh and zero; plus sdh
  * and dipole, float precision, a nonlinear system, a coarser level, a small box inside the molecule
  * (as focusing makes) and a zero probe once each, and the error paths.
  *   flags: mismatching nodes counted and printed; 0 required for vdw, ≤ 1e-6 of the nodes for
- *          ses and smooth (expected 0: the GPU repeats the CPU's arithmetic, see pb_setup.cu);
+ *          ses and smooth (expected 0: the GPU repeats the CPU's arithmetic, see pb_setup_gpu.cu);
  *   lists: same length and, walked by index, the same entries (index, w[6], s, k compared
  *          exactly), except near flag mismatches (≤ 14 entries per mismatching node allowed);
  *   charges: the same list, bit for bit, and the same charge outside the box;

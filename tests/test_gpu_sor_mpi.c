@@ -1,4 +1,4 @@
-/* test_gpu_sor_mpi.c — the GPU slab backend of the distributed SOR (gpu/pb/sor_slab.cu, issue 7)
+/* test_gpu_sor_mpi.c — the GPU slab backend of the distributed SOR (gpu/pb/sor_mpi_gpu.cu, issue 7)
  * gives the single-GPU solve: under mpirun -np 2 and -np 3 (the test launches itself; ranks take
  * GPU local rank % devices, so they share one GPU where the host has one), on a real receptor
  * (fas2), linear double, linear float (odd and even nz) and nonlinear double, each rank compares
@@ -25,7 +25,7 @@
 #include "grids/pb/pb_setup.h"
 #include "grids/pb/pb_system.h"
 #include "grids/pb/sor_mpi.h"
-#include "gpu/pb/sor_slab_gpu.h"
+#include "gpu/pb/sor_mpi_gpu.h"
 #include "grids/base/vsgrid.h"
 
 static void compare(const vsg_molecule *m, vsg_precision prec, int nonlinear, int nz, int gpu)

@@ -18,7 +18,7 @@
 #include "gpu/pb/pb_setup_gpu.h"
 #include "grids/base/mpi_env.h"       /* MPI (issue 7) */
 #include "grids/pb/sor_mpi.h"       /* MPI (issue 7) */
-#include "gpu/pb/sor_slab_gpu.h"  /* MPI over GPUs (issue 7) */
+#include "gpu/pb/sor_mpi_gpu.h"  /* MPI over GPUs (issue 7) */
 #include "grids/base/profile.h"
 #include "grids/base/timer.h"
 
@@ -382,7 +382,7 @@ static int resident_ok(vsg_boundary bc, const vsg_grid *coarse)
 
 /* 1 when the GPU has room for the coarse levels' builds beside this level's: free memory (and
  * --max-gpu-memory, when set) of twice a generous bound on a resident build's peak (48 bytes a
- * node; pb_setup.cu's own test counts ~20 in float). Near the limit the levels go one after the
+ * node; pb_setup_gpu.cu's own test counts ~20 in float). Near the limit the levels go one after the
  * other, as before. */
 static int room_beside(const vsg_pb_params *p, const vsg_level *lv)
 {

@@ -72,7 +72,7 @@ static_assert(CB_THREADS % 32 == 0, "the staging prefix sum assumes whole warps"
 static_assert(CB_TILE % CB_THREADS == 0 && CB_TILE >= CB_THREADS, "a staging pass stages one atom per thread");
 static_assert(CB_PX <= 32, "slow-path flags are one bit per node");
 
-/* cudaMalloc rounds allocations up: margin for the memory test (as in pb_sor.cu). */
+/* cudaMalloc rounds allocations up: margin for the memory test (as in sor_gpu.cu). */
 #define DEVICE_SLACK_BYTES (16.0 * 1048576.0)
 /* Most table entries: the float path's t ≤ tab_n − 0.75 must stay below 2^22 for the 2^23 trick
  * and be exact in float. */

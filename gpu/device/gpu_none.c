@@ -129,8 +129,8 @@ vsg_status vsg_surface_hcp_gpu(int device, const vsg_hcp *h, const vsg_alpb *k, 
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
 
-/* ---- MPI GPU slab backend (issue 7, gpu/pb/sor_slab.cu): without CUDA it opens nothing. ---- */
-#include "gpu/pb/sor_slab_gpu.h"
+/* ---- MPI GPU slab backend (issue 7, gpu/pb/sor_mpi_gpu.cu): without CUDA it opens nothing. ---- */
+#include "gpu/pb/sor_mpi_gpu.h"
 
 static vsg_status slab_none_open(vsg_pb_system *s, int z_lo, int z_hi, const vsg_sor_settings *set, void **ctx)
 {

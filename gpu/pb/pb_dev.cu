@@ -1,5 +1,5 @@
 /* pb_dev.cu — a resident PB level (pb_dev.h): the nested start, the answer (energy and the
- * potential grid) and the release. The build is in pb_setup.cu, the solve in pb_sor.cu. */
+ * potential grid) and the release. The build is in pb_setup_gpu.cu, the solve in sor_gpu.cu. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* pb_dev.cuh — the layout of a resident PB level (pb_dev.h), shared by the .cu files that make
- * it (pb_setup.cu), solve it (pb_sor.cu) and read it (pb_dev.cu). */
+ * it (pb_setup_gpu.cu), solve it (sor_gpu.cu) and read it (pb_dev.cu). */
 #ifndef VSG_PB_DEV_CUH
 #define VSG_PB_DEV_CUH
 

@@ -11,7 +11,7 @@
  * GPU − CPU ≤ 5e-6 of it). The interior of phi is zero.
  * The geometry (SAS points, dielectric codes, ion exclusion) repeats the CPU's floating-point
  * operations one by one in double (no fused multiply-adds; the Fibonacci angles' cos/sin come
- * from the host's libm), so the flags and lists match exactly; gpu/pb/pb_setup.cu says where a
+ * from the host's libm), so the flags and lists match exactly; gpu/pb/pb_setup_gpu.cu says where a
  * difference could still arise in principle.
  *
  * bc must be ZERO, SDH, MDH or DIPOLE. For focusing, build with VSG_BC_ZERO and then call

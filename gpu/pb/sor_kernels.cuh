@@ -1,13 +1,13 @@
-/* sor_kernels.cuh — the red-black SOR device code shared by the single-GPU solver (pb_sor.cu)
- * and the MPI slab backend (sor_slab.cu): tuning constants, the uniform-stencil kernels, the
+/* sor_kernels.cuh — the red-black SOR device code shared by the single-GPU solver (sor_gpu.cu)
+ * and the MPI slab backend (sor_mpi_gpu.cu): tuning constants, the uniform-stencil kernels, the
  * correction kernel, the device max-|Δφ| reduction and their launch helpers. One copy, so both
- * paths do the same arithmetic and give the same bits (see pb_sor.cu for the why of each
- * choice). Moved here unchanged from pb_sor.cu; the anonymous namespace gives every including
+ * paths do the same arithmetic and give the same bits (see sor_gpu.cu for the why of each
+ * choice). Moved here unchanged from sor_gpu.cu; the anonymous namespace gives every including
  * translation unit its own instantiations (no cross-module template kernels).
  *
  * The kernels update planes 1 .. nz − 2 of the arrays they are given; a slab sweeps a sub-range
  * of planes by passing a view (pointers shifted to the range's first plane − 1, nz of the range
- * + 2) — sor_slab.cu. */
+ * + 2) — sor_mpi_gpu.cu. */
 #ifndef VSG_SOR_KERNELS_CUH
 #define VSG_SOR_KERNELS_CUH
 

@@ -35,7 +35,7 @@ vsg_status vsg_assign_charges(const vsg_molecule *m, const vsg_level *lv, vsg_ch
                               vsg_grid_charge **out, size_t *count, double *outside);
 
 /* Allocates the system for a level and sets its scalars (κ²h², ions, nonlinear): the part of
- * vsg_pb_build that the GPU setup (gpu/pb/pb_setup.cu) shares. */
+ * vsg_pb_build that the GPU setup (gpu/pb/pb_setup_gpu.cu) shares. */
 vsg_status vsg_pb_system_init(vsg_pb_system *s, const vsg_pb_physics *ph, const vsg_level *lv,
                               vsg_precision precision);
 /* The same scalars over vsg_pb_system_shape: no arrays (a system kept on the GPU). */

@@ -1,5 +1,5 @@
 /* pb_system.h — the discretised Poisson–Boltzmann problem on one grid, as the SOR solvers
- * (CPU twin in sor_cpu.c, GPU in gpu/pb/pb_sor.cu) see it. Both solvers take the same system
+ * (CPU twin in sor_cpu.c, GPU in gpu/pb/sor_gpu.cu) see it. Both solvers take the same system
  * and the same settings, and must produce the same potential.
  *
  * Finite differences (DelPhi convention, potential φ in kT/e): for node j with the six

@@ -1,4 +1,4 @@
-/* sor_slab_gpu.h — the GPU slab backend of the distributed PB SOR (issue 7, grids/pb/sor_mpi.h):
+/* sor_mpi_gpu.h — the GPU slab backend of the distributed PB SOR (issue 7, grids/pb/sor_mpi.h):
  * `mpirun -np N vsgrid grid ... --device gpu` runs one rank per GPU, each rank sweeping its
  * z-slab with the single-GPU solver's own kernels (gpu/pb/sor_kernels.cuh), so the potential and
  * the iteration count are those of vsg_sor_gpu, bit for bit (one colour's update reads only

@@ -1,4 +1,4 @@
-/* pb_sor.cu — the GPU twin of vsg_sor_cpu (grids/pb/sor_cpu.c, grids/pb/sor_cpu_sweep.h).
+/* sor_gpu.cu — the GPU twin of vsg_sor_cpu (grids/pb/sor_cpu.c, grids/pb/sor_cpu_sweep.h).
  *
  * Same system, same settings, same schedule: per iteration colour 0 then colour 1, each a
  * uniform-stencil sweep over that colour's interior nodes (listed nodes skipped) and a

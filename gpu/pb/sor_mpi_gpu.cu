@@ -1,12 +1,12 @@
-/* sor_slab.cu — the GPU slab backend of the distributed PB SOR (sor_slab_gpu.h, issue 7).
+/* sor_mpi_gpu.cu — the GPU slab backend of the distributed PB SOR (sor_mpi_gpu.h, issue 7).
  *
  * A rank's GPU holds planes [g_lo, g_hi) = [z_lo − 1, z_hi] ∩ [0, nz) of both colour arrays and
  * flags, stored as the global colour arrays' index ranges [base[c], base[c] + len[c]). A sweep of
- * planes [z0, z1) runs pb_sor.cu's kernels (sor_kernels.cuh) on a view, as the CPU slab does
+ * planes [z0, z1) runs sor_gpu.cu's kernels (sor_kernels.cuh) on a view, as the CPU slab does
  * (sor_mpi.c): the planes [z0 − 1, z1] seen as a box of their own, whose colour arrays start
  * at global node (lc + P)/2 of colour lc ^ swap (P = the view's first linear index, swap = its
  * parity); the kernels then update exactly planes [z0, z1), with the very same arithmetic.
- * Each view owns its correction entries (local indices, SoA as pb_sor.cu uploads them); the
+ * Each view owns its correction entries (local indices, SoA as sor_gpu.cu uploads them); the
  * three ranges sor_mpi.c asks for (two boundary planes, the interior) are made at open, others
  * on first use.
  *
@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "gpu/device/gpu.h"
-#include "gpu/pb/sor_slab_gpu.h"
+#include "gpu/pb/sor_mpi_gpu.h"
 extern "C" {
 #include "grids/base/errors.h" /* C headers without their own extern "C" guard */
 }
@@ -232,7 +232,7 @@ static vsg_status view_get(Slab *d, int z0, int z1, View **out)
         long long nblk = ((long long)w->ncorr[lc] + CORR_BLOCK - 1) / CORR_BLOCK, cap = (long long)d->sms * CORR_BLOCKS_PER_SM;
         w->cblocks[lc] = (int)(nblk < cap ? nblk : cap);
     }
-    /* Launch geometry as pb_sor.cu's, for the view's planes. */
+    /* Launch geometry as sor_gpu.cu's, for the view's planes. */
     const long long half = (d->nx - 1) / 2, gy = (d->ny - 2 + SOR_BLOCK_Y - 1) / SOR_BLOCK_Y;
     const int zper = d->zb > 1 ? d->zb : SOR_Z_PER_THREAD;
     long long gz = (w->box.nz - 2 + zper - 1) / zper;
@@ -545,7 +545,7 @@ static vsg_status slab_setup(Slab *d, vsg_pb_system *s, int z_lo, int z_hi, cons
         CU(cudaMemcpyAsync(d->flag[c], s->flag[c] + d->base[c], d->len[c], cudaMemcpyHostToDevice, d->edge));
     }
 
-    /* Constants exactly as pb_sor.cu forms them (offsets in bytes of the precision). */
+    /* Constants exactly as sor_gpu.cu forms them (offsets in bytes of the precision). */
     const long long dxyz[3] = {1, s->nx, (long long)s->nx * s->ny};
     for (int c = 0; c < 2; c++)
         for (int a = 0; a < 3; a++) {

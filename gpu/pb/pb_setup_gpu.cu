@@ -1,4 +1,4 @@
-/* pb_setup.cu — the PB setup of one grid level on the GPU: the twin of vsg_pb_build followed by
+/* pb_setup_gpu.cu — the PB setup of one grid level on the GPU: the twin of vsg_pb_build followed by
  * vsg_pb_boundary(…, NULL) (grids/pb/pb_setup.c, surface.c, balls.c, boundary_mdh.c).
  *
  * What runs where:
@@ -603,7 +603,7 @@ __global__ void faces_to_phi(long long n, int nx, int ny, int nz, const double *
     }
 }
 
-/* The list as the solver reads it (sor_kernels.cuh's layout, as pb_sor.cu's upload_corr writes
+/* The list as the solver reads it (sor_kernels.cuh's layout, as sor_gpu.cu's upload_corr writes
  * it on the host); and max |s| (as ordered bits) into *smax_bits, for the level's float
  * tolerance. */
 template <typename R>
