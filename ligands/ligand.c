@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "ligands/ligand.h"
 
 void vsg_ligand_init(vsg_ligand *lig)

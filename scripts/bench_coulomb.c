@@ -23,12 +23,10 @@
 #include <omp.h>
 #endif
 
-#include "grids/coulomb/coulomb.h"
-#include "grids/base/errors.h"
-#include "gpu/device/gpu.h"
 #include "grids/formats/grid.h"
 #include "grids/receptor/molecule.h"
-#include "grids/base/timer.h"
+#include "grids/base/vsgrid.h"
+#include "gpu/device/gpu.h"
 #include "../tests/testkit.h"
 
 #ifndef VSG_SOURCE_DIR /* the data files; CMake passes the source tree */

@@ -20,12 +20,11 @@
 #include <omp.h>
 #endif
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "gpu/device/gpu.h"
 #include "grids/pb/pb_geometry.h"
 #include "grids/pb/pb_setup.h"
 #include "gpu/pb/pb_setup_gpu.h"
-#include "grids/base/timer.h"
 
 #ifndef VSG_SOURCE_DIR
 #define VSG_SOURCE_DIR "."

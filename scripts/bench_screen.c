@@ -34,9 +34,8 @@
 #endif
 
 #include "ligands/score/batch.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "gpu/device/gpu.h"
-#include "ligands/score/score.h"
 #include "gpu/score/score_gpu.h"
 
 #define GRID_N 161

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "gpu/device/gpu.h"
 #include "gpu/pb/pb_gpu.h"
 #include "grids/pb/pb_system.h"

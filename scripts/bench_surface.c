@@ -31,13 +31,11 @@
 #endif
 
 #include "grids/surface/alpb.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "gpu/device/gpu.h"
 #include "grids/surface/hcp.h"
 #include "grids/receptor/molecule.h"
 #include "gpu/surface/surface_gpu.h"
-#include "grids/surface/surface_mesh.h"
-#include "grids/base/timer.h"
 
 #ifndef VSG_SOURCE_DIR
 #define VSG_SOURCE_DIR "."

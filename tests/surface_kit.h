@@ -13,7 +13,7 @@
 
 #include "grids/receptor/molecule.h"
 #include "grids/pb/dielectric.h"
-#include "grids/surface/surface_mesh.h"
+#include "grids/base/vsgrid.h"
 #include "testkit.h"
 
 static inline vsg_mesh *surface_kit_points(const vsg_molecule *m, size_t stride, double step, int on_atoms)

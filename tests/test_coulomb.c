@@ -12,14 +12,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "grids/formats/autogrid_maps.h"
-#include "check.h"
-#include "grids/coulomb/coulomb.h"
-#include "grids/base/errors.h"
 #include "grids/formats/grid.h"
+#include "grids/base/vsgrid.h"
+#include "check.h"
 #include "grids/receptor/molecule.h"
 #include "testkit.h"
-#include "grids/base/vsgrid.h"
 
 
 /* Mehler–Solmajer as published (Protein Eng. 4, 903), written out here independently. */

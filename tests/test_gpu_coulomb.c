@@ -24,11 +24,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "grids/coulomb/coulomb.h"
-#include "grids/base/errors.h"
-#include "gpu/device/gpu.h"
 #include "grids/formats/grid.h"
 #include "grids/receptor/molecule.h"
+#include "grids/base/vsgrid.h"
+#include "gpu/device/gpu.h"
 #include "testkit.h"
 
 #define REL_TOL 1e-5

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "gpu/device/gpu.h"
 #include "gpu/pb/pb_gpu.h"
 #include "grids/pb/pb_system.h"

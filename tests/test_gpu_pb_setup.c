@@ -22,12 +22,11 @@
 #include <string.h>
 
 #include "check.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "gpu/device/gpu.h"
 #include "grids/pb/pb_geometry.h"
 #include "grids/pb/pb_setup.h"
 #include "gpu/pb/pb_setup_gpu.h"
-#include "grids/base/timer.h"
 
 static const char *surface_name[] = {"vdw", "ses", "smooth"};
 static const char *bc_name[] = {"zero", "sdh", "mdh", "dipole"};

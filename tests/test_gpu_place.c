@@ -22,15 +22,11 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "gpu/device/gpu.h"
 #include "ligands/ligand.h"
-#include "ligands/score/mapset.h"
-#include "ligands/place/place_cpu.h"
 #include "gpu/place/place_gpu.h"
-#include "ligands/place/rotations.h"
 #include "testkit.h"
-#include "grids/base/timer.h"
 
 #define PI 3.14159265358979323846
 

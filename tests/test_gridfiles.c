@@ -9,10 +9,9 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/formats/grid.h"
 #include "grids/receptor/molecule.h"
-#include "grids/base/vsgrid.h"
 
 /* ---- helpers ------------------------------------------------------------------------- */
 

@@ -35,15 +35,11 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "grids/formats/autogrid_maps.h"
-#include "check.h"
-#include "grids/base/errors.h"
-#include "ligands/score/mapset.h"
-#include "grids/receptor/molecule.h"
-#include "ligands/score/score.h"
-#include "grids/base/textio.h"
-#include "grids/base/timer.h"
+#include "grids/formats/grid.h"
 #include "grids/base/vsgrid.h"
+#include "check.h"
+#include "grids/receptor/molecule.h"
+#include "grids/base/textio.h"
 
 #define MAX_POSES 16
 #define TOL_KCAL 0.01
@@ -424,7 +420,7 @@ static int run_case(const char *shared, const complex_case *cc, double *max_diff
                 }
                 if (out) shift += 1000.0 * (r2f - r2d);
             }
-            /* plus the float32 storage of the maps (score.h) where autodock4 holds doubles: 2⁻²⁴ of
+            /* plus the float32 storage of the maps (vsgrid.h) where autodock4 holds doubles: 2⁻²⁴ of
              * the magnitude of each inside atom's terms (it matters for atoms deep in clashes, where
              * AutoGrid's values reach 10⁵ kcal/mol) */
             double mapmag = 0.0;

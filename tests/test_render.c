@@ -17,16 +17,10 @@
 #include "engine/report/bitmap_font.h"
 #include "check.h"
 #include "engine/report/colormap.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/formats/grid.h"
 #include "grids/receptor/molecule.h"
-#include "engine/report/ply_write.h"
-#include "engine/report/png_write.h"
-#include "engine/report/render_mesh.h"
-#include "engine/report/render_slice.h"
-#include "grids/surface/surface_mesh.h"
 #include "testkit.h"
-#include "grids/base/vsgrid.h"
 
 static const double PI = 3.14159265358979323846;
 

@@ -21,16 +21,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "grids/formats/autogrid_maps.h"
+#include "grids/formats/grid.h"
+#include "grids/base/vsgrid.h"
 #include "check.h"
 #include "grids/base/constants.h"
-#include "grids/base/errors.h"
-#include "grids/formats/grid.h"
-#include "ligands/score/mapset.h"
-#include "ligands/score/score.h"
 #include "testkit.h"
-#include "grids/base/timer.h"
-#include "grids/base/vsgrid.h"
 
 /* A random multiple of 1/8 in [-range, range]. */
 static double eighths(int range) { return (double)((int)floor(urand() * (16 * range + 1)) - 8 * range) / 8.0; }
@@ -139,7 +134,7 @@ static vsg_grid *dyadic_grid(const char *units, linear f)
     double org[3], sp[3];
     for (int d = 0; d < 3; d++) {
         org[d] = eighths(8);
-        sp[d] = spacings[(int)(urand() * 4)]; /* per-axis spacing: score.h allows it */
+        sp[d] = spacings[(int)(urand() * 4)]; /* per-axis spacing: vsgrid.h allows it */
     }
     vsg_grid *g = vsg_grid_new(n, org, sp, units);
     if (g) fill_linear(g->data, n, f);

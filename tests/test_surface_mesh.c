@@ -1,4 +1,4 @@
-/* test_surface_mesh.c — molecular surface meshes (grids/surface/surface_mesh.h): the SES/vdW builder
+/* test_surface_mesh.c — molecular surface meshes (vsgrid.h, "surface potential, pictures and meshes"): the SES/vdW builder
  * on shapes with known answers (one sphere, two spheres), on a real protein against MSMS,
  * the MSMS .vert/.face reader (real files and a malformed-input corpus), the topology check,
  * the memory limit, and timings. Real files come from ../shared/data/gem_hcp (skipped with a
@@ -10,7 +10,6 @@
 
 #include "check.h"
 #include "grids/receptor/molecule.h"
-#include "grids/surface/surface_mesh.h"
 #include "grids/base/vsgrid.h"
 
 static const double PI = 3.14159265358979323846;

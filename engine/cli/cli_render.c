@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "engine/cli/cli.h"
-#include "engine/report/render_slice.h"
 #include "grids/base/vsgrid.h"
 
 static const char usage[] =

@@ -8,8 +8,6 @@
 #include <unistd.h>
 
 #include "engine/cli/cli.h"
-#include "engine/report/ply_write.h"
-#include "engine/report/render_mesh.h"
 #include "grids/base/vsgrid.h"
 
 static const char usage[] =

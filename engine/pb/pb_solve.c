@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "grids/base/constants.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "gpu/device/gpu.h"
 #include "grids/formats/grid.h"
 #include "grids/formats/grid_ahead.h"
@@ -20,7 +20,6 @@
 #include "grids/pb/sor_mpi.h"       /* MPI (issue 7) */
 #include "gpu/pb/sor_mpi_gpu.h"  /* MPI over GPUs (issue 7) */
 #include "grids/base/profile.h"
-#include "grids/base/timer.h"
 
 void vsg_pb_params_default(vsg_pb_params *p)
 {

@@ -2,7 +2,7 @@
  * ASCII header ending in "end_header\n", then the vertex and face records packed without
  * padding. Vertex colours use the property names red/green/blue (uchar), which every one
  * of those readers maps to vertex colour. */
-#include "engine/report/ply_write.h"
+#include "grids/base/vsgrid.h"
 
 #include <errno.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * Each row gets the filter (None, Sub, Up, Average, Paeth) whose output has the smallest
  * sum of absolute signed bytes, the heuristic the spec recommends: smooth slices and flat
  * backgrounds then compress 5-20x better than unfiltered rows. */
-#include "engine/report/png_write.h"
+#include "grids/base/vsgrid.h"
 
 #include <errno.h>
 #include <stdio.h>

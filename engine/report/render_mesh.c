@@ -7,7 +7,7 @@
  * cost of shading does not grow with the overdraw. Triangles are drawn two-sided (no
  * back-face culling), so a mesh with a few inverted faces still renders whole. The six
  * views are independent: one OpenMP thread each. */
-#include "engine/report/render_mesh.h"
+#include "grids/base/vsgrid.h"
 
 #include <float.h>
 #include <math.h>
@@ -16,7 +16,6 @@
 
 #include "engine/report/bitmap_font.h"
 #include "engine/report/colormap.h"
-#include "engine/report/png_write.h"
 
 #define NVIEWS 6
 

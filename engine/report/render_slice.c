@@ -3,7 +3,7 @@
  * not the nearest plane's. The outline is the boundary of the union of the atoms' discs in
  * the plane: the discs are painted into a mask (cost ∝ the discs' area, not pixels × atoms)
  * and a mask pixel whose neighbour is outside every disc turns black. */
-#include "engine/report/render_slice.h"
+#include "grids/base/vsgrid.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +12,6 @@
 
 #include "engine/report/bitmap_font.h"
 #include "engine/report/colormap.h"
-#include "engine/report/png_write.h"
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 

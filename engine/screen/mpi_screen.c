@@ -11,7 +11,7 @@
 #include <sys/types.h> /* ssize_t */
 #include <unistd.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/base/mpi_env.h"
 #include "engine/screen/screen.h"
 

@@ -20,8 +20,6 @@
 #include <stdio.h>
 
 #include "ligands/ligand.h"
-#include "ligands/place/place_cpu.h"
-#include "ligands/score/score.h"
 #include "grids/base/vsgrid.h"
 
 /* The pipeline's public part (vsg_screen_options, vsg_screen_report, vsg_screen_run, the

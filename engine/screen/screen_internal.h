@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "ligands/score/batch.h"
-#include "ligands/place/place_cpu.h"
+#include "grids/base/vsgrid.h"
 #include "ligands/readers/reader_internal.h"
 #include "engine/screen/screen.h"
 

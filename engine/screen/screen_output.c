@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "engine/screen/screen_internal.h"
 
 /* ---- writer -------------------------------------------------------------------------------------- */

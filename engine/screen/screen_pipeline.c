@@ -35,7 +35,7 @@
  *
  * Rigid placement (o->placement == VSG_PLACEMENT_RIGID): the scorer thread places every scored
  * ligand of its batch, on its GPU (gpu/place/place_gpu.h: GM, float, best pose) when it has one and
- * one pose per molecule is asked, else with the CPU twin vsg_place_cpu (ligands/place/place_cpu.h), and
+ * one pose per molecule is asked, else with the CPU twin vsg_place_cpu (vsgrid.h, "placement"), and
  * keeps its best pose(s) in the batch; a ligand with no pose
  * inside the grid gets the row status no_pose. The writer adds the best pose's columns to the
  * CSV, writes the pose(s) to --poses-out and moves the molecule's copy to its best pose before
@@ -49,13 +49,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "ligands/readers/reader_internal.h"
 #include "engine/screen/screen.h"
 #include "grids/base/mpi_env.h" /* MPI (issue 7) */
 #include "engine/screen/mpi_screen.h"
 #include "engine/screen/screen_internal.h"
-#include "grids/base/timer.h"
 #include "gpu/place/place_gpu.h"
 
 static int queue_init(queue *q, size_t cap)

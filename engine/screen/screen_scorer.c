@@ -13,11 +13,10 @@
 #include <omp.h>
 #endif
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "gpu/device/gpu.h"
 #include "engine/screen/screen.h"
 #include "gpu/score/score_gpu.h"
-#include "grids/base/timer.h"
 
 /* CPU batches: enough atoms that OpenMP's start-up is noise, small enough to stay in cache. */
 #define CPU_BATCH_ATOMS (1u << 18)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "engine/screen/screen.h"
 
 void vsg_csv_field(FILE *f, const char *s)

@@ -1,14 +1,14 @@
 /* surface_pipeline.c — chooses the device and runs the exact or HCP surface potential. */
-#include "engine/surface/surface_potential.h"
+#include "grids/surface/alpb.h"
+#include "grids/surface/hcp.h"
+#include "grids/base/vsgrid.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
 #include "gpu/device/gpu.h"
 #include "grids/receptor/molecule.h"
 #include "gpu/surface/surface_gpu.h"
-#include "grids/base/timer.h"
 
 void vsg_surface_options_default(vsg_surface_options *o)
 {

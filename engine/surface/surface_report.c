@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/receptor/molecule.h"
-#include "engine/surface/surface_potential.h"
+#include "grids/surface/alpb.h"
+#include "grids/surface/hcp.h"
 
 static FILE *open_out(const char *path)
 {

@@ -1,5 +1,5 @@
 /* coulomb.cu — the GPU twin of vsg_coulomb_cpu (grids/coulomb/coulomb.c): the direct Coulomb potential
- * φ(p) = Σ_i q_i f(|p − r_i|) on every grid node, for the kernels of grids/coulomb/coulomb.h.
+ * φ(p) = Σ_i q_i f(|p − r_i|) on every grid node, for the kernels of vsgrid.h ("Coulomb and AutoGrid electrostatic maps").
  *
  * Layout. A block of CB_THREADS threads owns a brick of CB_PX × CB_TY × CB_TZ nodes; each thread
  * owns CB_PX consecutive nodes along x (registers), so per atom dy² + dz² is formed once and each
@@ -35,10 +35,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/coulomb/coulomb.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
+#include "grids/base/vsgrid.h"
 #include "gpu/device/gpu.h"
 extern "C" {
-#include "grids/base/errors.h" /* C header without its own extern "C" guard */
 }
 
 #define VSG_CUDA_WHO "GPU Coulomb grid"
@@ -637,7 +638,7 @@ static vsg_status run(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_gr
     return VSG_OK;
 }
 
-/* coulomb.h's contract. *evals_per_second counts the charged atoms sent to the device (with a
+/* vsgrid.h's Coulomb contract. *evals_per_second counts the charged atoms sent to the device (with a
  * cutoff, those within reach of the grid) × all nodes, over the kernel time summed over slabs
  * (device events; transfers and set-up excluded). Prints nothing. */
 extern "C" vsg_status vsg_coulomb_gpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_grid *g, int device,

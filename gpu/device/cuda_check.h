@@ -7,7 +7,7 @@
 #include <cuda_runtime.h>
 
 extern "C" {
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 }
 
 #ifndef VSG_CUDA_WHO

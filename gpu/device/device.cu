@@ -12,7 +12,7 @@
 #include "gpu/device/device_prop.cuh"
 #include "gpu/pb/pb_gpu_bench.h"
 extern "C" {
-#include "grids/base/errors.h" /* C header without its own extern "C" guard */
+#include "grids/base/vsgrid.h" /* C header without its own extern "C" guard */
 }
 
 extern "C" int vsg_gpu_count(void)

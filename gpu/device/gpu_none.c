@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "gpu/device/gpu.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 
 int vsg_gpu_count(void) { return 0; }
 
@@ -32,7 +32,8 @@ vsg_status vsg_sor_gpu(vsg_pb_system *s, const vsg_sor_settings *set, vsg_sor_re
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
 
-#include "grids/coulomb/coulomb.h"
+#include "grids/formats/grid.h"
+#include "grids/receptor/molecule.h"
 
 vsg_status vsg_coulomb_gpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_grid *g, int device,
                            double *evals_per_second)

@@ -8,7 +8,7 @@
 
 #include "gpu/device/gpu.h"
 extern "C" {
-#include "grids/base/errors.h" /* C header without its own extern "C" guard */
+#include "grids/base/vsgrid.h" /* C header without its own extern "C" guard */
 }
 
 #define VSG_CUDA_WHO "GPU PB level"

@@ -49,10 +49,9 @@
 #include "gpu/pb/pb_setup_gpu.h"
 extern "C" {
 #include "grids/base/constants.h" /* C headers without their own extern "C" guard */
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/pb/dielectric.h"
 #include "grids/base/profile.h"
-#include "grids/base/timer.h"
 }
 
 #define VSG_CUDA_WHO "GPU PB setup"

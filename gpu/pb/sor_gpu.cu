@@ -37,9 +37,8 @@
 #include "gpu/device/gpu.h"
 #include "gpu/pb/pb_gpu.h"
 extern "C" {
-#include "grids/base/errors.h" /* C headers without their own extern "C" guard */
+#include "grids/base/vsgrid.h" /* C headers without their own extern "C" guard */
 #include "grids/base/profile.h"
-#include "grids/base/timer.h"
 }
 
 #define VSG_CUDA_WHO "GPU PB solver"

@@ -32,7 +32,7 @@
 #include "gpu/device/gpu.h"
 #include "gpu/pb/sor_mpi_gpu.h"
 extern "C" {
-#include "grids/base/errors.h" /* C headers without their own extern "C" guard */
+#include "grids/base/vsgrid.h" /* C headers without their own extern "C" guard */
 }
 
 #define VSG_CUDA_WHO "GPU slab SOR"

@@ -6,7 +6,7 @@
 // double with the twin's operations in the twin's order (__dmul_rn/__dadd_rn: no FMA
 // contraction under --use_fast_math), and each thread forms its atoms as
 // (float)(offset + site point), the site point again with the twin's double formula. So the
-// scored float coordinates are the twin's bit for bit, and the outside test (score.h's closed
+// scored float coordinates are the twin's bit for bit, and the outside test (vsgrid.h's scoring closed
 // interval, as float bounds equivalent to the twin's double test) rejects exactly the poses the
 // twin rejects. Only the interpolation and the sums are float (as screen.cu's GM kernel: cell
 // from (x − org)·inv_h, t from the hi+lo node table, nested lerps on __ldg gathers).
@@ -21,9 +21,7 @@
 // Rotations: open() turns the caller's quaternions into double row-major matrices with
 // vsg_quat_to_matrix (the twin's matrices, exactly) and uploads them once (72 B each).
 extern "C" {
-#include "grids/base/errors.h" /* C headers without their own extern "C" guard */
-#include "ligands/place/rotations.h"
-#include "ligands/score/score.h"
+#include "grids/base/vsgrid.h" /* C headers without their own extern "C" guard */
 }
 #include <cuda_runtime.h>
 #include <math.h>

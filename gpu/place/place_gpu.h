@@ -1,4 +1,4 @@
-/* place_gpu.h — the GPU twin of the rigid-body pose search (ligands/place/place_cpu.h), implemented in
+/* place_gpu.h — the GPU twin of the rigid-body pose search (vsgrid.h, "placement"), implemented in
  * gpu/place/place_gpu.cu (CUDA builds; gpu/device/gpu_none.c answers VSG_E_UNSUPPORTED without CUDA).
  *
  * What is implemented (issue 5):
@@ -13,7 +13,7 @@
  *    rotation and tiles of 256 consecutive sites, one pose per thread; it stages R·(x_i − c) in
  *    shared memory with the twin's double operations in the twin's order (no FMA), and each
  *    thread forms (float)(offset + site point). So the scored float coordinates are the twin's
- *    bit for bit, and a pose is rejected exactly when the twin rejects it (score.h's closed
+ *    bit for bit, and a pose is rejected exactly when the twin rejects it (vsgrid.h's scoring closed
  *    interval): r->rejected equals the twin's. Interpolation and sums are float.
  *  - Reduction on the device: each block reduces its poses to the best key (order-preserving
  *    float bits of the total << 32 | pose index within the launch), one 64-bit atomicMin per
@@ -25,15 +25,14 @@
  *  - Limits: at most 1024 atoms per ligand (shared memory), at most 2^32 − 2 site points
  *    (VSG_E_LIMIT otherwise).
  *  - Same pose index as the twin: index = rotation × n_sites + site, sites x fastest
- *    (place_cpu.h). The float kernel may pick a different best pose only when two poses are
+ *    (vsgrid.h, "placement"). The float kernel may pick a different best pose only when two poses are
  *    within its float error of each other; tests/test_gpu_place.c compares the pose index and
  *    the score within that error.
  */
 #ifndef VSG_PLACE_GPU_H
 #define VSG_PLACE_GPU_H
 
-#include "ligands/place/place_cpu.h"
-#include "ligands/score/score.h"
+#include "grids/base/vsgrid.h"
 
 #ifdef __cplusplus
 extern "C" {

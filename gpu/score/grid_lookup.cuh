@@ -1,16 +1,16 @@
 /* grid_lookup.cuh — what the screening kernels (screen.cu) and the placement kernels (place.cu)
- * share about reading score grids (ligands/score/score.h): the checks on a vsg_score_grids, the per-axis
+ * share about reading score grids (vsgrid.h, "scoring arrays of coordinates"): the checks on a vsg_score_grids, the per-axis
  * node-position tables (each node's position as a float pair hi + lo = the double position, so a
  * float kernel locates an atom in its cell to ~1e-7 whatever the origin), the float bounds that
  * accept exactly the coordinates the CPU twin's double test accepts, and the trilinear blend in
- * the twin's order. Include after cuda_check.h (errors.h must be visible). */
+ * the twin's order. Include after cuda_check.h (vsgrid.h must be visible). */
 #ifndef VSG_GRID_LOOKUP_CUH
 #define VSG_GRID_LOOKUP_CUH
 
 #include <cuda_runtime.h>
 #include <math.h>
 
-#include "ligands/score/score.h"
+#include "grids/base/vsgrid.h"
 
 /* The 8 corners of the cell at base (x fastest; sy, sz the strides of y and z), blended along x,
  * then y, then z with the fractions t. SHARED: base is in shared memory (no __ldg). */

@@ -32,8 +32,7 @@
 
 extern "C" {
 #include "ligands/score/batch.h"
-#include "grids/base/errors.h" /* C headers without their own extern "C" guard */
-#include "ligands/score/score.h"
+#include "grids/base/vsgrid.h" /* C headers without their own extern "C" guard */
 #include "ligands/score/zip.h"
 }
 #include "gpu/device/gpu.h"

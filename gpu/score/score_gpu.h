@@ -1,6 +1,6 @@
 /* screen_gpu.h — the GPU side of ligand scoring (gpu/score/score_gpu.cu): receptor grids resident on
  * one device, batches of ligands scored by the kernel variants of paper 003 (GM, ROI, SM, TM,
- * ZIP, ROI-TM-ZIP, ROI-SM-ZIP), each checked against the CPU twin vsg_score_cpu (score.h,
+ * ZIP, ROI-TM-ZIP, ROI-SM-ZIP), each checked against the CPU twin vsg_score_cpu (vsgrid.h,
  * tests/test_gpu_screen.c). Without CUDA every entry point returns VSG_E_UNSUPPORTED.
  *
  * What each kernel reads (all: one vsg_score_result per ligand, reduced on the device):
@@ -38,7 +38,7 @@
  * Outside the grid: the twin's rule (ligands/score/score_cpu.c), same classification bit for bit (the
  * float bounds are the float values the twin's double test accepts); AD4 penalties in double.
  *
- * Batches: vsg_score_batch as in score.h; ligands are never split across launches; a batch
+ * Batches: vsg_score_batch as in vsgrid.h; ligands are never split across launches; a batch
  * larger than one launch goes in several, double-buffered on two streams (the host packs
  * launch i + 1 into pinned memory while launch i transfers and runs). Empty ligands score 0.
  */
@@ -47,7 +47,7 @@
 
 #include <stddef.h>
 
-#include "ligands/score/score.h"
+#include "grids/base/vsgrid.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -36,7 +36,7 @@
 
 #include "gpu/surface/surface_gpu.h"
 extern "C" {
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/receptor/molecule.h"
 }
 

@@ -1,5 +1,5 @@
 /* errors.c — status names, thread-local last error, warning callback. */
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 
 #include <stdarg.h>
 #include <stdio.h>

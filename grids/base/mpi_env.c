@@ -11,7 +11,7 @@
 #include <sys/types.h> /* ssize_t */
 #include <unistd.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 
 #if defined(_OPENMP)
 #include <omp.h>

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/base/timer.h"
+#include "grids/base/vsgrid.h"
 
 int vsg_profiling(void)
 {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 
 #define LINE_MAX_BYTES (1u << 20) /* longer lines are not text we know how to read */
 #define GZ_BUFFER (256u * 1024u)  /* zlib's default 8 KiB makes large receptors I/O bound */

@@ -1,6 +1,6 @@
 /* timer.c — monotonic wall clock. */
 #define _POSIX_C_SOURCE 200809L
-#include "grids/base/timer.h"
+#include "grids/base/vsgrid.h"
 
 #include <time.h>
 

@@ -1,5 +1,5 @@
 /* coulomb.c — the direct Coulomb potential grid (CPU twin of gpu/coulomb/coulomb_gpu.cu; contract in
- * coulomb.h).
+ * vsgrid.h).
  *
  * Physical mode (autogrid = 0): scale = 332.0637 kcal·Å/(mol·e²) (vsgrid's e²/4πε₀, README
  * "Units"), r clamped below at 0.5 Å so that grid points on top of an atom stay finite (the
@@ -13,7 +13,7 @@
  *    `inv_rmax = 1/max(r, 0.5)`, `indx_r = min(lookup(r), NDIEL-1)`, `r_epsilon_fn = factor/ε`,
  *    `energy += charge · inv_rmax · r_epsilon_fn[indx_r] · AD4.coeff_estat`).
  *    NOTE: the table index comes from the *unclamped* r; only the 1/r factor is clamped at
- *    0.5 Å. coulomb.h's "r clamped below at rmin" applies to the 1/r factor in table mode.
+ *    0.5 Å. vsgrid.h's Coulomb "r clamped below at rmin" applies to the 1/r factor in table mode.
  *  - factor = 332.0 exactly (main.cpp `double factor=332.0L`), not 332.0637.
  *  - FE_coeff_estat = 0.1406: the default parameter set compiled into autogrid4 4.2.6
  *    (AD4.1_bound.dat, "Unbound_Same_As_Bound"); a gpf `parameter_file` may override it.
@@ -43,9 +43,9 @@
 #include <omp.h>
 #endif
 
-#include "grids/coulomb/coulomb.h"
-#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
 #include "grids/receptor/molecule.h"
+#include "grids/base/vsgrid.h"
 
 #define COULOMB_VSG 332.0637      /* vsgrid's e²/(4πε₀), kcal·Å/(mol·e²) */
 #define AG_FACTOR 332.0           /* AutoGrid main.cpp `factor` */

@@ -1,4 +1,4 @@
-/* autogrid_maps.c — AutoGrid4 .map / .maps.fld / .maps.xyz / .gpf (see autogrid_maps.h).
+/* autogrid_maps.c — AutoGrid4 .map / .maps.fld / .maps.xyz / .gpf (declared in vsgrid.h).
  *
  * The layouts follow autogrid4 4.2.6 (AutoGrid main.cpp rev 1.109): a map is six header lines
  * (GRID_PARAMETER_FILE, GRID_DATA_FILE, MACROMOLECULE, "SPACING %.3f", "NELEMENTS %d %d %d",
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/formats/autogrid_maps.h"
-#include "grids/base/errors.h"
+#include "grids/formats/grid.h"
+#include "grids/base/vsgrid.h"
 #include "grids/base/textio.h"
 
 #define AG_MAX_GRID_PTS 1025   /* autogrid4 4.2.6 --version: MAX_GRID_PTS */

@@ -34,7 +34,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/formats/grid.h"
 
 #define IO_CHUNK ((size_t)1 << 20)

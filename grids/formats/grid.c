@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/receptor/molecule.h"
 
 vsg_grid *vsg_grid_new(const int n[3], const double origin[3], const double spacing[3],

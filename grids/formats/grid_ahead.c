@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 
 static void *make(void *arg)
 {

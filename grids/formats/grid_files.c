@@ -3,8 +3,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
-#include "grids/formats/autogrid_maps.h"
+#include "grids/base/vsgrid.h"
 #include "grids/formats/grid.h"
 
 static int ends_with(const char *s, const char *suffix)

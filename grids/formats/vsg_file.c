@@ -41,7 +41,7 @@
 #include <sys/types.h>
 #include <zlib.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/formats/grid.h"
 
 #define VSG_FORMAT_VERSION 1u

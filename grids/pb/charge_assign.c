@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/pb/pb_setup.h"
 
 /* Sorts c by node, keeping equal nodes in their input order (atom order, then the spline's

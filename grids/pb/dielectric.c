@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "grids/base/constants.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 
 enum { IN_VDW = 1, IN_SAS = 2, REACHED = 4, INSIDE = 8 };
 

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/pb/pb_geometry.h"
 
 /* Node count for an edge length: APBS's convention nodes = length/spacing + 1, rounded to

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "grids/base/constants.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/pb/dielectric.h"
 
 vsg_status vsg_pb_physics_from(const vsg_pb_params *p, vsg_pb_physics *ph)

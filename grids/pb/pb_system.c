@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 
 vsg_status vsg_pb_system_shape(vsg_pb_system *s, int nx, int ny, int nz, double h,
                                const double origin[3], vsg_precision precision)

@@ -5,9 +5,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/pb/pb_system.h"
-#include "grids/base/timer.h"
 
 #if defined(_OPENMP)
 #include <omp.h>

@@ -18,9 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/base/mpi_env.h"
-#include "grids/base/timer.h"
 
 #if defined(VSG_HAVE_MPI)
 #include <mpi.h>

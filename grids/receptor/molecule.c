@@ -11,7 +11,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 
 #define DUPLICATE_TOL 1e-6   /* Å: closer than this on every axis is the same position */
 #define COORD_LIMIT 1e6      /* Å: beyond any structure; keeps the cell keys below in range */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/receptor/molecule.h"
 #include "grids/base/textio.h"
 

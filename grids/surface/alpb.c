@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "grids/base/constants.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/receptor/molecule.h"
 
 void vsg_alpb_params_default(vsg_alpb_params *p)

@@ -37,7 +37,6 @@
 
 #include <stddef.h>
 
-#include "grids/surface/surface_mesh.h"
 #include "grids/base/vsgrid.h"
 
 #ifdef __cplusplus

@@ -4,11 +4,10 @@
  * the uses of each edge. A closed oriented 2-manifold has exactly two uses per edge, in
  * opposite directions. Memory: 8 bytes per directed edge (24 per face) plus one byte per
  * vertex. */
-#include "grids/surface/surface_mesh.h"
+#include "grids/base/vsgrid.h"
 
 #include <stdlib.h>
 
-#include "grids/base/errors.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

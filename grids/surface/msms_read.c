@@ -17,8 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
-#include "grids/surface/surface_mesh.h"
+#include "grids/base/vsgrid.h"
 #include "grids/base/textio.h"
 
 #define MAX_FIELDS 16

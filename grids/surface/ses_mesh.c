@@ -45,9 +45,8 @@
 #endif
 
 #include "grids/base/balls.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/receptor/molecule.h"
-#include "grids/surface/surface_mesh.h"
 
 #define EDT_INF 1e30f
 #define CELL 2.0          /* Å, cell-list edge */

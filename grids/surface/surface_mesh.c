@@ -2,7 +2,7 @@
  * caller wants from a closed mesh: its area (total and per vertex, the weights of a surface
  * average) and the volume it encloses (divergence theorem, so a sign error in the
  * orientation shows up as a negative volume). */
-#include "grids/surface/surface_mesh.h"
+#include "grids/base/vsgrid.h"
 
 #include <math.h>
 #include <stdlib.h>

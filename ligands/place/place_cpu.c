@@ -1,4 +1,4 @@
-/* place_cpu.c — the CPU twin of the rigid-body pose search (design in place_cpu.h).
+/* place_cpu.c — the CPU twin of the rigid-body pose search (design in vsgrid.h, "placement").
  *
  * Work split: OpenMP threads take whole rotations (dynamic schedule). For its rotation a thread
  * rotates the ligand's centred coordinates once, finds the sub-box of site points whose posed
@@ -16,8 +16,7 @@
 #include <omp.h>
 #endif
 
-#include "grids/base/errors.h"
-#include "ligands/place/place_cpu.h"
+#include "grids/base/vsgrid.h"
 
 /* Poses per vsg_score_cpu call: large enough to amortise the call, small enough for L2. */
 #define POSE_CHUNK 256

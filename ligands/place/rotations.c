@@ -1,10 +1,9 @@
-/* rotations.c — the super-Fibonacci rotation set (Alexa 2022; construction in rotations.h)
+/* rotations.c — the super-Fibonacci rotation set (Alexa 2022; construction in vsgrid.h, "placement")
  * and the two quaternion helpers the pose search needs. */
 #include <math.h>
 #include <stddef.h>
 
-#include "grids/base/errors.h"
-#include "ligands/place/rotations.h"
+#include "grids/base/vsgrid.h"
 
 /* ψ: the real root > 1 of ψ⁴ = ψ + 4 (Alexa 2022, eq. 9). */
 #define SF_PSI 1.533751168755204288118041

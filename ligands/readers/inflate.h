@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 
 typedef struct vsg_inflate vsg_inflate;
 

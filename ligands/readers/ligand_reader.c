@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "ligands/readers/inflate.h"
 #include "ligands/ligand.h"
 #include "ligands/readers/reader_internal.h"

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "ligands/readers/inflate.h"
 
 #define VSG_READ_AHEAD_BLOCK (1u << 20)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "ligands/readers/reader_internal.h"
 
 void vsg_lig_begin(vsg_lig_ctx *c, vsg_ligand *lig)

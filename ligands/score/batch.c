@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ligands/score/batch.h"
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 
 vsg_status vsg_batch_init(vsg_batch *b, size_t cap_ligands, size_t cap_atoms)
 {

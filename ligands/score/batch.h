@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ligands/score/score.h"
+#include "grids/base/vsgrid.h"
 
 /* The per-atom passes over a batch (its box, ZIP packing, type bytes) use an OpenMP team
  * only from this many atoms on. A screen hands the scorer thread batches of ~50k atoms while

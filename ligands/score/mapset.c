@@ -1,17 +1,15 @@
 /* mapset.c — load an AutoGrid4 map set (.maps.fld + its .map / .map.gz files) into score grids
- * of kind AD4 (see mapset.h). The fld is read with vsg_autogrid_fld_read and every map with
+ * of kind AD4 (vsgrid.h, "AutoGrid map sets"). The fld is read with vsg_autogrid_fld_read and every map with
  * vsg_autogrid_map_read; this file resolves the map paths, checks that the set is usable for
  * AutoDock4 scoring (one shape, each type once, e and d present) and arranges the maps in the
- * order score.h describes (type maps, then e, then d). */
+ * order vsgrid.h describes (type maps, then e, then d). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/formats/autogrid_maps.h"
-#include "grids/base/errors.h"
 #include "grids/formats/grid.h"
-#include "ligands/score/mapset.h"
+#include "grids/base/vsgrid.h"
 
 /* Map headers and the fld print geometry with 3 decimals: within this they agree. */
 #define FLD_TOLERANCE 1.5e-3

@@ -1,16 +1,16 @@
-/* score_cpu.c — the CPU twin of the scoring kernels (ligands/score/score.h): every ligand of a batch
+/* score_cpu.c — the CPU twin of the scoring kernels (vsgrid.h, "scoring arrays of coordinates"): every ligand of a batch
  * scored on receptor grids in double precision, ligands spread over OpenMP threads, each
  * ligand summed in atom order by one thread (so the result does not depend on the thread
  * count). It is the reference the GPU kernels (gpu/score/score_gpu.cu) are checked against, and it
  * reproduces autodock4 4.2.6's "epdb" intermolecular energy (tests/test_peer_ad4.c).
  *
- * Interpolation (score.h): u = (x − origin)/spacing, i0 = ⌊u⌋ clamped to [0, n − 2],
+ * Interpolation (vsgrid.h): u = (x − origin)/spacing, i0 = ⌊u⌋ clamped to [0, n − 2],
  * t = u − i0, corners weighted by products of (1 − t) and t. This is AutoDock 4.2.6's
  * trilinterp (autodock/trilinterp.cc: u0 = (int)((x − lo)·inv_spacing), p0u = u − u0,
  * p1u = 1 − p0u, m = Σ p·map over the 8 corners), which truncates instead of clamping because
  * it never interpolates an atom on the upper face (see below); inside the grid both agree.
  *
- * Atoms outside the grid (score.h: a coordinate outside [origin, origin + (n − 1)·spacing]):
+ * Atoms outside the grid (vsgrid.h: a coordinate outside [origin, origin + (n − 1)·spacing]):
  *  - ELEC: contribute 0, counted in `outside`.
  *  - AD4: autodock4's rule. trilinterp.cc (AutoDock 4.2.6, rev 1.15), when some atom is out of
  *    the grid (is_out_grid_info in autodock/constants.h: x ≤ lo or x ≥ hi on some axis, with
@@ -23,7 +23,7 @@
  *    500 · 46.093025, and "Total Intermolecular Interaction Energy" counts both. Here:
  *    vdw_hb += 500 d², elec += 500 d², desolv += 0, total += 1000 d², c = origin +
  *    (n − 1)/2 · spacing. autodock4 also calls an atom exactly on a face outside (open
- *    interval); score.h's closed interval is kept for every kernel, which differs only for a
+ *    interval); vsgrid.h's scoring closed interval is kept for every kernel, which differs only for a
  *    coordinate that equals a face bit for bit (and the batch's float coordinates do not
  *    reproduce autodock4's double ones to that precision anyway).
  *  - NaN coordinates: outside, counted, contribute 0 in both kinds (never a NaN total).
@@ -35,9 +35,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "grids/formats/grid.h"
-#include "ligands/score/score.h"
 
 /* autodock/constants.h (4.2.6): ENERGYPENALTY, kcal/mol/Å², per outside atom and per total. */
 #define AD4_ENERGY_PENALTY 500.0

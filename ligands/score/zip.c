@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ligands/score/batch.h" /* VSG_BATCH_PARALLEL_MIN */
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "ligands/score/zip.h"
 
 void vsg_zip_frame_make(const float lo[3], const float hi[3], vsg_zip_frame *f)

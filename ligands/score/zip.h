@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ligands/score/score.h"
+#include "grids/base/vsgrid.h"
 
 #define VSG_ZIP_STEPS 65535                 /* quanta across the box per axis */
 #define VSG_ZIP_CHARGE_SCALE 1048576.0      /* 2^20 per e */
@@ -68,7 +68,7 @@ vsg_status vsg_zip_type_bytes(const vsg_score_batch *b, size_t l0, size_t l1, ui
 vsg_status vsg_zip_pack(const vsg_zip_frame *f, const vsg_score_batch *b, size_t l0, size_t l1, uint16_t *kx,
                         uint16_t *ky, uint16_t *kz, uint32_t *qt);
 
-/* The inverse: n atoms back to float coordinates, charges and score.h types (head flags
+/* The inverse: n atoms back to float coordinates, charges and vsgrid.h score types (head flags
  * dropped, VSG_ZIP_TYPE_NONE → VSG_SCORE_NO_TYPE, VSG_ZIP_TYPE_BAD → NaN coordinates). */
 void vsg_zip_unpack(const vsg_zip_frame *f, size_t n, const uint16_t *kx, const uint16_t *ky, const uint16_t *kz,
                     const uint32_t *qt, float *x, float *y, float *z, float *q, uint8_t *type);

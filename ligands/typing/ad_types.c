@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "ligands/ligand.h"
 
 enum { MAX_AROMATIC_CYCLE = 14, CYCLE_SEARCH_BUDGET = 1 << 20 };

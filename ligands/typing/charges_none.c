@@ -1,7 +1,7 @@
 /* charges_none.c — Gasteiger–Marsili charges in a build without Open Babel: the entry points
  * exist so that callers link, and say plainly that the feature is absent. CMake compiles
  * ligands/typing/charges_obabel.cpp instead when it finds Open Babel 3. */
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "ligands/ligand.h"
 
 int vsg_ligand_gasteiger_available(void) { return 0; }

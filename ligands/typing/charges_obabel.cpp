@@ -30,7 +30,7 @@
 #include <openbabel/plugin.h>
 
 extern "C" {
-#include "grids/base/errors.h"
+#include "grids/base/vsgrid.h"
 #include "ligands/ligand.h"
 }
 
