@@ -18,7 +18,7 @@
 #include <zlib.h>
 
 #include "ligands/ligand.h"
-#include "ligands/readers/reader_internal.h"
+#include "ligands/readers/ligand_reader.h"
 #include "grids/base/vsgrid.h"
 
 static double now(void)

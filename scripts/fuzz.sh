@@ -23,7 +23,7 @@ srcs=("$here"/ligands/ligand.c "$here"/ligands/readers/ligand_reader.c "$here"/l
       "$here"/ligands/readers/read_mol2_lib.c "$here"/ligands/readers/read_pdbqt_lib.c
       "$here"/ligands/readers/read_pdb_lib.c "$here"/grids/base/errors.c "$here"/grids/base/textio.c
       "$here"/ligands/readers/inflate.c "$here"/ligands/readers/read_ahead.c
-      "$here"/ligands/readers/record_helpers.c)
+      "$here"/ligands/readers/record_helpers.c "$here"/ligands/readers/line_source.c)
 # the inflater the build would use: ISA-L where its header is installed, zlib otherwise
 isal=() isal_lib=()
 if [ -f /usr/include/isa-l/igzip_lib.h ]; then isal=(-DVSG_HAVE_ISAL=1) isal_lib=(-lisal); fi

@@ -11,7 +11,7 @@
 
 #include "ligands/score/batch.h"
 #include "grids/base/vsgrid.h"
-#include "ligands/readers/reader_internal.h"
+#include "ligands/readers/ligand_reader.h"
 #include "engine/screen/screen.h"
 
 #define ROWS_PER_BATCH 4096

@@ -50,7 +50,7 @@
 #include <unistd.h>
 
 #include "grids/base/vsgrid.h"
-#include "ligands/readers/reader_internal.h"
+#include "ligands/readers/ligand_reader.h"
 #include "engine/screen/screen.h"
 #include "grids/base/mpi_env.h" /* MPI (issue 7) */
 #include "engine/screen/mpi_screen.h"

@@ -29,106 +29,9 @@
 #include "grids/base/vsgrid.h"
 #include "ligands/readers/inflate.h"
 #include "ligands/ligand.h"
+#include "ligands/readers/ligand_reader.h"
 #include "ligands/readers/reader_internal.h"
 
-#define SRC_CHUNK (256u * 1024u) /* bytes asked of the inflater per call: few calls per line */
-
-/* ---- line source -------------------------------------------------------------------------- */
-
-/* Reads more bytes after [pos, end), compacting and growing the buffer as needed. */
-static void src_fill(vsg_lig_src *s)
-{
-    size_t want;
-    if (s->pos > 0) {
-        memmove(s->buf, s->buf + s->pos, s->end - s->pos);
-        s->end -= s->pos;
-        s->pos = 0;
-    }
-    if (s->end >= VSG_LIG_LINE_MAX) {
-        s->at_eof = 1;
-        s->err = VSG_E_FORMAT;
-        snprintf(s->err_msg, sizeof s->err_msg, "line longer than 1 MiB: not a molecule file");
-        return;
-    }
-    if (s->cap - 1 - s->end < SRC_CHUNK / 4) {
-        size_t cap = s->cap * 2;
-        char *b = realloc(s->buf, cap);
-        if (!b) {
-            s->at_eof = 1;
-            s->err = VSG_E_NOMEM;
-            snprintf(s->err_msg, sizeof s->err_msg, "out of memory for a long line");
-            return;
-        }
-        s->buf = b;
-        s->cap = cap;
-    }
-    want = s->cap - 1 - s->end; /* one byte for the NUL after a last line without newline */
-    if (s->ra) {
-        long n = vsg_read_ahead_read(s->ra, s->buf + s->end, want);
-        if (n > 0) {
-            s->end += (size_t)n;
-        } else {
-            const char *msg;
-            s->at_eof = 1;
-            if (n < 0) {
-                s->err = vsg_read_ahead_error(s->ra, &msg);
-                if (!s->err) s->err = VSG_E_IO;
-                snprintf(s->err_msg, sizeof s->err_msg, "%s", *msg ? msg : "read error");
-            }
-        }
-    } else {
-        size_t n = s->mem_len - s->mem_pos;
-        if (n > want) n = want;
-        memcpy(s->buf + s->end, s->mem + s->mem_pos, n);
-        s->mem_pos += n;
-        s->end += n;
-        if (n == 0) s->at_eof = 1;
-    }
-}
-
-int vsg_lig_src_slow(vsg_lig_src *s, char **line, size_t *len)
-{
-    for (;;) {
-        char *p = s->buf + s->pos;
-        char *nl = s->pos < s->end ? memchr(p, '\n', s->end - s->pos) : NULL;
-        size_t n;
-        if (nl) {
-            n = (size_t)(nl - p);
-            s->pos += n + 1;
-        } else if (s->at_eof) {
-            /* the bytes after an input error are an incomplete line: dropped, error reported */
-            if (s->err) {
-                s->err_out = 1;
-                return s->err;
-            }
-            if (s->pos == s->end) return 0;
-            n = s->end - s->pos; /* last line without a newline */
-            s->pos = s->end;
-        } else {
-            src_fill(s);
-            continue;
-        }
-        if (n > 0 && p[n - 1] == '\r') n--;
-        p[n] = '\0';
-        *line = p;
-        *len = n;
-        s->line++;
-        return 1;
-    }
-}
-
-void vsg_lig_src_close(vsg_lig_src *s)
-{
-    vsg_read_ahead_close(s->ra); /* and its inflater */
-    free(s->buf);
-    memset(s, 0, sizeof *s);
-}
-
-static uint64_t src_offset(const vsg_lig_src *s)
-{
-    if (s->ra) return vsg_read_ahead_offset(s->ra);
-    return s->mem_pos;
-}
 
 /* ---- the reader ----------------------------------------------------------------------------- */
 
@@ -273,7 +176,7 @@ static int open_current(vsg_ligand_reader *r, char *why, size_t whylen)
     c->format = r->format != VSG_LIG_AUTO ? r->format : vsg_ligand_format_of(path);
     c->keep_text = r->keep_text;
     c->max_atoms = r->max_atoms;
-    c->src.cap = SRC_CHUNK + 1;
+    c->src.cap = VSG_LIG_SRC_CHUNK + 1;
     c->src.buf = malloc(c->src.cap);
     if (!c->src.buf) {
         snprintf(why, whylen, "out of memory");
@@ -323,7 +226,7 @@ static int open_current(vsg_ligand_reader *r, char *why, size_t whylen)
 
 static void close_current(vsg_ligand_reader *r)
 {
-    uint64_t off = src_offset(&r->ctx.src);
+    uint64_t off = vsg_lig_src_offset(&r->ctx.src);
     r->done_closed += r->sizes[r->cur] ? r->sizes[r->cur] : off;
     vsg_lig_src_close(&r->ctx.src);
     free(r->ctx.ids);
@@ -427,7 +330,7 @@ void vsg_ligand_reader_progress(const vsg_ligand_reader *r, uint64_t *done, uint
     uint64_t d = 0;
     if (r) {
         d = r->done_closed;
-        if (r->open) d += src_offset(&r->ctx.src);
+        if (r->open) d += vsg_lig_src_offset(&r->ctx.src);
     }
     if (done) *done = d;
     if (total) *total = r ? r->total : 0;

@@ -1,12 +1,7 @@
 /* reader_internal.h — what the ligand reader (ligand_reader.c) shares with the record parsers
- * of each format (read_sdf.c, read_mol2_lib.c, read_pdbqt_lib.c, read_pdb_lib.c): a buffered
- * line source over the inflater (inflate.h: ISA-L or zlib) or memory, the per-file parse
- * context, the failure helper and a fast strict number parser. Not a public header (the fuzz harness uses the memory input).
- *
- * Why a line source of its own rather than grids/textio: lines are handed out in place
- * (no copy per line: the parsers are the bottleneck of a screen), the compressed offset is
- * known for progress/ETA, and fuzzing reads from memory. The gzip checks are textio's:
- * a stream that ends early or fails its CRC becomes an error once the good lines are out. */
+ * of each format (read_sdf.c, read_mol2_lib.c, read_pdbqt_lib.c, read_pdb_lib.c): the per-file
+ * parse context over its line source (line_source.h), the record helpers (record_helpers.c)
+ * and a fast strict number parser. Not a public header. */
 #ifndef VSG_READER_INTERNAL_H
 #define VSG_READER_INTERNAL_H
 
@@ -15,28 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ligands/readers/inflate.h"
 #include "ligands/ligand.h"
-#include "ligands/readers/read_ahead.h"
-
-#define VSG_LIG_LINE_MAX (1u << 20) /* longer lines are not a molecule we know how to read */
-
-typedef struct {
-    vsg_read_ahead *ra;   /* file input (gzip or plain, read ahead: read_ahead.h); NULL for memory */
-    const char *mem;      /* memory input */
-    size_t mem_len, mem_pos;
-    char *buf;            /* bytes [pos, end) not yet handed out; buf[end] is writable */
-    size_t cap, pos, end;
-    int at_eof;           /* the input has no more bytes */
-    vsg_status err;       /* input error, reported once the complete lines before it are out */
-    int err_out;          /* 1 once the error has been handed to a parser */
-    char err_msg[240];
-    long line;            /* 1-based number of the line last handed out */
-    /* one line of pushback: the line last handed out, handed out again */
-    int pushed;
-    char *last;
-    size_t last_len;
-} vsg_lig_src;
+#include "ligands/readers/line_source.h"
 
 typedef struct {
     vsg_lig_src src;
@@ -55,11 +30,8 @@ typedef struct {
     size_t join_cap;
 } vsg_lig_ctx;
 
-/* ---- line source (ligand_reader.c) ------------------------------------------------------ */
+/* ---- the record's input ---------------------------------------------------------------- */
 
-/* Refills the buffer and hands out the next line: 1, 0 at end of input, <0 on input error. */
-int vsg_lig_src_slow(vsg_lig_src *s, char **line, size_t *len);
-void vsg_lig_src_close(vsg_lig_src *s);
 /* Marks lig as failed by the input error of the source (status io, overriding a parse error). */
 void vsg_lig_fail_input(vsg_lig_ctx *c, vsg_ligand *lig);
 
@@ -184,49 +156,6 @@ typedef struct {
 } vsg_lig_models_state;
 void vsg_lig_models_step(vsg_lig_models_state *st, const char *line, size_t len, int torsdof_ends, int *ends_before,
                          int *ends_after);
-
-/* In-memory input (fuzzing, tests): reads bytes[0..n) as one file in the given format.
- * The bytes must outlive the reader. */
-vsg_status vsg_ligand_reader_open_memory(const void *bytes, size_t n, vsg_ligand_format format,
-                                         const vsg_ligand_reader_options *opt, vsg_ligand_reader **out);
-
-/* ---- chunks: one input cut at record boundaries, for parsing in parallel ------------------ */
-
-/* A run of whole records of one input file, as text, with what a reader needs to parse it as
- * the serial reader would: messages say the real path and line, records keep their numbers.
- * The splitter (vsg_ligand_reader_next_chunk) fills it; a chunk reader (open_chunk/set_chunk)
- * parses it. Cuts: SDF after "$$$$", MOL2 before "@<TRIPOS>MOLECULE", PDB/PDBQT where
- * vsg_lig_models_step says a record ends; the one state the parsers carry across records
- * (a PDB/PDBQT name given outside any record) travels with the chunk. */
-typedef struct {
-    char *text;                 /* whole lines, each ended by '\n' */
-    size_t len, cap;
-    const char *source;         /* the path as given, owned by the splitting reader */
-    vsg_ligand_format format;
-    long first_line;            /* lines of the file before the chunk */
-    long first_record;          /* records of the file before the chunk */
-    long records;               /* records ended in the chunk (exact unless last_in_file) */
-    size_t lines;
-    int first_in_file, last_in_file;
-    int open_failed;            /* the file cannot be opened: err_msg says why */
-    char file_name[128];        /* PDB/PDBQT: the file's name so far (ctx file_name) */
-    int file_name_rank;
-    vsg_status err;             /* input error after the chunk's lines (VSG_OK: none) */
-    char err_msg[240];
-} vsg_lig_chunk;
-
-/* 1 when every input can be cut into chunks (not for memory input). */
-int vsg_ligand_reader_splittable(const vsg_ligand_reader *r);
-/* The next chunk: at most max_records records and max_lines lines, except that a single record
- * longer than max_lines makes a chunk of its own. 1 with a chunk, 0 when every input is done,
- * <0 out of memory. */
-int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long max_records, size_t max_lines);
-void vsg_lig_chunk_free(vsg_lig_chunk *ch);
-/* A reader of chunks (no chunk yet); set_chunk points it at one (which must outlive the reading).
- * Records come out as the splitting reader's would, except `index`, which counts from 0 in
- * each chunk (the caller numbers rows over all inputs). */
-vsg_status vsg_ligand_reader_open_chunk(const vsg_ligand_reader_options *opt, vsg_ligand_reader **out);
-void vsg_ligand_reader_set_chunk(vsg_ligand_reader *r, const vsg_lig_chunk *ch);
 
 /* ---- numbers ---------------------------------------------------------------------------- */
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ligands/ligand.h"
-#include "ligands/readers/reader_internal.h"
+#include "ligands/readers/ligand_reader.h"
 
 static vsg_ligand_format only = VSG_LIG_AUTO;
 
