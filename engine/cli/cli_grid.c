@@ -17,6 +17,7 @@ static const char grid_usage[] =
     "usage: vsgrid grid RECEPTOR -o OUT.vsg [--dx OUT.dx[.gz]] [options]\n"
     "       vsgrid grid RECEPTOR --method coulomb [--dielectric D] [--gpf FILE.gpf]\n"
     "                   [--autogrid-maps PREFIX] [-o OUT.vsg] [options]\n"
+    "       vsgrid grid RECEPTOR.pdbqt --gpf FILE.gpf --autogrid-maps PREFIX [options]\n"
     "       vsgrid grid RECEPTOR... | --receptors LIST -o 'DIR/{}.vsg' [--summary FILE.csv]\n"
     "\n"
     "Builds the electrostatic potential grid of a receptor: by default (--method pb, in kT/e)\n"
@@ -24,7 +25,12 @@ static const char grid_usage[] =
     "checkerboard SOR); with --method coulomb (in kcal/mol/e) as the direct sum\n"
     "phi(p) = sum_i q_i / (eps(r) r), r = |p - r_i| clamped below at 0.5 Å, which in AutoGrid\n"
     "mode reproduces autogrid4's electrostatic map (.e.map). Both run on the GPU when one is\n"
-    "present (else the CPU twin, which says so once).\n"
+    "present (else the CPU twin, which says so once). With --gpf and --autogrid-maps (and no\n"
+    "--method, or --method ad4) it writes the whole AutoDock4 map set the gpf asks for, as\n"
+    "autogrid4 4.2.6 does: PREFIX.TYPE.map for every ligand_types type (12-6 vdW and 12-10\n"
+    "directional H-bonds, 8 Å cutoff, smooth, the 1e5 clamp, pair desolvation), PREFIX.e.map,\n"
+    "PREFIX.d.map, PREFIX.maps.fld and PREFIX.maps.xyz, for autodock4, AutoDock-GPU and\n"
+    "vsgrid screen. Parameters: AD4.1_bound.dat built in, or the gpf's parameter_file.\n"
     "\n"
     "RECEPTOR: PQR (charges and radii), PDBQT (charges; radii by AutoDock type), MOL2\n"
     "(charges; radii by element), optionally gzipped. PDB has no charges: make a PQR first\n"
@@ -47,9 +53,11 @@ static const char grid_usage[] =
     "  --json FILE             machine-readable summary (parameters, iterations, timings,\n"
     "                          total_energy_kt, ...)\n"
     "  --method M              pb (Poisson-Boltzmann, kT/e, default) | coulomb (direct sum,\n"
-    "                          kcal/mol/e)\n"
+    "                          kcal/mol/e) | ad4 (AutoDock4 map set: needs --gpf and\n"
+    "                          --autogrid-maps; the default when both are given)\n"
     "\n"
-    "Coulomb and AutoGrid maps (--method coulomb):\n"
+    "Coulomb and AutoGrid maps (--method coulomb or ad4; the affinity and d maps run on the\n"
+    "CPU, --threads; the e map as below):\n"
     "  --dielectric D          mehler-solmajer (sigmoidal distance-dependent eps(r) of Mehler &\n"
     "                          Solmajer 1991, as AutoGrid4; default) | 4r (eps = 4r) | a number\n"
     "                          > 0 (constant dielectric; in AutoGrid mode 0 means 40). Default:\n"
@@ -64,7 +72,8 @@ static const char grid_usage[] =
     "                          and spacing (default 0.375 Å); also its dielectric and receptor\n"
     "                          (used when RECEPTOR is not given). Without --gpf the box comes from\n"
     "                          --box, --fill, --around and --spacing as for PB\n"
-    "  --autogrid-maps PREFIX  write PREFIX.e.map, PREFIX.maps.fld and PREFIX.maps.xyz in\n"
+    "  --autogrid-maps PREFIX  write PREFIX.e.map (with --method ad4 also each ligand type's\n"
+    "                          map and PREFIX.d.map), PREFIX.maps.fld and PREFIX.maps.xyz in\n"
     "                          AutoGrid's format (for autodock4 and AutoDock-GPU); the box must\n"
     "                          have an odd number of points per axis (the box options always\n"
     "                          give one)\n"
@@ -101,6 +110,7 @@ typedef struct {
     vsg_pb_params p;
     /* --method coulomb */
     int coulomb, autogrid, have_dielectric;
+    int ad4, method_set; /* --method ad4 (implied by --gpf with --autogrid-maps): every map of the gpf */
     vsg_dielectric_model diel_model;
     double diel_eps;
     const char *dielectric, *gpf, *agmaps;
@@ -172,10 +182,13 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
         else if (vsg_arg_is(&a, "--method")) {
             const char *v = vsg_arg_value(&a, cmd);
             if (!v) return VSG_EXIT_USAGE;
-            if (!strcmp(v, "pb")) c->coulomb = 0;
-            else if (!strcmp(v, "coulomb") && !strcmp(cmd, "grid")) c->coulomb = 1;
-            else if (!strcmp(v, "coulomb")) return vsg_cli_usage_error(cmd, "--method coulomb: energies come from PB grids only");
-            else return vsg_cli_usage_error(cmd, "--method: '%s' is not pb or coulomb", v);
+            c->method_set = 1;
+            if (!strcmp(v, "pb")) c->coulomb = 0, c->ad4 = 0;
+            else if (!strcmp(v, "coulomb") && !strcmp(cmd, "grid")) c->coulomb = 1, c->ad4 = 0;
+            else if (!strcmp(v, "ad4") && !strcmp(cmd, "grid")) c->coulomb = 1, c->ad4 = 1;
+            else if (!strcmp(v, "coulomb") || !strcmp(v, "ad4"))
+                return vsg_cli_usage_error(cmd, "--method %s: energies come from PB grids only", v);
+            else return vsg_cli_usage_error(cmd, "--method: '%s' is not pb, coulomb or ad4", v);
             continue;
         } else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--dielectric")) target = &c->dielectric;
         else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--gpf")) target = &c->gpf;
@@ -218,8 +231,11 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
                                                c->receptors[j], c->receptors[i], nm[i]);
         }
     }
+    if (!c->method_set && c->gpf && c->agmaps && !strcmp(cmd, "grid")) c->coulomb = 1, c->ad4 = 1;
+    if (c->ad4 && (!c->gpf || !c->agmaps))
+        return vsg_cli_usage_error(cmd, "--method ad4 needs --gpf FILE.gpf (the ligand types) and --autogrid-maps PREFIX");
     if (!c->coulomb && (c->dielectric || c->gpf || c->agmaps || c->autogrid))
-        return vsg_cli_usage_error(cmd, "--dielectric, --autogrid, --gpf and --autogrid-maps need --method coulomb");
+        return vsg_cli_usage_error(cmd, "--dielectric, --autogrid, --gpf and --autogrid-maps need --method coulomb or ad4");
     if (c->dielectric) {
         if (parse_dielectric(cmd, c->dielectric, &c->diel_model, &c->diel_eps)) return VSG_EXIT_USAGE;
         c->have_dielectric = 1;
@@ -425,12 +441,33 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
                 vsg_cli_dielectric_name(&k, dname, sizeof dname), k.autogrid ? " (AutoGrid conventions)" : "", charged,
                 vsg_grid_nodes(g), device, secs, eps_rate);
 
+    /* AutoDock4 affinity maps and the desolvation map (CPU twin) */
+    vsg_grid *ad4[VSG_AG_MAX_MAPS + 1];
+    int nad4 = 0;
+    double ad4_secs = 0.0;
+    if (st == VSG_OK && c->ad4) {
+        vsg_ad4_params par;
+        st = vsg_ad4_params_builtin(&par);
+        if (st == VSG_OK && gp.parameter_file[0]) st = vsg_ad4_params_read(gp.parameter_file, &par);
+        if (st == VSG_OK && gp.n_maps != gp.n_ligand_types)
+            vsg_warn("%s: %d map lines for %d ligand types (autogrid4 would stop): writing one map per ligand type",
+                     c->gpf, gp.n_maps, gp.n_ligand_types);
+        double ta = vsg_now();
+        if (st == VSG_OK) st = vsg_ad4_maps_cpu(m, &gp, &par, c->p.threads, ad4);
+        ad4_secs = vsg_now() - ta;
+        if (st == VSG_OK) {
+            nad4 = gp.n_ligand_types + 1;
+            fprintf(stderr, "  ad4 maps: %d ligand types + desolvation, %zu points, cpu, %.3f s\n", gp.n_ligand_types,
+                    vsg_grid_nodes(ad4[0]), ad4_secs);
+        }
+    }
+
     /* outputs */
     if (st == VSG_OK && c->output) st = vsg_grid_write(g, c->output);
     if (st == VSG_OK && c->dx) st = vsg_grid_write(g, c->dx);
     char *emap = NULL, *fldp = NULL;
     if (st == VSG_OK && c->agmaps) {
-        size_t l = strlen(c->agmaps) + 16;
+        size_t l = strlen(c->agmaps) + 24;
         emap = malloc(l);
         fldp = malloc(l);
         if (!emap || !fldp) st = vsg_fail(VSG_E_NOMEM, "out of memory");
@@ -439,6 +476,11 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
             snprintf(fldp, l, "%s.maps.fld", c->agmaps);
             vsg_autogrid_header hd = {c->gpf, base_name(fldp), base_name(receptor)};
             st = vsg_autogrid_map_write(g, emap, &hd);
+            for (int i = 0; i < nad4 && st == VSG_OK; i++) {
+                char mp[VSG_AG_PATH + 32];
+                snprintf(mp, sizeof mp, "%.*s.%s.map", VSG_AG_PATH, c->agmaps, i < nad4 - 1 ? gp.ligand_types[i] : "d");
+                st = vsg_autogrid_map_write(ad4[i], mp, &hd);
+            }
         }
         if (st == VSG_OK) {
             vsg_fld f;
@@ -450,16 +492,35 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
             }
             snprintf(f.macromolecule, sizeof f.macromolecule, "%.*s", (int)sizeof f.macromolecule - 1, base_name(receptor));
             snprintf(f.gpf, sizeof f.gpf, "%.*s", (int)sizeof f.gpf - 1, c->gpf ? c->gpf : "none");
-            f.n_maps = 1;
-            snprintf(f.maps[0].type, sizeof f.maps[0].type, "e");
-            snprintf(f.maps[0].file, sizeof f.maps[0].file, "%.*s", (int)sizeof f.maps[0].file - 1, base_name(emap));
-            st = vsg_autogrid_fld_write(fldp, &f);
+            /* AutoGrid's order: the ligand types, then e, then d */
+            const char *pb = base_name(c->agmaps);
+            for (int i = 0; i < nad4 - 1; i++) {
+                snprintf(f.maps[f.n_maps].type, sizeof f.maps[0].type, "%s", gp.ligand_types[i]);
+                snprintf(f.maps[f.n_maps].file, sizeof f.maps[0].file, "%.*s.%s.map", VSG_AG_PATH - 8, pb,
+                         gp.ligand_types[i]);
+                f.n_maps++;
+            }
+            snprintf(f.maps[f.n_maps].type, sizeof f.maps[0].type, "e");
+            snprintf(f.maps[f.n_maps].file, sizeof f.maps[0].file, "%.*s", (int)sizeof f.maps[0].file - 1, base_name(emap));
+            f.n_maps++;
+            if (nad4 > 0) {
+                snprintf(f.maps[f.n_maps].type, sizeof f.maps[0].type, "d");
+                snprintf(f.maps[f.n_maps].file, sizeof f.maps[0].file, "%.*s.d.map", VSG_AG_PATH - 8, pb);
+                f.n_maps++;
+            }
+            if (f.n_maps > VSG_AG_MAX_MAPS)
+                st = vsg_fail(VSG_E_LIMIT, "%d maps: an AutoGrid map set holds at most %d", f.n_maps, VSG_AG_MAX_MAPS);
+            else
+                st = vsg_autogrid_fld_write(fldp, &f);
         }
     }
     if (st == VSG_OK) {
         if (c->output) fprintf(stderr, "vsgrid: wrote %s\n", c->output);
         if (c->dx) fprintf(stderr, "vsgrid: wrote %s\n", c->dx);
-        if (c->agmaps) fprintf(stderr, "vsgrid: wrote %s and %s\n", emap, fldp);
+        if (c->agmaps && nad4)
+            fprintf(stderr, "vsgrid: wrote %s.{%d ligand type maps,e,d}.map and %s\n", c->agmaps, nad4 - 1, fldp);
+        else if (c->agmaps)
+            fprintf(stderr, "vsgrid: wrote %s and %s\n", emap, fldp);
     }
     if (st == VSG_OK && c->json) {
         vsg_json j;
@@ -481,6 +542,10 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
             if (c->agmaps) {
                 vsg_json_str(&j, "autogrid_e_map", emap);
                 vsg_json_str(&j, "autogrid_fld", fldp);
+            }
+            if (nad4) {
+                vsg_json_int(&j, "ad4_maps", nad4);
+                vsg_json_num(&j, "ad4_seconds", ad4_secs);
             }
             vsg_json_object(&j, "grid");
             vsg_json_array(&j, "nodes");
@@ -511,6 +576,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
     snprintf(row->device, sizeof row->device, "%s", device);
     free(emap);
     free(fldp);
+    for (int i = 0; i < nad4; i++) vsg_grid_free(ad4[i]);
     vsg_coulomb_kernel_free(&k);
     vsg_grid_free(g);
     vsg_molecule_free(m);

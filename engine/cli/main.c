@@ -22,6 +22,8 @@ static const char usage[] =
     "  rescore RECEPTOR POSES... -o RESULTS.csv\n"
     "                                build a PB or Coulomb grid around docking poses and\n"
     "                                score them (screen's CSV), in one command\n"
+    "  maps RECEPTOR.pdbqt --box ... -o PREFIX\n"
+    "                                AutoDock Vina / Vinardo affinity maps (vina --write_maps)\n"
     "  bench GRID LIBRARY            every screening kernel on the same input against the\n"
     "                                CPU twin: time, throughput, error\n"
     "\n"
@@ -52,6 +54,7 @@ int main(int argc, char **argv)
     else if (!strcmp(cmd, "info")) run = vsg_cmd_info;
     else if (!strcmp(cmd, "surface")) run = vsg_cmd_surface;
     else if (!strcmp(cmd, "render")) run = vsg_cmd_render;
+    else if (!strcmp(cmd, "maps")) run = vsg_cmd_maps;
     /* MPI (issue 7): initialised only in an MPI build launched with > 1 rank (mpi_env.h). */
     if (run && vsg_mpi_start(&argc, &argv) != 0) return VSG_EXIT_FAILURE;
     if (run) return vsg_mpi_finish(run(argc - 1, argv + 1));

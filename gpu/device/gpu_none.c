@@ -229,3 +229,12 @@ vsg_status vsg_pb_dev_result(vsg_pb_dev *d, const vsg_pb_system *s, const vsg_gr
 double vsg_pb_dev_max_source(const vsg_pb_dev *d) { return 0.0; }
 
 void vsg_pb_dev_free(vsg_pb_dev *d) { (void)d; }
+
+vsg_status vsg_vina_maps_gpu(const vsg_molecule *receptor, const vsg_vina_box *box, const vsg_vina_params *p,
+                             const vsg_xs_type *types, int ntypes, int device, double max_gpu_memory_bytes,
+                             vsg_grid **maps)
+{
+    if (maps)
+        for (int t = 0; t < ntypes; t++) maps[t] = NULL;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}

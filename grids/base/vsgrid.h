@@ -416,7 +416,9 @@ vsg_status vsg_coulomb_gpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, v
 #define VSG_AG_PATH 512
 #define VSG_AG_MAX_MAPS 32
 
-/* What a .gpf says about the box and the electrostatics (other keywords are ignored). */
+/* What a .gpf says (docs/FORMATS.md lists the keywords). The box and the electrostatics are
+ * used by the e map; ligand types, map names, smooth, qasp and the parameter file by the
+ * AutoDock4 affinity and desolvation maps (vsg_ad4_maps_cpu). */
 typedef struct {
     int npts[3];                     /* NELEMENTS per axis, even (AutoGrid rounds odd counts down) */
     double spacing;                  /* Å (AutoGrid's default 0.375 when absent) */
@@ -431,12 +433,28 @@ typedef struct {
                                         > 0: constant; 0: constant 40 (AutoGrid) */
     int have_estat;
     double estat_coeff;              /* FE_coeff_estat from the gpf's parameter_file, if it sets one */
+    /* AutoDock4 affinity and desolvation maps (fields added in 0.2): */
+    int n_ligand_types;              /* ligand_types: one affinity map each, in this order */
+    char ligand_types[VSG_AG_MAX_MAPS][4];
+    int n_maps;                      /* "map" lines, in order (AutoGrid pairs the i-th with the
+                                        i-th ligand type) */
+    char maps[VSG_AG_MAX_MAPS][VSG_AG_PATH];
+    char dsolvmap[VSG_AG_PATH];      /* "" when absent */
+    int n_receptor_types;            /* receptor_types (0 when absent) */
+    char receptor_types[VSG_AG_MAX_MAPS][4];
+    double smooth;                   /* Å, the smoothing window (AutoGrid's default 0.5) */
+    double qasp;                     /* charge part of the solvation parameter (default 0.01097) */
+    char parameter_file[VSG_AG_PATH];/* the parameter_file as opened ("" when none) */
 } vsg_gpf;
 
-/* Reads a gpf; a parameter_file is looked up as written, then next to the gpf. Returns VSG_OK;
- * VSG_E_ARG for a NULL argument; VSG_E_IO when the gpf or its parameter_file cannot be opened
- * or read; VSG_E_FORMAT ("file:line: ...") for a malformed line, truncated gzip or a line
- * over 1 MiB; VSG_E_NOMEM. */
+/* Reads a gpf; a parameter_file is looked up as written, then next to the gpf. Every keyword
+ * autogrid4 4.2.6 knows is read or refused: a keyword vsgrid does not implement and that would
+ * change the maps (covalentmap, nbp_r_eps, nbp_coeffs, disorder_h, fmap, sol_par,
+ * use_vina_potential, types) is an error naming the line, as is an unknown keyword. Returns
+ * VSG_OK; VSG_E_ARG for a NULL argument; VSG_E_IO when the gpf or its parameter_file cannot be
+ * opened or read; VSG_E_FORMAT ("file:line: ...") for a malformed line or number, an unknown
+ * keyword, more than VSG_AG_MAX_MAPS types or maps, truncated gzip or a line over 1 MiB;
+ * VSG_E_UNSUPPORTED ("file:line: ...") for a keyword vsgrid does not implement; VSG_E_NOMEM. */
 vsg_status vsg_gpf_read(const char *path, vsg_gpf *out);
 
 /* Header lines of a map (informational for AutoDock; all three may be NULL → "none"). */
@@ -490,6 +508,181 @@ vsg_status vsg_autogrid_fld_write(const char *path, const vsg_fld *f);
  * (cannot open or read); VSG_E_FORMAT (malformed or missing lines, too many maps, truncated
  * gzip); VSG_E_NOMEM. */
 vsg_status vsg_autogrid_fld_read(const char *path, vsg_fld *out);
+
+/* ---- AutoDock4 affinity and desolvation maps ------------------------------------------ */
+/* The maps autogrid4 4.2.6 makes for AutoDock4: one affinity map per ligand atom type (12-6
+ * van der Waals, or 12-10 hydrogen bonds with AutoGrid's directional treatment of receptor
+ * donors and acceptors, the 8 Å cutoff, the `smooth` window, pair energies clamped at 1e5, plus
+ * the charge-based desolvation of the pair) and the desolvation map (d). The e map is the
+ * Coulomb grid in AutoGrid mode (vsg_coulomb_kernel_make with autogrid = 1). Units kcal/mol.
+ * Parameters: the AD4.1_bound.dat set built in (AutoDock 4.2.6's default), or a parameter file.
+ * The contract below is the CPU twin's (OpenMP over planes, double); a GPU twin fills the same
+ * grids from the same inputs. */
+#define VSG_AD4_MAX_TYPES 64
+
+typedef struct {
+    char type[4];        /* AutoDock type, "OA" */
+    double rii;          /* Å, Rii: sum of the vdW radii of two like atoms */
+    double epsii;        /* kcal/mol, vdW well depth (unweighted) */
+    double vol;          /* Å³, atomic solvation volume */
+    double solpar;       /* atomic solvation parameter */
+    double rij_hb;       /* Å, H-bond radius (acceptors) */
+    double epsij_hb;     /* kcal/mol, H-bond well depth (unweighted) */
+    int hbond;           /* 0 none, 1 DS (spherical donor), 2 D1 (directional donor),
+                            3 AS (spherical acceptor), 4 A1 (directional N acceptor), 5 A2 (O, S) */
+} vsg_ad4_atom_par;
+
+typedef struct {
+    double coeff_vdw, coeff_hbond, coeff_estat, coeff_desolv, coeff_tors; /* FE_coeff_* */
+    int n;
+    vsg_ad4_atom_par atom[VSG_AD4_MAX_TYPES];
+} vsg_ad4_params;
+
+/* The built-in set: AD4.1_bound.dat of AutoDock 4.2.6 (grids/maps/ad4_parameters.c names the
+ * source). Returns VSG_OK; VSG_E_ARG for NULL. */
+vsg_status vsg_ad4_params_builtin(vsg_ad4_params *out);
+/* Reads an AutoDock parameter file into p, as AutoDock does: FE_coeff_* lines set the
+ * coefficients, an atom_par line replaces the type's entry or adds it; '#' comments and blank
+ * lines are skipped, other keywords skipped with a warning. Start from vsg_ad4_params_builtin
+ * for AutoGrid's behaviour.
+ * Returns VSG_OK; VSG_E_ARG (NULL); VSG_E_IO (cannot open or read); VSG_E_FORMAT ("file:line:"
+ * an atom_par or FE_coeff line with missing or bad numbers, an unknown hbond code, a type name
+ * over 3 characters); VSG_E_LIMIT (more than VSG_AD4_MAX_TYPES types). */
+vsg_status vsg_ad4_params_read(const char *path, vsg_ad4_params *p);
+/* The entry of `type` (case-sensitive, as AutoDock), or NULL. */
+const vsg_ad4_atom_par *vsg_ad4_params_find(const vsg_ad4_params *p, const char *type);
+
+/* Computes, on the gpf's box (npts, spacing, gridcenter or 'auto'), one affinity map per gpf
+ * ligand type (gpf->ligand_types order) and then the desolvation map, into out[0 ..
+ * n_ligand_types] (new grids, "kcal/mol", owned by the caller: vsg_grid_free each; values
+ * of 1e-3 or more in magnitude are rounded to 3 decimals before the float conversion, as
+ * autogrid4 rounds what it writes, so vsg_autogrid_map_write prints its text). rec is a
+ * PDBQT receptor (AutoDock types, charges; file order matters, as in AutoGrid's bonded-atom
+ * search of ±20 atoms). threads ≤ 0: OpenMP's default. Returns VSG_OK; VSG_E_ARG (NULL, no
+ * npts, no ligand types); VSG_E_DATA (a receptor atom without an AutoDock type, or with a type
+ * the parameters lack: "rec.pdbqt:12: receptor type 'X' has no parameters"; a ligand type without
+ * parameters; no atoms); VSG_E_UNSUPPORTED (ligand type Z, AutoGrid's covalent map); VSG_E_NOMEM.
+ * On failure no grid is left in out. */
+vsg_status vsg_ad4_maps_cpu(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4_params *p, int threads,
+                            vsg_grid **out);
+/* The pair energy table AutoGrid builds for a ligand probe type and a receptor type (the vdW
+ * or H-bond term only, weighted, clamped and smoothed by gpf-like `smooth`), at r Å as
+ * AutoGrid looks it up (bin (int)(r·100)), without directionality or desolvation: for tests
+ * and reports. Returns VSG_OK; VSG_E_ARG (NULL, r < 0); VSG_E_DATA (a type without
+ * parameters). */
+vsg_status vsg_ad4_pair_energy(const vsg_ad4_params *p, const char *ligand_type, const char *receptor_type,
+                               double smooth, double r, double *energy);
+
+/* ---- Vina and Vinardo maps ----------------------------------------------------------- */
+/* Affinity maps of AutoDock Vina 1.2's scoring functions, one per ligand XS atom type: at
+ * each node, the sum over receptor atoms within 8 Å of the weighted intermolecular terms
+ * (Vina: gauss1, gauss2, repulsion, hydrophobic, non-directional hydrogen bond; Vinardo:
+ * gauss, repulsion, hydrophobic, hydrogen bond) between that receptor atom and a ligand atom
+ * of the map's type at the node, in kcal/mol, before Vina's torsion (N_rot) division. The
+ * terms depend on the optimal distance d = r − R_i − R_j (XS radii; Vinardo's own radii).
+ * Maps are written as `vina --write_maps` writes them and read back by `vina --maps PREFIX`.
+ *
+ * XS types (X-Score, as Vina 1.2 assigns them): carbon bonded to a heteroatom is C_P, else
+ * C_H; N and O are acceptors when AutoDock typed them NA / OA, donors when bonded to an HD
+ * hydrogen (metals are donors, Met_D); S, P and halogens have one type each; hydrogens have
+ * none. Bonds are found by distance: i–j bonded when r < 1.1·(covalent radius i + j) and no
+ * third atom is closer to both than they are to each other. */
+#define VSG_XS_TYPE_LIST(X) \
+    X(VSG_XS_C_H, 0, "C_H") X(VSG_XS_C_P, 1, "C_P") X(VSG_XS_N_P, 2, "N_P")            \
+    X(VSG_XS_N_D, 3, "N_D") X(VSG_XS_N_A, 4, "N_A") X(VSG_XS_N_DA, 5, "N_DA")           \
+    X(VSG_XS_O_P, 6, "O_P") X(VSG_XS_O_D, 7, "O_D") X(VSG_XS_O_A, 8, "O_A")             \
+    X(VSG_XS_O_DA, 9, "O_DA") X(VSG_XS_S_P, 10, "S_P") X(VSG_XS_P_P, 11, "P_P")          \
+    X(VSG_XS_F_H, 12, "F_H") X(VSG_XS_Cl_H, 13, "Cl_H") X(VSG_XS_Br_H, 14, "Br_H")      \
+    X(VSG_XS_I_H, 15, "I_H") X(VSG_XS_Si, 16, "Si") X(VSG_XS_At, 17, "At")              \
+    X(VSG_XS_Met_D, 18, "Met_D")
+
+typedef enum {
+    VSG_XS_NONE = -1, /* hydrogens (and Vina's dummy G0-G3 / W atoms): no type, no interaction */
+#define VSG_X_XS(name, value, text) name = value,
+    VSG_XS_TYPE_LIST(VSG_X_XS)
+#undef VSG_X_XS
+    VSG_XS_COUNT = 19
+} vsg_xs_type;
+
+/* "C_P" (Vina's map file suffix); NULL for a value outside 0..VSG_XS_COUNT−1. */
+const char *vsg_xs_type_name(int t);
+/* The type named by an XS name ("N_DA") or, when it has no XS name, the type(s) a ligand atom
+ * of that AutoDock type may take ("C" and "A": C_H, C_P; "N": N_P, N_D; "NA": N_A, N_DA; "O":
+ * O_P, O_D; "OA": O_A, O_DA; "S", "SA": S_P; metals: Met_D); out gets up to 2 types, *n how
+ * many (0 for H and HD: hydrogens have no map). Returns VSG_OK; VSG_E_ARG for a NULL argument
+ * or a name that is neither (the message names it). */
+vsg_status vsg_xs_types_from_name(const char *name, vsg_xs_type out[2], int *n);
+/* XS type of every atom of m (types[i], the caller's array of atom-count entries; VSG_XS_NONE
+ * for hydrogens). Needs AutoDock types (PDBQT; Vina's extra metal names Cu, Fe, Na, K, Hg,
+ * Co, U, Cd, Ni and "Se" as S are accepted too). Returns VSG_OK; VSG_E_ARG (a NULL argument);
+ * VSG_E_DATA (an atom without an AutoDock type, or a type with no XS equivalent: the message
+ * names atom, type and line); VSG_E_NOMEM. */
+vsg_status vsg_xs_assign(const vsg_molecule *m, vsg_xs_type *types);
+
+typedef enum { VSG_VINA_SCORING_VINA = 0, VSG_VINA_SCORING_VINARDO = 1 } vsg_vina_scoring;
+
+/* One receptor–ligand atom pair at distance r: each unweighted term and the weighted sum
+ * (kcal/mol), analytic (no table). Vina: gauss1 = exp(−(d/0.5)²), gauss2 = exp(−((d−3)/2)²),
+ * repulsion = d² for d < 0, hydrophobic = 1 for d < 0.5 → 0 at d > 1.5 (both hydrophobic:
+ * C_H, F_H, Cl_H, Br_H, I_H), hbond = 1 for d < −0.7 → 0 at d > 0 (donor–acceptor pairs),
+ * weights −0.035579, −0.005156, 0.840245, −0.035069, −0.587439. Vinardo: gauss1 =
+ * exp(−(d/0.8)²), repulsion d² (d < 0), hydrophobic 1 → 0 over d 0..2.5, hbond 1 → 0 over
+ * d −0.6..0, weights −0.045, 0.8, −0.035, −0.6 (gauss2 = 0). Every term is 0 for r ≥ 8 Å. */
+typedef struct {
+    double gauss1, gauss2, repulsion, hydrophobic, hbond; /* unweighted */
+    double optimal_distance;                              /* d = r − R_i − R_j, Å */
+    double energy;                                        /* Σ weight·term, kcal/mol */
+} vsg_vina_terms;
+/* Returns VSG_OK; VSG_E_ARG (a NULL out, a type outside 0..VSG_XS_COUNT−1, an unknown
+ * scoring, r < 0 or not finite). */
+vsg_status vsg_vina_pair_terms(vsg_vina_scoring sf, vsg_xs_type receptor, vsg_xs_type ligand, double r,
+                               vsg_vina_terms *out);
+
+/* The box as Vina takes it (--center_x.. --size_x.., --spacing): n_voxels = ⌈size/spacing⌉,
+ * made even (Vina's --force_even_voxels, which its .map format needs), so n = n_voxels + 1
+ * nodes centred on center, from center − spacing·n_voxels/2. */
+typedef struct {
+    double center[3]; /* Å */
+    double size[3];   /* Å, > 0 */
+    double spacing;   /* Å, > 0; Vina's default 0.375 */
+} vsg_vina_box;
+
+typedef struct {
+    vsg_vina_scoring scoring;
+    /* 1 (default of vsg_vina_params_default): pair energies from Vina's table, as Vina's maps
+     * hold them (sampled at r² = k/32 Å², each bin the mean of its two ends), so the maps agree
+     * with `vina --write_maps` to its printed digits; 0: the analytic terms. */
+    int tabulated;
+} vsg_vina_params;
+void vsg_vina_params_default(vsg_vina_params *p); /* vina scoring, tabulated */
+
+/* The CPU twin (double precision, OpenMP over grid planes): maps[k] (new grids, units
+ * "kcal/mol", metadata method, xs_type, vina_table) for the ligand types types[0..ntypes−1], in
+ * that order; a type repeated gets its own copy. On failure maps[0..ntypes−1] are all NULL
+ * (when maps and ntypes ≥ 1 were given). The GPU twin (vsg_vina_maps_gpu) takes the same
+ * arguments and fills the same maps.
+ * Returns VSG_OK; VSG_E_ARG (a NULL argument, ntypes < 1, a type outside the XS types, a size
+ * or spacing not finite or ≤ 0 — an empty box —, an unknown scoring); VSG_E_DATA (receptor
+ * typing: vsg_xs_assign); VSG_E_LIMIT (a box past 2^31 nodes a side or the address space);
+ * VSG_E_NOMEM. */
+vsg_status vsg_vina_maps_cpu(const vsg_molecule *receptor, const vsg_vina_box *box, const vsg_vina_params *p,
+                             const vsg_xs_type *types, int ntypes, vsg_grid **maps);
+/* The GPU twin (gpu/maps/vina_maps_gpu.cu): the same contract and maps, r² and its table bin
+ * in double exactly as the CPU twin forms them, table values in float summed in float: within
+ * max(1e-4·|cpu|, 1e-5) kcal/mol of the CPU twin per node (tests/test_gpu_vina_maps.c). device
+ * −1 = the first; max_gpu_memory_bytes ≤ 0: no limit beyond the device's free memory (larger
+ * grids go in z-slabs). Returns the CPU twin's statuses, and VSG_E_DEVICE without a usable GPU
+ * or on a CUDA failure (callers fall back to the CPU twin); VSG_E_LIMIT when one plane of the
+ * maps does not fit the memory allowed; VSG_E_UNSUPPORTED in a build without CUDA. */
+vsg_status vsg_vina_maps_gpu(const vsg_molecule *receptor, const vsg_vina_box *box, const vsg_vina_params *p,
+                             const vsg_xs_type *types, int ntypes, int device, double max_gpu_memory_bytes,
+                             vsg_grid **maps);
+/* Writes one map as `vina --write_maps` does (PREFIX.<XS type>.map): header lines
+ * GRID_PARAMETER_FILE, GRID_DATA_FILE, MACROMOLECULE (macromolecule, or "NULL" as Vina writes
+ * when NULL), SPACING, NELEMENTS (even voxel counts), CENTER, then one value a line ("%.4g",
+ * C++'s setprecision(4)), x fastest. Returns VSG_OK; VSG_E_ARG (a NULL argument, a grid whose
+ * node counts are not odd); VSG_E_IO (cannot create or write the file). */
+vsg_status vsg_vina_map_write(const vsg_grid *g, const char *path, const char *macromolecule);
 
 /* ---- ligands and libraries ------------------------------------------------------------ */
 

@@ -21,7 +21,7 @@
 
 #define AG_MAX_GRID_PTS 1025   /* autogrid4 4.2.6 --version: MAX_GRID_PTS */
 #define AG_PRECISION 0.0001    /* autogrid.h PRECISION: smaller |values| print as "0." */
-#define MAX_TOKENS 8
+#define MAX_TOKENS (VSG_AG_MAX_MAPS + 8)
 
 /* ---- small helpers ------------------------------------------------------------------- */
 
@@ -137,14 +137,51 @@ static vsg_status read_estat(const char *gpf, int gpf_line, const char *name, vs
     }
     if (st == VSG_OK && rc < 0) st = (vsg_status)rc;
     vsg_lines_close(r);
+    if (st == VSG_OK && strlen(path) >= sizeof out->parameter_file)
+        st = vsg_fail(VSG_E_FORMAT, "%s:%d: parameter_file path too long", gpf, gpf_line);
+    if (st == VSG_OK) snprintf(out->parameter_file, sizeof out->parameter_file, "%s", path);
     return st;
 }
+
+/* A list of AutoDock types (receptor_types, ligand_types): tokens 1.. of t. */
+static vsg_status read_types(const char *path, int ln, const tokens *t, char (*dst)[4], int *n, int unique)
+{
+    *n = 0;
+    if (t->n < 2) return vsg_fail(VSG_E_FORMAT, "%s:%d: %.*s needs at least one atom type", path, ln, (int)t->len[0], t->s[0]);
+    if (t->n - 1 > VSG_AG_MAX_MAPS)
+        return vsg_fail(VSG_E_FORMAT, "%s:%d: more than %d atom types", path, ln, VSG_AG_MAX_MAPS);
+    for (int i = 1; i < t->n; i++) {
+        if (!tok_copy(t, i, dst[*n], 4))
+            return vsg_fail(VSG_E_FORMAT, "%s:%d: atom type '%.*s' is longer than 3 characters", path, ln,
+                            (int)(t->len[i] > 20 ? 20 : t->len[i]), t->s[i]);
+        for (int j = 0; unique && j < *n; j++)
+            if (!strcmp(dst[j], dst[*n]))
+                return vsg_fail(VSG_E_FORMAT, "%s:%d: atom type '%s' is listed twice", path, ln, dst[*n]);
+        (*n)++;
+    }
+    return VSG_OK;
+}
+
+/* gpf keywords autogrid4 4.2.6 knows that vsgrid does not implement, and why they matter. */
+static const char *const unsupported_kw[][2] = {
+    {"covalentmap", "covalent maps are not implemented: make them with autogrid4"},
+    {"nbp_r_eps", "pair parameter overrides are not implemented: put the types' values in a parameter_file"},
+    {"nbp_coeffs", "pair coefficient overrides are not implemented: put the types' values in a parameter_file"},
+    {"disorder_h", "disordered hydroxyl hydrogens are not implemented: remove the line"},
+    {"fmap", "the floating grid is not implemented: remove the line"},
+    {"sol_par", "sol_par (obsolete) is not implemented: put vol and solpar in a parameter_file"},
+    {"use_vina_potential", "AutoGrid's Vina potential is not implemented: remove the line (vsgrid maps --vina)"},
+    {"types", "the old 'types' keyword is not implemented: write ligand_types"},
+};
 
 vsg_status vsg_gpf_read(const char *path, vsg_gpf *out)
 {
     if (!path || !out) return vsg_fail(VSG_E_ARG, "gpf: NULL argument");
     memset(out, 0, sizeof *out);
     out->spacing = 0.375; /* AutoGrid's default: a quarter of a C–C bond */
+    out->smooth = 0.5;    /* AutoGrid's r_smooth default */
+    out->qasp = 0.01097;  /* AutoGrid's solpar_q default */
+    int seen_types = 0;   /* a receptor or ligand_types line came before parameter_file */
     vsg_lines *r = NULL;
     vsg_status st = vsg_lines_open(path, &r);
     if (st != VSG_OK) return st;
@@ -193,10 +230,36 @@ vsg_status vsg_gpf_read(const char *path, vsg_gpf *out)
                 out->have_center = 1;
                 out->center_auto = 0;
             }
-        } else if (tok_is(&t, 0, "receptor") || tok_is(&t, 0, "gridfld") || tok_is(&t, 0, "elecmap")) {
-            char *dst = tok_is(&t, 0, "receptor") ? out->receptor : tok_is(&t, 0, "gridfld") ? out->gridfld : out->elecmap;
+        } else if (tok_is(&t, 0, "receptor") || tok_is(&t, 0, "gridfld") || tok_is(&t, 0, "elecmap") ||
+                   tok_is(&t, 0, "dsolvmap") || tok_is(&t, 0, "desolvmap")) {
+            char *dst = tok_is(&t, 0, "receptor") ? out->receptor
+                        : tok_is(&t, 0, "gridfld") ? out->gridfld
+                        : tok_is(&t, 0, "elecmap") ? out->elecmap
+                                                   : out->dsolvmap;
+            if (tok_is(&t, 0, "receptor")) seen_types = 1;
             if (!tok_copy(&t, 1, dst, VSG_AG_PATH))
                 st = vsg_fail(VSG_E_FORMAT, "%s:%d: missing or too long file name", path, ln);
+        } else if (tok_is(&t, 0, "map")) {
+            if (out->n_maps >= VSG_AG_MAX_MAPS)
+                st = vsg_fail(VSG_E_FORMAT, "%s:%d: more than %d map lines", path, ln, VSG_AG_MAX_MAPS);
+            else if (!tok_copy(&t, 1, out->maps[out->n_maps], VSG_AG_PATH))
+                st = vsg_fail(VSG_E_FORMAT, "%s:%d: missing or too long map file name", path, ln);
+            else
+                out->n_maps++;
+        } else if (tok_is(&t, 0, "ligand_types")) {
+            seen_types = 1;
+            st = read_types(path, ln, &t, out->ligand_types, &out->n_ligand_types, 1);
+        } else if (tok_is(&t, 0, "receptor_types")) {
+            st = read_types(path, ln, &t, out->receptor_types, &out->n_receptor_types, 0);
+        } else if (tok_is(&t, 0, "smooth") || tok_is(&t, 0, "qasp")) {
+            double *dst = tok_is(&t, 0, "smooth") ? &out->smooth : &out->qasp;
+            if (!tok_double(&t, 1, dst) || !(*dst >= 0.0) || t.n > 2)
+                st = vsg_fail(VSG_E_FORMAT, "%s:%d: %.*s needs one number >= 0", path, ln, (int)t.len[0], t.s[0]);
+        } else if (tok_is(&t, 0, "outlev")) {
+            int v;
+            if (!tok_int(&t, 1, &v)) st = vsg_fail(VSG_E_FORMAT, "%s:%d: outlev needs an integer", path, ln);
+        } else if (tok_is(&t, 0, "constant")) {
+            vsg_warn("%s:%d: 'constant' is obsolete and ignored (as autogrid4 4.2.6 does)", path, ln);
         } else if (tok_is(&t, 0, "dielectric")) {
             if (!tok_double(&t, 1, &out->dielectric) || t.n > 2)
                 st = vsg_fail(VSG_E_FORMAT, "%s:%d: dielectric needs one number", path, ln);
@@ -205,10 +268,23 @@ vsg_status vsg_gpf_read(const char *path, vsg_gpf *out)
             char name[VSG_AG_PATH];
             if (!tok_copy(&t, 1, name, sizeof name))
                 st = vsg_fail(VSG_E_FORMAT, "%s:%d: missing or too long parameter_file name", path, ln);
+            else if (seen_types)
+                st = vsg_fail(VSG_E_UNSUPPORTED,
+                              "%s:%d: parameter_file after receptor or ligand_types (autogrid4 would use two parameter "
+                              "sets): move it to the top of the gpf",
+                              path, ln);
             else
                 st = read_estat(path, ln, name, out);
+        } else {
+            const char *why = NULL;
+            for (size_t k = 0; k < sizeof unsupported_kw / sizeof unsupported_kw[0]; k++)
+                if (tok_is(&t, 0, unsupported_kw[k][0])) why = unsupported_kw[k][1];
+            if (why)
+                st = vsg_fail(VSG_E_UNSUPPORTED, "%s:%d: %.*s: %s", path, ln, (int)t.len[0], t.s[0], why);
+            else
+                st = vsg_fail(VSG_E_FORMAT, "%s:%d: unknown gpf keyword '%.*s' (docs/FORMATS.md lists those read)", path,
+                              ln, (int)(t.len[0] > 40 ? 40 : t.len[0]), t.s[0]);
         }
-        /* other keywords (map, ligand_types, smooth, ...) do not concern the e map */
     }
     if (st == VSG_OK && rc < 0) st = (vsg_status)rc;
     vsg_lines_close(r);

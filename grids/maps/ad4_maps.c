@@ -1,0 +1,329 @@
+/* ad4_maps.c — the AutoDock4 affinity and desolvation maps, CPU twin (declared in vsgrid.h,
+ * "AutoDock4 affinity and desolvation maps").
+ *
+ * What autogrid4 4.2.6 computes, term by term (written from its description, main.cpp):
+ *  - Pair tables, one per (ligand type, receptor type), AD4_NEINT bins of 1/100 Å:
+ *    E(r) = cA/r^12 − cB/r^n with n = 6 (vdW: Rij = (Rii + Rjj)/2, εij = sqrt(εi·cvdW · εj·cvdW))
+ *    or n = 10 when one side is an acceptor (hbond 3..5) and the other a donor (1, 2): then Rij
+ *    and εij·chbond are the acceptor's Rij_hb, epsij_hb. cA = ε/(12−n)·Rij^12·n, cB =
+ *    ε/(12−n)·Rij^n·12. Each bin min(1e5, E(bin/100)); bin 0 is 1e5, the last 0; then every bin
+ *    becomes the minimum over ±(int)(smooth·100/2) bins ("smooth").
+ *  - Desolvation: sol(r) = cdesolv·exp(−r²/(2·3.6²)) by bins (bin 0 is 0). A map of probe type
+ *    p gets, per receptor atom i within 8 Å, solpar_p·vol_i·sol + (solpar_i + qasp·|q_i|)·vol_p·sol;
+ *    the d map gets qasp·vol_i·sol.
+ *  - At a grid point, for every receptor atom within AD4_NBC (file order): a probe that cannot
+ *    hydrogen-bond adds E. An H-bonding probe, with rsph = clamp(E/100, 0, 1): an AS/A2 probe
+ *    on a donor hydrogen adds E·Hramp·(racc + (1 − racc)·rsph); an A1 probe on a donor and a
+ *    donor probe on an acceptor keep only the lowest and the highest of E·(r + (1 − r)·rsph)
+ *    (r = racc, rdon) over the atoms, and both are added at the end (one such atom: twice);
+ *    other pairs add E. racc, rdon, Hramp: ad4_hbond.c.
+ *  - Distances are taken with the atoms shifted to the box centre, as AutoGrid does, so the bins
+ *    fall where its bins fall. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "grids/base/vsgrid.h"
+#include "grids/formats/grid.h"
+#include "grids/maps/ad4_maps.h"
+#include "grids/receptor/molecule.h"
+
+/* The pair table of ligand type lig on receptor type rec (AD4_NEINT bins). */
+static void pair_table(const vsg_ad4_params *p, const vsg_ad4_atom_par *lig, const vsg_ad4_atom_par *rec,
+                       double smooth, double *t, double *scratch)
+{
+    int xa = 12, xb = 6;
+    double rij = (lig->rii + rec->rii) / 2.;
+    double eps = sqrt((lig->epsii * p->coeff_vdw) * (rec->epsii * p->coeff_vdw));
+    int lig_don = lig->hbond == AD4_HB_DS || lig->hbond == AD4_HB_D1, rec_don = rec->hbond == AD4_HB_DS || rec->hbond == AD4_HB_D1;
+    if (lig->hbond > 2 && rec_don) {
+        xb = 10, rij = lig->rij_hb, eps = lig->epsij_hb * p->coeff_hbond;
+    } else if (lig_don && rec->hbond > 2) {
+        xb = 10, rij = rec->rij_hb, eps = rec->epsij_hb * p->coeff_hbond;
+    }
+    double tmp = eps / (double)(xa - xb);
+    double ca = tmp * pow(rij, (double)xa) * (double)xb;
+    double cb = tmp * pow(rij, (double)xb) * (double)xa;
+    for (int i = 1; i < AD4_NEINT; i++) {
+        double r = (double)i * AD4_INV_A_DIV;
+        double e = ca / pow(r, (double)xa) - cb / pow(r, (double)xb);
+        t[i] = AD4_EINTCLAMP < e ? AD4_EINTCLAMP : e;
+    }
+    t[0] = AD4_EINTCLAMP;
+    t[AD4_NEINT - 1] = 0.;
+    int w = (int)(smooth * AD4_A_DIV / 2.);
+    if (w > 0) {
+        for (int i = 0; i < AD4_NEINT; i++) {
+            double m = 100000.;
+            int lo = i - w > 0 ? i - w : 0, hi = i + w + 1 < AD4_NEINT ? i + w + 1 : AD4_NEINT;
+            for (int j = lo; j < hi; j++) m = t[j] < m ? t[j] : m;
+            scratch[i] = m;
+        }
+        memcpy(t, scratch, sizeof(double) * AD4_NEINT);
+    }
+}
+
+vsg_status vsg_ad4_pair_energy(const vsg_ad4_params *p, const char *ligand_type, const char *receptor_type,
+                               double smooth, double r, double *energy)
+{
+    if (!p || !ligand_type || !receptor_type || !energy || !(r >= 0.0) || !(smooth >= 0.0))
+        return vsg_fail(VSG_E_ARG, "ad4 pair energy: NULL argument, r < 0 or smooth < 0");
+    const vsg_ad4_atom_par *l = vsg_ad4_params_find(p, ligand_type), *c = vsg_ad4_params_find(p, receptor_type);
+    if (!l || !c)
+        return vsg_fail(VSG_E_DATA, "ad4 pair energy: no parameters for type '%s'", l ? receptor_type : ligand_type);
+    double *t = malloc(sizeof(double) * 2 * AD4_NEINT);
+    if (!t) return vsg_fail(VSG_E_NOMEM, "ad4 pair energy: out of memory");
+    pair_table(p, l, c, smooth, t, t + AD4_NEINT);
+    int i = (int)(r * AD4_A_DIV);
+    *energy = t[i < AD4_NEINT - 1 ? i : AD4_NEINT - 1];
+    free(t);
+    return VSG_OK;
+}
+
+/* A map value as the grid stores it: rounded to autogrid4's 3 decimals first (its round3dp,
+ * floor(v·1000 + 0.5)/1000) and then to float, which is the value autogrid4 prints ("%.3f" of
+ * (float)round3dp(v)). Converting v to float first would shift a value next to a rounding edge
+ * by 0.001 and, above 4096 kcal/mol (the clamped region, up to 1e5 per pair), by a float ulp. */
+static float to_map_float(double v)
+{
+    if (fabs(v) < 1e-3) return (float)v; /* written "0." or 0.001 either way */
+    return (float)(floor(v * 1000.0 + 0.5) / 1000.0);
+}
+
+static int name_class(const char *t)
+{
+    if (!strcmp(t, "HD")) return 1;
+    if (!strcmp(t, "H")) return 2;
+    if (!strcmp(t, "OA") || !strcmp(t, "SA")) return 3;
+    return 0;
+}
+
+vsg_status vsg_ad4_maps_cpu(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4_params *p, int threads,
+                            vsg_grid **out)
+{
+    if (!rec || !gpf || !p || !out) return vsg_fail(VSG_E_ARG, "ad4 maps: NULL argument");
+    const int nmap = gpf->n_ligand_types;
+    if (nmap < 1) return vsg_fail(VSG_E_ARG, "ad4 maps: the gpf names no ligand_types");
+    if (!gpf->have_npts) return vsg_fail(VSG_E_ARG, "ad4 maps: the gpf has no npts");
+    if (!(gpf->spacing > 0.0)) return vsg_fail(VSG_E_ARG, "ad4 maps: spacing must be > 0");
+    if (!(gpf->smooth >= 0.0)) return vsg_fail(VSG_E_ARG, "ad4 maps: smooth must be >= 0");
+    const size_t na = rec->n;
+    if (na == 0) return vsg_fail(VSG_E_DATA, "ad4 maps: the receptor has no atoms");
+    for (int m = 0; m <= nmap; m++) out[m] = NULL;
+
+    /* ligand (probe) parameters */
+    const vsg_ad4_atom_par *lig[VSG_AG_MAX_MAPS];
+    for (int m = 0; m < nmap; m++) {
+        if (!strcmp(gpf->ligand_types[m], "Z"))
+            return vsg_fail(VSG_E_UNSUPPORTED, "ad4 maps: ligand type Z (a covalent map) is not implemented in vsgrid");
+        lig[m] = vsg_ad4_params_find(p, gpf->ligand_types[m]);
+        if (!lig[m])
+            return vsg_fail(VSG_E_DATA,
+                            "ad4 maps: ligand type '%s' has no parameters (add an atom_par line to a parameter_file)",
+                            gpf->ligand_types[m]);
+    }
+
+    /* the box centre: the gpf's, or the mean of the atoms ('gridcenter auto') */
+    double centre[3] = {gpf->center[0], gpf->center[1], gpf->center[2]};
+    if (!gpf->have_center) {
+        double sum[3] = {0, 0, 0};
+        for (size_t i = 0; i < na; i++) sum[0] += rec->atoms[i].x, sum[1] += rec->atoms[i].y, sum[2] += rec->atoms[i].z;
+        for (int d = 0; d < 3; d++) centre[d] = sum[d] / (double)na;
+    }
+
+    /* receptor sites and the receptor types, in order of appearance */
+    ad4_site *s = calloc(na, sizeof *s);
+    const vsg_ad4_atom_par *rtype[VSG_AD4_MAX_TYPES];
+    int nrt = 0;
+    if (!s) return vsg_fail(VSG_E_NOMEM, "ad4 maps: out of memory for %zu atoms", na);
+    for (size_t i = 0; i < na; i++) {
+        const vsg_atom *a = &rec->atoms[i];
+        if (!a->ad_type[0]) {
+            free(s);
+            return vsg_fail(VSG_E_DATA, "%s:%d: atom has no AutoDock type (AutoDock4 maps need a PDBQT receptor)",
+                            rec->source, a->line);
+        }
+        const vsg_ad4_atom_par *pa = vsg_ad4_params_find(p, a->ad_type);
+        if (!pa) {
+            free(s);
+            return vsg_fail(VSG_E_DATA,
+                            "%s:%d: receptor type '%s' has no parameters (add an atom_par line to a parameter_file)",
+                            rec->source, a->line, a->ad_type);
+        }
+        int t = 0;
+        while (t < nrt && rtype[t] != pa) t++;
+        if (t == nrt) rtype[nrt++] = pa;
+        s[i].x[0] = a->x - centre[0], s[i].x[1] = a->y - centre[1], s[i].x[2] = a->z - centre[2];
+        s[i].vol = pa->vol, s[i].solpar = pa->solpar, s[i].absq = fabs(a->charge);
+        s[i].type = t, s[i].hbond = pa->hbond, s[i].name_class = name_class(a->ad_type);
+    }
+    /* autogrid4 stops when the receptor has a type its receptor_types line lacks */
+    for (int t = 0; gpf->n_receptor_types > 0 && t < nrt; t++) {
+        int k = 0;
+        while (k < gpf->n_receptor_types && strcmp(gpf->receptor_types[k], rtype[t]->type)) k++;
+        if (k == gpf->n_receptor_types)
+            vsg_warn("ad4 maps: receptor type '%s' is not in the gpf's receptor_types (autogrid4 would stop)",
+                     rtype[t]->type);
+    }
+    ad4_hbond_vectors(s, na);
+
+    double *tab = malloc(sizeof(double) * ((size_t)nmap * nrt + 1) * AD4_NEINT);
+    double *sol = malloc(sizeof(double) * AD4_NEINT);
+    vsg_status st = tab && sol ? VSG_OK : vsg_fail(VSG_E_NOMEM, "ad4 maps: out of memory for the tables");
+    if (st == VSG_OK) {
+        double *scratch = tab + (size_t)nmap * nrt * AD4_NEINT;
+        for (int m = 0; m < nmap; m++)
+            for (int t = 0; t < nrt; t++)
+                pair_table(p, lig[m], rtype[t], gpf->smooth, tab + ((size_t)m * nrt + t) * AD4_NEINT, scratch);
+        sol[0] = 0.;
+        for (int i = 1; i < AD4_NEINT; i++) {
+            double r = (double)i * AD4_INV_A_DIV;
+            sol[i] = p->coeff_desolv * exp(-(r * r) / (2. * (AD4_SIGMA * AD4_SIGMA)));
+        }
+    }
+
+    /* the grids */
+    const int ne[3] = {gpf->npts[0] / 2, gpf->npts[1] / 2, gpf->npts[2] / 2};
+    const int n[3] = {2 * ne[0] + 1, 2 * ne[1] + 1, 2 * ne[2] + 1};
+    const double h = gpf->spacing;
+    double origin[3], spacing[3] = {h, h, h};
+    for (int d = 0; d < 3; d++) origin[d] = centre[d] - ne[d] * h;
+    for (int m = 0; m <= nmap && st == VSG_OK; m++) {
+        out[m] = vsg_grid_new(n, origin, spacing, "kcal/mol");
+        if (!out[m]) st = VSG_E_NOMEM;
+        else if (m < nmap) st = vsg_grid_meta_add(out[m], "method", "ad4 affinity %s", gpf->ligand_types[m]);
+        else st = vsg_grid_meta_add(out[m], "method", "ad4 desolvation");
+    }
+
+    int nomem = 0;
+    if (st == VSG_OK) {
+#ifdef _OPENMP
+        const int nth = threads > 0 ? threads : omp_get_max_threads();
+#else
+        const int nth = 1;
+        (void)threads;
+        (void)nth;
+#endif
+        const double cut2 = AD4_NBC * AD4_NBC * (1.0 + 1e-12);
+        const double qasp = gpf->qasp;
+#pragma omp parallel num_threads(nth)
+        {
+            size_t *near = malloc(sizeof(size_t) * na), *row = malloc(sizeof(size_t) * na);
+            double *e = malloc(sizeof(double) * 3 * (nmap + 1));
+            if (!near || !row || !e) {
+#pragma omp atomic write
+                nomem = 1;
+            }
+#pragma omp for schedule(dynamic, 1)
+            for (int kz = 0; kz < n[2]; kz++) {
+                if (!near || !row || !e) continue;
+                const double cz = (double)(kz - ne[2]) * h;
+                size_t nn = 0;
+                for (size_t i = 0; i < na; i++) {
+                    double dz = s[i].x[2] - cz;
+                    if (dz * dz <= cut2) near[nn++] = i;
+                }
+                for (int jy = 0; jy < n[1]; jy++) {
+                    const double cy = (double)(jy - ne[1]) * h;
+                    size_t nr = 0;
+                    for (size_t k = 0; k < nn; k++) {
+                        const ad4_site *a = &s[near[k]];
+                        double dy = a->x[1] - cy, dz = a->x[2] - cz;
+                        if (dy * dy + dz * dz <= cut2) row[nr++] = near[k];
+                    }
+                    for (int ix = 0; ix < n[0]; ix++) {
+                        const double c[3] = {(double)(ix - ne[0]) * h, cy, cz};
+                        double *en = e, *hmin = e + nmap + 1, *hmax = hmin + nmap + 1;
+                        int hflag[VSG_AG_MAX_MAPS];
+                        for (int m = 0; m <= nmap; m++) en[m] = 0., hmin[m] = 999999., hmax[m] = -999999.;
+                        for (int m = 0; m < nmap; m++) hflag[m] = 0;
+                        /* the donor hydrogen nearest to the point (first in file order at a tie).
+                         * AutoGrid searches all donors; only the row's atoms are searched here:
+                         * the nearest matters only when a D1 donor lies within the cutoff, and
+                         * then the nearest does too, and the row's list (file order) holds every
+                         * atom within the cutoff of the row's points. */
+                        double rmin = 999999.;
+                        size_t closest = 0;
+                        for (size_t k = 0; k < nr; k++) {
+                            const ad4_site *a = &s[row[k]];
+                            if (a->hbond != AD4_HB_DS && a->hbond != AD4_HB_D1) continue;
+                            double d0 = a->x[0] - c[0], d1 = a->x[1] - c[1], d2 = a->x[2] - c[2];
+                            double r = sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+                            if (r < rmin) rmin = r, closest = row[k];
+                        }
+                        for (size_t k = 0; k < nr; k++) {
+                            const size_t ia = row[k];
+                            const ad4_site *a = &s[ia];
+                            double u[3] = {a->x[0] - c[0], a->x[1] - c[1], a->x[2] - c[2]};
+                            double r = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+                            if (r < AD4_APPROX_ZERO) r = AD4_APPROX_ZERO;
+                            if (r > AD4_NBC) continue;
+                            const double inv_r = 1. / r;
+                            for (int i = 0; i < 3; i++) u[i] *= inv_r;
+                            int bin = (int)(r * AD4_A_DIV);
+                            if (bin > AD4_NEINT - 1) bin = AD4_NEINT - 1; /* r ≤ 8 Å: never */
+                            double racc = 1., rdon = 1., hramp = 1.;
+                            if (a->hbond == AD4_HB_D1 || a->hbond == AD4_HB_A1 || a->hbond == AD4_HB_A2)
+                                ad4_hbond_factors(s, ia, closest, u, &racc, &rdon, &hramp);
+                            const int rdonor = a->hbond == AD4_HB_DS || a->hbond == AD4_HB_D1;
+                            const double sl = sol[bin];
+                            for (int m = 0; m < nmap; m++) {
+                                const vsg_ad4_atom_par *pr = lig[m];
+                                const double E = tab[((size_t)m * nrt + a->type) * AD4_NEINT + bin];
+                                if (pr->hbond > 0) {
+                                    double rsph = E / 100.;
+                                    rsph = rsph > 0. ? rsph : 0.;
+                                    rsph = rsph < 1. ? rsph : 1.;
+                                    if ((pr->hbond == AD4_HB_AS || pr->hbond == AD4_HB_A2) && rdonor) {
+                                        en[m] += E * hramp * (racc + (1. - racc) * rsph);
+                                    } else if (pr->hbond == AD4_HB_A1 && rdonor) {
+                                        double v = E * (racc + (1. - racc) * rsph);
+                                        hmin[m] = hmin[m] < v ? hmin[m] : v;
+                                        hmax[m] = hmax[m] > v ? hmax[m] : v;
+                                        hflag[m] = 1;
+                                    } else if ((pr->hbond == AD4_HB_DS || pr->hbond == AD4_HB_D1) && a->hbond > 2) {
+                                        double v = E * (rdon + (1. - rdon) * rsph);
+                                        hmin[m] = hmin[m] < v ? hmin[m] : v;
+                                        hmax[m] = hmax[m] > v ? hmax[m] : v;
+                                        hflag[m] = 1;
+                                    } else {
+                                        en[m] += E;
+                                    }
+                                } else {
+                                    en[m] += E;
+                                }
+                                en[m] += pr->solpar * a->vol * sl + (a->solpar + qasp * a->absq) * pr->vol * sl;
+                            }
+                            en[nmap] += qasp * a->vol * sl;
+                        }
+                        const size_t node = (size_t)ix + (size_t)n[0] * ((size_t)jy + (size_t)n[1] * (size_t)kz);
+                        for (int m = 0; m < nmap; m++) {
+                            if (hflag[m]) {
+                                en[m] += hmin[m];
+                                en[m] += hmax[m];
+                            }
+                            out[m]->data[node] = to_map_float(en[m]);
+                        }
+                        out[nmap]->data[node] = to_map_float(en[nmap]);
+                    }
+                }
+            }
+            free(near);
+            free(row);
+            free(e);
+        }
+    }
+    if (st == VSG_OK && nomem) st = vsg_fail(VSG_E_NOMEM, "ad4 maps: out of memory for a thread's lists");
+    free(s);
+    free(tab);
+    free(sol);
+    if (st != VSG_OK)
+        for (int m = 0; m <= nmap; m++) {
+            vsg_grid_free(out[m]);
+            out[m] = NULL;
+        }
+    return st;
+}

@@ -1,0 +1,42 @@
+/* ad4_maps.h — internals of the AutoDock4 maps shared by ad4_maps.c and ad4_hbond.c (and a
+ * future GPU twin): AutoGrid 4.2.6's constants and the receptor site record. */
+#ifndef VSG_AD4_MAPS_H
+#define VSG_AD4_MAPS_H
+
+#include <stddef.h>
+
+/* autogrid4 4.2.6 as Debian builds it (its log: NEINT=2048, NDIEL=16384, NBC 8.00, clamp 1e5) */
+#define AD4_A_DIV 100.0        /* table bins per Å: lookup(r) = (int)(r·A_DIV) */
+#define AD4_INV_A_DIV 0.01     /* angstrom(i) = i·INV_A_DIV */
+#define AD4_NEINT 2048         /* vdW/H-bond table length */
+#define AD4_NDIEL 16384        /* desolvation table length */
+#define AD4_NBC 8.0            /* Å, non-bond cutoff: farther atoms add nothing to these maps */
+#define AD4_EINTCLAMP 100000.0 /* pair energy clamp, kcal/mol */
+#define AD4_APPROX_ZERO 1.0e-6
+#define AD4_SIGMA 3.6          /* Å, desolvation Gaussian width */
+
+enum { AD4_HB_NONE = 0, AD4_HB_DS = 1, AD4_HB_D1 = 2, AD4_HB_AS = 3, AD4_HB_A1 = 4, AD4_HB_A2 = 5 };
+
+/* One receptor atom, coordinates relative to the box centre (as AutoGrid shifts them). */
+typedef struct {
+    double x[3];
+    double vol, solpar, absq;   /* solvation volume and parameter, |charge| */
+    int type;                   /* index into the run's receptor types */
+    int hbond;                  /* AD4_HB_* */
+    int name_class;             /* 1 HD, 2 H, 3 OA or SA, 0 other: what the bond search asks */
+    int rexp;                   /* D1: 4 when bonded to OA/SA, 2 otherwise, 0 when no partner */
+    double rv[3], rv2[3];       /* AutoGrid's rvector / rvector2 (zero when unset) */
+} ad4_site;
+
+/* AutoGrid's bond-vector pass over the receptor in file order (partners searched among the
+ * 20 atoms before and after, as autogrid4 does). */
+void ad4_hbond_vectors(ad4_site *s, size_t n);
+
+/* The directional factors of receptor atom a seen from a grid point: u is the unit vector
+ * from the point to the atom, closest the donor hydrogen nearest to the point.
+ * racc scales acceptor probes on donors, rdon donor probes on acceptors, hramp the ramp
+ * between donor hydrogens (all 1 for atoms without directionality). */
+void ad4_hbond_factors(const ad4_site *s, size_t a, size_t closest, const double u[3], double *racc, double *rdon,
+                       double *hramp);
+
+#endif
