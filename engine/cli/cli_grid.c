@@ -441,7 +441,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
                 vsg_cli_dielectric_name(&k, dname, sizeof dname), k.autogrid ? " (AutoGrid conventions)" : "", charged,
                 vsg_grid_nodes(g), device, secs, eps_rate);
 
-    /* AutoDock4 affinity maps and the desolvation map (CPU twin) */
+    /* AutoDock4 affinity maps and the desolvation map: the GPU when asked or present, else the CPU twin */
     vsg_grid *ad4[VSG_AG_MAX_MAPS + 1];
     int nad4 = 0;
     double ad4_secs = 0.0;
@@ -453,12 +453,26 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
             vsg_warn("%s: %d map lines for %d ligand types (autogrid4 would stop): writing one map per ligand type",
                      c->gpf, gp.n_maps, gp.n_ligand_types);
         double ta = vsg_now();
-        if (st == VSG_OK) st = vsg_ad4_maps_cpu(m, &gp, &par, c->p.threads, ad4);
+        char ad4_dev[32] = "cpu";
+        int ad4_done = 0;
+        if (st == VSG_OK && (c->p.device == VSG_DEVICE_GPU || c->p.device == VSG_DEVICE_AUTO)) {
+            st = vsg_ad4_maps_gpu(m, &gp, &par, c->p.gpu_index, ad4);
+            if (st == VSG_OK) {
+                ad4_done = 1;
+                snprintf(ad4_dev, sizeof ad4_dev, "gpu %d", c->p.gpu_index < 0 ? 0 : c->p.gpu_index);
+            } else if (c->p.device == VSG_DEVICE_AUTO &&
+                       (st == VSG_E_UNSUPPORTED || st == VSG_E_DEVICE || st == VSG_E_LIMIT)) {
+                vsg_warn("ad4 maps: no usable GPU (%s): computing on the CPU", vsg_last_error());
+                st = VSG_OK;
+                ta = vsg_now();
+            }
+        }
+        if (st == VSG_OK && !ad4_done) st = vsg_ad4_maps_cpu(m, &gp, &par, c->p.threads, ad4);
         ad4_secs = vsg_now() - ta;
         if (st == VSG_OK) {
             nad4 = gp.n_ligand_types + 1;
-            fprintf(stderr, "  ad4 maps: %d ligand types + desolvation, %zu points, cpu, %.3f s\n", gp.n_ligand_types,
-                    vsg_grid_nodes(ad4[0]), ad4_secs);
+            fprintf(stderr, "  ad4 maps: %d ligand types + desolvation, %zu points, %s, %.3f s\n", gp.n_ligand_types,
+                    vsg_grid_nodes(ad4[0]), ad4_dev, ad4_secs);
         }
     }
 

@@ -238,3 +238,9 @@ vsg_status vsg_vina_maps_gpu(const vsg_molecule *receptor, const vsg_vina_box *b
         for (int t = 0; t < ntypes; t++) maps[t] = NULL;
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
+
+vsg_status vsg_ad4_maps_gpu(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4_params *p, int device,
+                            vsg_grid **out)
+{
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}

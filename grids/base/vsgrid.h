@@ -565,6 +565,15 @@ const vsg_ad4_atom_par *vsg_ad4_params_find(const vsg_ad4_params *p, const char 
  * On failure no grid is left in out. */
 vsg_status vsg_ad4_maps_cpu(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4_params *p, int threads,
                             vsg_grid **out);
+/* The same maps on CUDA device `device` (< 0: device 0; gpu/maps/ad4_maps_gpu.cu): the same
+ * arguments, checks, grids and metadata as vsg_ad4_maps_cpu, in double precision; the values
+ * equal the CPU twin's after the 3-decimal rounding except where a value lies within ~1e-12 of
+ * a rounding edge (then one step of 0.001: the sums run in another order). Returns what
+ * vsg_ad4_maps_cpu returns, and VSG_E_DEVICE (no usable GPU, a bad index, a CUDA failure: run
+ * the CPU twin), VSG_E_LIMIT (more than 32 ligand types, a box past the launch limits),
+ * VSG_E_UNSUPPORTED (a build without CUDA). On failure no grid is left in out. */
+vsg_status vsg_ad4_maps_gpu(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4_params *p, int device,
+                            vsg_grid **out);
 /* The pair energy table AutoGrid builds for a ligand probe type and a receptor type (the vdW
  * or H-bond term only, weighted, clamped and smoothed by gpf-like `smooth`), at r Å as
  * AutoGrid looks it up (bin (int)(r·100)), without directionality or desolvation: for tests

@@ -32,8 +32,8 @@
 #include "grids/receptor/molecule.h"
 
 /* The pair table of ligand type lig on receptor type rec (AD4_NEINT bins). */
-static void pair_table(const vsg_ad4_params *p, const vsg_ad4_atom_par *lig, const vsg_ad4_atom_par *rec,
-                       double smooth, double *t, double *scratch)
+void ad4_pair_table(const vsg_ad4_params *p, const vsg_ad4_atom_par *lig, const vsg_ad4_atom_par *rec,
+                    double smooth, double *t, double *scratch)
 {
     int xa = 12, xb = 6;
     double rij = (lig->rii + rec->rii) / 2.;
@@ -76,7 +76,7 @@ vsg_status vsg_ad4_pair_energy(const vsg_ad4_params *p, const char *ligand_type,
         return vsg_fail(VSG_E_DATA, "ad4 pair energy: no parameters for type '%s'", l ? receptor_type : ligand_type);
     double *t = malloc(sizeof(double) * 2 * AD4_NEINT);
     if (!t) return vsg_fail(VSG_E_NOMEM, "ad4 pair energy: out of memory");
-    pair_table(p, l, c, smooth, t, t + AD4_NEINT);
+    ad4_pair_table(p, l, c, smooth, t, t + AD4_NEINT);
     int i = (int)(r * AD4_A_DIV);
     *energy = t[i < AD4_NEINT - 1 ? i : AD4_NEINT - 1];
     free(t);
@@ -93,7 +93,7 @@ static float to_map_float(double v)
     return (float)(floor(v * 1000.0 + 0.5) / 1000.0);
 }
 
-static int name_class(const char *t)
+int ad4_name_class(const char *t)
 {
     if (!strcmp(t, "HD")) return 1;
     if (!strcmp(t, "H")) return 2;
@@ -158,7 +158,7 @@ vsg_status vsg_ad4_maps_cpu(const vsg_molecule *rec, const vsg_gpf *gpf, const v
         if (t == nrt) rtype[nrt++] = pa;
         s[i].x[0] = a->x - centre[0], s[i].x[1] = a->y - centre[1], s[i].x[2] = a->z - centre[2];
         s[i].vol = pa->vol, s[i].solpar = pa->solpar, s[i].absq = fabs(a->charge);
-        s[i].type = t, s[i].hbond = pa->hbond, s[i].name_class = name_class(a->ad_type);
+        s[i].type = t, s[i].hbond = pa->hbond, s[i].name_class = ad4_name_class(a->ad_type);
     }
     /* autogrid4 stops when the receptor has a type its receptor_types line lacks */
     for (int t = 0; gpf->n_receptor_types > 0 && t < nrt; t++) {
@@ -177,7 +177,7 @@ vsg_status vsg_ad4_maps_cpu(const vsg_molecule *rec, const vsg_gpf *gpf, const v
         double *scratch = tab + (size_t)nmap * nrt * AD4_NEINT;
         for (int m = 0; m < nmap; m++)
             for (int t = 0; t < nrt; t++)
-                pair_table(p, lig[m], rtype[t], gpf->smooth, tab + ((size_t)m * nrt + t) * AD4_NEINT, scratch);
+                ad4_pair_table(p, lig[m], rtype[t], gpf->smooth, tab + ((size_t)m * nrt + t) * AD4_NEINT, scratch);
         sol[0] = 0.;
         for (int i = 1; i < AD4_NEINT; i++) {
             double r = (double)i * AD4_INV_A_DIV;

@@ -1,9 +1,12 @@
-/* ad4_maps.h — internals of the AutoDock4 maps shared by ad4_maps.c and ad4_hbond.c (and a
- * future GPU twin): AutoGrid 4.2.6's constants and the receptor site record. */
+/* ad4_maps.h — internals of the AutoDock4 maps shared by the CPU twin (ad4_maps.c, ad4_hbond.c)
+ * and the GPU twin (gpu/maps/ad4_maps_gpu.cu): AutoGrid 4.2.6's constants, the receptor site
+ * record, the pair tables and the H-bond geometry. */
 #ifndef VSG_AD4_MAPS_H
 #define VSG_AD4_MAPS_H
 
 #include <stddef.h>
+
+#include "grids/base/vsgrid.h"
 
 /* autogrid4 4.2.6 as Debian builds it (its log: NEINT=2048, NDIEL=16384, NBC 8.00, clamp 1e5) */
 #define AD4_A_DIV 100.0        /* table bins per Å: lookup(r) = (int)(r·A_DIV) */
@@ -38,5 +41,13 @@ void ad4_hbond_vectors(ad4_site *s, size_t n);
  * between donor hydrogens (all 1 for atoms without directionality). */
 void ad4_hbond_factors(const ad4_site *s, size_t a, size_t closest, const double u[3], double *racc, double *rdon,
                        double *hramp);
+
+/* The pair energy table of ligand type lig against receptor type rec (AD4_NEINT bins of
+ * 1/AD4_A_DIV Å: 12-6 or 12-10, smoothed over `smooth` Å, clamped), as autogrid4 builds it;
+ * scratch holds AD4_NEINT doubles. Shared by both twins. */
+void ad4_pair_table(const vsg_ad4_params *p, const vsg_ad4_atom_par *lig, const vsg_ad4_atom_par *rec,
+                    double smooth, double *t, double *scratch);
+/* What the bond search asks of a type: 1 HD, 2 H, 3 OA or SA, 0 other. */
+int ad4_name_class(const char *t);
 
 #endif
