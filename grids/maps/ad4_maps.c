@@ -28,6 +28,7 @@
 
 #include "grids/base/vsgrid.h"
 #include "grids/formats/grid.h"
+#include "grids/maps/ad4_hbond_factors.h"
 #include "grids/maps/ad4_maps.h"
 #include "grids/receptor/molecule.h"
 

@@ -35,12 +35,7 @@ typedef struct {
  * 20 atoms before and after, as autogrid4 does). */
 void ad4_hbond_vectors(ad4_site *s, size_t n);
 
-/* The directional factors of receptor atom a seen from a grid point: u is the unit vector
- * from the point to the atom, closest the donor hydrogen nearest to the point.
- * racc scales acceptor probes on donors, rdon donor probes on acceptors, hramp the ramp
- * between donor hydrogens (all 1 for atoms without directionality). */
-void ad4_hbond_factors(const ad4_site *s, size_t a, size_t closest, const double u[3], double *racc, double *rdon,
-                       double *hramp);
+/* The directional factors of an H-bond seen from a grid point: ad4_hbond_factors.h. */
 
 /* The pair energy table of ligand type lig against receptor type rec (AD4_NEINT bins of
  * 1/AD4_A_DIV Å: 12-6 or 12-10, smoothed over `smooth` Å, clamped), as autogrid4 builds it;
