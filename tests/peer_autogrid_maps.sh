@@ -105,6 +105,17 @@ for c in 1stp 3ce3; do
   cp "$src" "$work/$c/"
   run_case $c "$work/$c" "$c.gpf"
 done
+# 1STP in a whole-receptor box (192³ at 0.375 Å), one ligand type: where the gpf's centre and the
+# grid's origin + (n − 1)/2·h differ in the last bit, lattice distances on a table bin's edge fell
+# in the neighbouring bin of the e map (6 points 0.003–0.046 off before vsgrid took the centre
+# exactly).
+mkdir -p "$work/1stpW"
+cp "$shared/autodock_gpu/1stp/1stp_protein.pdbqt" "$work/1stpW/"
+awk '{ k = $1 } k == "npts" { print "npts 192 192 192"; next } k == "gridfld" { print "gridfld ag.maps.fld"; next }
+     k == "ligand_types" { print "ligand_types A"; next } k == "map" { if (!m++) print "map ag.A.map"; next }
+     k == "elecmap" { print "elecmap ag.e.map"; next } k == "dsolvmap" { print "dsolvmap ag.d.map"; next } { print }' \
+  "$shared/autodock_gpu/1stp/1stp.gpf" > "$work/1stpW/1stpW.gpf"
+run_case 1stpW "$work/1stpW" 1stpW.gpf
 # the set as vsgrid screen reads it (.maps.fld): the crystal ligand scores the same on both sets
 lig="$shared/autodock_gpu/1stp/1stp_ligand.pdbqt"
 if (cd "$work/1stp" && "$vsgrid" screen 1stp_protein.maps.fld "$lig" -o ag.csv --quiet > /dev/null 2>&1 &&

@@ -289,7 +289,8 @@ static const char *base_name(const char *path)
 
 /* The AutoGrid box from a gpf: npts + 1 points per axis centred on gridcenter (or on the mean
  * of the receptor's atoms for "gridcenter auto", AutoGrid's cmean). */
-static vsg_status gpf_box(const vsg_gpf *gp, const vsg_molecule *m, int n[3], double origin[3], double *h)
+static vsg_status gpf_box(const vsg_gpf *gp, const vsg_molecule *m, int n[3], double origin[3], double *h,
+                          double centre[3])
 {
     double c[3] = {gp->center[0], gp->center[1], gp->center[2]};
     if (gp->center_auto) {
@@ -305,6 +306,7 @@ static vsg_status gpf_box(const vsg_gpf *gp, const vsg_molecule *m, int n[3], do
     for (int d = 0; d < 3; d++) {
         n[d] = gp->npts[d] + 1;
         origin[d] = c[d] - (gp->npts[d] / 2) * gp->spacing;
+        centre[d] = c[d];
     }
     return VSG_OK;
 }
@@ -355,11 +357,11 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
 
     /* geometry */
     int n[3] = {0, 0, 0};
-    double origin[3] = {0, 0, 0}, h = 0.0;
+    double origin[3] = {0, 0, 0}, h = 0.0, gpf_centre[3] = {0, 0, 0};
     if (st == VSG_OK && c->gpf) {
         if (c->around || c->p.box_mode != VSG_BOX_FILL)
             vsg_warn("--gpf sets the box: --box/--around/--fill are ignored");
-        st = gpf_box(&gp, m, n, origin, &h);
+        st = gpf_box(&gp, m, n, origin, &h, gpf_centre);
     } else if (st == VSG_OK) {
         vsg_level lv;
         st = vsg_fine_level(m, &c->p, &lv);
@@ -387,6 +389,10 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
         vsg_warn("%s has no dielectric line (autogrid4 would then write a zero e map): using mehler-solmajer", c->gpf);
     if (st == VSG_OK) st = vsg_coulomb_kernel_make(model, eps, c->autogrid, &k);
     if (st == VSG_OK && c->autogrid && gp.have_estat) set_estat(&k, gp.estat_coeff);
+    if (st == VSG_OK && c->gpf) { /* the gpf's centre exactly, as autogrid4 places points and atoms */
+        k.have_center = 1;
+        memcpy(k.center, gpf_centre, sizeof k.center);
+    }
 
     double sp[3] = {h, h, h};
     if (st == VSG_OK && !(g = vsg_grid_new(n, origin, sp, "kcal/mol/e"))) st = VSG_E_NOMEM;

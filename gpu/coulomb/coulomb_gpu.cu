@@ -449,7 +449,7 @@ static vsg_status run(const vsg_molecule *m, const vsg_coulomb_kernel *k, vsg_gr
     for (int c = 0; c < 3; c++) {
         lo[c] = g->origin[c];
         hi[c] = g->origin[c] + (g->n[c] - 1) * g->spacing[c];
-        centre[c] = g->origin[c] + 0.5 * (g->n[c] - 1) * g->spacing[c];
+        centre[c] = k->have_center ? k->center[c] : g->origin[c] + 0.5 * (g->n[c] - 1) * g->spacing[c];
     }
 
     /* Charged atoms (and, with a cutoff, only those within reach of the grid: a conservative

@@ -385,6 +385,11 @@ typedef struct {
     int table_n;
     double table_per_a;    /* table entries per Å */
     int autogrid;          /* 1: AutoGrid4-compatible conventions */
+    int have_center;       /* 1: atoms and nodes are placed relative to `center`, taken exactly
+                              (a gpf's gridcenter: AutoGrid's distances, and so its table bins,
+                              come from it); 0: relative to the grid's centre, origin + (n−1)/2·h,
+                              which can differ from a gpf's centre in the last bit */
+    double center[3];      /* Å, with have_center */
 } vsg_coulomb_kernel;
 
 /* Fills k for a model. autogrid = 1 selects AutoGrid4's exact conventions for the model (its

@@ -118,9 +118,12 @@ vsg_status vsg_coulomb_cpu(const vsg_molecule *m, const vsg_coulomb_kernel *k, v
         return vsg_fail(VSG_E_ARG, "coulomb: bad dielectric table");
     if (!(k->rmin > 0.0)) return vsg_fail(VSG_E_ARG, "coulomb: rmin must be > 0 Å");
 
-    /* Box centre; atoms and points are expressed relative to it, as AutoGrid does. */
+    /* Box centre; atoms and points are expressed relative to it, as AutoGrid does (the gpf's
+     * own centre when the kernel has it: origin + (n−1)/2·h may differ in the last bit, and a
+     * lattice distance on a table bin's edge then falls in the neighbouring bin). */
     double centre[3];
-    for (int d = 0; d < 3; d++) centre[d] = g->origin[d] + 0.5 * (g->n[d] - 1) * g->spacing[d];
+    for (int d = 0; d < 3; d++)
+        centre[d] = k->have_center ? k->center[d] : g->origin[d] + 0.5 * (g->n[d] - 1) * g->spacing[d];
 
     size_t na = 0;
     charge_site *s = malloc(sizeof *s * (m->n ? m->n : 1));
