@@ -47,6 +47,9 @@ extern const char vsg_cli_pb_help[];
  * reports, and a warning when PB-only options differ from the command's defaults `d`. */
 const char *vsg_cli_dielectric_name(const vsg_coulomb_kernel *k, char *buf, size_t len);
 void vsg_cli_warn_pb_only(const vsg_pb_params *p, const vsg_pb_params *d);
+/* Receptor atoms within `reach` Å of the box [lo, hi]: 0 means every affinity map is zero (a box
+ * away from the receptor), which the map commands warn about instead of writing it silently. */
+size_t vsg_cli_atoms_near_box(const vsg_molecule *m, const double lo[3], const double hi[3], double reach);
 
 /* JSON pieces. */
 void vsg_cli_json_pb(vsg_json *j, const vsg_pb_params *p, const vsg_pb_report *r);

@@ -384,3 +384,20 @@ void vsg_cli_warn_pb_only(const vsg_pb_params *p, const vsg_pb_params *d)
         p->precision != d->precision)
         vsg_warn("PB options (--eps-*, --salt, --ion, --surface, --probe, --bc, --tol, ...) do not apply to --method coulomb");
 }
+
+size_t vsg_cli_atoms_near_box(const vsg_molecule *m, const double lo[3], const double hi[3], double reach)
+{
+    size_t n = 0, na = vsg_molecule_atom_count(m);
+    vsg_atom_info a;
+    for (size_t i = 0; i < na; i++) {
+        if (vsg_molecule_atom(m, i, &a) != VSG_OK) continue;
+        const double x[3] = {a.x, a.y, a.z};
+        double d2 = 0.0;
+        for (int k = 0; k < 3; k++) {
+            double d = x[k] < lo[k] ? lo[k] - x[k] : x[k] > hi[k] ? x[k] - hi[k] : 0.0;
+            d2 += d * d;
+        }
+        if (d2 <= reach * reach) n++;
+    }
+    return n;
+}

@@ -371,6 +371,14 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
             h = lv.h;
         }
     }
+    if (st == VSG_OK && c->gpf) {
+        double hi[3];
+        for (int d = 0; d < 3; d++) hi[d] = origin[d] + (n[d] - 1) * h;
+        if (vsg_cli_atoms_near_box(m, origin, hi, 8.0) == 0)
+            vsg_warn("%s: no receptor atom within 8 A of the gpf's box (gridcenter %g %g %g): the affinity and "
+                     "desolvation maps are zero; check gridcenter and npts", c->gpf, gpf_centre[0], gpf_centre[1],
+                     gpf_centre[2]);
+    }
     double bytes = (double)n[0] * n[1] * n[2] * sizeof(float);
     if (st == VSG_OK) {
         fprintf(stderr, "vsgrid: grid %dx%dx%d at %.4g Å: memory estimate %.1f MiB (limit %.0f MiB)\n", n[0], n[1], n[2],

@@ -170,6 +170,13 @@ int vsg_cmd_maps(int argc, char **argv)
     vsg_molecule *rec = NULL;
     vsg_grid *maps[VSG_XS_COUNT] = {NULL};
     vsg_status st = vsg_molecule_read(rec_path, NULL, &rec);
+    if (st == VSG_OK) {
+        double lo[3], hi[3];
+        for (int k = 0; k < 3; k++) lo[k] = box.center[k] - box.size[k] / 2, hi[k] = box.center[k] + box.size[k] / 2;
+        if (vsg_cli_atoms_near_box(rec, lo, hi, 8.0) == 0)
+            vsg_warn("%s: no receptor atom within 8 A of the box (center %g,%g,%g): every map is zero; "
+                     "check --box or --around", rec_path, box.center[0], box.center[1], box.center[2]);
+    }
     const char *ran = "cpu";
     if (st == VSG_OK && device != VSG_DEVICE_CPU && (device == VSG_DEVICE_GPU || vsg_gpu_count() > 0)) {
         st = vsg_vina_maps_gpu(rec, &box, &p, types, ntypes, gpu_index, gpu_mb * 1048576.0, maps);
