@@ -18,9 +18,9 @@
 #include "grids/formats/grid.h"
 #include "grids/base/vsgrid.h"
 #include "grids/base/textio.h"
+#include "grids/formats/value_text.h"
 
 #define AG_MAX_GRID_PTS 1025   /* autogrid4 4.2.6 --version: MAX_GRID_PTS */
-#define AG_PRECISION 0.0001    /* autogrid.h PRECISION: smaller |values| print as "0." */
 #define MAX_TOKENS (VSG_AG_MAX_MAPS + 8)
 
 /* ---- small helpers ------------------------------------------------------------------- */
@@ -331,11 +331,7 @@ vsg_status vsg_autogrid_map_write(const vsg_grid *g, const char *path, const vsg
     int bad = fprintf(f, "GRID_PARAMETER_FILE %s\nGRID_DATA_FILE %s\nMACROMOLECULE %s\nSPACING %.3f\n"
                          "NELEMENTS %d %d %d\nCENTER %.3f %.3f %.3f\n",
                       gpf, fld, mm, g->spacing[0], npts[0], npts[1], npts[2], c[0], c[1], c[2]) < 0;
-    for (size_t i = 0; i < n && !bad; i++) {
-        double v = g->data[i];
-        if (fabs(v) < AG_PRECISION) bad = fputs("0.\n", f) < 0;
-        else bad = fprintf(f, "%.3f\n", (double)(float)(floor(v * 1000.0 + 0.5) / 1000.0)) < 0;
-    }
+    if (!bad) bad = vsg_text_write_values(f, g->data, (size_t)g->n[0] * (size_t)g->n[1], g->n[2], VSG_TEXT_AUTOGRID) != 0;
     if (fclose(f) != 0 || bad) return vsg_fail(VSG_E_IO, "%s: write error", path);
     return VSG_OK;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "grids/formats/grid.h"
+#include "grids/formats/value_text.h"
 #include "grids/maps/vina_terms.h"
 #include "grids/receptor/molecule.h"
 
@@ -187,28 +188,8 @@ vsg_status vsg_vina_map_write(const vsg_grid *g, const char *path, const char *m
             macromolecule ? macromolecule : "NULL");
     fprintf(f, "SPACING %g\nNELEMENTS %d %d %d\nCENTER %g %g %g\n", g->spacing[0], g->n[0] - 1, g->n[1] - 1,
             g->n[2] - 1, c[0], c[1], c[2]);
-    /* Formatting is most of the cost: planes are formatted in parallel into their own slots of
-     * one buffer (at most 16 characters a value: "-1.234e+105\n"), then written in order. */
-    const size_t plane = (size_t)g->n[0] * (size_t)g->n[1], slot = 16 * plane;
-    const int nz = g->n[2];
-    char *buf = malloc(slot * (size_t)nz);
-    size_t *len = malloc((size_t)nz * sizeof *len);
-    int bad = 0;
-    if (buf && len) {
-#pragma omp parallel for schedule(static)
-        for (int z = 0; z < nz; z++) {
-            char *o = buf + slot * (size_t)z;
-            size_t k = 0;
-            const float *v = g->data + plane * (size_t)z;
-            for (size_t i = 0; i < plane; i++) k += (size_t)snprintf(o + k, 16, "%.4g\n", (double)v[i]);
-            len[z] = k;
-        }
-        for (int z = 0; z < nz && !bad; z++) bad = fwrite(buf + slot * (size_t)z, 1, len[z], f) != len[z];
-    } else {
-        size_t total = plane * (size_t)nz;
-        for (size_t i = 0; i < total; i++) fprintf(f, "%.4g\n", (double)g->data[i]);
-    }
-    free(buf), free(len);
+    /* Formatting is most of the cost: planes are formatted in parallel (value_text.c). */
+    int bad = vsg_text_write_values(f, g->data, (size_t)g->n[0] * (size_t)g->n[1], g->n[2], VSG_TEXT_G4) != 0;
     bad = bad || ferror(f);
     if (fclose(f) != 0 || bad) {
         remove(path);
