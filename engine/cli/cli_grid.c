@@ -114,6 +114,10 @@ typedef struct {
     vsg_dielectric_model diel_model;
     double diel_eps;
     const char *dielectric, *gpf, *agmaps;
+    /* --elec pb: the e map is the PB potential (vsg_pb_map_fill) times elec_weight (< 0: the
+     * parameters' FE_coeff_estat) instead of the Coulomb sum */
+    int elec_pb;
+    double elec_weight;
 } grid_cli;
 
 static int add_receptor(grid_cli *c, const char *path)
@@ -161,6 +165,7 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
 {
     memset(c, 0, sizeof *c);
     vsg_pb_params_default(&c->p);
+    c->elec_weight = -1.0;
     vsg_args a = {argc, 1, argv, NULL, NULL};
     for (; a.i < argc; a.i++) {
         const char *arg = argv[a.i];
@@ -194,6 +199,20 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
         else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--gpf")) target = &c->gpf;
         else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--autogrid-maps")) target = &c->agmaps;
         else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--autogrid")) { c->autogrid = 1; continue; }
+        else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--elec")) {
+            const char *v = vsg_arg_value(&a, cmd);
+            if (!v) return VSG_EXIT_USAGE;
+            if (!strcmp(v, "pb")) c->elec_pb = 1;
+            else if (!strcmp(v, "coulomb")) c->elec_pb = 0;
+            else return vsg_cli_usage_error(cmd, "--elec: '%s' is not coulomb or pb", v);
+            continue;
+        } else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--elec-weight")) {
+            const char *v = vsg_arg_value(&a, cmd);
+            if (!v) return VSG_EXIT_USAGE;
+            if (!vsg_parse_number(v, &c->elec_weight) || !(c->elec_weight > 0.0))
+                return vsg_cli_usage_error(cmd, "--elec-weight: '%s' is not a number > 0", v);
+            continue;
+        }
         else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--receptors")) target = &c->list;
         else if (!strcmp(cmd, "grid") && vsg_arg_is(&a, "--summary")) target = &c->summary;
         if (target) {
@@ -243,6 +262,12 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
             return vsg_cli_usage_error(cmd, "--dielectric 0: a constant dielectric must be > 0 (0 means 40 only with --autogrid)");
     }
     if (c->gpf || c->agmaps) c->autogrid = 1;
+    if (c->elec_pb && (!c->gpf || !c->agmaps))
+        return vsg_cli_usage_error(cmd, "--elec pb makes the e map of an AutoGrid map set: it needs --gpf FILE.gpf and "
+                                        "--autogrid-maps PREFIX (a PB grid alone: leave out --method)");
+    if (c->elec_weight > 0.0 && !c->elec_pb) return vsg_cli_usage_error(cmd, "--elec-weight needs --elec pb");
+    if (c->elec_pb && c->dielectric)
+        return vsg_cli_usage_error(cmd, "--dielectric is the Coulomb e map's; with --elec pb use --eps-in/--eps-out");
     if (!c->receptor && !c->gpf) return vsg_cli_usage_error(cmd, "no receptor given");
     if (!strcmp(cmd, "grid") && !c->output && !c->dx && !c->agmaps)
         return vsg_cli_usage_error(cmd, c->coulomb ? "no output: give -o OUT.vsg, --dx OUT.dx or --autogrid-maps PREFIX"
@@ -319,6 +344,39 @@ static void set_estat(vsg_coulomb_kernel *k, double coeff)
     for (int i = 0; k->table && i < k->table_n; i++) k->table[i] *= ratio;
 }
 
+/* Adds a comment line after the first line of an AVS field file (its "# AVS" line): AutoDock,
+ * AutoDock-GPU and vsgrid skip comments they do not know. */
+static vsg_status fld_annotate(const char *path, const char *note)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return vsg_fail(VSG_E_IO, "cannot read %s", path);
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 > cap) {
+            char *nb = realloc(buf, cap = cap * 2 + 8192);
+            if (!nb) { free(buf); fclose(f); return vsg_fail(VSG_E_NOMEM, "out of memory"); }
+            buf = nb;
+        }
+        size_t r = fread(buf + len, 1, cap - len, f);
+        len += r;
+        if (r == 0) break;
+    }
+    fclose(f);
+    char *nl = memchr(buf, '\n', len);
+    size_t head = nl ? (size_t)(nl - buf) + 1 : len;
+    vsg_status st = VSG_OK;
+    if (!(f = fopen(path, "w"))) st = vsg_fail(VSG_E_IO, "cannot write %s", path);
+    else {
+        fwrite(buf, 1, head, f);
+        fprintf(f, "%s\n", note);
+        fwrite(buf + head, 1, len - head, f);
+        if (ferror(f) | (fclose(f) != 0)) st = vsg_fail(VSG_E_IO, "error writing %s", path);
+    }
+    free(buf);
+    return st;
+}
+
 /* One Coulomb grid for c->receptor (or the gpf's); fills *row. Returns the exit code. */
 static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
 {
@@ -336,7 +394,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
     vsg_status st = VSG_OK;
     vsg_pb_params defaults;
     vsg_pb_params_default(&defaults);
-    vsg_cli_warn_pb_only(&c->p, &defaults);
+    if (!c->elec_pb) vsg_cli_warn_pb_only(&c->p, &defaults);
     if (c->gpf) {
         st = vsg_gpf_read(c->gpf, &gp);
         if (st == VSG_OK && !receptor) {
@@ -393,7 +451,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
     double eps = 0.0;
     if (c->have_dielectric) model = c->diel_model, eps = c->diel_eps;
     else if (c->gpf && gp.have_dielectric && gp.dielectric >= 0.0) model = VSG_DIEL_CONSTANT, eps = gp.dielectric;
-    else if (st == VSG_OK && c->gpf && !gp.have_dielectric)
+    else if (st == VSG_OK && c->gpf && !gp.have_dielectric && !c->elec_pb)
         vsg_warn("%s has no dielectric line (autogrid4 would then write a zero e map): using mehler-solmajer", c->gpf);
     if (st == VSG_OK) st = vsg_coulomb_kernel_make(model, eps, c->autogrid, &k);
     if (st == VSG_OK && c->autogrid && gp.have_estat) set_estat(&k, gp.estat_coeff);
@@ -406,7 +464,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
     if (st == VSG_OK && !(g = vsg_grid_new(n, origin, sp, "kcal/mol/e"))) st = VSG_E_NOMEM;
     char dname[32];
     if (st == VSG_OK) {
-        st = vsg_grid_meta_add(g, "method", "coulomb");
+        st = vsg_grid_meta_add(g, "method", "%s", c->elec_pb ? "pb" : "coulomb");
         if (st == VSG_OK) st = vsg_grid_meta_add(g, "dielectric", "%s", vsg_cli_dielectric_name(&k, dname, sizeof dname));
         if (st == VSG_OK) st = vsg_grid_meta_add(g, "autogrid", "%d", k.autogrid);
         if (st == VSG_OK) st = vsg_grid_meta_add(g, "prefactor_kcal_a_mol_e2", "%.10g", k.scale);
@@ -421,8 +479,35 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
     for (size_t i = 0; m && i < vsg_molecule_atom_count(m); i++)
         if (vsg_molecule_atom(m, i, &at) == VSG_OK) charged += at.charge != 0.0;
     char device[64] = "";
-    double secs = 0.0, eps_rate = 0.0;
-    if (st == VSG_OK) {
+    double secs = 0.0, eps_rate = 0.0, elec_weight = 0.0;
+    vsg_pb_report pbr;
+    memset(&pbr, 0, sizeof pbr);
+    if (st == VSG_OK && c->elec_pb) {
+        /* --elec pb: the PB potential on the map's lattice, focused from a box around the whole
+         * receptor, in kcal/mol/e times AutoDock4's electrostatic weight, as the Coulomb e map */
+        vsg_ad4_params bp;
+        vsg_ad4_params_builtin(&bp);
+        elec_weight = c->elec_weight > 0.0 ? c->elec_weight : gp.have_estat ? gp.estat_coeff : bp.coeff_estat;
+        vsg_pb_params q = c->p;
+        if (q.bc != VSG_BC_FOCUS_FILE) q.bc = VSG_BC_FOCUS;
+        if (q.precision == VSG_PRECISION_AUTO) q.precision = VSG_PRECISION_DOUBLE; /* GPU = CPU twin */
+        q.progress = 0;
+        double tc = vsg_now();
+        st = vsg_pb_map_fill(m, &q, elec_weight, g, &pbr);
+        secs = vsg_now() - tc;
+        if (st == VSG_OK) {
+            snprintf(device, sizeof device, "%s", pbr.device);
+            st = vsg_grid_meta_add(g, "elec", "pb");
+            if (st == VSG_OK) st = vsg_grid_meta_add(g, "elec_weight", "%.6g", elec_weight);
+            if (st == VSG_OK) st = vsg_grid_meta_add(g, "eps_in", "%g", q.eps_in);
+            if (st == VSG_OK) st = vsg_grid_meta_add(g, "eps_out", "%g", q.eps_out);
+            if (st == VSG_OK)
+                fprintf(stderr, "  e map: PB potential (eps %g/%g, %d ion species, %d level%s, %d iterations%s), %s, "
+                        "%.3f s; x %.4g kcal/mol/kT x weight %.4g\n", q.eps_in, q.eps_out, q.n_ions, pbr.levels,
+                        pbr.levels == 1 ? "" : "s", pbr.iterations, pbr.converged ? "" : ", NOT converged", device, secs,
+                        pbr.kt_kcal, elec_weight);
+        }
+    } else if (st == VSG_OK) {
         double tc = vsg_now();
         int done = 0;
         int gpu_ok = c->p.device == VSG_DEVICE_GPU || c->p.device == VSG_DEVICE_AUTO;
@@ -450,7 +535,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
         secs = vsg_now() - tc;
         if (st == VSG_OK && !(eps_rate > 0.0)) eps_rate = secs > 0.0 ? (double)charged * (double)vsg_grid_nodes(g) / secs : 0.0;
     }
-    if (st == VSG_OK)
+    if (st == VSG_OK && !c->elec_pb)
         fprintf(stderr, "  coulomb %s%s, %zu charged atoms x %zu points, %s, %.3f s (%.3g evaluations/s)\n",
                 vsg_cli_dielectric_name(&k, dname, sizeof dname), k.autogrid ? " (AutoGrid conventions)" : "", charged,
                 vsg_grid_nodes(g), device, secs, eps_rate);
@@ -540,6 +625,12 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
                 st = vsg_fail(VSG_E_LIMIT, "%d maps: an AutoGrid map set holds at most %d", f.n_maps, VSG_AG_MAX_MAPS);
             else
                 st = vsg_autogrid_fld_write(fldp, &f);
+            if (st == VSG_OK && c->elec_pb) {
+                char note[256];
+                snprintf(note, sizeof note, "# vsgrid: the e map is the Poisson-Boltzmann potential (kcal/mol/e) x %.4g "
+                         "(eps_in %g, eps_out %g), not autogrid4's Coulomb map", elec_weight, c->p.eps_in, c->p.eps_out);
+                st = fld_annotate(fldp, note);
+            }
         }
     }
     if (st == VSG_OK) {
@@ -559,6 +650,13 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
             vsg_json_int(&j, "charged_atoms", (long long)charged);
             vsg_json_num(&j, "receptor_net_charge_e", vsg_molecule_net_charge(m));
             vsg_json_str(&j, "method", "coulomb");
+            vsg_json_str(&j, "elec", c->elec_pb ? "pb" : "coulomb");
+            if (c->elec_pb) {
+                vsg_json_num(&j, "elec_weight", elec_weight);
+                vsg_json_int(&j, "pb_iterations", pbr.iterations);
+                vsg_json_bool(&j, "pb_converged", pbr.converged);
+                vsg_json_num(&j, "kt_kcal_mol", pbr.kt_kcal);
+            }
             vsg_json_str(&j, "dielectric", vsg_cli_dielectric_name(&k, dname, sizeof dname));
             if (k.model == VSG_DIEL_CONSTANT) vsg_json_num(&j, "dielectric_constant", k.eps);
             vsg_json_bool(&j, "autogrid", k.autogrid);
@@ -811,3 +909,24 @@ static int run(int argc, char **argv, const char *cmd)
 
 int vsg_cmd_grid(int argc, char **argv) { return run(argc, argv, "grid"); }
 int vsg_cmd_energy(int argc, char **argv) { return run(argc, argv, "energy"); }
+
+/* `vsgrid maps --scoring ad4`: the map set of a gpf it wrote, through the same path as
+ * `vsgrid grid --gpf GPF --autogrid-maps PREFIX` (run_coulomb with --method ad4). */
+int vsg_cli_ad4_mapset(const vsg_cli_mapset_job *job)
+{
+    grid_cli c;
+    memset(&c, 0, sizeof c);
+    c.p = job->pb;
+    c.receptor = job->receptor;
+    c.gpf = job->gpf;
+    c.agmaps = job->prefix;
+    c.json = job->json;
+    c.quiet = job->quiet;
+    c.coulomb = c.ad4 = c.autogrid = c.method_set = 1;
+    c.elec_pb = job->elec_pb;
+    c.elec_weight = job->elec_weight;
+    vsg_batch_row row;
+    memset(&row, 0, sizeof row);
+    row.path = job->receptor;
+    return run_coulomb(&c, "maps", &row);
+}

@@ -48,4 +48,16 @@ void vsg_batch_print(FILE *f, const vsg_batch_row *rows, size_t n, int pb);
 /* The rows as CSV (header first); fields with a comma, quote or newline are quoted. */
 vsg_status vsg_batch_write_csv(const char *path, const vsg_batch_row *rows, size_t n);
 
+/* An AutoDock4 map set from a gpf (`vsgrid maps --scoring ad4`, cli_grid.c): the same code as
+ * `vsgrid grid RECEPTOR --gpf GPF --autogrid-maps PREFIX` with pb's device, threads and memory
+ * options, and with elec_pb the PB e map (pb's physics; elec_weight ≤ 0: FE_coeff_estat).
+ * Returns the exit code. */
+typedef struct {
+    const char *receptor, *gpf, *prefix, *json;
+    vsg_pb_params pb;
+    int elec_pb, quiet;
+    double elec_weight;
+} vsg_cli_mapset_job;
+int vsg_cli_ad4_mapset(const vsg_cli_mapset_job *job);
+
 #endif

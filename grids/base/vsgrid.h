@@ -698,6 +698,35 @@ vsg_status vsg_vina_maps_gpu(const vsg_molecule *receptor, const vsg_vina_box *b
  * node counts are not odd); VSG_E_IO (cannot create or write the file). */
 vsg_status vsg_vina_map_write(const vsg_grid *g, const char *path, const char *macromolecule);
 
+/* ---- receptor map sets from a box (vsgrid maps) ----------------------------------------- */
+/* A whole gpf for an AutoDock4 map set on a box, as `vsgrid maps --scoring ad4` writes it beside
+ * the maps (grids/maps/ad4_box.c): npts[k] = ceil(size[k]/spacing) made even (upwards: autogrid4
+ * rounds an odd npts down), the centre as given, the receptor types present in rec (file order),
+ * the ligand types in order with map names "map_prefix.T.map", "map_prefix.e.map",
+ * "map_prefix.d.map", "map_prefix.maps.fld", smooth 0.5 and AutoDock4's distance-dependent
+ * dielectric (-0.1465); receptor_path is written as the gpf's receptor. Returns VSG_OK; VSG_E_ARG
+ * (NULL, spacing or size not finite and > 0, a type repeated or over 3 characters, a path over
+ * VSG_AG_PATH); VSG_E_LIMIT (more than VSG_AG_MAX_MAPS − 2 types, over 100000 points an axis);
+ * VSG_E_DATA (a receptor atom without an AutoDock type, "file:line: ..."; no atoms). */
+vsg_status vsg_ad4_gpf_for_box(const vsg_molecule *rec, const char *receptor_path, const double center[3],
+                               const double size[3], double spacing, const char *const *ligand_types, int n_types,
+                               const char *map_prefix, vsg_gpf *out);
+/* Writes g as a gpf autogrid4 4.2.6 reads (its keyword order; file names without their
+ * directory, so autogrid4 is run in the gpf's directory; gridcenter and spacing with 3
+ * decimals, as vsg_gpf_read then reads them back). comment (may be NULL) becomes '#' lines at the
+ * top. Returns VSG_OK; VSG_E_ARG (NULL, no npts, map lines not one per ligand type); VSG_E_IO. */
+vsg_status vsg_gpf_write(const vsg_gpf *g, const char *path, const char *comment);
+/* The receptor's Poisson–Boltzmann potential on g's lattice (engine/pb/pb_map.c): PB is solved
+ * with p (its box options are replaced by g's box; p->bc as given, VSG_BC_FOCUS for a box that
+ * cuts the receptor) on a fine level with g's nodes, and every node of g gets
+ * weight × kT(p->temperature) × φ, i.e. kcal/mol/e times the weight (AutoDock4's e map: the
+ * weight FE_coeff_estat, 0.1406, as autogrid4's e map includes it). report (may be NULL)
+ * receives the solve's report. Returns VSG_OK (an unconverged solve too: report->converged);
+ * VSG_E_DATA when every receptor charge is 0 (a zero map would pass for a result); VSG_E_ARG
+ * (NULL, a weight not finite, a grid without one spacing); what vsg_pb_solve returns. */
+vsg_status vsg_pb_map_fill(const vsg_molecule *rec, const vsg_pb_params *p, double weight, vsg_grid *g,
+                           vsg_pb_report *report);
+
 /* ---- ligands and libraries ------------------------------------------------------------ */
 
 /* A ligand library is read by a streaming reader that yields its records (molecules or docking

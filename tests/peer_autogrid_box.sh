@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Peer comparison with autogrid4 (Debian's autogrid 4.2.6) of `vsgrid maps --scoring ad4`: the
+# whole AutoDock4 map set of 1IEP around its ligand (the default 13 ligand types + e + d), made by
+#   vsgrid maps 1iep_receptor.pdbqt --scoring ad4 --around 1iep_ligand.pdbqt -o vs/rec --device cpu
+# against autogrid4 -p rec.gpf run on the gpf vsgrid wrote beside its maps: every point within
+# max(1e-3·|v|, 2e-3) kcal/mol (autogrid4's printed precision), every point where |v| >= 1000
+# exactly equal, the SPACING/NELEMENTS/CENTER header lines and the .maps.xyz equal; and the crystal
+# ligand's AutoDock4 score (vsgrid screen) within 0.01 kcal/mol on both sets. Prints the max
+# deviation per map and both programs' wall times.
+# Usage: peer_autogrid_box.sh VSGRID SOURCE_DIR BINARY_DIR. Exit 77 (skipped) without autogrid4
+# or without ../shared/data (or $VSG_SHARED_DATA).
+set -u
+vsgrid=$1
+here=$2
+case "$vsgrid" in /*) ;; *) vsgrid="$PWD/$vsgrid" ;; esac
+command -v autogrid4 > /dev/null 2>&1 || { echo "skipped: autogrid4 not installed (apt-get install autogrid)"; exit 77; }
+shared=${VSG_SHARED_DATA:-$here/../shared/data}
+d=$shared/autodock_vina/1iep
+[ -f "$d/1iep_receptor.pdbqt" ] || { echo "skipped: no shared data at $shared"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+[ -n "${VSG_PEER_KEEP:-}" ] && { trap - EXIT; echo "work dir kept: $work"; }
+fails=0
+now() { date +%s.%N; }
+
+# compare REF.map TEST.map → "max_abs beyond header_ok points" (as tests/peer_autogrid_maps.sh)
+compare_maps() {
+  awk 'FNR == NR { if (FNR <= 6) h[FNR] = $0; else ref[FNR] = $1; nref = FNR; next }
+       FNR <= 6 { if (FNR >= 4 && $0 != h[FNR]) hdr = 1; next }
+       { n++; v = $1; r = ref[FNR]; d = v - r; if (d < 0) d = -d; a = r < 0 ? -r : r
+         tol = 1e-3 * a; if (tol < 2e-3) tol = 2e-3
+         if (a >= 1000 && d > 0) tol = 0
+         if (d > mx) mx = d; if (d > tol) bad++ }
+       END { if (FNR != nref) hdr = 1; printf "%.4g %d %s %d\n", mx, bad + 0, hdr ? "no" : "yes", n }' "$1" "$2"
+}
+
+cd "$work" || exit 1
+t0=$(now)
+if ! "$vsgrid" maps "$d/1iep_receptor.pdbqt" --scoring ad4 --around "$d/1iep_ligand.pdbqt" --device cpu -o vs/rec \
+     > vs.out 2>&1; then
+  echo "vsgrid maps failed:"; cat vs.out; exit 1
+fi
+t1=$(now)
+mkdir ag && cp vs/rec.gpf ag/ && cd ag || exit 1
+if ! autogrid4 -p rec.gpf -l rec.glg > ag.out 2>&1; then
+  echo "autogrid4 failed on vsgrid's gpf:"; tail -n 5 rec.glg ag.out; exit 1
+fi
+t2=$(now)
+cd "$work" || exit 1
+types=$(awk '$1 == "ligand_types" { for (i = 2; i <= NF; i++) printf "%s ", $i }' vs/rec.gpf)
+[ "$types" = "A C NA OA N SA HD F Cl Br I P S " ] || { echo "ligand types: $types"; fails=$((fails + 1)); }
+line=""
+for t in $types e d; do
+  set -- $(compare_maps "ag/rec.$t.map" "vs/rec.$t.map")
+  line="$line $t $1"
+  if [ "$2" != 0 ] || [ "$3" != yes ] || [ "$4" = 0 ]; then
+    echo "  map $t: $2 points beyond tolerance (max deviation $1), header/count ok: $3"
+    fails=$((fails + 1))
+  fi
+done
+cmp -s ag/rec.maps.xyz vs/rec.maps.xyz || { echo "  .maps.xyz differ"; fails=$((fails + 1)); }
+printf "1iep --around: %s points a map; autogrid4 %.2f s, vsgrid maps %.2f s (CPU twin)\n  max |dev| per map:%s\n" \
+  "$(sed -n 5p vs/rec.A.map | awk '{ print ($2 + 1) "x" ($3 + 1) "x" ($4 + 1) }')" \
+  "$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$line"
+# the crystal ligand scores the same on both sets
+"$vsgrid" screen ag/rec.maps.fld "$d/1iep_ligand.pdbqt" -o ag.csv > /dev/null 2>&1
+"$vsgrid" screen vs/rec.maps.fld "$d/1iep_ligand.pdbqt" -o vs.csv > /dev/null 2>&1
+a=$(awk -F, 'NR == 2 { print $6 }' ag.csv) b=$(awk -F, 'NR == 2 { print $6 }' vs.csv)
+echo "  1iep ligand AD4 score: autogrid4's maps $a, vsgrid's $b kcal/mol"
+awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 0.01) }' ||
+  { echo "  the scores differ by more than 0.01"; fails=$((fails + 1)); }
+[ "$fails" = 0 ] && echo "peer_autogrid_box: ok"
+exit $((fails > 0))
