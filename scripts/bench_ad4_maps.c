@@ -1,6 +1,6 @@
 /* bench_ad4_maps.c — speed of the GPU AutoDock4 maps (gpu/maps/ad4_maps_gpu.cu) against their
  * CPU twin (vsg_ad4_maps_cpu, all OpenMP threads).
- * Usage: bench_ad4_maps [-r repeats] [-n npts] [-t "A C ..."] [receptor.pdbqt]
+ * Usage: bench_ad4_maps [-r repeats] [-n npts] [-t "A C ..."] [-w DIR] [receptor.pdbqt]
  *        (defaults: 5, 120, "A C N NA OA SA HD", data/1stp_receptor.pdbqt)
  *
  * The box: npts³ NELEMENTS (npts+1 nodes a side) at 0.375 Å, centred on the receptor
@@ -9,6 +9,8 @@
  * median of `repeats` calls; the whole call: set-up, transfers, kernel), the speed-up, and pair
  * rates: node·atom pairs within 8 Å (counted here) per second, and nodes × all receptor atoms per
  * second (the effective rate). Also the GPU/CPU agreement: nodes that differ, max |diff|.
+ * With -w DIR, also the whole set as a program makes it: GPU affinity and d maps, the GPU
+ * Coulomb e map (AutoGrid mode), every map written as AutoGrid text into DIR (median time).
  * Exit 0 (also without a GPU: it says so); 1 if a call failed. */
 #include <math.h>
 #include <stdio.h>
@@ -37,15 +39,17 @@ int main(int argc, char **argv)
 {
     int repeats = 5, npts = 120;
     const char *types = "A C N NA OA SA HD";
+    const char *wdir = NULL; /* -w DIR: also time the whole set, e map and writing included */
     char rpath[1200];
     snprintf(rpath, sizeof rpath, "%s/data/1stp_receptor.pdbqt", VSG_SOURCE_DIR);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-r") && i + 1 < argc) repeats = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-n") && i + 1 < argc) npts = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-t") && i + 1 < argc) types = argv[++i];
+        else if (!strcmp(argv[i], "-w") && i + 1 < argc) wdir = argv[++i];
         else if (argv[i][0] != '-') snprintf(rpath, sizeof rpath, "%s", argv[i]);
         else {
-            fprintf(stderr, "usage: bench_ad4_maps [-r repeats] [-n npts] [-t \"A C ...\"] [receptor.pdbqt]\n");
+            fprintf(stderr, "usage: bench_ad4_maps [-r repeats] [-n npts] [-t \"A C ...\"] [-w DIR] [receptor.pdbqt]\n");
             return 2;
         }
     }
@@ -144,6 +148,53 @@ int main(int argc, char **argv)
            pairs / gpu_s, nodes * (double)na / gpu_s, cpu_s / gpu_s);
     printf("agreement: %zu of %zu map values differ, max |gpu - cpu| %.3g\n", ndiff, nn * (size_t)nm, worst);
     for (int m = 0; m < nm; m++) vsg_grid_free(c[m]);
+
+    /* The whole set as a program makes it (-w DIR): the affinity and d maps on the GPU, the e
+     * map by the GPU Coulomb kernel in AutoGrid mode, every map written as AutoGrid text. */
+    if (wdir) {
+        vsg_coulomb_kernel k;
+        if (vsg_coulomb_kernel_make(VSG_DIEL_MEHLER_SOLMAJER, 0.0, 1, &k) != VSG_OK) return 1;
+        k.have_center = 1;
+        for (int d = 0; d < 3; d++) k.center[d] = centre[d];
+        double tw[MAX_REPEATS], tm[MAX_REPEATS], te[MAX_REPEATS];
+        for (int r = 0; r < repeats; r++) {
+            double a = vsg_now();
+            if (vsg_ad4_maps_gpu(rec, &g, &par, 0, q) != VSG_OK) return 1;
+            double b = vsg_now();
+            const int n3[3] = {n1, n1, n1};
+            const double org[3] = {centre[0] - ne * 0.375, centre[1] - ne * 0.375, centre[2] - ne * 0.375},
+                         sp[3] = {0.375, 0.375, 0.375};
+            vsg_grid *e = vsg_grid_new(n3, org, sp, "kcal/mol/e");
+            if (!e || vsg_coulomb_gpu(rec, &k, e, 0, NULL) != VSG_OK) {
+                fprintf(stderr, "bench_ad4_maps: e map: %s\n", vsg_last_error());
+                return 1;
+            }
+            double c2 = vsg_now();
+            static char path[VSG_AG_MAX_MAPS + 2][1400];
+            const char *paths[VSG_AG_MAX_MAPS + 2];
+            const vsg_grid *w[VSG_AG_MAX_MAPS + 2];
+            for (int m = 0; m <= nm; m++) {
+                w[m] = m < nm ? q[m] : e;
+                snprintf(path[m], sizeof path[m], "%s/bench.%s.map", wdir,
+                         m < nm - 1 ? g.ligand_types[m] : m == nm - 1 ? "d" : "e");
+                paths[m] = path[m];
+            }
+            vsg_autogrid_header hd = {"bench.gpf", "bench.maps.fld", "receptor"};
+            if (vsg_autogrid_maps_write(w, paths, nm + 1, &hd) != VSG_OK) {
+                fprintf(stderr, "bench_ad4_maps: %s\n", vsg_last_error());
+                return 1;
+            }
+            tw[r] = vsg_now() - a, tm[r] = b - a, te[r] = c2 - b;
+            for (int m = 0; m < nm; m++) vsg_grid_free(q[m]);
+            vsg_grid_free(e);
+        }
+        qsort(tw, (size_t)repeats, sizeof tw[0], cmp_d);
+        qsort(tm, (size_t)repeats, sizeof tm[0], cmp_d);
+        qsort(te, (size_t)repeats, sizeof te[0], cmp_d);
+        printf("whole set (%d maps + e, written to %s): %.4f s (medians: affinity+d %.4f s, e %.4f s, writing the rest)\n",
+               nm, wdir, tw[repeats / 2], tm[repeats / 2], te[repeats / 2]);
+        vsg_coulomb_kernel_free(&k);
+    }
     vsg_molecule_free(rec);
     return 0;
 }

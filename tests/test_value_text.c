@@ -1,7 +1,8 @@
 /* test_value_text.c — the fast map-value text (grids/formats/value_text.c) against printf:
  * vsg_text_fixed3 must equal printf("%.3f\n") for every float, ties (x·1000 = n + ½, e.g.
  * 0.0625) and signs included; vsg_text_autogrid equals autogrid4's rule; vsg_text_write_values
- * writes exactly what one fprintf per value writes. */
+ * writes exactly what one fprintf per value writes; vsg_autogrid_maps_write (maps side by side)
+ * writes what one map at a time writes, and names a failing path. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +10,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "grids/base/vsgrid.h"
+#include "grids/formats/grid.h"
 #include "grids/formats/value_text.h"
 
 static uint64_t rng = 88172645463325252ull;
@@ -94,6 +97,41 @@ int main(void)
         fclose(a), fclose(b);
     }
     free(v);
+
+    /* several maps written side by side equal the same maps written one by one; a failing path
+     * gives its own status and message */
+    {
+        const int n[3] = {21, 23, 19};
+        const double o[3] = {1, 2, 3}, h[3] = {0.375, 0.375, 0.375};
+        vsg_grid *g[3];
+        const char *pa[3] = {"vt_par0.map", "vt_par1.map", "vt_par2.map"};
+        const char *pb[3] = {"vt_ser0.map", "vt_ser1.map", "vt_ser2.map"};
+        for (int m = 0; m < 3; m++) {
+            g[m] = vsg_grid_new(n, o, h, "kcal/mol");
+            for (size_t i = 0; i < vsg_grid_nodes(g[m]); i++)
+                g[m]->data[i] = (float)(((double)next32() / 4294967296.0 - 0.5) * (m + 1) * 10.0);
+            CHECK(vsg_autogrid_map_write(g[m], pb[m], NULL) == VSG_OK);
+        }
+        CHECK(vsg_autogrid_maps_write((const vsg_grid *const *)g, pa, 3, NULL) == VSG_OK);
+        for (int m = 0; m < 3; m++) {
+            FILE *a = fopen(pa[m], "rb"), *b = fopen(pb[m], "rb");
+            CHECK(a && b);
+            int same = a && b;
+            for (int ca = 0, cb = 0; same && (ca != EOF || cb != EOF);) {
+                ca = fgetc(a), cb = fgetc(b);
+                same = ca == cb;
+            }
+            CHECK(same);
+            if (a) fclose(a);
+            if (b) fclose(b);
+            remove(pa[m]), remove(pb[m]);
+        }
+        const char *badp[3] = {"vt_ok.map", "no_such_dir/vt.map", "vt_ok2.map"};
+        CHECK(vsg_autogrid_maps_write((const vsg_grid *const *)g, badp, 3, NULL) == VSG_E_IO);
+        CHECK(strstr(vsg_last_error(), "no_such_dir/vt.map") != NULL);
+        remove(badp[0]), remove(badp[2]);
+        for (int m = 0; m < 3; m++) vsg_grid_free(g[m]);
+    }
     if (check_failures) return 1;
     printf("value_text: fixed3 equals printf on edges, ties, 4M random floats; grids equal fprintf\n");
     return 0;

@@ -38,8 +38,10 @@
 
 #include "grids/base/vsgrid.h"
 #include "grids/formats/grid.h"
+#include "grids/formats/grid_ahead.h"
 #include "grids/receptor/molecule.h"
 #include "gpu/device/gpu.h"
+#include "grids/base/profile.h"
 extern "C" {
 #include "grids/maps/ad4_maps.h"
 }
@@ -54,6 +56,8 @@ extern "C" {
 #define AB_THREADS (AB_X * AB_Y * AB_Z)
 #define AB_CELL 4.0 /* Å, host-side cell size */
 #define AB_MAXM VSG_AG_MAX_MAPS
+#define AB_TILE 768 /* atoms staged per block (24 KB of shared memory) */
+#define AB_GROUP 8  /* maps per launch (registers) */
 
 static_assert(AB_MAXM <= 32, "hflag is a 32-bit mask");
 
@@ -90,122 +94,183 @@ __device__ __forceinline__ double dist_d(const double *x, double c0, double c1, 
     return __dsqrt_rn(__dadd_rn(__dadd_rn(__dmul_rn(d[0], d[0]), __dmul_rn(d[1], d[1])), __dmul_rn(d[2], d[2])));
 }
 
-__global__ void __launch_bounds__(AB_THREADS) ad4_kernel(AParams p)
+/* One launch computes the maps [m0, m0 + ng) (ng ≤ G) of every node, and the desolvation map
+ * when with_d: G accumulators (sum, H-bond min and max) live in registers, so a set of many maps
+ * is G maps per launch instead of all of them in local memory (measured: local-memory traffic
+ * kept L2 83% busy). The block first stages the atoms of its cell rows that lie within reach of
+ * its brick (a bounding-box cull) in shared memory, then every thread visits only those. */
+template <int G>
+__global__ void __launch_bounds__(AB_THREADS) ad4_kernel(AParams p, int m0, int ng, int with_d)
 {
-    const int tid = threadIdx.x;
+    __shared__ double4_32a s_pos[AB_TILE]; /* x, y, z, sorted index */
+    __shared__ int s_wc[AB_THREADS / 32];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int bx = blockIdx.x * AB_X, by = blockIdx.y * AB_Y, bz = blockIdx.z * AB_Z;
     const int ix = bx + (tid % AB_X), iy = by + (tid / AB_X) % AB_Y, iz = bz + tid / (AB_X * AB_Y);
     const bool mine = ix < p.n[0] && iy < p.n[1] && iz < p.n[2];
-    if (__syncthreads_count(mine) == 0) return;
     /* the node as the CPU twin forms it: (i − ne)·h, relative to the box centre */
     const double cx = __dmul_rn((double)(ix - p.ne[0]), p.h);
     const double cy = __dmul_rn((double)(iy - p.ne[1]), p.h);
     const double cz = __dmul_rn((double)(iz - p.ne[2]), p.h);
     /* the brick's extent (clamped to the grid) and the cells within reach */
     int c0[3], c1[3];
+    double lo[3], hi[3];
+    const double reach = AD4_NBC + 1e-3;
     {
         const int b0[3] = {bx, by, bz};
         const int b1[3] = {min(bx + AB_X - 1, p.n[0] - 1), min(by + AB_Y - 1, p.n[1] - 1),
                            min(bz + AB_Z - 1, p.n[2] - 1)};
-        const double reach = AD4_NBC + 1e-3;
         for (int c = 0; c < 3; c++) {
-            const double lo = (double)(b0[c] - p.ne[c]) * p.h, hi = (double)(b1[c] - p.ne[c]) * p.h;
-            c0[c] = max(0, (int)floor((lo - reach - p.corigin[c]) / AB_CELL));
-            c1[c] = min(p.nc[c] - 1, (int)floor((hi + reach - p.corigin[c]) / AB_CELL));
+            lo[c] = (double)(b0[c] - p.ne[c]) * p.h, hi[c] = (double)(b1[c] - p.ne[c]) * p.h;
+            c0[c] = max(0, (int)floor((lo[c] - reach - p.corigin[c]) / AB_CELL));
+            c1[c] = min(p.nc[c] - 1, (int)floor((hi[c] + reach - p.corigin[c]) / AB_CELL));
         }
     }
-    const bool any = c1[0] >= c0[0] && c1[1] >= c0[1] && c1[2] >= c0[2];
     const ad4_site *__restrict__ s = p.s;
+    const int nrows_y = c1[1] - c0[1] + 1;
+    const int nrows = c1[0] >= c0[0] && c1[1] >= c0[1] && c1[2] >= c0[2] ? nrows_y * (c1[2] - c0[2] + 1) : 0;
 
-    /* pass 1: the donor hydrogen nearest to the node (first in file order at a tie) */
-    double rmin = 999999.;
+    /* pass 1: the donor hydrogen nearest to the node (first in file order at a tie): few atoms,
+     * read straight from the sorted list; r only where it may tie or beat the best so far. */
+    double rmin = 999999., d2min = 1e300;
     int closest = 0, corig = INT32_MAX;
-    for (int cz_ = c0[2]; any && cz_ <= c1[2]; cz_++)
-        for (int cy_ = c0[1]; cy_ <= c1[1]; cy_++) {
-            const int cb = (cz_ * p.nc[1] + cy_) * p.nc[0];
-            const int a0 = __ldg(p.cell_start + cb + c0[0]), a1 = __ldg(p.cell_start + cb + c1[0] + 1);
-            for (int j = a0; j < a1; j++) {
-                const int hb = s[j].hbond;
-                if (hb != AD4_HB_DS && hb != AD4_HB_D1) continue;
-                double d[3];
-                const double r = dist_d(s[j].x, cx, cy, cz, d);
-                const int o = __ldg(p.orig + j);
-                if (r < rmin || (r == rmin && o < corig)) rmin = r, closest = j, corig = o;
-            }
+    for (int row = 0; row < nrows; row++) {
+        const int cy_ = c0[1] + row % nrows_y, cz_ = c0[2] + row / nrows_y;
+        const int cb = (cz_ * p.nc[1] + cy_) * p.nc[0];
+        const int a0 = __ldg(p.cell_start + cb + c0[0]), a1 = __ldg(p.cell_start + cb + c1[0] + 1);
+        for (int j = a0; j < a1; j++) {
+            const int hb = s[j].hbond;
+            if (hb != AD4_HB_DS && hb != AD4_HB_D1) continue;
+            const double dx = __dsub_rn(s[j].x[0], cx), dy = __dsub_rn(s[j].x[1], cy), dz = __dsub_rn(s[j].x[2], cz);
+            const double d2 = __dadd_rn(__dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)), __dmul_rn(dz, dz));
+            if (d2 > d2min * (1. + 1e-12)) continue; /* r > rmin for certain */
+            const double r = __dsqrt_rn(d2);
+            const int o = __ldg(p.orig + j);
+            if (r < rmin || (r == rmin && o < corig)) rmin = r, closest = j, corig = o, d2min = d2;
         }
+    }
 
     /* pass 2: the sums */
-    const int nmap = p.nmap;
-    double en[AB_MAXM + 1], hmin[AB_MAXM], hmax[AB_MAXM];
+    double en[G], hmin[G], hmax[G], ed = 0.;
     unsigned hflag = 0;
-    for (int m = 0; m <= nmap; m++) en[m] = 0.;
-    for (int m = 0; m < nmap; m++) hmin[m] = 999999., hmax[m] = -999999.;
+#pragma unroll
+    for (int g = 0; g < G; g++) en[g] = 0., hmin[g] = 999999., hmax[g] = -999999.;
     const double qasp = p.qasp;
-    for (int cz_ = c0[2]; any && cz_ <= c1[2]; cz_++)
-        for (int cy_ = c0[1]; cy_ <= c1[1]; cy_++) {
+    const size_t mstride = (size_t)p.nrt * AD4_NEINT;
+    /* r ≤ 8 exactly as the CPU decides it; beyond this r² it is certainly > 8 */
+    const double cut2 = AD4_NBC * AD4_NBC * (1. + 1e-12), reach2 = reach * reach;
+    int cnt = 0;
+    for (int row = 0; row <= nrows; row++) {
+        const bool last = row == nrows;
+        int a0 = 0, a1 = 0;
+        if (!last) {
+            const int cy_ = c0[1] + row % nrows_y, cz_ = c0[2] + row / nrows_y;
             const int cb = (cz_ * p.nc[1] + cy_) * p.nc[0];
-            const int a0 = __ldg(p.cell_start + cb + c0[0]), a1 = __ldg(p.cell_start + cb + c1[0] + 1);
-            for (int j = a0; j < a1; j++) {
-                const ad4_site *a = &s[j];
-                double u[3];
-                double r = dist_d(a->x, cx, cy, cz, u);
-                if (r < AD4_APPROX_ZERO) r = AD4_APPROX_ZERO;
-                if (r > AD4_NBC) continue;
-                const double inv_r = __ddiv_rn(1., r);
-                for (int i = 0; i < 3; i++) u[i] = __dmul_rn(u[i], inv_r);
-                int bin = (int)__dmul_rn(r, AD4_A_DIV);
-                if (bin > AD4_NEINT - 1) bin = AD4_NEINT - 1;
-                const int ahb = a->hbond;
-                double racc = 1., rdon = 1., hramp = 1.;
-                if (ahb == AD4_HB_D1 || ahb == AD4_HB_A1 || ahb == AD4_HB_A2)
-                    ad4_hbond_factors(s, (size_t)j, (size_t)closest, u, &racc, &rdon, &hramp);
-                const int rdonor = ahb == AD4_HB_DS || ahb == AD4_HB_D1;
-                const double sl = __ldg(p.sol + bin);
-                const double avol = a->vol, asolq = a->solpar + qasp * a->absq;
-                const double *tb = p.tab + (size_t)a->type * AD4_NEINT + bin;
-                const size_t mstride = (size_t)p.nrt * AD4_NEINT;
-                for (int m = 0; m < nmap; m++) {
-                    const int phb = c_lig_hb[m];
-                    const double E = __ldg(tb + (size_t)m * mstride);
-                    if (phb > 0) {
-                        double rsph = E / 100.;
-                        rsph = rsph > 0. ? rsph : 0.;
-                        rsph = rsph < 1. ? rsph : 1.;
-                        if ((phb == AD4_HB_AS || phb == AD4_HB_A2) && rdonor) {
-                            en[m] += E * hramp * (racc + (1. - racc) * rsph);
-                        } else if (phb == AD4_HB_A1 && rdonor) {
-                            double v = E * (racc + (1. - racc) * rsph);
-                            hmin[m] = hmin[m] < v ? hmin[m] : v;
-                            hmax[m] = hmax[m] > v ? hmax[m] : v;
-                            hflag |= 1u << m;
-                        } else if ((phb == AD4_HB_DS || phb == AD4_HB_D1) && ahb > 2) {
-                            double v = E * (rdon + (1. - rdon) * rsph);
-                            hmin[m] = hmin[m] < v ? hmin[m] : v;
-                            hmax[m] = hmax[m] > v ? hmax[m] : v;
-                            hflag |= 1u << m;
-                        } else {
-                            en[m] += E;
-                        }
-                    } else {
-                        en[m] += E;
-                    }
-                    en[m] += c_lig_solpar[m] * avol * sl + asolq * c_lig_vol[m] * sl;
-                }
-                en[nmap] += qasp * avol * sl;
-            }
+            a0 = __ldg(p.cell_start + cb + c0[0]);
+            a1 = __ldg(p.cell_start + cb + c1[0] + 1);
         }
+        for (int base = a0;; base += AB_THREADS) {
+            /* sum over the staged tile when the next stage could overflow it, and at the end */
+            if (cnt > AB_TILE - AB_THREADS || (last && cnt > 0)) {
+                for (int i = 0; i < cnt; i++) {
+                    const double4_32a P = s_pos[i];
+                    double u[3];
+                    u[0] = __dsub_rn(P.x, cx), u[1] = __dsub_rn(P.y, cy), u[2] = __dsub_rn(P.z, cz);
+                    const double d2 =
+                        __dadd_rn(__dadd_rn(__dmul_rn(u[0], u[0]), __dmul_rn(u[1], u[1])), __dmul_rn(u[2], u[2]));
+                    if (d2 > cut2) continue;
+                    double r = __dsqrt_rn(d2);
+                    if (r < AD4_APPROX_ZERO) r = AD4_APPROX_ZERO;
+                    if (r > AD4_NBC) continue;
+                    const int j = (int)P.w;
+                    const ad4_site *a = &s[j];
+                    const double inv_r = __ddiv_rn(1., r);
+                    for (int k = 0; k < 3; k++) u[k] = __dmul_rn(u[k], inv_r);
+                    int bin = (int)__dmul_rn(r, AD4_A_DIV);
+                    if (bin > AD4_NEINT - 1) bin = AD4_NEINT - 1;
+                    const int ahb = a->hbond;
+                    double racc = 1., rdon = 1., hramp = 1.;
+                    if (ahb == AD4_HB_D1 || ahb == AD4_HB_A1 || ahb == AD4_HB_A2)
+                        ad4_hbond_factors(s, (size_t)j, (size_t)closest, u, &racc, &rdon, &hramp);
+                    const int rdonor = ahb == AD4_HB_DS || ahb == AD4_HB_D1;
+                    const double sl = __ldg(p.sol + bin);
+                    const double avol = a->vol, asolq = a->solpar + qasp * a->absq;
+                    const double *tb = p.tab + (size_t)a->type * AD4_NEINT + bin + (size_t)m0 * mstride;
+#pragma unroll
+                    for (int g = 0; g < G; g++) {
+                        if (g >= ng) break;
+                        const int m = m0 + g;
+                        const int phb = c_lig_hb[m];
+                        const double E = __ldg(tb + (size_t)g * mstride);
+                        if (phb > 0) {
+                            double rsph = E / 100.;
+                            rsph = rsph > 0. ? rsph : 0.;
+                            rsph = rsph < 1. ? rsph : 1.;
+                            if ((phb == AD4_HB_AS || phb == AD4_HB_A2) && rdonor) {
+                                en[g] += E * hramp * (racc + (1. - racc) * rsph);
+                            } else if (phb == AD4_HB_A1 && rdonor) {
+                                double v = E * (racc + (1. - racc) * rsph);
+                                hmin[g] = hmin[g] < v ? hmin[g] : v;
+                                hmax[g] = hmax[g] > v ? hmax[g] : v;
+                                hflag |= 1u << g;
+                            } else if ((phb == AD4_HB_DS || phb == AD4_HB_D1) && ahb > 2) {
+                                double v = E * (rdon + (1. - rdon) * rsph);
+                                hmin[g] = hmin[g] < v ? hmin[g] : v;
+                                hmax[g] = hmax[g] > v ? hmax[g] : v;
+                                hflag |= 1u << g;
+                            } else {
+                                en[g] += E;
+                            }
+                        } else {
+                            en[g] += E;
+                        }
+                        en[g] += c_lig_solpar[m] * avol * sl + asolq * c_lig_vol[m] * sl;
+                    }
+                    if (with_d) ed += qasp * avol * sl;
+                }
+                __syncthreads();
+                cnt = 0;
+            }
+            if (last || base >= a1) break;
+            /* stage up to AB_THREADS atoms of the row, culled against the brick */
+            const int j = base + tid;
+            bool keep = false;
+            double q[3] = {0., 0., 0.};
+            if (j < a1) {
+                double dd = 0.0;
+                for (int c = 0; c < 3; c++) {
+                    q[c] = s[j].x[c];
+                    const double e = q[c] < lo[c] ? lo[c] - q[c] : q[c] > hi[c] ? q[c] - hi[c] : 0.0;
+                    dd += e * e;
+                }
+                keep = dd <= reach2;
+            }
+            const unsigned bal = __ballot_sync(0xffffffffu, keep);
+            if (lane == 0) s_wc[warp] = __popc(bal);
+            __syncthreads();
+            int off = cnt;
+            for (int w = 0; w < warp; w++) off += s_wc[w];
+            int total = 0;
+            for (int w = 0; w < AB_THREADS / 32; w++) total += s_wc[w];
+            if (keep) s_pos[off + __popc(bal & ((1u << lane) - 1u))] = make_double4_32a(q[0], q[1], q[2], (double)j);
+            cnt += total;
+            __syncthreads();
+        }
+    }
     if (mine) {
         const size_t nodes = (size_t)p.n[0] * p.n[1] * p.n[2];
         const size_t node = (size_t)ix + (size_t)p.n[0] * ((size_t)iy + (size_t)p.n[1] * (size_t)iz);
-        for (int m = 0; m < nmap; m++) {
-            double v = en[m];
-            if (hflag >> m & 1u) {
-                v += hmin[m];
-                v += hmax[m];
+#pragma unroll
+        for (int g = 0; g < G; g++) {
+            if (g >= ng) break;
+            double v = en[g];
+            if (hflag >> g & 1u) {
+                v += hmin[g];
+                v += hmax[g];
             }
-            p.out[(size_t)m * nodes + node] = to_map_float_d(v);
+            p.out[(size_t)(m0 + g) * nodes + node] = to_map_float_d(v);
         }
-        p.out[(size_t)nmap * nodes + node] = to_map_float_d(en[nmap]);
+        if (with_d) p.out[(size_t)p.nmap * nodes + node] = to_map_float_d(ed);
     }
 }
 
@@ -239,10 +304,15 @@ struct Host {
     double *tab, *sol;
     float *out;
     int outs; /* out[0 .. nmap] were set (to NULL, then grids) */
+    /* the output grids, allocated and first touched by helper threads while the GPU works (a
+     * 193³ set is 400 MB: touched by the copy, page by page on one thread, it took 0.25 s) */
+    vsg_grid_ahead ahead[AB_MAXM + 1];
+    int nahead, nfinished;
 };
 
 static void host_free(Host *h)
 {
+    for (int m = h->nfinished; m < h->nahead; m++) vsg_grid_free(vsg_grid_ahead_finish(&h->ahead[m]));
     free(h->s), free(h->sorted), free(h->cell), free(h->start), free(h->orig), free(h->tab), free(h->sol);
     free(h->out);
 }
@@ -318,6 +388,7 @@ static vsg_status run(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4
         return vsg_fail(VSG_E_DEVICE, "GPU AD4 maps: GPU %d requested, %d CUDA device%s found", dev, count,
                         count == 1 ? "" : "s");
 
+    double mark = vsg_now();
     ad4_hbond_vectors(s, na);
 
     /* tables, as the CPU twin builds them */
@@ -325,31 +396,18 @@ static vsg_status run(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4
     H->sol = (double *)malloc(sizeof(double) * AD4_NEINT);
     if (!H->tab || !H->sol) return vsg_fail(VSG_E_NOMEM, "ad4 maps: out of memory for the tables");
     {
-        double *scratch = H->tab + (size_t)nmap * nrt * AD4_NEINT;
-        for (int m = 0; m < nmap; m++)
-            for (int t = 0; t < nrt; t++)
-                ad4_pair_table(p, lig[m], rtype[t], gpf->smooth, H->tab + ((size_t)m * nrt + t) * AD4_NEINT, scratch);
-        H->sol[0] = 0.;
-        for (int i = 1; i < AD4_NEINT; i++) {
-            double r = (double)i * AD4_INV_A_DIV;
-            H->sol[i] = p->coeff_desolv * exp(-(r * r) / (2. * (AD4_SIGMA * AD4_SIGMA)));
-        }
+        ad4_pair_tables(p, lig, nmap, rtype, nrt, gpf->smooth, H->tab);
+        ad4_desolv_table(p, H->sol);
     }
 
+    vsg_profile_phase(&mark, "ad4 maps gpu: sites and tables (host)");
     /* the grids */
     const int ne[3] = {gpf->npts[0] / 2, gpf->npts[1] / 2, gpf->npts[2] / 2};
     const int n[3] = {2 * ne[0] + 1, 2 * ne[1] + 1, 2 * ne[2] + 1};
     const double h = gpf->spacing;
-    double origin[3], spacing[3] = {h, h, h};
+    double origin[3];
     for (int k = 0; k < 3; k++) origin[k] = centre[k] - ne[k] * h;
-    vsg_status st = VSG_OK;
-    for (int m = 0; m <= nmap && st == VSG_OK; m++) {
-        out[m] = vsg_grid_new(n, origin, spacing, "kcal/mol");
-        if (!out[m]) st = VSG_E_NOMEM;
-        else if (m < nmap) st = vsg_grid_meta_add(out[m], "method", "ad4 affinity %s", gpf->ligand_types[m]);
-        else st = vsg_grid_meta_add(out[m], "method", "ad4 desolvation");
-    }
-    if (st != VSG_OK) return st;
+    for (int m = 0; m <= nmap; m++) vsg_grid_ahead_start(&H->ahead[m], n, origin, h, "kcal/mol"), H->nahead++;
     if ((n[0] + AB_X - 1) / AB_X > 2147483647 || (n[1] + AB_Y - 1) / AB_Y > 65535 || (n[2] + AB_Z - 1) / AB_Z > 65535)
         return vsg_fail(VSG_E_LIMIT, "GPU AD4 maps: %d x %d x %d nodes are past the launch limits", n[0], n[1], n[2]);
 
@@ -407,6 +465,7 @@ static vsg_status run(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4
     double solpar[AB_MAXM] = {0}, vol[AB_MAXM] = {0};
     for (int m = 0; m < nmap; m++) hb[m] = lig[m]->hbond, solpar[m] = lig[m]->solpar, vol[m] = lig[m]->vol;
 
+    vsg_profile_phase(&mark, "ad4 maps gpu: grids and cell list (host)");
     /* device */
     CU(cudaGetDevice(&d->prev_device));
     CU(cudaSetDevice(dev));
@@ -430,17 +489,38 @@ static vsg_status run(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4
     CU(cudaMemcpyToSymbol(c_lig_solpar, solpar, sizeof solpar));
     CU(cudaMemcpyToSymbol(c_lig_vol, vol, sizeof vol));
 
+    CU(cudaDeviceSynchronize());
+    vsg_profile_phase(&mark, "ad4 maps gpu: device memory and uploads");
     AParams P;
     memset(&P, 0, sizeof P);
     P.s = d->s, P.orig = d->orig, P.cell_start = d->cells, P.tab = d->tab, P.sol = d->sol, P.out = d->out;
     for (int k = 0; k < 3; k++) P.n[k] = n[k], P.ne[k] = ne[k], P.nc[k] = nc[k], P.corigin[k] = corigin[k];
     P.h = h, P.qasp = gpf->qasp, P.nmap = nmap, P.nrt = nrt;
     dim3 grid((n[0] + AB_X - 1) / AB_X, (n[1] + AB_Y - 1) / AB_Y, (n[2] + AB_Z - 1) / AB_Z);
-    ad4_kernel<<<grid, AB_THREADS>>>(P);
-    LAUNCHED("ad4_kernel");
+    /* VSG_AD4_GROUP=4: four maps a launch (a benchmark switch, docs/PERFORMANCE.md) */
+    const char *ge = getenv("VSG_AD4_GROUP");
+    const int group = ge && atoi(ge) == 4 ? 4 : AB_GROUP;
+    for (int m0 = 0; m0 < nmap; m0 += group) {
+        const int ng = nmap - m0 < group ? nmap - m0 : group;
+        if (ng <= 4) ad4_kernel<4><<<grid, AB_THREADS>>>(P, m0, ng, m0 == 0);
+        else ad4_kernel<AB_GROUP><<<grid, AB_THREADS>>>(P, m0, ng, m0 == 0);
+        LAUNCHED("ad4_kernel");
+    }
+    vsg_status st = VSG_OK; /* the kernels run while the host grids are finished */
+    for (int m = 0; m <= nmap; m++) {
+        out[m] = vsg_grid_ahead_finish(&H->ahead[m]);
+        H->nfinished++;
+        if (!out[m]) st = VSG_E_NOMEM;
+        else if (m < nmap) st = vsg_grid_meta_add(out[m], "method", "ad4 affinity %s", gpf->ligand_types[m]);
+        else st = vsg_grid_meta_add(out[m], "method", "ad4 desolvation");
+        if (st != VSG_OK) return st;
+    }
+    vsg_profile_phase(&mark, "ad4 maps gpu: host grids (while the kernels run)");
     CU(cudaDeviceSynchronize());
+    vsg_profile_phase(&mark, "ad4 maps gpu: kernels (what is left of them)");
     for (int m = 0; m <= nmap; m++)
         CU(cudaMemcpy(out[m]->data, d->out + (size_t)m * nodes, sizeof(float) * nodes, cudaMemcpyDeviceToHost));
+    vsg_profile_phase(&mark, "ad4 maps gpu: maps to the host");
     return VSG_OK;
 }
 

@@ -475,6 +475,10 @@ typedef struct {
  * same spacing on all axes, for a ".gz" path or a missing argument; VSG_E_DATA for a value
  * that is not finite; VSG_E_IO when the file cannot be written. */
 vsg_status vsg_autogrid_map_write(const vsg_grid *g, const char *path, const vsg_autogrid_header *h);
+/* Writes maps g[0..n) to paths[0..n) as vsg_autogrid_map_write does, several files at a time
+ * (OpenMP). Returns VSG_OK or the first failing map's status and message, as that call's. */
+vsg_status vsg_autogrid_maps_write(const vsg_grid *const *g, const char *const *paths, int n,
+                                   const vsg_autogrid_header *h);
 
 /* Reads a .map or .map.gz. Units: "kcal/mol/e" for electrostatic maps (name ends in ".e.map"
  * or ".e.map.gz"), "kcal/mol" otherwise. The header's file names and centre are kept in the

@@ -11,6 +11,10 @@
 
 #include "grids/formats/grid.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     pthread_t thread;
     int started;
@@ -26,5 +30,9 @@ void vsg_grid_ahead_start(vsg_grid_ahead *a, const int n[3], const double origin
 /* The grid (the caller owns it), or NULL with vsg_last_error set when it could not be allocated.
  * Must be called once for every start. */
 vsg_grid *vsg_grid_ahead_finish(vsg_grid_ahead *a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

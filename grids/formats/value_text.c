@@ -11,6 +11,12 @@
 
 #include "grids/formats/value_text.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#else
+static int omp_in_parallel(void) { return 0; }
+#endif
+
 #define AG_PRECISION 0.0001 /* autogrid.h PRECISION: smaller |values| print as "0." */
 #define SLOT 48             /* characters a value may take in the fast forms (fallback: snprintf) */
 #define BATCH_BYTES (64u << 20)
@@ -59,10 +65,25 @@ int vsg_text_write_values(FILE *f, const float *v, size_t plane, int nz, vsg_tex
 {
     if (!f || (!v && plane && nz > 0)) return -1;
     if (plane == 0 || nz <= 0) return 0;
-    int batch = (int)(BATCH_BYTES / (SLOT * plane));
+    /* A value's room: 16 characters hold every "%.4g" and every "%.3f" below 1e9 (the usual
+     * case: a smaller buffer is fewer fresh pages to fault in, which cost more than the
+     * formatting on a pocket box); else 48. */
+    size_t slot = 16;
+    if (style == VSG_TEXT_AUTOGRID) {
+        float big = 0.f;
+        const size_t n = plane * (size_t)nz;
+#pragma omp parallel for reduction(max : big) schedule(static)
+        for (size_t i = 0; i < n; i++) {
+            const float a = fabsf(v[i]);
+            if (!(a < 1e8f)) big = 1e30f; /* also NaN */
+        }
+        if (big > 0.f) slot = SLOT;
+    }
+    /* inside another parallel region (maps written side by side) a few planes at a time */
+    int batch = (int)((omp_in_parallel() ? BATCH_BYTES / 16 : BATCH_BYTES) / (slot * plane));
     if (batch < 1) batch = 1;
     if (batch > nz) batch = nz;
-    char *buf = malloc((size_t)batch * SLOT * plane);
+    char *buf = malloc((size_t)batch * slot * plane);
     size_t *len = malloc((size_t)batch * sizeof *len);
     int bad = 0;
     if (!buf || !len) { /* no memory for the fast path: one value at a time */
@@ -76,13 +97,13 @@ int vsg_text_write_values(FILE *f, const float *v, size_t plane, int nz, vsg_tex
         const int nb = z0 + batch <= nz ? batch : nz - z0;
 #pragma omp parallel for schedule(static)
         for (int b = 0; b < nb; b++) {
-            char *o = buf + (size_t)b * SLOT * plane;
+            char *o = buf + (size_t)b * slot * plane;
             const float *p = v + plane * (size_t)(z0 + b);
             size_t k = 0;
             for (size_t i = 0; i < plane; i++) k += format_one(style, p[i], o + k);
             len[b] = k;
         }
-        for (int b = 0; b < nb && !bad; b++) bad = fwrite(buf + (size_t)b * SLOT * plane, 1, len[b], f) != len[b];
+        for (int b = 0; b < nb && !bad; b++) bad = fwrite(buf + (size_t)b * slot * plane, 1, len[b], f) != len[b];
     }
     free(buf), free(len);
     return bad ? -1 : 0;

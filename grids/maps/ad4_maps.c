@@ -32,41 +32,6 @@
 #include "grids/maps/ad4_maps.h"
 #include "grids/receptor/molecule.h"
 
-/* The pair table of ligand type lig on receptor type rec (AD4_NEINT bins). */
-void ad4_pair_table(const vsg_ad4_params *p, const vsg_ad4_atom_par *lig, const vsg_ad4_atom_par *rec,
-                    double smooth, double *t, double *scratch)
-{
-    int xa = 12, xb = 6;
-    double rij = (lig->rii + rec->rii) / 2.;
-    double eps = sqrt((lig->epsii * p->coeff_vdw) * (rec->epsii * p->coeff_vdw));
-    int lig_don = lig->hbond == AD4_HB_DS || lig->hbond == AD4_HB_D1, rec_don = rec->hbond == AD4_HB_DS || rec->hbond == AD4_HB_D1;
-    if (lig->hbond > 2 && rec_don) {
-        xb = 10, rij = lig->rij_hb, eps = lig->epsij_hb * p->coeff_hbond;
-    } else if (lig_don && rec->hbond > 2) {
-        xb = 10, rij = rec->rij_hb, eps = rec->epsij_hb * p->coeff_hbond;
-    }
-    double tmp = eps / (double)(xa - xb);
-    double ca = tmp * pow(rij, (double)xa) * (double)xb;
-    double cb = tmp * pow(rij, (double)xb) * (double)xa;
-    for (int i = 1; i < AD4_NEINT; i++) {
-        double r = (double)i * AD4_INV_A_DIV;
-        double e = ca / pow(r, (double)xa) - cb / pow(r, (double)xb);
-        t[i] = AD4_EINTCLAMP < e ? AD4_EINTCLAMP : e;
-    }
-    t[0] = AD4_EINTCLAMP;
-    t[AD4_NEINT - 1] = 0.;
-    int w = (int)(smooth * AD4_A_DIV / 2.);
-    if (w > 0) {
-        for (int i = 0; i < AD4_NEINT; i++) {
-            double m = 100000.;
-            int lo = i - w > 0 ? i - w : 0, hi = i + w + 1 < AD4_NEINT ? i + w + 1 : AD4_NEINT;
-            for (int j = lo; j < hi; j++) m = t[j] < m ? t[j] : m;
-            scratch[i] = m;
-        }
-        memcpy(t, scratch, sizeof(double) * AD4_NEINT);
-    }
-}
-
 vsg_status vsg_ad4_pair_energy(const vsg_ad4_params *p, const char *ligand_type, const char *receptor_type,
                                double smooth, double r, double *energy)
 {
@@ -175,15 +140,8 @@ vsg_status vsg_ad4_maps_cpu(const vsg_molecule *rec, const vsg_gpf *gpf, const v
     double *sol = malloc(sizeof(double) * AD4_NEINT);
     vsg_status st = tab && sol ? VSG_OK : vsg_fail(VSG_E_NOMEM, "ad4 maps: out of memory for the tables");
     if (st == VSG_OK) {
-        double *scratch = tab + (size_t)nmap * nrt * AD4_NEINT;
-        for (int m = 0; m < nmap; m++)
-            for (int t = 0; t < nrt; t++)
-                ad4_pair_table(p, lig[m], rtype[t], gpf->smooth, tab + ((size_t)m * nrt + t) * AD4_NEINT, scratch);
-        sol[0] = 0.;
-        for (int i = 1; i < AD4_NEINT; i++) {
-            double r = (double)i * AD4_INV_A_DIV;
-            sol[i] = p->coeff_desolv * exp(-(r * r) / (2. * (AD4_SIGMA * AD4_SIGMA)));
-        }
+        ad4_pair_tables(p, lig, nmap, rtype, nrt, gpf->smooth, tab);
+        ad4_desolv_table(p, sol);
     }
 
     /* the grids */

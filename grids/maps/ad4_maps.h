@@ -42,6 +42,12 @@ void ad4_hbond_vectors(ad4_site *s, size_t n);
  * scratch holds AD4_NEINT doubles. Shared by both twins. */
 void ad4_pair_table(const vsg_ad4_params *p, const vsg_ad4_atom_par *lig, const vsg_ad4_atom_par *rec,
                     double smooth, double *t, double *scratch);
+/* Every table of ligand types lig[0..nlig) on receptor types rec[0..nrec), [l][r][bin] in tab
+ * (nlig·nrec·AD4_NEINT doubles), built in parallel (ad4_tables.c). */
+void ad4_pair_tables(const vsg_ad4_params *p, const vsg_ad4_atom_par *const *lig, int nlig,
+                     const vsg_ad4_atom_par *const *rec, int nrec, double smooth, double *tab);
+/* The desolvation Gaussian, coeff_desolv·exp(−r²/2σ²), at r = i/AD4_A_DIV (AD4_NEINT bins). */
+void ad4_desolv_table(const vsg_ad4_params *p, double *sol);
 /* What the bond search asks of a type: 1 HD, 2 H, 3 OA or SA, 0 other. */
 int ad4_name_class(const char *t);
 
