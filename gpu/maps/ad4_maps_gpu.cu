@@ -499,10 +499,11 @@ static vsg_status run(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4
     dim3 grid((n[0] + AB_X - 1) / AB_X, (n[1] + AB_Y - 1) / AB_Y, (n[2] + AB_Z - 1) / AB_Z);
     /* VSG_AD4_GROUP=4: four maps a launch (a benchmark switch, docs/PERFORMANCE.md) */
     const char *ge = getenv("VSG_AD4_GROUP");
-    const int group = ge && atoi(ge) == 4 ? 4 : AB_GROUP;
+    const int group = ge && atoi(ge) == 4 ? 4 : ge && atoi(ge) == 16 ? 16 : AB_GROUP;
     for (int m0 = 0; m0 < nmap; m0 += group) {
         const int ng = nmap - m0 < group ? nmap - m0 : group;
         if (ng <= 4) ad4_kernel<4><<<grid, AB_THREADS>>>(P, m0, ng, m0 == 0);
+        else if (ng > 8) ad4_kernel<16><<<grid, AB_THREADS>>>(P, m0, ng, m0 == 0);
         else ad4_kernel<AB_GROUP><<<grid, AB_THREADS>>>(P, m0, ng, m0 == 0);
         LAUNCHED("ad4_kernel");
     }
