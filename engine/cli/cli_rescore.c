@@ -22,11 +22,14 @@
 #endif
 
 #include "engine/cli/cli.h"
+#include "engine/cli/cli_vina.h"
 
 #define RESCORE_SPACING 0.375 /* Å: AutoGrid's default, fine enough for pose-level scores */
 
 static const char rescore_usage[] =
     "usage: vsgrid rescore RECEPTOR POSES... -o RESULTS.csv [options]\n"
+    "       vsgrid rescore RECEPTOR.pdbqt POSES... --scoring vina|vinardo -o RESULTS.csv\n"
+    "       (Vina / Vinardo scores as 'vina --score_only --autobox': see the end)\n"
     "\n"
     "Rescores docking poses in one command: reads the poses once for the bounding box of their\n"
     "atoms, builds the receptor's potential grid on that box plus --padding (in memory;\n"
@@ -142,6 +145,8 @@ static int parse(int argc, char **argv, const char *cmd, rescore_cli *c)
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             fputs(rescore_usage, stdout);
             fputs(vsg_cli_pb_help, stdout);
+            fputs("\n", stdout);
+            fputs(vsg_cli_vina_help, stdout);
             return -2;
         }
         if (arg[0] != '-' || !strcmp(arg, "-")) {
@@ -423,6 +428,17 @@ int vsg_cmd_rescore(int argc, char **argv)
 {
     const double t0 = vsg_now();
     static rescore_cli c; /* large (the input list): not on the stack */
+    const char *scoring = vsg_cli_scoring_arg(argc, argv);
+    if (scoring && (!strcmp(scoring, "vina") || !strcmp(scoring, "vinardo"))) { /* Vina: its own CPU loop */
+        int vr = vsg_cli_vina_command(argc, argv, "rescore", 1);
+        return vr == -2 ? 0 : vr;
+    }
+    if (scoring && strcmp(scoring, "ad4") == 0) {
+        fprintf(stderr, "vsgrid rescore: --scoring ad4: make the map set with 'vsgrid maps RECEPTOR --scoring ad4 ...' "
+                        "and score with 'vsgrid screen PREFIX.maps.fld POSES'\n");
+        return VSG_EXIT_UNSUPPORTED;
+    }
+    if (scoring) return vsg_cli_usage_error("rescore", "--scoring: '%s' is not vina, vinardo or ad4", scoring);
     int rc = parse(argc, argv, "rescore", &c);
     if (rc == -2) return 0;
     if (rc) return rc;

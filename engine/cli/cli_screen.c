@@ -13,9 +13,11 @@
 #endif
 
 #include "engine/cli/cli.h"
+#include "engine/cli/cli_vina.h"
 
 static const char screen_usage[] =
     "usage: vsgrid screen GRID LIBRARY... -o RESULTS.csv [options]\n"
+    "       vsgrid screen PREFIX POSES... --scoring vina|vinardo -o RESULTS.csv (see below)\n"
     "\n"
     "Scores every molecule (or docking pose) of the libraries where it is, on the receptor\n"
     "grid, and writes one CSV row per input record, in input order, whatever is wrong with it.\n"
@@ -53,6 +55,9 @@ static const char screen_usage[] =
     "                          scorers leave, at most 8; 1 = one reader thread)\n"
     "\n"
     "scoring:\n"
+    "  --scoring S             ad4: GRID must be an AutoGrid map set (.maps.fld; the default\n"
+    "                          for a .fld anyway) | vina | vinardo: GRID is a Vina map-set\n"
+    "                          PREFIX, scored on the CPU (below). Without it: by GRID's kind\n"
     "  --kernel K              auto (default) | cpu | gm | roi | sm | tm | zip | roi-tm-zip |\n"
     "                          roi-sm-zip. auto runs every kernel of the device on the first\n"
     "                          batch and keeps the fastest within --tolerance of the CPU twin\n"
@@ -100,7 +105,8 @@ static const char screen_usage[] =
     "Atoms outside the grid are counted (atoms_outside, status 'outside'): on potential grids\n"
     "they contribute 0; on map sets they are scored by autodock4's rule (ligands/score/score_cpu.c).\n"
     "Exit codes: 0 the run completed (bad records get their rows), 2 usage, 3 unreadable grid,\n"
-    "4 memory, 5 GPU requested but unusable, 7 not in this build (e.g. no Open Babel).\n";
+    "4 memory, 5 GPU requested but unusable, 7 not in this build (e.g. no Open Babel).\n"
+    "\n";
 
 typedef struct {
     const char *grid;
@@ -110,6 +116,7 @@ typedef struct {
     int quiet;
     double temperature;
     int threads;
+    int scoring_ad4; /* --scoring ad4: GRID must be a .maps.fld */
     vsg_screen_options so;
     /* placement */
     int have_box, have_padding, have_step, have_rotations;
@@ -132,6 +139,7 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
         const char *arg = argv[a.i];
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             fputs(screen_usage, stdout);
+            fputs(vsg_cli_vina_help, stdout);
             return -2;
         }
         if (arg[0] != '-' || !strcmp(arg, "-")) {
@@ -147,7 +155,11 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
         const char *v = NULL;
         double x;
 #define VALUE() do { v = vsg_arg_value(&a, cmd); if (!v) return VSG_EXIT_USAGE; } while (0)
-        if (vsg_arg_is(&a, "--device")) {
+        if (vsg_arg_is(&a, "--scoring")) {
+            VALUE();
+            if (strcmp(v, "ad4") != 0) return vsg_cli_usage_error(cmd, "--scoring: '%s' is not ad4, vina or vinardo", v);
+            c->scoring_ad4 = 1;
+        } else if (vsg_arg_is(&a, "--device")) {
             VALUE();
             devices = !strcmp(v, "gpu") ? "0" : !strcmp(v, "auto") ? "all" : v;
         } else if (vsg_arg_is(&a, "--max-gpu-memory")) {
@@ -212,6 +224,8 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
 #undef VALUE
     }
     if (!c->grid) return vsg_cli_usage_error(cmd, "no GRID given");
+    if (c->scoring_ad4 && (strlen(c->grid) < 4 || strcmp(c->grid + strlen(c->grid) - 4, ".fld") != 0))
+        return vsg_cli_usage_error(cmd, "--scoring ad4 needs an AutoGrid map set (GRID ending in .fld), not '%s'", c->grid);
     if (c->ninputs == 0) return vsg_cli_usage_error(cmd, "no LIBRARY given");
     if (!c->out.csv) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
     if (c->out.top && !c->out.sdf) return vsg_cli_usage_error(cmd, "--top needs --sdf-out");
@@ -344,6 +358,11 @@ int vsg_cmd_screen(int argc, char **argv)
 {
     const double t0 = vsg_now();
     static screen_cli c; /* large (the input list): not on the stack */
+    const char *scoring = vsg_cli_scoring_arg(argc, argv);
+    if (scoring && (!strcmp(scoring, "vina") || !strcmp(scoring, "vinardo"))) { /* Vina: its own CPU loop */
+        int vr = vsg_cli_vina_command(argc, argv, "screen", 0);
+        return vr == -2 ? 0 : vr;
+    }
     int r = parse(argc, argv, "screen", &c);
     if (r == -2) return 0;
     if (r) return r;

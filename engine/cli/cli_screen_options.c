@@ -3,11 +3,18 @@
  * the --devices list, the summary on stderr and the screen keys of the JSON report are one
  * piece of code, and the two commands cannot drift apart. What only one command has (screen's
  * --device alias, --threads, --temperature; rescore's grid options) stays with that command. */
+#define _POSIX_C_SOURCE 200809L /* isatty */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "engine/cli/cli.h"
+#include "engine/cli/cli_vina.h"
 
 int vsg_cli_parse_devices(const char *cmd, const char *v, vsg_screen_options *so)
 {
@@ -168,4 +175,138 @@ void vsg_cli_json_screen(vsg_json *j, const char *score, const char *const *libr
     vsg_json_num(j, "write_wait_seconds", rep->write_wait_s);
     vsg_json_num(j, "molecules_per_second", rep->seconds > 0 ? rep->records / rep->seconds : 0.0);
     vsg_json_num(j, "atoms_per_second", rep->seconds > 0 ? (double)rep->atoms / rep->seconds : 0.0);
+}
+
+/* ---- --scoring vina | vinardo (screen and rescore) ------------------------------------------ */
+/* Vina scores need whole molecules (torsion tree, intramolecular pairs), which the batched
+ * coordinate pipeline above does not carry: they go through vsg_vina_screen_run, on the CPU. */
+
+const char vsg_cli_vina_help[] =
+    "Vina and Vinardo (--scoring vina | vinardo): what 'vina --score_only' prints for each pose,\n"
+    "computed on the CPU (OpenMP; no GPU kernel), term by term: score_kcal_mol (the estimated\n"
+    "free energy of binding = (inter + intra - unbound) / (1 + 0.05846 N_rot)), inter_kcal_mol\n"
+    "(1), intra_kcal_mol (2), torsional_kcal_mol (3), unbound_kcal_mol (4), num_tors (Vina's\n"
+    "N_rot), torsdof, atoms_outside, status, message. screen takes a Vina map set PREFIX\n"
+    "(PREFIX.<XS type>.map from 'vsgrid maps --scoring vina|vinardo' or 'vina --write_maps';\n"
+    "scored on the maps as 'vina --maps PREFIX --score_only'); rescore takes the receptor PDBQT\n"
+    "and scores on its atoms as 'vina --receptor R --score_only --autobox' (no maps needed: vina\n"
+    "itself scores on explicit atoms there). PDBQT poses keep their torsion tree; SDF/MOL2 get\n"
+    "AutoDock types, non-polar H merged and rotatable bonds as Meeko counts them. Options:\n"
+    "-o FILE.csv, --json FILE, --quiet, --format F, --max-atoms N, --threads N (not under mpirun).\n";
+
+const char *vsg_cli_scoring_arg(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--scoring")) return i + 1 < argc ? argv[i + 1] : "";
+        if (!strncmp(argv[i], "--scoring=", 10)) return argv[i] + 10;
+    }
+    return NULL;
+}
+
+int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
+{
+    const double t0 = vsg_now();
+    static const char *inputs[4096];
+    const char *target = NULL;
+    int ninputs = 0, quiet = 0, threads = 0;
+    vsg_screen_outputs out;
+    memset(&out, 0, sizeof out);
+    vsg_vina_screen_options vo;
+    memset(&vo, 0, sizeof vo);
+    vsg_vina_scoring sf = VSG_VINA_SCORING_VINA;
+    vsg_args a = {argc, 1, argv, NULL, NULL};
+    for (; a.i < argc; a.i++) {
+        const char *arg = argv[a.i], *v;
+        double x;
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(vsg_cli_vina_help, stdout);
+            return -2;
+        }
+        if (arg[0] != '-' || !strcmp(arg, "-")) {
+            if (!target) target = arg;
+            else if (ninputs < (int)(sizeof inputs / sizeof inputs[0])) inputs[ninputs++] = arg;
+            else return vsg_cli_usage_error(cmd, "too many pose files (at most %d)", (int)(sizeof inputs / sizeof inputs[0]));
+            continue;
+        }
+#define VALUE() do { if (!(v = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; } while (0)
+        if (vsg_arg_is(&a, "--quiet")) quiet = 1;
+        else if (vsg_arg_is(&a, "--scoring")) {
+            VALUE();
+            if (!strcmp(v, "vina")) sf = VSG_VINA_SCORING_VINA;
+            else if (!strcmp(v, "vinardo")) sf = VSG_VINA_SCORING_VINARDO;
+            else return vsg_cli_usage_error(cmd, "--scoring: '%s' is not vina or vinardo", v);
+        } else if (vsg_arg_is(&a, "-o") || vsg_arg_is(&a, "--output")) { VALUE(); out.csv = v; }
+        else if (vsg_arg_is(&a, "--json")) { VALUE(); out.json = v; }
+        else if (vsg_arg_is(&a, "--format")) {
+            VALUE();
+            if (!strcmp(v, "sdf")) vo.format = VSG_LIG_SDF;
+            else if (!strcmp(v, "mol2")) vo.format = VSG_LIG_MOL2;
+            else if (!strcmp(v, "pdbqt")) vo.format = VSG_LIG_PDBQT;
+            else if (!strcmp(v, "pdb")) vo.format = VSG_LIG_PDB;
+            else return vsg_cli_usage_error(cmd, "--format: '%s' is not sdf, mol2, pdbqt or pdb", v);
+        } else if (vsg_arg_is(&a, "--max-atoms")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || x < 1 || x > 1e7) return vsg_cli_usage_error(cmd, "--max-atoms: '%s' is not a number in [1, 1e7]", v);
+            vo.max_atoms = (int)x;
+        } else if (vsg_arg_is(&a, "--threads")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || x < 1 || x > 4096) return vsg_cli_usage_error(cmd, "--threads: '%s' is not a number >= 1", v);
+            threads = (int)x;
+        } else {
+            return vsg_cli_usage_error(cmd, "%s does not apply to --scoring vina|vinardo (scored on the CPU; see --help)", arg);
+        }
+#undef VALUE
+    }
+    if (vsg_mpi_active()) /* every rank would write every row: one process scores the whole library */
+        return vsg_cli_usage_error(cmd, "--scoring vina|vinardo runs in one process: not under mpirun");
+    if (!target) return vsg_cli_usage_error(cmd, rescore ? "no RECEPTOR given" : "no map-set PREFIX given");
+    if (ninputs == 0) return vsg_cli_usage_error(cmd, "no POSES given");
+    if (!out.csv) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
+    for (int i = 0; i < ninputs; i++)
+        if (!strcmp(inputs[i], "-") && vo.format == VSG_LIG_AUTO) return vsg_cli_usage_error(cmd, "reading standard input needs --format");
+#ifdef _OPENMP
+    if (threads > 0) omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+    vsg_vina_target *t = NULL;
+    vsg_molecule *rec = NULL;
+    vsg_status st;
+    if (rescore) {
+        st = vsg_molecule_read(target, NULL, &rec);
+        if (st == VSG_OK) st = vsg_vina_target_receptor(rec, sf, &t);
+    } else {
+        st = vsg_vina_target_maps(target, sf, &t);
+    }
+    vsg_molecule_free(rec);
+    if (st != VSG_OK) return vsg_cli_fail(st);
+    FILE *csv = strcmp(out.csv, "-") ? fopen(out.csv, "w") : stdout;
+    if (!csv) {
+        fprintf(stderr, "vsgrid: cannot write %s\n", out.csv);
+        vsg_vina_target_free(t);
+        return VSG_EXIT_INPUT;
+    }
+    vo.inputs = inputs;
+    vo.ninputs = ninputs;
+    vo.csv = csv;
+    vo.progress = !quiet && isatty(2);
+    vsg_screen_report rep;
+    st = vsg_vina_screen_run(t, &vo, &rep);
+    if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", out.csv);
+    if (st != VSG_OK) {
+        vsg_vina_target_free(t);
+        return vsg_cli_fail(st);
+    }
+    if (!quiet) vsg_cli_screen_summary(&rep, rescore ? "on the receptor's atoms; " : "on the maps; ", &out);
+    if (out.json) {
+        vsg_json j;
+        FILE *f = vsg_cli_json_open(out.json, &j, cmd);
+        if (f) {
+            vsg_json_str(&j, rescore ? "receptor" : "maps", target);
+            vsg_cli_json_screen(&j, sf == VSG_VINA_SCORING_VINARDO ? "vinardo" : "vina", inputs, ninputs, &rep);
+            vsg_cli_json_finish(&j, f, out.json, vsg_now() - t0);
+        }
+    }
+    vsg_vina_target_free(t);
+    return 0;
 }

@@ -1237,6 +1237,133 @@ vsg_kernel vsg_scorer_calibrate(vsg_scorer *s, const vsg_score_batch *b, const v
 /* CSV field quoting (RFC 4180): writes s, quoted when it holds a comma, quote or line break. */
 void vsg_csv_field(FILE *f, const char *s);
 
+/* ---- Vina and Vinardo pose scores ------------------------------------------------------ */
+/* What `vina --score_only` (AutoDock Vina 1.2.3) prints for a pose, term by term, computed on
+ * the CPU in double precision (ligands/score/vina_*.c, ligands/torsions/torsions.c):
+ *   (1) inter: Σ over the ligand's heavy atoms of its energy with the receptor, each atom's sum
+ *       "curled" as Vina does (e > 0 becomes e·1000/(1000 + e)), from either
+ *       - a map set (`vina --write_maps` / `vsgrid maps` files PREFIX.<XS type>.map): Vina's
+ *         trilinear interpolation, a coordinate outside the box clamped to its face plus a
+ *         penalty of 10^6 kcal/mol per Å outside (what `vina --maps` does), or
+ *       - the receptor's atoms (what `vina --receptor --score_only` does: explicit atoms, no
+ *         maps): every XS-typed receptor atom within 8 Å, pair energies from Vina's r² table
+ *         (bin ⌊32 r²⌋ holds the mean of the energies at both ends of the bin);
+ *   (2) intra: the same table over the ligand's intramolecular pairs (below), each curled;
+ *   (4) unbound: Vina's unbound system, for --score_only the pose's own intra, so (2) − (4) = 0;
+ *   total = (inter + intra − unbound) / (1 + w·N_rot), w = 0.05846 (Vina and Vinardo's default
+ *       weight_rot), the "Estimated Free Energy of Binding"; (3) torsional = total − (inter +
+ *       intra − unbound).
+ * The ligand model is Vina's. Rigid bodies: PDBQT's ROOT and each BRANCH (a BRANCH with no atom
+ * besides its axis atom and no sub-branch joins its parent, as Vina merges it); SDF/MOL2: the
+ * pieces left when the rotatable bonds are cut (below). Two atoms are rigid relative to each
+ * other when one body, widened by the atoms across its rotatable bonds, holds both. Bonds are
+ * Vina's: rigid pairs closer than 1.1 × the sum of covalent radii with no third rigid atom
+ * closer to both. Pairs: atoms not rigid relative to each other, more than 3 bonds apart
+ * (Vina's depth-first walk over the bonds), both with an XS type (no hydrogens). N_rot (Vina's
+ * num_tors) = ½ Σ over heavy atoms of their rotatable bonds to heavy atoms that have more than
+ * one heavy neighbour (a terminal rotor, a hydroxyl or a methyl, counts ½; not TORSDOF).
+ * XS types of ligand atoms follow Vina: carbon bonded to a heteroatom is C_P, N/O typed NA/OA
+ * are acceptors, N/O bonded to an HD hydrogen donors, metals Met_D.
+ * SDF/MOL2 records get AutoDock types (vsg_ligand_assign_ad_types), their non-polar hydrogens
+ * merged, and rotatable bonds as Meeko and AutoDockTools choose them: single (not aromatic or
+ * MOL2 "am"), not in a ring, both atoms with another neighbour (polar hydrogens count), and not
+ * the C–N bond of an amide (a carbon double-bonded to O or S); TORSDOF is their count.
+ * Not modelled: flexible receptor residues, AutoDock-GPU's macrocycle glue atoms (G0-G3, CG0-CG3)
+ * and hydrated-docking waters (W): such an atom is untyped. */
+#define VSG_VINA_MAX_ATOMS 4096 /* ligand atoms a model takes (Vina's pair matrices are n²) */
+#define VSG_VINA_WEIGHT_ROT 0.05846
+#define VSG_LIG_TORSIONS "torsions"     /* a malformed PDBQT torsion tree (BRANCH, TORSDOF) */
+
+typedef struct vsg_vina_ligand vsg_vina_ligand; /* opaque: atoms, XS types, bonds, pairs */
+
+typedef struct {
+    int natoms;       /* atoms of the model (SDF/MOL2: after the non-polar hydrogen merge) */
+    int heavy_atoms;
+    int bodies;       /* rigid bodies */
+    int rotors;       /* rotatable bonds between bodies (active torsions) */
+    int torsdof;      /* PDBQT: TORSDOF as written (0 when absent); SDF/MOL2: rotors */
+    double num_tors;  /* Vina's N_rot (above) */
+    int nbonds;       /* Vina's bonds */
+    int npairs;       /* intramolecular pairs */
+} vsg_vina_ligand_info;
+
+/* The Vina model of one record (PDBQT: the torsion tree is read from lig->text, so the reader
+ * needs keep_text; without a ROOT the record is one rigid body). Returns VSG_OK; VSG_E_ARG (a
+ * NULL argument, a record whose status is not VSG_OK, a PDBQT record without its text);
+ * VSG_E_FORMAT (a malformed tree: a BRANCH atom that is not in its branch, unbalanced
+ * BRANCH/ENDBRANCH, TORSDOF twice or malformed, tree atoms that are not the record's atoms);
+ * VSG_E_DATA (an atom with no XS type: unknown AutoDock type, glue or water atoms; SDF/MOL2
+ * typing failures); VSG_E_LIMIT (over VSG_VINA_MAX_ATOMS atoms); VSG_E_NOMEM. The message names
+ * the record, the atom and its line. */
+vsg_status vsg_vina_ligand_new(const vsg_ligand *lig, vsg_vina_ligand **out);
+void vsg_vina_ligand_free(vsg_vina_ligand *l);
+/* The model's counts (zeros for NULL). */
+void vsg_vina_ligand_get_info(const vsg_vina_ligand *l, vsg_vina_ligand_info *info);
+/* XS type of atom i (VSG_XS_NONE for hydrogens and for i out of range). */
+vsg_xs_type vsg_vina_ligand_xs_type(const vsg_vina_ligand *l, int i);
+/* Intramolecular pair k (0 ≤ k < npairs): its atoms, i < j. VSG_OK; VSG_E_ARG (NULL, k out of
+ * range). */
+vsg_status vsg_vina_ligand_pair(const vsg_vina_ligand *l, int k, int *i, int *j);
+/* The box `vina --autobox` makes around the model: centre = mean of all its atoms (hydrogens
+ * too), size = ⌈2 (max |x − centre| + 4 Å)⌉ per axis, spacing 0.375. VSG_E_ARG for NULL. */
+vsg_status vsg_vina_ligand_autobox(const vsg_vina_ligand *l, vsg_vina_box *box);
+
+typedef struct {
+    double total;     /* estimated free energy of binding, kcal/mol */
+    double inter;     /* (1) ligand–receptor */
+    double intra;     /* (2) ligand internal */
+    double torsional; /* (3) total − (inter + intra − unbound) */
+    double unbound;   /* (4) */
+    double num_tors;  /* N_rot used */
+    int outside;      /* heavy atoms outside the box (scored with Vina's penalty) */
+} vsg_vina_score;
+
+/* The receptor side: a Vina map set or the receptor's atoms, with its scoring function. */
+typedef struct vsg_vina_target vsg_vina_target;
+/* Reads PREFIX.<XS type>.map for every XS type present (as `vina --maps PREFIX`; types absent
+ * are missing, vsg_vina_target_has_type). Returns VSG_OK; VSG_E_ARG (NULL, an unknown scoring);
+ * VSG_E_IO (no map with that prefix, or one unreadable); VSG_E_FORMAT (a malformed map: header,
+ * odd NELEMENTS, a bad or missing value, extra values); VSG_E_DATA (maps of different boxes);
+ * VSG_E_NOMEM. Messages name the file (and line). */
+vsg_status vsg_vina_target_maps(const char *prefix, vsg_vina_scoring sf, vsg_vina_target **out);
+/* XS-types the receptor (vsg_xs_assign) and keeps its typed atoms, in 8 Å cells. Returns VSG_OK;
+ * VSG_E_ARG (NULL, an unknown scoring); vsg_xs_assign's VSG_E_DATA; VSG_E_NOMEM. */
+vsg_status vsg_vina_target_receptor(const vsg_molecule *rec, vsg_vina_scoring sf, vsg_vina_target **out);
+void vsg_vina_target_free(vsg_vina_target *t);
+/* 1 when the target can score type t (a receptor: every type; a map set: its maps). */
+int vsg_vina_target_has_type(const vsg_vina_target *t, vsg_xs_type t_type);
+vsg_vina_scoring vsg_vina_target_scoring(const vsg_vina_target *t);
+/* 1 for a map set; then box (may be NULL) gets its centre, size (n_voxels·spacing) and spacing. */
+int vsg_vina_target_is_maps(const vsg_vina_target *t, vsg_vina_box *box);
+
+/* Scores one pose. On a receptor target the box (for Vina's out-of-box penalty) is the pose's
+ * autobox, as `vina --score_only --autobox` makes it, so no atom is outside. Returns VSG_OK;
+ * VSG_E_ARG (NULL); VSG_E_DATA (a map set without the map of one of the ligand's types: the
+ * message names the type and the atom). */
+vsg_status vsg_vina_score_pose(const vsg_vina_target *t, const vsg_vina_ligand *l, vsg_vina_score *out);
+
+/* The screening loop of `vsgrid screen PREFIX --scoring vina|vinardo` and `vsgrid rescore
+ * --scoring vina|vinardo`: reads the libraries in order (keep_text on), builds each record's
+ * model and scores it (OpenMP over chunks of records, on the CPU), and writes one CSV row per
+ * input record, in input order: index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,
+ * intra_kcal_mol,torsional_kcal_mol,unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,
+ * message. Status: ok; outside (atoms outside the map box: scored with Vina's penalty, which
+ * vina itself refuses); the reader's codes; untyped (an atom with no XS type, or no map for its
+ * type); torsions (a malformed tree); too_many_atoms (over VSG_VINA_MAX_ATOMS). */
+typedef struct {
+    const char *const *inputs;
+    int ninputs;
+    vsg_ligand_format format; /* VSG_LIG_AUTO: from each file's extension */
+    int max_atoms;            /* reader's limit (0 = 100000) */
+    FILE *csv;                /* rows go here (opened by the caller) */
+    int progress;             /* a progress line on stderr */
+} vsg_vina_screen_options;
+/* Fills rep's counts (records, scored, failed, outside, by_code, atoms, seconds, score_s,
+ * device "cpu (N threads)", kernel "vina"/"vinardo", precision "double"). Returns VSG_OK;
+ * VSG_E_ARG (NULL, no inputs, the reader's VSG_E_ARG); VSG_E_IO (a write error on the CSV);
+ * VSG_E_NOMEM. A bad record never fails the run: it gets its row. */
+vsg_status vsg_vina_screen_run(const vsg_vina_target *t, const vsg_vina_screen_options *o, vsg_screen_report *rep);
+
 /* ---- surface potential, pictures and meshes ------------------------------------------- */
 /* Triangulated molecular surfaces: the points where `vsgrid surface` evaluates the
  * electrostatic potential, and the mesh its PLY/PNG outputs draw.

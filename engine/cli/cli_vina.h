@@ -1,0 +1,13 @@
+/* cli_vina.h — `vsgrid screen PREFIX ... --scoring vina|vinardo` and `vsgrid rescore RECEPTOR
+ * ... --scoring vina|vinardo` (cli_screen_options.c): Vina / Vinardo pose scores on the CPU. */
+#ifndef VSG_CLI_VINA_H
+#define VSG_CLI_VINA_H
+
+/* The --scoring value in argv ("vina", "ad4", ...), or NULL when absent. */
+const char *vsg_cli_scoring_arg(int argc, char **argv);
+/* Runs the Vina command: rescore = 0: the first operand is a map-set PREFIX; 1: a receptor.
+ * Returns the exit code. */
+int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore);
+extern const char vsg_cli_vina_help[];
+
+#endif

@@ -1,0 +1,59 @@
+/* vina_internal.h — what the Vina pose-score files share (vina_ligand.c, vina_tables.c,
+ * vina_target.c, vina_score.c); the public part is vsgrid.h's "Vina and Vinardo pose scores". */
+#ifndef VSG_VINA_INTERNAL_H
+#define VSG_VINA_INTERNAL_H
+
+#include "grids/base/vsgrid.h"
+
+#define VINA_CUTOFF_SQR 64.0   /* Å²: Vina's 8 Å cutoff */
+#define VINA_TABLE_FACTOR 32.0 /* table bins per Å² of r² */
+#define VINA_TABLE_BINS 2048   /* bins below the cutoff: ⌊32 r²⌋ for r² < 64 */
+#define VINA_CURL 1000.0       /* Vina's "authentic_v": positive energies e → e·v/(v + e) */
+#define VINA_SLOPE 1e6         /* kcal/mol per Å outside the box */
+
+struct vsg_vina_ligand {
+    int natoms;
+    double *xyz;         /* 3 per atom */
+    vsg_xs_type *xs;     /* VSG_XS_NONE for hydrogens */
+    int *line;           /* file line of each atom, for messages */
+    int npairs;
+    int (*pair)[2];
+    vsg_vina_ligand_info info;
+};
+
+/* One r² table per XS type pair (symmetric), Vina's precalculate "fast" values. */
+typedef struct {
+    vsg_vina_scoring sf;
+    double *bins;        /* VSG_XS_COUNT² × VINA_TABLE_BINS, [(a·VSG_XS_COUNT + b)·BINS + k] */
+} vina_tables;
+
+vsg_status vina_tables_build(vsg_vina_scoring sf, vina_tables *t);
+void vina_tables_release(vina_tables *t);
+/* The pair energy at r² < 64 (the caller checks the cutoff). */
+static inline double vina_table_eval(const vina_tables *t, int a, int b, double r2)
+{
+    return t->bins[((size_t)a * VSG_XS_COUNT + (size_t)b) * VINA_TABLE_BINS + (size_t)(VINA_TABLE_FACTOR * r2)];
+}
+/* Vina's curl with v = 1000 (positive energies are softened, negative ones kept). */
+static inline double vina_curl(double e)
+{
+    return e > 0 ? e * (VINA_CURL / (VINA_CURL + e)) : e;
+}
+
+struct vsg_vina_target {
+    vina_tables tables;
+    int is_maps;
+    /* map set: Vina's grid geometry (begin, end, factor) and one map per XS type (NULL: absent) */
+    int n[3];            /* nodes per axis */
+    double begin[3], end[3], factor[3], factor_inv[3], spacing;
+    double *map[VSG_XS_COUNT];
+    /* receptor: XS-typed atoms sorted into cells of 8 Å */
+    int nrec;
+    double *rxyz;
+    int *rtype;
+    double cell_lo[3];
+    int ncell[3];
+    int *cell_start;     /* ncell product + 1 offsets into the sorted atoms */
+};
+
+#endif

@@ -1,0 +1,26 @@
+/* torsions.h — a ligand's rigid bodies and the rotatable bonds between them: from a PDBQT
+ * torsion tree (ROOT/BRANCH/TORSDOF) or from an SDF/MOL2 record's bonds. The Vina model
+ * (ligands/score/vina_ligand.c) builds on it. */
+#ifndef VSG_TORSIONS_H
+#define VSG_TORSIONS_H
+
+#include "grids/base/vsgrid.h"
+
+typedef struct {
+    int natoms;
+    int *body;         /* rigid body of each atom, 0 .. nbodies − 1 */
+    int nbodies;
+    int nrotors;
+    int (*rotor)[2];   /* atom pairs across a rotatable bond (parent side first) */
+    int torsdof;       /* PDBQT: TORSDOF (0 when absent); bonds: nrotors */
+} vsg_torsions;
+
+/* From lig->text (PDBQT). Atoms are matched to ATOM/HETATM lines in order; BRANCH a b names
+ * serial numbers (columns 7-11) as Vina reads them. VSG_E_FORMAT with the message in lig terms. */
+vsg_status vsg_torsions_from_pdbqt(const vsg_ligand *lig, vsg_torsions *t);
+/* From lig->bonds (SDF/MOL2, hydrogens as they are in lig): rotatable = single, acyclic, both
+ * ends with another neighbour, not an amide C–N. */
+vsg_status vsg_torsions_from_bonds(const vsg_ligand *lig, vsg_torsions *t);
+void vsg_torsions_release(vsg_torsions *t);
+
+#endif
