@@ -170,7 +170,7 @@ int main(int argc, char **argv)
                 return 1;
             }
             double c2 = vsg_now();
-            static char path[VSG_AG_MAX_MAPS + 2][1400];
+            char path[VSG_AG_MAX_MAPS + 2][1400];
             const char *paths[VSG_AG_MAX_MAPS + 2];
             const vsg_grid *w[VSG_AG_MAX_MAPS + 2];
             for (int m = 0; m <= nm; m++) {

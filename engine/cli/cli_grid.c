@@ -598,12 +598,18 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
             snprintf(emap, l, "%s.e.map", c->agmaps);
             snprintf(fldp, l, "%s.maps.fld", c->agmaps);
             vsg_autogrid_header hd = {c->gpf, base_name(fldp), base_name(receptor)};
-            st = vsg_autogrid_map_write(g, emap, &hd);
-            for (int i = 0; i < nad4 && st == VSG_OK; i++) {
-                char mp[VSG_AG_PATH + 32];
-                snprintf(mp, sizeof mp, "%.*s.%s.map", VSG_AG_PATH, c->agmaps, i < nad4 - 1 ? gp.ligand_types[i] : "d");
-                st = vsg_autogrid_map_write(ad4[i], mp, &hd);
+            /* the e map and every affinity and d map, several files at a time */
+            char mp[VSG_AG_MAX_MAPS + 2][VSG_AG_PATH + 32];
+            const char *paths[VSG_AG_MAX_MAPS + 2];
+            const vsg_grid *maps[VSG_AG_MAX_MAPS + 2];
+            int nw = 0;
+            maps[nw] = g, paths[nw++] = emap;
+            for (int i = 0; i < nad4 && nw < VSG_AG_MAX_MAPS + 2; i++, nw++) {
+                snprintf(mp[nw], sizeof mp[nw], "%.*s.%s.map", VSG_AG_PATH, c->agmaps,
+                         i < nad4 - 1 ? gp.ligand_types[i] : "d");
+                maps[nw] = ad4[i], paths[nw] = mp[nw];
             }
+            st = vsg_autogrid_maps_write(maps, paths, nw, &hd);
         }
         if (st == VSG_OK) {
             vsg_fld f;
