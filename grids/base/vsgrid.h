@@ -1292,9 +1292,9 @@ typedef struct {
  * NULL argument, a record whose status is not VSG_OK, a PDBQT record without its text);
  * VSG_E_FORMAT (a malformed tree: a BRANCH atom that is not in its branch, unbalanced
  * BRANCH/ENDBRANCH, TORSDOF twice or malformed, tree atoms that are not the record's atoms);
- * VSG_E_DATA (an atom with no XS type: unknown AutoDock type, glue or water atoms; SDF/MOL2
- * typing failures); VSG_E_LIMIT (over VSG_VINA_MAX_ATOMS atoms); VSG_E_NOMEM. The message names
- * the record, the atom and its line. */
+ * VSG_E_DATA (no atoms; an atom with no XS type: unknown AutoDock type, glue or water atoms;
+ * SDF/MOL2 typing failures or a bond naming a missing atom); VSG_E_LIMIT (over
+ * VSG_VINA_MAX_ATOMS atoms); VSG_E_NOMEM. The message names the record, the atom and its line. */
 vsg_status vsg_vina_ligand_new(const vsg_ligand *lig, vsg_vina_ligand **out);
 void vsg_vina_ligand_free(vsg_vina_ligand *l);
 /* The model's counts (zeros for NULL). */
