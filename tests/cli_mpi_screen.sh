@@ -57,12 +57,12 @@ sdf_case() {  # sdf_case NAME POSES screen-args...   (POSES: pdbqt | sdf | - for
   local name=$1 pext=$2; shift 2
   local po=()
   [ "$pext" != - ] && po=(--poses-out $name.ref.poses.$pext)
-  "$vsgrid" screen g.vsg "$@" -o $name.ref.csv --sdf-out $name.ref.sdf "${po[@]}" --devices cpu --quiet \
+  "$vsgrid" screen ${grid:-g.vsg} "$@" -o $name.ref.csv --sdf-out $name.ref.sdf "${po[@]}" --devices cpu --quiet \
     2>$name.ref.err || { fail "$name: single-rank run failed: $(head -c 400 $name.ref.err)"; return; }
   for np in 2 3; do
     po=()
     [ "$pext" != - ] && po=(--poses-out $name.$np.poses.$pext)
-    "${mpi[@]}" -np $np "$vsgrid" screen g.vsg "$@" -o $name.$np.csv --sdf-out $name.$np.sdf "${po[@]}" --devices cpu \
+    "${mpi[@]}" -np $np "$vsgrid" screen ${grid:-g.vsg} "$@" -o $name.$np.csv --sdf-out $name.$np.sdf "${po[@]}" --devices cpu \
       --quiet 2>$name.$np.err || { fail "$name -np $np exited $?: $(head -c 600 $name.$np.err)"; continue; }
     cmp -s $name.ref.csv $name.$np.csv || fail "$name: -np $np CSV differs from the single-rank CSV"
     cmp -s $name.ref.sdf $name.$np.sdf || fail "$name: -np $np SDF differs from the single-rank SDF: $(cmp $name.ref.sdf $name.$np.sdf)"
@@ -93,7 +93,11 @@ sdf_case onebatch_top - "$b" --top 3   # ranks 1 and 2 have no molecule
 # their rank numbers left unused, as one rank does.
 { for m in 1 2; do echo MODEL; for i in $(seq 56); do grep -E "^(ATOM|HETATM)" "$b"; done; echo ENDMDL; done; } >big.pdbqt
 sdf_case unwritable_top - "$mol2" big.pdbqt --top 5
-# Rigid placement: the best pose per molecule (PDBQT MODEL numbers renumbered by rank 0), or two (SDF).
+# Rigid placement: the best pose per molecule (PDBQT MODEL numbers renumbered by rank 0), or two (SDF),
+# on an AutoDock4 map set (placement needs its steric terms: an electrostatic grid is refused).
+"$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring ad4 --around "$b" --device cpu -o m --quiet 2>err.txt ||
+  fail "no map set: $(head -c 400 err.txt)"
+grid=m.maps.fld
 rigid=(--placement rigid --rotations 8 --site-step 4 --batch-atoms 400)
 sdf_case poses_pdbqt pdbqt "$sdf" "${rigid[@]}" --top 5
 sdf_case poses_sdf sdf "$mol2" "${rigid[@]}" --top-poses 2

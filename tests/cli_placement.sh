@@ -18,6 +18,13 @@ for opt in --placement --box --around --padding --site-step --rotations --top-po
   grep -q -- "$opt" out.txt || fail "screen --help does not document $opt"
 done
 expect_rc 2 "$vsgrid" screen "$maps" "$lig" -o r.csv --placement wiggle
+# An electrostatic grid has no steric term: placement on it is refused, naming the command that
+# makes a map set (issue 17: ligands sank into the protein on PB grids).
+"$vsgrid" grid "$d/1stp_protein.pdbqt" --method coulomb --spacing 0.6 --around "$lig" --padding 4 --device cpu \
+  -o elec.vsg --quiet 2> /dev/null || fail "no coulomb grid"
+expect_rc 2 "$vsgrid" screen elec.vsg "$lig" -o r.csv --placement rigid --rotations 20
+grep -q "vsgrid maps" err.txt && grep -q "steric" err.txt || fail "placement on an electrostatic grid: $(cat err.txt)"
+[ -e r.csv ] && fail "refused placement wrote r.csv"
 expect_rc 2 "$vsgrid" screen "$maps" "$lig" -o r.csv --rotations 100          # needs rigid
 expect_rc 2 "$vsgrid" screen "$maps" "$lig" -o r.csv --placement rigid --poses-out p.mol2
 expect_rc 2 "$vsgrid" screen "$maps" "$lig" -o r.csv --placement rigid --top-poses 3  # needs --poses-out

@@ -74,6 +74,10 @@ static const char screen_usage[] =
     "placement:\n"
     "  --placement P           as-is (default: every molecule scored where it is) | rigid:\n"
     "                          each molecule is placed by an exhaustive rigid-body search\n"
+    "                          on an AutoDock4 map set (GRID a .maps.fld: it has the steric\n"
+    "                          terms; a PB or Coulomb grid is refused, ligands would sink into\n"
+    "                          the protein: 'vsgrid maps REC.pdbqt --scoring ad4 --around LIG\n"
+    "                          -o P' makes one, --elec pb for PB electrostatics)\n"
     "                          (one conformation; on the GPU with the GM kernel in float, or on\n"
     "                          the CPU twin (vsg_place_cpu) without one or with\n"
     "                          --top-poses > 1):\n"
@@ -374,6 +378,10 @@ int vsg_cmd_screen(int argc, char **argv)
     if (st != VSG_OK) {
         free_grids(&L);
         return vsg_cli_fail(st);
+    }
+    if (c.so.placement == VSG_PLACEMENT_RIGID && L.g->kind != VSG_SCORE_AD4) {
+        free_grids(&L);
+        return vsg_cli_usage_error("screen", "%s: %s", c.grid, VSG_SCREEN_STERIC_HINT);
     }
     /* MPI (issue 7): under mpirun each rank writes its batches to part files (CSV here; SDF and
      * poses in the pipeline), which rank 0 merges below. */

@@ -667,6 +667,12 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
                       VSG_SCREEN_MAX_TOP_POSES);
         goto out_scorers;
     }
+    /* An electrostatic grid has no repulsion: placed on one, ligands sink into the protein (atoms
+     * 0.1–0.25 Å from receptor atoms, scores of −350 to −466 kcal/mol measured on PB grids). */
+    if (rigid && g->kind != VSG_SCORE_AD4) {
+        st = vsg_fail(VSG_E_ARG, "%s", VSG_SCREEN_STERIC_HINT);
+        goto out_scorers;
+    }
     if (o->poses_path && !rigid) {
         st = vsg_fail(VSG_E_ARG, "screen: --poses-out needs --placement rigid");
         goto out_scorers;

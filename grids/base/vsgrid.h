@@ -1101,8 +1101,15 @@ void vsg_place_transform(const vsg_place_pose *p, const double x[3], double out[
 typedef enum { VSG_CHARGES_AUTO = 0, VSG_CHARGES_FILE, VSG_CHARGES_GASTEIGER } vsg_charges_mode;
 
 /* as-is: every molecule scored where it is; rigid: placed by the exhaustive rigid-body search
- * (above; on the GPU with the GM kernel in float where it can, else the CPU twin). */
+ * (above; on the GPU with the GM kernel in float where it can, else the CPU twin). Placement
+ * needs a score with a steric term: an AutoDock4 map set (VSG_SCORE_AD4), never a lone
+ * electrostatic grid (PB or Coulomb), on which ligands sink into the protein. */
 typedef enum { VSG_PLACEMENT_AS_IS = 0, VSG_PLACEMENT_RIGID } vsg_placement;
+/* The message of that refusal: what to run instead. */
+#define VSG_SCREEN_STERIC_HINT                                                                          \
+    "rigid placement needs a steric term, which an electrostatic grid (PB or Coulomb) lacks: ligands " \
+    "would sink into the protein. Make a map set with 'vsgrid maps RECEPTOR.pdbqt --scoring ad4 "      \
+    "--around LIGAND -o P' (add --elec pb for PB electrostatics) and place on P.maps.fld"
 
 typedef struct {
     /* input */
@@ -1161,7 +1168,8 @@ typedef struct {
 
 /* Runs the whole pipeline. Fails (without rows) only when nothing can be scored at all; a bad
  * record never fails it (it gets its row). Returns VSG_OK; VSG_E_ARG: NULL arguments, no
- * inputs or devices, rigid placement without rotations or with too many poses, poses_path
+ * inputs or devices, rigid placement without rotations or with too many poses or on grids
+ * without a steric term (kind VSG_SCORE_ELEC: the message is VSG_SCREEN_STERIC_HINT), poses_path
  * without rigid placement, or the reader's VSG_E_ARG (vsg_ligand_reader_open); VSG_E_UNSUPPORTED:
  * a GPU in a build without CUDA, or a kernel the device lacks; VSG_E_DEVICE, VSG_E_LIMIT: a GPU
  * that cannot be opened or holds too little; VSG_E_IO: the SDF or poses file cannot be written,
