@@ -490,6 +490,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
         if (vsg_molecule_atom(m, i, &at) == VSG_OK) charged += at.charge != 0.0;
     char device[64] = "";
     double secs = 0.0, eps_rate = 0.0, elec_weight = 0.0;
+    int no_gpu = 0; /* the Coulomb kernel found no usable GPU (--device auto) */
     vsg_pb_report pbr;
     memset(&pbr, 0, sizeof pbr);
     if (st == VSG_OK && c->elec_pb) {
@@ -529,6 +530,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
             } else if (c->p.device == VSG_DEVICE_AUTO && (st == VSG_E_UNSUPPORTED || st == VSG_E_DEVICE)) {
                 vsg_warn("no usable GPU (%s): computing on the CPU", vsg_last_error());
                 st = VSG_OK;
+                no_gpu = 1; /* said once: the AD4 maps below go to the CPU without a second warning */
             }
         }
         if (st == VSG_OK && !done) {
@@ -564,7 +566,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
         double ta = vsg_now();
         char ad4_dev[32] = "cpu";
         int ad4_done = 0;
-        if (st == VSG_OK && (c->p.device == VSG_DEVICE_GPU || c->p.device == VSG_DEVICE_AUTO)) {
+        if (st == VSG_OK && !no_gpu && (c->p.device == VSG_DEVICE_GPU || c->p.device == VSG_DEVICE_AUTO)) {
             st = vsg_ad4_maps_gpu(m, &gp, &par, c->p.gpu_index, ad4);
             if (st == VSG_OK) {
                 ad4_done = 1;
