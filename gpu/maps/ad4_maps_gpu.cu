@@ -46,6 +46,7 @@ extern "C" {
 #include "grids/maps/ad4_maps.h"
 }
 #include "grids/maps/ad4_hbond_factors.h" /* host and device: the CPU twin's own source */
+#include "gpu/maps/brick_stage.cuh"
 
 #define VSG_CUDA_WHO "GPU AD4 maps"
 #include "gpu/device/cuda_check.h"
@@ -104,7 +105,7 @@ __global__ void __launch_bounds__(AB_THREADS) ad4_kernel(AParams p, int m0, int 
 {
     __shared__ double4_32a s_pos[AB_TILE]; /* x, y, z, sorted index */
     __shared__ int s_wc[AB_THREADS / 32];
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int tid = threadIdx.x;
     const int bx = blockIdx.x * AB_X, by = blockIdx.y * AB_Y, bz = blockIdx.z * AB_Z;
     const int ix = bx + (tid % AB_X), iy = by + (tid / AB_X) % AB_Y, iz = bz + tid / (AB_X * AB_Y);
     const bool mine = ix < p.n[0] && iy < p.n[1] && iz < p.n[2];
@@ -233,28 +234,11 @@ __global__ void __launch_bounds__(AB_THREADS) ad4_kernel(AParams p, int m0, int 
             }
             if (last || base >= a1) break;
             /* stage up to AB_THREADS atoms of the row, culled against the brick */
-            const int j = base + tid;
-            bool keep = false;
-            double q[3] = {0., 0., 0.};
-            if (j < a1) {
-                double dd = 0.0;
-                for (int c = 0; c < 3; c++) {
-                    q[c] = s[j].x[c];
-                    const double e = q[c] < lo[c] ? lo[c] - q[c] : q[c] > hi[c] ? q[c] - hi[c] : 0.0;
-                    dd += e * e;
-                }
-                keep = dd <= reach2;
-            }
-            const unsigned bal = __ballot_sync(0xffffffffu, keep);
-            if (lane == 0) s_wc[warp] = __popc(bal);
-            __syncthreads();
-            int off = cnt;
-            for (int w = 0; w < warp; w++) off += s_wc[w];
-            int total = 0;
-            for (int w = 0; w < AB_THREADS / 32; w++) total += s_wc[w];
-            if (keep) s_pos[off + __popc(bal & ((1u << lane) - 1u))] = make_double4_32a(q[0], q[1], q[2], (double)j);
-            cnt += total;
-            __syncthreads();
+            cnt = brick_stage<AB_THREADS>(s_pos, s_wc, cnt, base, a1, lo, hi, reach2,
+                                          [&](int j, double4_32a *P, double q[3]) {
+                                              for (int c = 0; c < 3; c++) q[c] = s[j].x[c];
+                                              *P = make_double4_32a(q[0], q[1], q[2], (double)j);
+                                          });
         }
     }
     if (mine) {

@@ -54,6 +54,7 @@ extern "C" {
 #define VSG_CUDA_WHO "GPU Vina maps"
 #include "gpu/device/cuda_check.h"
 #include "gpu/device/dev_pool.cuh"
+#include "gpu/maps/brick_stage.cuh"
 
 #define VB_X 8
 #define VB_Y 8
@@ -155,7 +156,7 @@ __global__ void __launch_bounds__(VB_THREADS) vina_kernel(VParams p)
 {
     __shared__ VAtom s_at[VB_TILE];
     __shared__ int s_wc[VB_THREADS / 32];
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int tid = threadIdx.x;
     const int bx = blockIdx.x * VB_X, by = blockIdx.y * VB_Y, bz = blockIdx.z * VB_Z;
     const int ix = bx + (tid % VB_X), iy = by + (tid / VB_X) % VB_Y, izl = bz + tid / (VB_X * VB_Y);
     const int iz = p.z0 + izl;
@@ -232,32 +233,11 @@ __global__ void __launch_bounds__(VB_THREADS) vina_kernel(VParams p)
             }
             if (last || base >= a1) break;
             /* stage up to VB_THREADS atoms of the range, culled against the brick */
-            const int j = base + tid;
-            bool keep = false;
-            VAtom A;
-            if (j < a1) {
-                A = p.atoms[j];
-                const double q[3] = {A.x, A.y, A.z};
-                double dd = 0.0;
-                for (int c = 0; c < 3; c++) {
-                    const double e = q[c] < lo[c] ? lo[c] - q[c] : q[c] > hi[c] ? q[c] - hi[c] : 0.0;
-                    dd += e * e;
-                }
-                keep = dd <= reach2;
-            }
-            const unsigned bal = __ballot_sync(0xffffffffu, keep);
-            if (lane == 0) s_wc[warp] = __popc(bal);
-            __syncthreads();
-            int off = cnt, tot = 0;
-#pragma unroll
-            for (int w = 0; w < VB_THREADS / 32; w++) {
-                const int c = s_wc[w];
-                off += w < warp ? c : 0;
-                tot += c;
-            }
-            if (keep) s_at[off + __popc(bal & ((1u << lane) - 1u))] = A;
-            cnt += tot;
-            __syncthreads();
+            cnt = brick_stage<VB_THREADS>(s_at, s_wc, cnt, base, a1, lo, hi, reach2,
+                                          [&](int j, VAtom *A, double q[3]) {
+                                              *A = p.atoms[j];
+                                              q[0] = A->x, q[1] = A->y, q[2] = A->z;
+                                          });
         }
     }
     if (mine) {
