@@ -24,6 +24,8 @@ static const char usage[] =
     "                                score them (screen's CSV), in one command\n"
     "  maps RECEPTOR.pdbqt --box ... -o PREFIX\n"
     "                                AutoDock Vina / Vinardo affinity maps (vina --write_maps)\n"
+    "  dock PREFIX LIGAND -o OUT.pdbqt\n"
+    "                                dock a flexible ligand into a Vina map set (CPU)\n"
     "  bench GRID LIBRARY            every screening kernel on the same input against the\n"
     "                                CPU twin: time, throughput, error\n"
     "\n"
@@ -55,6 +57,7 @@ int main(int argc, char **argv)
     else if (!strcmp(cmd, "surface")) run = vsg_cmd_surface;
     else if (!strcmp(cmd, "render")) run = vsg_cmd_render;
     else if (!strcmp(cmd, "maps")) run = vsg_cmd_maps;
+    else if (!strcmp(cmd, "dock")) run = vsg_cmd_dock;
     /* MPI (issue 7): initialised only in an MPI build launched with > 1 rank (mpi_env.h). */
     if (run && vsg_mpi_start(&argc, &argv) != 0) return VSG_EXIT_FAILURE;
     if (run) return vsg_mpi_finish(run(argc - 1, argv + 1));

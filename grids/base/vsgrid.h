@@ -1372,6 +1372,71 @@ typedef struct {
  * VSG_E_NOMEM. A bad record never fails the run: it gets its row. */
 vsg_status vsg_vina_screen_run(const vsg_vina_target *t, const vsg_vina_screen_options *o, vsg_screen_report *rep);
 
+/* ---- Flexible docking (CPU twin) ------------------------------------------------------- */
+/* Docks one ligand into a Vina or Vinardo map set by AutoDock Vina 1.2's method, on the CPU
+ * (ligands/dock/): the ligand is the Vina model of its record (vsg_vina_ligand_new: PDBQT's
+ * ROOT/BRANCH tree, or the rotatable bonds of an SDF/MOL2 record) moved by its position,
+ * orientation and torsions; the input's bond lengths, angles and rings are kept. Each of
+ * `exhaustiveness` independent Monte Carlo chains starts from a random position in the box, a
+ * random orientation and random torsions (or from the input pose), then repeats `steps` times:
+ * perturb one of position (up to 2 Å), orientation (up to 2 Å at the radius of gyration) or one
+ * torsion (a new random angle), minimise locally (BFGS over position, rotation vector and
+ * torsions, with the analytic gradient of the trilinear maps and of the intramolecular pairs;
+ * positive atom energies capped at 10 kcal/mol as Vina's search caps them), and accept by
+ * Metropolis at 1.2 kcal/mol; an accepted pose that is the chain's best (or while the chain has
+ * fewer than 20) is refined with the full energies and kept. The search minimises inter + intra;
+ * the poses are ranked by it, those within min_rmsd (heavy atoms, same atom order) of a better
+ * one dropped, and the best `poses` returned with their `vina --score_only` terms
+ * (vsg_vina_score_pose on the pose). Chains run in parallel (OpenMP), each with its own
+ * counter-based random stream (splitmix64 of seed and chain), and are merged in chain order:
+ * the result depends only on the inputs and seed, never on the thread count or the time. */
+typedef struct {
+    uint64_t seed;         /* default 0 */
+    int exhaustiveness;    /* Monte Carlo chains (default 8, as Vina) */
+    int steps;             /* steps per chain; 0 (default) = Vina 1.2's 70·3·(50 + atoms + 10·(6 + rotors))/2 */
+    int local_steps;       /* BFGS iterations a step; 0 (default) = Vina's (25 + atoms)/3 */
+    int poses;             /* poses returned at most (default 9) */
+    double min_rmsd;       /* Å, poses closer than this are one (default 1) */
+    int random_start;      /* 1 (default): each chain from a random pose; 0: from the input pose */
+    int threads;           /* OpenMP threads over the chains; 0 (default) = all */
+} vsg_dock_params;
+void vsg_dock_params_default(vsg_dock_params *p);
+
+typedef struct {
+    double *xyz;           /* 3·natoms, Å, the model's atoms in its order (PDBQT: the record's),
+                              rounded to 0.001 Å as PDBQT writes them: score is the written pose's */
+    vsg_vina_score score;  /* what `vina --score_only` gives this pose (vsg_vina_score_pose) */
+    double energy;         /* inter + intra the search minimised (intra on linear-in-r² pairs) */
+    double rmsd_input;     /* heavy-atom RMSD to the input pose, same atom order (no symmetry), Å */
+} vsg_dock_pose;
+
+typedef struct {
+    int natoms;            /* model atoms (SDF/MOL2: non-polar hydrogens merged) */
+    int *record_atom;      /* natoms: index of each model atom in the input record */
+    int rotors;            /* torsions searched */
+    int *body;             /* natoms: rigid body of each model atom (0 .. bodies − 1) */
+    int root;              /* the body moved as a whole (PDBQT: ROOT; else the largest body) */
+    int (*rotor)[2];       /* rotors: model atoms across each rotatable bond, parent side first,
+                              parents before children (the tree a PDBQT writer needs) */
+    int npose;             /* ≤ poses, ≥ 1 on success */
+    vsg_dock_pose *pose;   /* best first */
+    int chains, steps, local_steps;
+    long evaluations;      /* energy and gradient evaluations over all chains */
+    double seconds;
+} vsg_dock_result;
+
+/* Docks lig (PDBQT records need the reader's keep_text, for their tree) into the map set t
+ * (vsg_vina_target_maps; its scoring function is the search's). p may be NULL (defaults). On
+ * failure *out is empty (vsg_dock_result_release is still safe). Returns VSG_OK; VSG_E_ARG (a
+ * NULL target, record or out; a target of receptor atoms rather than maps; exhaustiveness, steps,
+ * local_steps or poses < 0 or over 10⁶, min_rmsd negative or not finite; and
+ * vsg_vina_ligand_new's VSG_E_ARG); vsg_vina_ligand_new's VSG_E_FORMAT, VSG_E_DATA, VSG_E_LIMIT;
+ * VSG_E_DATA (a heavy atom whose XS type has no map: the message names atom and type; a torsion
+ * tree that is not connected); VSG_E_NOMEM. */
+vsg_status vsg_dock_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *p,
+                        vsg_dock_result *out);
+void vsg_dock_result_release(vsg_dock_result *r);
+
 /* ---- surface potential, pictures and meshes ------------------------------------------- */
 /* Triangulated molecular surfaces: the points where `vsgrid surface` evaluates the
  * electrostatic potential, and the mesh its PLY/PNG outputs draw.

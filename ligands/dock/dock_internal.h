@@ -1,0 +1,91 @@
+/* dock_internal.h — what the flexible-docking files share (ligands/dock/): the ligand's torsion
+ * tree in the form the search moves it (dock_tree.c), a conformation and its gradient, the
+ * energy the search minimises (dock_energy.c), the local optimiser (dock_bfgs.c), the Monte
+ * Carlo chains (dock_search.c) and the counter-based random numbers (dock_rng.h). The public
+ * part is vsgrid.h's "Flexible docking (CPU twin)". */
+#ifndef VSG_DOCK_INTERNAL_H
+#define VSG_DOCK_INTERNAL_H
+
+#include <stdint.h>
+
+#include "grids/base/vsgrid.h"
+#include "ligands/score/vina_internal.h"
+
+/* The ligand as the search moves it. Atoms are the Vina model's (vina_ligand.c), in its order.
+ * The root body is moved as a rigid body about origin0 (the mean of its atoms in the input);
+ * each rotor k turns the atoms of its subtree (sub[sub_start[k] .. sub_start[k+1])) about the
+ * bond axis from atom axis[k][0] (parent side) to axis[k][1]. Rotors are listed parents before
+ * children (breadth first from the root), so applying them last to first moves a subtree before
+ * the bond it hangs from has moved. */
+typedef struct {
+    int natoms;
+    const double *xyz0;     /* input coordinates (the model's), 3 per atom */
+    double origin0[3];
+    int nrot;
+    int (*axis)[2];
+    int *sub_start, *sub;
+    int nheavy;
+    int *heavy;             /* heavy atoms (XS-typed), for RMSD and the inter term */
+    double gyration;        /* heavy atoms' radius of gyration about origin0 (Vina's mutation scale) */
+} dock_tree;
+
+/* Builds the tree from the torsions of the record the model was made from (bodies, rotors). */
+vsg_status dock_tree_build(const vsg_vina_ligand *l, const int *body, int nbodies, int nrotors, const int (*rotor)[2],
+                           int root, dock_tree *t);
+void dock_tree_release(dock_tree *t);
+
+/* A conformation: root position (where origin0 goes), orientation (unit quaternion w,x,y,z)
+ * and one angle per rotor, relative to the input (all zeros = the input pose at its place). */
+typedef struct {
+    double pos[3];
+    double q[4];
+    double *tor;            /* nrot */
+} dock_conf;
+/* A change (gradient or step): d position, rotation vector, d torsions; n = 6 + nrot floats. */
+
+/* Coordinates of conf c into xyz (3 per atom). */
+void dock_conf_apply(const dock_tree *t, const dock_conf *c, double *xyz);
+/* c += alpha·d: position and torsions added, orientation turned by the rotation vector alpha·d[3..5]. */
+void dock_conf_increment(const dock_tree *t, dock_conf *c, const double *d, double alpha);
+void dock_quat_normalize(double q[4]);
+void dock_quat_rotate(const double q[4], const double v[3], double out[3]);
+/* From atom gradients g (dE/dx, 3 per atom) at coordinates xyz: the change-space gradient
+ * (d/dposition = Σ g; d/drotation = Σ (x − pos) × g; d/dtorsion k = axis_k · Σ_subtree (x − x_b) × g). */
+void dock_tree_gradient(const dock_tree *t, const dock_conf *c, const double *xyz, const double *g, double *out);
+
+/* The search's energy: inter (maps, trilinear, each atom curled at cap v) + intra (pairs, the
+ * pair energy linear in r² between Vina's r² samples, curled at v). Smooth pair tables for the
+ * type pairs the ligand has are built once. */
+typedef struct {
+    const vsg_vina_target *t;
+    const vsg_vina_ligand *l;
+    const dock_tree *tree;
+    double *pair_table;      /* per model pair type slot: VINA_TABLE_BINS + 1 samples */
+    int slot[VSG_XS_COUNT][VSG_XS_COUNT];
+} dock_energy;
+
+vsg_status dock_energy_init(dock_energy *e, const vsg_vina_target *t, const vsg_vina_ligand *l, const dock_tree *tree);
+void dock_energy_release(dock_energy *e);
+/* Energy at xyz; when g is not NULL it receives dE/dx (3 per atom). inter and intra (may be NULL) get the parts. */
+double dock_energy_eval(const dock_energy *e, const double *xyz, double cap, double *g, double *inter, double *intra);
+
+/* Scratch a chain owns (no allocation inside the search loop). */
+typedef struct {
+    const dock_tree *tree;
+    const dock_energy *en;
+    int n;                   /* 6 + nrot */
+    double *xyz, *g_atoms;   /* 3·natoms each */
+    double *h;               /* n·n inverse Hessian */
+    double *g, *g_new, *p, *y, *hy, *tor_buf; /* n each; tor_buf 2·nrot for the trial conformations */
+    long evals;
+} dock_work;
+
+vsg_status dock_work_init(dock_work *w, const dock_tree *t, const dock_energy *en);
+void dock_work_release(dock_work *w);
+/* Energy and change-space gradient of c (into grad, n floats). */
+double dock_eval(dock_work *w, const dock_conf *c, double cap, double *grad);
+/* BFGS as Vina's quasi_newton: at most max_steps iterations, backtracking line search; c is
+ * replaced by the minimum found (never worse than the start); returns its energy. */
+double dock_bfgs(dock_work *w, dock_conf *c, int max_steps, double cap);
+
+#endif
