@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# `vsgrid dock PREFIX LIGAND -o OUT.pdbqt`: flexible docking on Vina maps, CPU twin (issue 18).
+# Without extra data: --help, usage errors (2), a missing map set (3); biotin docked into 1STP
+# maps made by `vsgrid maps` (data/): poses written as PDBQT models with `REMARK VINA RESULT`
+# lines and the input's ROOT/BRANCH tree, the CSV, the same file for the same seed on 1 and 2
+# threads, another for another seed.
+# With ../shared/data (or $VSG_SHARED_DATA): the 1IEP crystal ligand (imatinib, 7 torsions)
+# redocked from random starts (seed 1): the best pose within 2 A heavy-atom RMSD of the crystal
+# pose, and, when vina is installed, its score within 0.01 kcal/mol of `vina --score_only` on the
+# written pose; the 1IEP SDF record docked and written with the tree the search used.
+# Usage: cli_dock.sh VSGRID SOURCE_DIR BINARY_DIR
+set -u
+vsgrid=$1 src=$2 work=$3/cli_dock
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+. "$src/tests/lib_cli.sh"
+rec=$src/data/1stp_receptor.pdbqt
+lig=$src/data/biotin.pdbqt
+
+expect_rc 0 "$vsgrid" dock --help
+grep -q -- "--exhaustiveness" out.txt || fail "dock --help does not document --exhaustiveness"
+grep -q "REMARK VINA RESULT" out.txt || fail "dock --help does not describe the output"
+expect_rc 0 "$vsgrid" --help
+grep -q "dock PREFIX LIGAND" out.txt || fail "vsgrid --help does not list dock"
+expect_rc 2 "$vsgrid" dock m "$lig"                                  # no -o
+expect_rc 2 "$vsgrid" dock m -o o.pdbqt                              # no ligand
+expect_rc 2 "$vsgrid" dock m "$lig" --scoring ad4 -o o.pdbqt
+expect_rc 2 "$vsgrid" dock m "$lig" --exhaustiveness 0 -o o.pdbqt
+expect_rc 2 "$vsgrid" dock m "$lig" --seed -3 -o o.pdbqt
+expect_rc 3 "$vsgrid" dock nothere "$lig" -o o.pdbqt
+grep -q 'nothere' err.txt || fail "missing map set: $(cat err.txt)"
+
+# heavy-atom RMSD between two PDBQT atom lists in the same order (first model of each)
+rmsd() {
+  awk 'FNR == 1 { f++ } /^ENDMDL/ { done[f] = 1 }
+       !done[f] && /^(ATOM  |HETATM)/ && $NF != "H" && $NF != "HD" {
+         n[f]++; x[f, n[f]] = substr($0, 31, 8); y[f, n[f]] = substr($0, 39, 8); z[f, n[f]] = substr($0, 47, 8) }
+       END { if (n[1] != n[2] || n[1] == 0) { print "nan"; exit }
+             for (i = 1; i <= n[1]; i++) s += (x[1,i]-x[2,i])^2 + (y[1,i]-y[2,i])^2 + (z[1,i]-z[2,i])^2
+             printf "%.3f\n", sqrt(s / n[1]) }' "$1" "$2"
+}
+
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --around "$lig" --quiet -o bt
+expect_rc 0 "$vsgrid" dock bt "$lig" --seed 7 --exhaustiveness 2 --steps 400 --poses 3 --threads 1 -o a.pdbqt --csv a.csv --json a.json
+grep -q "^dock: .* poses, best" out.txt || fail "no summary line: $(cat out.txt)"
+[ "$(grep -c '^MODEL' a.pdbqt)" = "$(grep -c '^ENDMDL' a.pdbqt)" ] || fail "MODEL/ENDMDL unbalanced"
+n=$(grep -c '^MODEL' a.pdbqt)
+[ "$n" -ge 1 ] && [ "$n" -le 3 ] || fail "--poses 3: $n models"
+[ "$(grep -c '^REMARK VINA RESULT' a.pdbqt)" = "$n" ] || fail "a REMARK VINA RESULT per model"
+[ "$(grep -c '^ROOT' a.pdbqt)" = "$n" ] && [ "$(grep -c '^BRANCH' a.pdbqt)" = $((5 * n)) ] ||
+  fail "the input's tree is not kept: $(grep -c '^BRANCH' a.pdbqt) BRANCH lines"
+[ "$(grep -c '^TORSDOF 5' a.pdbqt)" = "$n" ] || fail "TORSDOF missing"
+[ "$(awk '/^MODEL 1$/,/^ENDMDL/' a.pdbqt | grep -c '^ATOM\|^HETATM')" = "$(grep -c '^ATOM\|^HETATM' "$lig")" ] ||
+  fail "model 1 has not the input's atoms"
+head -1 a.csv | grep -q "^pose,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,search_energy_kcal_mol,num_tors,rmsd_best_A,rmsd_input_A$" ||
+  fail "CSV header: $(head -1 a.csv)"
+[ "$(($(wc -l < a.csv) - 1))" = "$n" ] || fail "CSV: a row per pose"
+s1=$(sed -n 2p a.csv | cut -d, -f2)
+grep -q "REMARK VINA RESULT: *$s1 " a.pdbqt || fail "the CSV's best score $s1 is not model 1's"
+awk -v s="$s1" 'BEGIN { exit !(s < -4) }' || fail "biotin's best pose scores $s1"
+[ "$(json_val a.json chains)" = 2 ] || fail "json: chains $(json_val a.json chains)"
+# the same seed: the same file, whatever the thread count; another seed: another search
+expect_rc 0 "$vsgrid" dock bt "$lig" --seed 7 --exhaustiveness 2 --steps 400 --poses 3 --threads 2 --quiet -o b.pdbqt
+cmp -s a.pdbqt b.pdbqt || fail "seed 7 on 1 and 2 threads gives different poses"
+expect_rc 0 "$vsgrid" dock bt "$lig" --seed 8 --exhaustiveness 2 --steps 400 --poses 3 --quiet -o c.pdbqt
+cmp -s a.pdbqt c.pdbqt && fail "seeds 7 and 8 give the same poses"
+shared=${VSG_SHARED_DATA:-$src/../shared/data}
+d=$shared/autodock_vina/1iep
+if [ ! -f "$d/1iep_receptor.pdbqt" ]; then
+  echo "1IEP redocking skipped: no shared data at $shared"
+else
+  expect_rc 0 "$vsgrid" maps "$d/1iep_receptor.pdbqt" --scoring vina --around "$d/1iep_ligand.pdbqt" --quiet -o m
+  t0=$(date +%s.%N)
+  expect_rc 0 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --seed 1 --exhaustiveness 4 --steps 3000 -o 1iep.pdbqt --csv 1iep.csv
+  t1=$(date +%s.%N)
+  cat out.txt
+  awk '/^MODEL 1$/ { on = 1; next } /^ENDMDL/ { on = 0 } on' 1iep.pdbqt > best.pdbqt
+  r=$(rmsd best.pdbqt "$d/1iep_ligand.pdbqt")
+  s=$(sed -n 2p 1iep.csv | cut -d, -f2)
+  echo "1IEP redocked from random starts (seed 1, 4 chains x 3000 steps): best $s kcal/mol at $r A heavy-atom RMSD, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
+  awk -v r="$r" 'BEGIN { exit !(r < 2) }' || fail "1IEP: best pose at $r A from the crystal pose (2 A allowed)"
+  # an SDF record: written with the tree the search used, scored again by vsgrid as written
+  expect_rc 0 "$vsgrid" dock m "$d/1iep_ligand.sdf" --seed 1 --exhaustiveness 1 --steps 100 --poses 1 --quiet -o s.pdbqt --csv s.csv
+  grep -q '^ROOT' s.pdbqt && [ "$(grep -c '^BRANCH' s.pdbqt)" = 7 ] && grep -q '^TORSDOF 7' s.pdbqt ||
+    fail "SDF input: the tree is not written"
+  awk '/^MODEL/ || /^ENDMDL/ { next } { print }' s.pdbqt > s1.pdbqt
+  expect_rc 0 "$vsgrid" screen m s1.pdbqt --scoring vina -o s1.csv --quiet
+  awk -v a="$(sed -n 2p s1.csv | cut -d, -f6)" -v b="$(sed -n 2p s.csv | cut -d, -f2)" \
+    'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d < 0.0006) }' ||
+    fail "SDF input: the written pose scores $(sed -n 2p s1.csv | cut -d, -f6), dock said $(sed -n 2p s.csv | cut -d, -f2)"
+  if command -v vina > /dev/null 2>&1; then
+    vs=$(vina --maps m --ligand best.pdbqt --score_only 2>&1 | awk -F: '/Estimated Free Energy of Binding/ { split($2, w, " "); print w[1] }')
+    echo "vina --score_only on the written pose: $vs kcal/mol"
+    awk -v a="$s" -v b="$vs" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && d <= 0.01) }' ||
+      fail "1IEP: vsgrid's score $s, vina --score_only $vs"
+  else
+    echo "vina not installed: the score check against vina --score_only skipped"
+  fi
+fi
+[ "$fails" = 0 ] && echo "cli_dock: all checks passed"
+[ "$fails" = 0 ]
