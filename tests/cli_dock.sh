@@ -58,6 +58,10 @@ s1=$(sed -n 2p a.csv | cut -d, -f2)
 grep -q "REMARK VINA RESULT: *$s1 " a.pdbqt || fail "the CSV's best score $s1 is not model 1's"
 awk -v s="$s1" 'BEGIN { exit !(s < -4) }' || fail "biotin's best pose scores $s1"
 [ "$(json_val a.json chains)" = 2 ] || fail "json: chains $(json_val a.json chains)"
+# a map set without one of the ligand's types: bad input (3), the type named
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --around "$lig" --types C_H,C_P --quiet -o few
+expect_rc 3 "$vsgrid" dock few "$lig" --steps 10 -o f.pdbqt
+grep -q "has no .* map" err.txt || fail "a missing map: $(cat err.txt)"
 # the same seed: the same file, whatever the thread count; another seed: another search
 expect_rc 0 "$vsgrid" dock bt "$lig" --seed 7 --exhaustiveness 2 --steps 400 --poses 3 --threads 2 --quiet -o b.pdbqt
 cmp -s a.pdbqt b.pdbqt || fail "seed 7 on 1 and 2 threads gives different poses"

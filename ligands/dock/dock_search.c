@@ -15,7 +15,7 @@
 #include "ligands/torsions/torsions.h"
 
 #define DOCK_PI 3.14159265358979323846
-#define DOCK_SAVED 20            /* minima a chain keeps (Vina: num_saved_mins 20 by default in vina.cpp) */
+#define DOCK_SAVED 20            /* minima a chain keeps (Vina: its --num_modes, 9 by default) */
 #define DOCK_TEMPERATURE 1.2     /* kcal/mol, Vina's RT at ~600 K */
 #define DOCK_AMPLITUDE 2.0       /* Å, Vina's mutation_amplitude */
 #define DOCK_HUNT_CAP 10.0       /* the curl cap while hunting (Vina's hunt_cap) */
