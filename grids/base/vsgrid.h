@@ -1382,7 +1382,7 @@ vsg_status vsg_vina_screen_run(const vsg_vina_target *t, const vsg_vina_screen_o
  * perturb one of position (up to 2 Å), orientation (up to 2 Å at the radius of gyration) or one
  * torsion (a new random angle), minimise locally (BFGS over position, rotation vector and
  * torsions, with the analytic gradient of the trilinear maps and of the intramolecular pairs;
- * positive atom energies capped at 10 kcal/mol as Vina's search caps them), and accept by
+ * positive energies softened as e·10/(10 + e) while hunting, as Vina's search does), and accept by
  * Metropolis at 1.2 kcal/mol; an accepted pose that is the chain's best (or while the chain has
  * fewer than 20) is refined with the full energies and kept. The search minimises inter + intra;
  * the poses are ranked by it, those within min_rmsd (heavy atoms, same atom order) of a better
