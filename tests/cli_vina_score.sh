@@ -30,7 +30,7 @@ expect_rc 2 "$vsgrid" rescore "$rec" "$lig" --scoring vinrdo -o r.csv
 expect_rc 2 "$vsgrid" screen "$rec" "$lig" --scoring ad5 -o r.csv
 expect_rc 2 "$vsgrid" screen "$src/data/fas2.pqr" "$lig" --scoring ad4 -o r.csv  # ad4 needs a .fld
 grep -q ".fld" err.txt || fail "--scoring ad4 without a map set: message does not ask for a .fld"
-expect_rc 7 "$vsgrid" rescore "$rec" "$lig" --scoring ad4 -o r.csv
+expect_rc 0 "$vsgrid" rescore "$rec" "$lig" --scoring ad4 -o ad4.csv --device cpu --devices cpu  # tests/cli_rescore_ad4.sh
 # no map set with that prefix → 3, one line
 expect_rc 3 "$vsgrid" screen nothere "$lig" --scoring vina -o r.csv
 grep -q 'no Vina map with prefix "nothere"' err.txt || fail "missing map set: $(cat err.txt)"

@@ -9,8 +9,14 @@
  *
  * The box is reproducible with `vsgrid grid --box`: its centre is rounded to 0.001 Å and its
  * edge lengths are whole multiples of the spacing (so the node count is exactly size/h + 1,
- * made odd), and both are printed and written to --json. */
+ * made odd), and both are printed and written to --json.
+ *
+ * --scoring vina|vinardo: cli_screen_options.c (on the receptor's atoms). --scoring ad4: an
+ * AutoDock4 map set around the poses, then screen's scoring on it (rescore_ad4 below). */
+#define _XOPEN_SOURCE 700 /* realpath, mkdtemp */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +29,7 @@
 
 #include "engine/cli/cli.h"
 #include "engine/cli/cli_vina.h"
+#include "engine/cli/grid_batch.h"
 
 #define RESCORE_SPACING 0.375 /* Å: AutoGrid's default, fine enough for pose-level scores */
 
@@ -30,6 +37,9 @@ static const char rescore_usage[] =
     "usage: vsgrid rescore RECEPTOR POSES... -o RESULTS.csv [options]\n"
     "       vsgrid rescore RECEPTOR.pdbqt POSES... --scoring vina|vinardo -o RESULTS.csv\n"
     "       (Vina / Vinardo scores as 'vina --score_only --autobox': see the end)\n"
+    "       vsgrid rescore RECEPTOR.pdbqt POSES... --scoring ad4 -o RESULTS.csv [--keep-maps P]\n"
+    "       (AutoDock4 scores as autodock4's epdb, on a map set made around the poses: see\n"
+    "       'vsgrid rescore --scoring ad4 --help' and the end)\n"
     "\n"
     "Rescores docking poses in one command: reads the poses once for the bounding box of their\n"
     "atoms, builds the receptor's potential grid on that box plus --padding (in memory;\n"
@@ -44,8 +54,7 @@ static const char rescore_usage[] =
     "\n"
     "grid:\n"
     "  --method M              pb (Poisson-Boltzmann, kT/e; default) | coulomb (direct sum,\n"
-    "                          kcal/mol/e). AutoDock4 map sets (ad4) are not built by vsgrid:\n"
-    "                          make them with autogrid4 and run 'vsgrid screen MAPS.fld'\n"
+    "                          kcal/mol/e). AutoDock4 scores: --scoring ad4 (not --method)\n"
     "  --padding P             Å added on each side of the poses' atom extent (default 8)\n"
     "  --spacing H             grid spacing in Å (default 0.375 for rescoring, not grid's 0.5)\n"
     "  --grid-out FILE         also write the grid (.vsg, .dx or .dx.gz) to reuse with screen\n"
@@ -96,10 +105,40 @@ static const char rescore_usage[] =
     "Exit codes: 0 the run completed (bad records get their rows), 2 usage, 3 unreadable\n"
     "receptor or no pose atoms at all, 4 memory, 5 GPU requested but unusable, 6 the PB solve\n"
     "did not converge (the rows are still written, on the unconverged grid), 7 not in this\n"
-    "build (e.g. --method ad4, no Open Babel).\n"
+    "build (e.g. no Open Babel).\n"
     "\n"
     "PB options, as 'vsgrid grid' (here --spacing, --padding and --bc default as above, the\n"
     "solver's --precision is --grid-precision, and --box/--fill/--around are refused):\n";
+
+static const char rescore_ad4_usage[] =
+    "--scoring ad4: the AutoDock4 intermolecular energy of every pose, as autodock4's epdb\n"
+    "  vsgrid rescore RECEPTOR.pdbqt POSES... --scoring ad4 -o RESULTS.csv [--keep-maps PREFIX]\n"
+    "               [--padding 4] [--spacing 0.375] [--device auto|cpu|gpu|N] [scoring options]\n"
+    "  is 'vsgrid maps RECEPTOR.pdbqt --scoring ad4 --around POSES -o P' followed by\n"
+    "  'vsgrid screen P.maps.fld POSES', in one command, with the same numbers: the AutoDock4\n"
+    "  map set (AD4.1_bound.dat, as autogrid4 4.2.6 makes it) of the ligand types the poses\n"
+    "  contain, e and d, on a box around all the poses (vina's --autobox rule, as 'maps\n"
+    "  --around': centred on the mean of their atoms, each side ceil(2 x (largest distance from\n"
+    "  the centre + padding)), npts made even), then every pose scored where it is.\n"
+    "  RECEPTOR      PDBQT (AutoDock types and charges)\n"
+    "  --keep-maps PREFIX  write the map set as PREFIX.<type>.map, PREFIX.e.map, PREFIX.d.map,\n"
+    "                PREFIX.maps.fld/.xyz and PREFIX.gpf ('autogrid4 -p' on it in PREFIX's\n"
+    "                folder makes the same maps) and keep it; default: a temporary folder,\n"
+    "                removed at the end\n"
+    "  --padding A   Å added to the largest distance (default 4, as 'maps --around')\n"
+    "  --spacing A   map spacing (default 0.375)\n"
+    "  --device D    where the maps are made: auto (GPU when usable, else the CPU twin; the same\n"
+    "                maps) | cpu | gpu | N (scoring devices are --devices)\n"
+    "  --threads N   CPU threads (maps and scoring)\n"
+    "  scoring options as 'vsgrid screen': --devices, --kernel, --precision, --tolerance,\n"
+    "  --charges, --format, --max-atoms, --max-gpu-memory, --batch-atoms, --sdf-out, --top,\n"
+    "  --json, --quiet. Columns as 'vsgrid screen' on a map set: index, name, source, record,\n"
+    "  atoms, score_kcal_mol (autodock4's epdb intermolecular energy), vdw_hb_kcal_mol,\n"
+    "  elec_kcal_mol, desolv_kcal_mol, atoms_outside, status, message. A pose atom whose type\n"
+    "  has no AutoDock4 parameters gets no map: that pose's row has status untyped.\n"
+    "  Exit codes: 0 the run completed (bad poses get their rows), 2 usage, 3 unreadable receptor\n"
+    "  or poses, a receptor without AutoDock types (not PDBQT) or with a type AD4.1_bound.dat\n"
+    "  lacks, no pose atom of a type it has, 4 memory, 5 GPU requested but unusable.\n";
 
 typedef struct {
     const char *receptor, *grid_out;
@@ -147,6 +186,8 @@ static int parse(int argc, char **argv, const char *cmd, rescore_cli *c)
             fputs(vsg_cli_pb_help, stdout);
             fputs("\n", stdout);
             fputs(vsg_cli_vina_help, stdout);
+            fputs("\n", stdout);
+            fputs(rescore_ad4_usage, stdout);
             return -2;
         }
         if (arg[0] != '-' || !strcmp(arg, "-")) {
@@ -183,8 +224,8 @@ static int parse(int argc, char **argv, const char *cmd, rescore_cli *c)
             if (!strcmp(v, "pb")) c->coulomb = 0;
             else if (!strcmp(v, "coulomb")) c->coulomb = 1;
             else if (!strcmp(v, "ad4") || !strcmp(v, "autogrid")) {
-                fprintf(stderr, "vsgrid %s: --method %s: vsgrid does not build AutoDock4 map sets (only their e map); "
-                                "make the maps with autogrid4 and score with 'vsgrid screen MAPS.maps.fld POSES...'\n",
+                fprintf(stderr, "vsgrid %s: --method %s: for AutoDock4 scores give --scoring ad4 (a map set around "
+                                "the poses, as autogrid4 makes it, then autodock4's epdb energy of each pose)\n",
                         cmd, v);
                 return VSG_EXIT_UNSUPPORTED;
             } else return vsg_cli_usage_error(cmd, "--method: '%s' is not pb or coulomb", v);
@@ -422,6 +463,343 @@ static int write_json(const rescore_cli *c, const pose_box *b, double box_s, con
     return 0;
 }
 
+/* ---- --scoring ad4: an AutoDock4 map set around the poses, then screen's scoring --------- */
+/* `vsgrid maps RECEPTOR --scoring ad4 --around POSES -o P` then `vsgrid screen P.maps.fld
+ * POSES`, in one command: pass 1 streams the poses for the box (the rule of `maps --around`,
+ * vina's --autobox: centre the mean of every atom, each side ceil(2 x (largest distance from it
+ * + padding))) and the AutoDock types they contain; the gpf (vsg_ad4_gpf_for_box) and the maps
+ * (vsg_cli_ad4_mapset, the code of `maps --scoring ad4`: GPU when usable, else the CPU twin)
+ * go to a private temporary folder, removed at the end (--keep-maps PREFIX writes them there
+ * instead and keeps them); pass 2 is vsg_screen_run on the map set, as `screen P.maps.fld`. */
+
+#define AD4_MAX_TYPES (VSG_AG_MAX_MAPS - 2)
+
+typedef struct {
+    const char *receptor, *keep;
+    const char *inputs[4096];
+    int ninputs;
+    vsg_screen_outputs out;
+    int quiet, threads, gpu_index;
+    vsg_device device;
+    double padding, spacing;
+    vsg_screen_options so;
+} ad4_cli;
+
+static int ad4_parse(int argc, char **argv, ad4_cli *c)
+{
+    const char *cmd = "rescore", *devices = "all", *v;
+    double x;
+    memset(c, 0, sizeof *c);
+    c->padding = 4.0;
+    c->spacing = RESCORE_SPACING;
+    c->device = VSG_DEVICE_AUTO;
+    c->gpu_index = -1;
+    c->so.tolerance = 0.01;
+    c->so.kernel = VSG_KERNEL_AUTO;
+    vsg_args a = {argc, 1, argv, NULL, NULL};
+    for (; a.i < argc; a.i++) {
+        const char *arg = argv[a.i];
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(rescore_ad4_usage, stdout);
+            return -2;
+        }
+        if (arg[0] != '-' || !strcmp(arg, "-")) {
+            if (!strcmp(arg, "-"))
+                return vsg_cli_usage_error(cmd, "standard input ('-') cannot be read twice (box, then scores): give the pose files");
+            if (!c->receptor) c->receptor = arg;
+            else if (c->ninputs < (int)(sizeof c->inputs / sizeof c->inputs[0])) c->inputs[c->ninputs++] = arg;
+            else return vsg_cli_usage_error(cmd, "too many pose files (at most %d)", (int)(sizeof c->inputs / sizeof c->inputs[0]));
+            continue;
+        }
+#define VALUE() do { if (!(v = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; } while (0)
+        if (vsg_arg_is(&a, "--scoring")) { VALUE(); continue; } /* "ad4": the caller checked */
+        if (vsg_arg_is(&a, "--quiet")) { c->quiet = 1; continue; }
+        if (vsg_arg_is(&a, "--keep-maps")) { VALUE(); c->keep = v; continue; }
+        if (vsg_arg_is(&a, "--padding")) {
+            VALUE();
+            if (!vsg_parse_number(v, &c->padding) || !(c->padding >= 0) || c->padding > 1000)
+                return vsg_cli_usage_error(cmd, "--padding: '%s' is not a number in [0, 1000]", v);
+            continue;
+        }
+        if (vsg_arg_is(&a, "--spacing")) {
+            VALUE();
+            if (!vsg_parse_number(v, &c->spacing) || !(c->spacing > 0) || c->spacing > 100)
+                return vsg_cli_usage_error(cmd, "--spacing: '%s' is not a number in (0, 100]", v);
+            continue;
+        }
+        if (vsg_arg_is(&a, "--device")) {
+            VALUE();
+            if (!strcmp(v, "auto")) c->device = VSG_DEVICE_AUTO;
+            else if (!strcmp(v, "cpu")) c->device = VSG_DEVICE_CPU;
+            else if (!strcmp(v, "gpu")) c->device = VSG_DEVICE_GPU;
+            else if (vsg_parse_number(v, &x) && x >= 0 && x == floor(x) && x < 1024) c->device = VSG_DEVICE_GPU, c->gpu_index = (int)x;
+            else return vsg_cli_usage_error(cmd, "--device: '%s' is not auto, cpu, gpu or a GPU number", v);
+            continue;
+        }
+        if (vsg_arg_is(&a, "--threads")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || x < 1 || x > 4096 || x != floor(x))
+                return vsg_cli_usage_error(cmd, "--threads: '%s' is not a whole number >= 1", v);
+            c->threads = (int)x;
+            continue;
+        }
+        if (vsg_arg_is(&a, "--max-gpu-memory")) {
+            VALUE();
+            if (!vsg_parse_size(v, &c->so.max_gpu_memory)) return vsg_cli_usage_error(cmd, "--max-gpu-memory: '%s' is not a size", v);
+            continue;
+        }
+#undef VALUE
+        int r = vsg_cli_screen_option(&a, cmd, &c->so, &c->out, &devices);
+        if (r < 0) return VSG_EXIT_USAGE;
+        if (r > 0) continue;
+        return vsg_cli_usage_error(cmd, "'%s' is not an option of --scoring ad4 (see 'vsgrid rescore --scoring ad4 --help')", arg);
+    }
+    if (!c->receptor) return vsg_cli_usage_error(cmd, "no RECEPTOR given");
+    if (c->ninputs == 0) return vsg_cli_usage_error(cmd, "no POSES given");
+    if (!c->out.csv) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
+    if (c->out.top && !c->out.sdf) return vsg_cli_usage_error(cmd, "--top needs --sdf-out");
+    return vsg_cli_screen_finish(cmd, devices, &c->so);
+}
+
+/* Pass 1: the box of `maps --around` over every atom of the records that read, and the
+ * AutoDock types of those atoms (SDF/MOL2 typed as the pipeline types them) that AD4.1_bound.dat
+ * has, in order of appearance. Types without parameters get no map (their poses: untyped). */
+typedef struct {
+    double center[3], size[3];
+    size_t records, used, atoms;
+    char types[AD4_MAX_TYPES][4];
+    int ntypes;
+    char skipped[64];         /* types without parameters, "Qq G0" */
+} ad4_poses;
+
+static vsg_status ad4_pass1(const ad4_cli *c, const vsg_ad4_params *par, ad4_poses *P)
+{
+    memset(P, 0, sizeof *P);
+    vsg_ligand_reader_options ro;
+    memset(&ro, 0, sizeof ro);
+    ro.format = c->so.format;
+    ro.max_atoms = c->so.max_atoms;
+    vsg_ligand_reader *rd = NULL;
+    vsg_status st = vsg_ligand_reader_open(c->inputs, c->ninputs, &ro, &rd);
+    if (st != VSG_OK) return st;
+    vsg_ligand lig;
+    vsg_ligand_init(&lig);
+    double sum[3] = {0, 0, 0}, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    while (st == VSG_OK && vsg_ligand_reader_next(rd, &lig)) {
+        P->records++;
+        if (lig.status != VSG_OK || lig.natoms == 0) continue; /* its row comes in pass 2 */
+        P->used++;
+        for (int i = 0; i < lig.natoms; i++) { /* every atom, in file order, as maps --around */
+            const double p[3] = {lig.atoms[i].x, lig.atoms[i].y, lig.atoms[i].z};
+            for (int d = 0; d < 3; d++) {
+                sum[d] += p[d];
+                if (p[d] < lo[d]) lo[d] = p[d];
+                if (p[d] > hi[d]) hi[d] = p[d];
+            }
+        }
+        P->atoms += (size_t)lig.natoms;
+        if (lig.format != VSG_LIG_PDBQT) { /* screen_prepare.c's typing of SDF/MOL2 for map sets */
+            vsg_ligand_merge_nonpolar_h(&lig);
+            if (vsg_ligand_assign_ad_types(&lig) != VSG_OK) continue;
+        }
+        for (int i = 0; i < lig.natoms && st == VSG_OK; i++) {
+            const char *t = lig.atoms[i].ad_type;
+            int k = 0;
+            while (k < P->ntypes && strcmp(P->types[k], t)) k++;
+            if (!t[0] || k < P->ntypes) continue;
+            if (!vsg_ad4_params_find(par, t)) {
+                if (!strstr(P->skipped, t) && strlen(P->skipped) + strlen(t) + 2 < sizeof P->skipped)
+                    strcat(strcat(P->skipped, P->skipped[0] ? " " : ""), t);
+                continue;
+            }
+            if (P->ntypes == AD4_MAX_TYPES)
+                st = vsg_fail(VSG_E_LIMIT, "the poses hold more than %d AutoDock types: an AutoDock4 map set holds %d maps",
+                              AD4_MAX_TYPES, VSG_AG_MAX_MAPS);
+            else snprintf(P->types[P->ntypes++], sizeof P->types[0], "%s", t);
+        }
+    }
+    vsg_ligand_release(&lig);
+    vsg_ligand_reader_close(rd);
+    if (st != VSG_OK) return st;
+    if (P->atoms == 0)
+        return vsg_fail(VSG_E_DATA, "no atoms in the %zu record%s of the poses: no box to build", P->records,
+                        P->records == 1 ? "" : "s");
+    if (P->ntypes == 0)
+        return vsg_fail(VSG_E_DATA, "no pose atom has an AutoDock type with AutoDock4 parameters%s%s: no map to make",
+                        P->skipped[0] ? " (types seen: " : "", P->skipped[0] ? P->skipped : "");
+    for (int d = 0; d < 3; d++) {
+        P->center[d] = sum[d] / (double)P->atoms;
+        /* |c - p| is largest at the extremes: the largest distance of maps --around */
+        double far = fmax(fabs(P->center[d] - lo[d]), fabs(P->center[d] - hi[d]));
+        P->size[d] = ceil((far + c->padding) * 2.0);
+    }
+    return VSG_OK;
+}
+
+/* Removes the temporary map folder and what is in it (only files vsgrid wrote there). */
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char path[PATH_MAX];
+        while ((e = readdir(d)) != NULL) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+static int rescore_ad4(int argc, char **argv)
+{
+    const double t0 = vsg_now();
+    static ad4_cli c; /* large (the input list): not on the stack */
+    int rc = ad4_parse(argc, argv, &c);
+    if (rc == -2) return 0;
+    if (rc) return rc;
+#ifdef _OPENMP
+    if (c.threads > 0) omp_set_num_threads(c.threads);
+#endif
+    FILE *csv = strcmp(c.out.csv, "-") ? fopen(c.out.csv, "w") : stdout; /* unwritable: fail first */
+    if (!csv) {
+        fprintf(stderr, "vsgrid: cannot write %s: %s\n", c.out.csv, strerror(errno));
+        return VSG_EXIT_INPUT;
+    }
+    vsg_ad4_params par;
+    vsg_molecule *rec = NULL;
+    vsg_mapset *maps = NULL;
+    ad4_poses P;
+    vsg_gpf gpf;
+    vsg_screen_report rep;
+    char tmpdir[PATH_MAX] = "", prefix[PATH_MAX], path[PATH_MAX + 16], abs_rec[PATH_MAX], name[128];
+    double maps_s = 0.0;
+    vsg_status st = vsg_ad4_params_builtin(&par);
+    if (st == VSG_OK) st = vsg_molecule_read(c.receptor, NULL, &rec);
+    double pass1_s = vsg_now();
+    if (st == VSG_OK) st = ad4_pass1(&c, &par, &P);
+    pass1_s = vsg_now() - pass1_s;
+    if (st == VSG_OK && P.skipped[0])
+        vsg_warn("pose atom types without AutoDock4 parameters (no map; their poses get status untyped): %s", P.skipped);
+    /* where the maps go: --keep-maps PREFIX, else a private temporary folder */
+    if (st == VSG_OK && c.keep) {
+        if (strlen(c.keep) + 16 >= sizeof prefix) st = vsg_fail(VSG_E_ARG, "--keep-maps: path too long");
+        else snprintf(prefix, sizeof prefix, "%s", c.keep);
+    } else if (st == VSG_OK) {
+        const char *t = getenv("TMPDIR");
+        snprintf(tmpdir, sizeof tmpdir, "%s/vsgrid-rescore-XXXXXX", t && t[0] && strlen(t) < 512 ? t : "/tmp");
+        if (!mkdtemp(tmpdir)) {
+            st = vsg_fail(VSG_E_IO, "cannot make a temporary folder %s for the maps: %s (set TMPDIR, or give --keep-maps)",
+                          tmpdir, strerror(errno));
+            tmpdir[0] = '\0';
+        } else {
+            vsg_batch_name(c.receptor, name, sizeof name);
+            snprintf(prefix, sizeof prefix, "%s/%s", tmpdir, name[0] ? name : "receptor");
+        }
+    }
+    /* the gpf, as `maps --scoring ad4` writes it, then the maps from it by the same code */
+    if (st == VSG_OK) {
+        const char *rec_in_gpf = c.receptor;
+        if (c.receptor[0] != '/' && realpath(c.receptor, abs_rec) && strlen(abs_rec) < 128) rec_in_gpf = abs_rec;
+        const char *pbase = strrchr(prefix, '/');
+        pbase = pbase ? pbase + 1 : prefix;
+        const char *tv[AD4_MAX_TYPES];
+        for (int i = 0; i < P.ntypes; i++) tv[i] = P.types[i];
+        st = vsg_ad4_gpf_for_box(rec, rec_in_gpf, P.center, P.size, c.spacing, tv, P.ntypes, pbase, &gpf);
+    }
+    if (st == VSG_OK) {
+        char note[512];
+        snprintf(note, sizeof note,
+                 "written by vsgrid %s: rescore %s --scoring ad4 (box around %zu pose atoms: center %.3f %.3f %.3f, "
+                 "size %g %g %g A)\nautogrid4 -p NAME.gpf, run in this directory, makes the same maps",
+                 vsg_version(), c.receptor, P.atoms, P.center[0], P.center[1], P.center[2], P.size[0], P.size[1], P.size[2]);
+        snprintf(path, sizeof path, "%s.gpf", prefix);
+        st = vsg_batch_make_dirs(path);
+        if (st == VSG_OK) st = vsg_gpf_write(&gpf, path, note);
+    }
+    if (st == VSG_OK && !c.quiet)
+        fprintf(stderr, "vsgrid: %zu atoms in %zu of %zu records (%.2f s); ligand types %d; 'vsgrid maps' box: "
+                        "--box %.10g,%.10g,%.10g,%g,%g,%g --spacing %g\n",
+                P.atoms, P.used, P.records, pass1_s, P.ntypes, P.center[0], P.center[1], P.center[2], P.size[0],
+                P.size[1], P.size[2], c.spacing);
+    if (st == VSG_OK) {
+        vsg_cli_mapset_job job;
+        memset(&job, 0, sizeof job);
+        job.receptor = c.receptor;
+        job.gpf = path;
+        job.prefix = prefix;
+        vsg_pb_params_default(&job.pb);
+        job.pb.device = c.device;
+        job.pb.gpu_index = c.gpu_index;
+        job.pb.threads = c.threads;
+        job.quiet = c.quiet;
+        double tm = vsg_now();
+        rc = vsg_cli_ad4_mapset(&job);
+        maps_s = vsg_now() - tm;
+        if (rc) { /* its message is printed */
+            if (csv != stdout) fclose(csv);
+            goto done;
+        }
+    }
+    /* pass 2: `vsgrid screen PREFIX.maps.fld POSES` */
+    if (st == VSG_OK) {
+        snprintf(path, sizeof path, "%s.maps.fld", prefix);
+        st = vsg_mapset_read(path, &maps);
+    }
+    if (st == VSG_OK) {
+        c.so.inputs = c.inputs;
+        c.so.ninputs = c.ninputs;
+        vsg_cli_screen_bind(&c.so, &c.out, csv, c.quiet);
+        st = vsg_screen_run(vsg_mapset_grids(maps), &c.so, &rep);
+    }
+    if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", c.out.csv);
+    if (st != VSG_OK) {
+        rc = vsg_cli_fail(st);
+        goto done;
+    }
+    if (!c.quiet) {
+        char note[160];
+        snprintf(note, sizeof note, "ad4 maps (%d types + e + d) %.2f s; ", P.ntypes, maps_s);
+        vsg_cli_screen_summary(&rep, note, &c.out);
+        if (c.keep) fprintf(stderr, "vsgrid: kept the map set %s.maps.fld and %s.gpf\n", prefix, prefix);
+    }
+    if (c.out.json) {
+        vsg_json j;
+        FILE *f = vsg_cli_json_open(c.out.json, &j, "rescore");
+        if (!f) {
+            rc = VSG_EXIT_FAILURE;
+        } else {
+            vsg_cli_json_screen(&j, "ad4", c.inputs, c.ninputs, &rep);
+            vsg_json_str(&j, "receptor", c.receptor);
+            vsg_json_str(&j, "scoring", "ad4");
+            vsg_json_array(&j, "ligand_types");
+            for (int i = 0; i < P.ntypes; i++) vsg_json_str(&j, NULL, P.types[i]);
+            vsg_json_end(&j, ']');
+            vsg_json_array(&j, "nodes");
+            for (int d = 0; d < 3; d++) vsg_json_int(&j, NULL, gpf.npts[d] + 1);
+            vsg_json_end(&j, ']');
+            vsg_json_num(&j, "spacing", c.spacing);
+            vsg_json_object(&j, "box");
+            json_triple(&j, "center_a", P.center);
+            json_triple(&j, "size_a", P.size);
+            vsg_json_num(&j, "padding_a", c.padding);
+            vsg_json_int(&j, "pose_atoms", (long long)P.atoms);
+            vsg_json_end(&j, '}');
+            if (c.keep) vsg_json_str(&j, "maps", c.keep);
+            vsg_json_num(&j, "box_seconds", pass1_s);
+            vsg_json_num(&j, "maps_seconds", maps_s);
+            vsg_cli_json_finish(&j, f, c.out.json, vsg_now() - t0);
+        }
+    }
+done:
+    vsg_mapset_free(maps);
+    vsg_molecule_free(rec);
+    if (tmpdir[0]) remove_dir(tmpdir);
+    return rc;
+}
+
 /* ---- the command ----------------------------------------------------------------------- */
 
 int vsg_cmd_rescore(int argc, char **argv)
@@ -433,11 +811,7 @@ int vsg_cmd_rescore(int argc, char **argv)
         int vr = vsg_cli_vina_command(argc, argv, "rescore", 1);
         return vr == -2 ? 0 : vr;
     }
-    if (scoring && strcmp(scoring, "ad4") == 0) {
-        fprintf(stderr, "vsgrid rescore: --scoring ad4: make the map set with 'vsgrid maps RECEPTOR --scoring ad4 ...' "
-                        "and score with 'vsgrid screen PREFIX.maps.fld POSES'\n");
-        return VSG_EXIT_UNSUPPORTED;
-    }
+    if (scoring && strcmp(scoring, "ad4") == 0) return rescore_ad4(argc, argv); /* maps around the poses + screen */
     if (scoring) return vsg_cli_usage_error("rescore", "--scoring: '%s' is not vina, vinardo or ad4", scoring);
     int rc = parse(argc, argv, "rescore", &c);
     if (rc == -2) return 0;
