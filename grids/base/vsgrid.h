@@ -1415,7 +1415,8 @@ typedef struct {
     int *record_atom;      /* natoms: index of each model atom in the input record */
     int rotors;            /* torsions searched */
     int *body;             /* natoms: rigid body of each model atom (0 .. bodies − 1) */
-    int root;              /* the body moved as a whole (PDBQT: ROOT; else the largest body) */
+    int root;              /* the body moved as a whole (PDBQT: ROOT; else the tree's centre: the body
+                              whose largest hanging subtree has the fewest atoms) */
     int (*rotor)[2];       /* rotors: model atoms across each rotatable bond, parent side first,
                               parents before children (the tree a PDBQT writer needs) */
     int npose;             /* ≤ poses, ≥ 1 on success */

@@ -236,6 +236,49 @@ static vsg_status model_record(const vsg_ligand *lig, vsg_ligand *work, const vs
     return VSG_OK;
 }
 
+/* The root of an SDF/MOL2 record's tree: the body whose largest hanging subtree has the fewest
+ * atoms (the tree's centre, as ligand preparation chooses a central root: a torsion then swings
+ * at most half the molecule); ties: the larger body, then the lower index. */
+static vsg_status central_body(const vsg_torsions *tor, int *root)
+{
+    const int nb = tor->nbodies, nr = tor->nrotors;
+    int *count = calloc((size_t)nb + 1, sizeof(int)), *worst = calloc((size_t)nb + 1, sizeof(int));
+    int *stack = malloc(sizeof(int) * ((size_t)nb + 1));
+    char *side = malloc((size_t)nb + 1);
+    if (!count || !worst || !stack || !side) {
+        free(count), free(worst), free(stack), free(side);
+        return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    }
+    int total = 0;
+    for (int i = 0; i < tor->natoms; i++) count[tor->body[i]]++, total++;
+    for (int k = 0; k < nr; k++) { /* the bodies on the child side of rotor k, without crossing it */
+        memset(side, 0, (size_t)nb);
+        int sp = 0, atoms = 0;
+        stack[sp++] = tor->body[tor->rotor[k][1]];
+        side[stack[0]] = 1;
+        while (sp) {
+            const int b = stack[--sp];
+            atoms += count[b];
+            for (int r = 0; r < nr; r++) {
+                if (r == k) continue;
+                const int x = tor->body[tor->rotor[r][0]], y = tor->body[tor->rotor[r][1]];
+                const int o = x == b ? y : y == b ? x : -1;
+                if (o >= 0 && !side[o]) side[o] = 1, stack[sp++] = o;
+            }
+        }
+        for (int b = 0; b < nb; b++) {
+            const int hang = side[b] ? total - atoms : atoms;
+            if (hang > worst[b]) worst[b] = hang;
+        }
+    }
+    int best = 0;
+    for (int b = 1; b < nb; b++)
+        if (worst[b] < worst[best] || (worst[b] == worst[best] && count[b] > count[best])) best = b;
+    *root = best;
+    free(count), free(worst), free(stack), free(side);
+    return VSG_OK;
+}
+
 vsg_status vsg_dock_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *p, vsg_dock_result *out)
 {
     if (!out) return vsg_fail(VSG_E_ARG, "vsg_dock_cpu: NULL argument");
@@ -277,14 +320,7 @@ vsg_status vsg_dock_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const v
     if (st != VSG_OK) goto done;
     if (tor.natoms != n) { st = vsg_fail(VSG_E_DATA, "dock: torsion tree and model differ in atoms"); goto done; }
     root = 0;
-    if (lig->format != VSG_LIG_PDBQT) { /* the body with the most atoms is the root */
-        int *count = calloc((size_t)tor.nbodies + 1, sizeof(int));
-        if (!count) { st = vsg_fail(VSG_E_NOMEM, "dock: out of memory"); goto done; }
-        for (int i = 0; i < n; i++) count[tor.body[i]]++;
-        for (int b = 1; b < tor.nbodies; b++)
-            if (count[b] > count[root]) root = b;
-        free(count);
-    }
+    if (lig->format != VSG_LIG_PDBQT && (st = central_body(&tor, &root)) != VSG_OK) goto done;
     if ((st = dock_tree_build(L, tor.body, tor.nbodies, tor.nrotors, (const int(*)[2])tor.rotor, root, &tree)) != VSG_OK)
         goto done;
     if ((st = dock_energy_init(&en, t, L, &tree)) != VSG_OK) goto done;
@@ -334,7 +370,13 @@ vsg_status vsg_dock_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const v
         dock_conf c = {{pick[i]->pos[0], pick[i]->pos[1], pick[i]->pos[2]},
                        {pick[i]->q[0], pick[i]->q[1], pick[i]->q[2], pick[i]->q[3]}, pick[i]->tor};
         dock_conf_apply(&tree, &c, ps->xyz);
-        for (int k = 0; k < 3 * n; k++) ps->xyz[k] = round(ps->xyz[k] * 1000) / 1000; /* as written */
+        for (int k = 0; k < 3 * n; k++) { /* as written; an atom inside the box stays inside */
+            const double x = ps->xyz[k], lo = t->begin[k % 3], hi = t->end[k % 3];
+            double r = round(x * 1000) / 1000;
+            if (x <= hi && r > hi) r = floor(x * 1000) / 1000;
+            if (x >= lo && r < lo) r = ceil(x * 1000) / 1000;
+            ps->xyz[k] = r;
+        }
         ps->energy = dock_energy_eval(&en, ps->xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
         shadow.xyz = ps->xyz;
         st = vsg_vina_score_pose(t, &shadow, &ps->score);
