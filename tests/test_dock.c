@@ -199,6 +199,8 @@ static void test_search(const vsg_vina_target *t, const vsg_ligand *lig, const v
         vsg_vina_score s;
         CHECK_STATUS(vsg_vina_score_pose(t, &shadow, &s), VSG_OK);
         CHECK(s.total == a.pose[i].score.total && s.inter == a.pose[i].score.inter);
+        CHECK(a.pose[i].score.outside == 0); /* rounding to 0.001 A never pushes an atom out of the box */
+        for (int k = 0; k < 3 * a.natoms; k++) CHECK(fabs(a.pose[i].xyz[k] * 1000 - round(a.pose[i].xyz[k] * 1000)) < 1e-6);
     }
     CHECK(a.npose && a.pose[0].score.total < -5); /* biotin in streptavidin: about −8 */
     CHECK(a.evaluations == b.evaluations);
