@@ -305,10 +305,10 @@ static void print_summary(const vsg_pb_report *r, const vsg_pb_params *p)
     (void)p;
 }
 
-static vsg_status load(const char *path, vsg_molecule **m, const char *what)
+static vsg_status load(const char *path, vsg_molecule **m, const char *what, int quiet)
 {
     vsg_status st = vsg_molecule_read(path, NULL, m);
-    if (st == VSG_OK)
+    if (st == VSG_OK && !quiet)
         fprintf(stderr, "vsgrid: %s %s: %zu atoms, net charge %+.3f e\n", what, path, vsg_molecule_atom_count(*m),
                 vsg_molecule_net_charge(*m));
     return st;
@@ -417,9 +417,9 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
                 receptor = gp.receptor;
         }
     }
-    if (st == VSG_OK) st = load(receptor, &m, "receptor");
+    if (st == VSG_OK) st = load(receptor, &m, "receptor", c->quiet);
     if (st == VSG_OK && c->around && !c->gpf) {
-        st = load(c->around, &around, "box around");
+        st = load(c->around, &around, "box around", c->quiet);
         c->p.around = around;
     }
 
@@ -449,8 +449,9 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
     }
     double bytes = (double)n[0] * n[1] * n[2] * sizeof(float);
     if (st == VSG_OK) {
-        fprintf(stderr, "vsgrid: grid %dx%dx%d at %.4g Å: memory estimate %.1f MiB (limit %.0f MiB)\n", n[0], n[1], n[2],
-                h, bytes / 1048576.0, c->p.max_memory / 1048576.0);
+        if (!c->quiet)
+            fprintf(stderr, "vsgrid: grid %dx%dx%d at %.4g Å: memory estimate %.1f MiB (limit %.0f MiB)\n", n[0], n[1],
+                    n[2], h, bytes / 1048576.0, c->p.max_memory / 1048576.0);
         if (bytes > c->p.max_memory)
             st = vsg_fail(VSG_E_LIMIT, "the grid needs %.1f MiB, over --max-memory %.0f MiB", bytes / 1048576.0,
                           c->p.max_memory / 1048576.0);
@@ -512,7 +513,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
             if (st == VSG_OK) st = vsg_grid_meta_add(g, "elec_weight", "%.6g", elec_weight);
             if (st == VSG_OK) st = vsg_grid_meta_add(g, "eps_in", "%g", q.eps_in);
             if (st == VSG_OK) st = vsg_grid_meta_add(g, "eps_out", "%g", q.eps_out);
-            if (st == VSG_OK)
+            if (st == VSG_OK && !c->quiet)
                 fprintf(stderr, "  e map: PB potential (eps %g/%g, %d ion species, %d level%s, %d iterations%s), %s, "
                         "%.3f s; x %.4g kcal/mol/kT x weight %.4g\n", q.eps_in, q.eps_out, q.n_ions, pbr.levels,
                         pbr.levels == 1 ? "" : "s", pbr.iterations, pbr.converged ? "" : ", NOT converged", device, secs,
@@ -547,7 +548,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
         secs = vsg_now() - tc;
         if (st == VSG_OK && !(eps_rate > 0.0)) eps_rate = secs > 0.0 ? (double)charged * (double)vsg_grid_nodes(g) / secs : 0.0;
     }
-    if (st == VSG_OK && !c->elec_pb)
+    if (st == VSG_OK && !c->elec_pb && !c->quiet)
         fprintf(stderr, "  coulomb %s%s, %zu charged atoms x %zu points, %s, %.3f s (%.3g evaluations/s)\n",
                 vsg_cli_dielectric_name(&k, dname, sizeof dname), k.autogrid ? " (AutoGrid conventions)" : "", charged,
                 vsg_grid_nodes(g), device, secs, eps_rate);
@@ -582,7 +583,8 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
         ad4_secs = vsg_now() - ta;
         if (st == VSG_OK) {
             nad4 = gp.n_ligand_types + 1;
-            fprintf(stderr, "  ad4 maps: %d ligand types + desolvation, %zu points, %s, %.3f s\n", gp.n_ligand_types,
+            if (!c->quiet)
+                fprintf(stderr, "  ad4 maps: %d ligand types + desolvation, %zu points, %s, %.3f s\n", gp.n_ligand_types,
                     vsg_grid_nodes(ad4[0]), ad4_dev, ad4_secs);
         }
     }
@@ -651,7 +653,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
             }
         }
     }
-    if (st == VSG_OK) {
+    if (st == VSG_OK && !c->quiet) {
         if (c->output) fprintf(stderr, "vsgrid: wrote %s\n", c->output);
         if (c->dx) fprintf(stderr, "vsgrid: wrote %s\n", c->dx);
         if (c->agmaps && nad4)
@@ -736,12 +738,12 @@ static int run_pb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
     double t0 = vsg_now();
     vsg_molecule *m = NULL, *around = NULL, *lig = NULL;
     vsg_grid *g = NULL;
-    vsg_status st = load(c.receptor, &m, "receptor");
+    vsg_status st = load(c.receptor, &m, "receptor", c.quiet);
     if (st == VSG_OK && c.around) {
-        st = load(c.around, &around, "box around");
+        st = load(c.around, &around, "box around", c.quiet);
         c.p.around = around;
     }
-    if (st == VSG_OK && c.ligand) st = load(c.ligand, &lig, "ligand");
+    if (st == VSG_OK && c.ligand) st = load(c.ligand, &lig, "ligand", c.quiet);
     double bytes = 0.0;
     int n[3] = {0, 0, 0};
     double h = 0.0;
