@@ -9,6 +9,10 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 # Help: every subcommand documents its options with defaults.
 expect_rc 0 "$vsgrid" --help
 grep -q "grid RECEPTOR" out.txt || fail "--help lists no grid command"
+# every command main.c dispatches is listed in vsgrid --help
+for cmd in $(grep -o '!strcmp(cmd, "[a-z]*")' "$src/engine/cli/main.c" | sed 's/.*"\([a-z]*\)".*/\1/'); do
+  grep -q "^  $cmd " out.txt || fail "vsgrid --help does not list '$cmd'"
+done
 for cmd in grid energy probe info; do
   expect_rc 0 "$vsgrid" $cmd --help
   grep -q "usage: vsgrid $cmd" out.txt || fail "$cmd --help has no usage line"
