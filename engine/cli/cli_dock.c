@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
+#include "engine/cli/dock_poses.h"
 
 static const char usage[] =
     "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo] [--seed N]\n"
@@ -41,97 +42,6 @@ static const char usage[] =
     "  --quiet            no summary line\n"
     "Exit codes: 0 ok, 2 usage, 3 bad input (no map set, a ligand atom without a map, a malformed\n"
     "torsion tree), 4 memory, 1 other failure.\n";
-
-static double rmsd_heavy(const vsg_dock_result *r, const vsg_vina_ligand *l, const double *a, const double *b)
-{
-    double s = 0;
-    int n = 0;
-    for (int i = 0; i < r->natoms; i++) {
-        if (vsg_vina_ligand_xs_type(l, i) == VSG_XS_NONE) continue;
-        for (int d = 0; d < 3; d++) s += (a[3 * i + d] - b[3 * i + d]) * (a[3 * i + d] - b[3 * i + d]);
-        n++;
-    }
-    return n ? sqrt(s / n) : 0;
-}
-
-static void remarks(FILE *f, int model, const vsg_dock_pose *p, double rmsd)
-{
-    fprintf(f, "MODEL %d\n", model);
-    fprintf(f, "REMARK VINA RESULT: %9.3f %10.3f %10.3f\n", p->score.total, rmsd, rmsd);
-    fprintf(f, "REMARK INTER + INTRA:    %12.3f\nREMARK INTER:            %12.3f\nREMARK INTRA:            %12.3f\n"
-               "REMARK UNBOUND:          %12.3f\n",
-            p->score.inter + p->score.intra, p->score.inter, p->score.intra, p->score.unbound);
-}
-
-/* PDBQT input: the record's own lines, atom coordinates replaced (columns 31-54). */
-static int write_pdbqt_record(FILE *f, const vsg_ligand *lig, const double *xyz, int natoms)
-{
-    int atom = 0, root_seen = 0;
-    const char *p = lig->text, *end = lig->text + lig->text_len;
-    /* the reader's record may begin at its first atom, after a ROOT line: put ROOT back */
-    int has_endroot = 0;
-    for (const char *q = p; q && q < end; q = memchr(q, '\n', (size_t)(end - q)), q = q ? q + 1 : NULL)
-        if (end - q >= 7 && !memcmp(q, "ENDROOT", 7)) has_endroot = 1;
-    while (p < end) {
-        const char *e = memchr(p, '\n', (size_t)(end - p));
-        size_t len = e ? (size_t)(e - p) : (size_t)(end - p);
-        const char *s = p;
-        p = e ? e + 1 : end;
-        while (len > 0 && s[len - 1] == '\r') len--;
-        if ((len >= 5 && !memcmp(s, "MODEL", 5)) || (len >= 6 && !memcmp(s, "ENDMDL", 6))) continue;
-        if (len >= 4 && !memcmp(s, "ROOT", 4)) root_seen = 1;
-        if (len >= 54 && (!memcmp(s, "ATOM  ", 6) || !memcmp(s, "HETATM", 6))) {
-            if (atom >= natoms) return 0;
-            if (!root_seen && has_endroot) fputs("ROOT\n", f);
-            root_seen = 1;
-            fprintf(f, "%.30s%8.3f%8.3f%8.3f%.*s\n", s, xyz[3 * atom], xyz[3 * atom + 1], xyz[3 * atom + 2],
-                    (int)(len - 54), s + 54);
-            atom++;
-            continue;
-        }
-        fprintf(f, "%.*s\n", (int)len, s);
-    }
-    return atom == natoms;
-}
-
-/* SDF/MOL2 input: the model's atoms (m, typed and merged as the search had them) under the tree. */
-static void atom_line(FILE *f, const vsg_ligand *m, const double *xyz, int i, const int *serial)
-{
-    const vsg_lig_atom *a = &m->atoms[i];
-    const char *name = a->name[0] ? a->name : a->element;
-    fprintf(f, "ATOM  %5d %-4.4s LIG L   1    %8.3f%8.3f%8.3f  1.00  0.00    %6.3f %-2s\n", serial[i], name, xyz[3 * i],
-            xyz[3 * i + 1], xyz[3 * i + 2], a->charge, a->ad_type);
-}
-
-static void write_branch(FILE *f, const vsg_ligand *m, const vsg_dock_result *r, const double *xyz, int body,
-                         const int *serial)
-{
-    for (int i = 0; i < r->natoms; i++)
-        if (r->body[i] == body) atom_line(f, m, xyz, i, serial);
-    for (int k = 0; k < r->rotors; k++) {
-        const int a = r->rotor[k][0], b = r->rotor[k][1];
-        if (r->body[a] != body) continue;
-        fprintf(f, "BRANCH %3d %3d\n", serial[a], serial[b]);
-        write_branch(f, m, r, xyz, r->body[b], serial);
-        fprintf(f, "ENDBRANCH %3d %3d\n", serial[a], serial[b]);
-    }
-}
-
-static void write_tree(FILE *f, const vsg_ligand *m, const vsg_dock_result *r, const double *xyz, const int *serial)
-{
-    fprintf(f, "REMARK Name = %s\nROOT\n", m->name);
-    for (int i = 0; i < r->natoms; i++)
-        if (r->body[i] == r->root) atom_line(f, m, xyz, i, serial);
-    fprintf(f, "ENDROOT\n");
-    for (int k = 0; k < r->rotors; k++) {
-        const int a = r->rotor[k][0], b = r->rotor[k][1];
-        if (r->body[a] != r->root) continue;
-        fprintf(f, "BRANCH %3d %3d\n", serial[a], serial[b]);
-        write_branch(f, m, r, xyz, r->body[b], serial);
-        fprintf(f, "ENDBRANCH %3d %3d\n", serial[a], serial[b]);
-    }
-    fprintf(f, "TORSDOF %d\n", r->rotors);
-}
 
 int vsg_cmd_dock(int argc, char **argv)
 {
@@ -203,7 +113,7 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_dock_result res;
     memset(&res, 0, sizeof res);
     vsg_vina_ligand *vl = NULL;
-    int rc = VSG_EXIT_OK, *serial = NULL;
+    int rc = VSG_EXIT_OK;
     FILE *f = NULL, *csv = NULL;
     if ((st = vsg_ligand_reader_open(paths, 1, &ro, &rd)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if (vsg_ligand_reader_next(rd, &lig) != 1) {
@@ -218,38 +128,20 @@ int vsg_cmd_dock(int argc, char **argv)
     }
     if ((st = vsg_vina_ligand_new(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if ((st = vsg_dock_cpu(t, &lig, &p, &res)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
-    const int pdbqt = lig.format == VSG_LIG_PDBQT;
-    if (!pdbqt) { /* the atoms as the model has them: typed, non-polar hydrogens merged */
-        if ((st = vsg_ligand_assign_ad_types(&lig)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
-        vsg_ligand_merge_nonpolar_h(&lig);
-        if (lig.natoms != res.natoms) {
-            fprintf(stderr, "vsgrid dock: %s: %d atoms after the hydrogen merge, the model has %d\n", ligpath, lig.natoms,
-                    res.natoms);
-            rc = VSG_EXIT_FAILURE;
-            goto done;
-        }
-    }
-    serial = malloc(sizeof(int) * (size_t)res.natoms);
-    if (!serial) { rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "out of memory")); goto done; }
-    for (int i = 0; i < res.natoms; i++) serial[i] = i + 1;
+    /* an SDF/MOL2 record as the model has it: typed, non-polar hydrogens merged */
+    if ((st = vsg_cli_dock_model_ligand(&lig, &res)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if (!(f = fopen(outpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", outpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csvpath && !(csv = fopen(csvpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", csvpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csv) fprintf(csv, "pose,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,search_energy_kcal_mol,"
                           "num_tors,rmsd_best_A,rmsd_input_A\n");
     for (int k = 0; k < res.npose; k++) {
         const vsg_dock_pose *ps = &res.pose[k];
-        const double rb = rmsd_heavy(&res, vl, ps->xyz, res.pose[0].xyz);
-        remarks(f, k + 1, ps, rb);
-        if (pdbqt) {
-            if (!write_pdbqt_record(f, &lig, ps->xyz, res.natoms)) {
-                fprintf(stderr, "vsgrid dock: %s: the record's atom lines do not match its model\n", ligpath);
-                rc = VSG_EXIT_FAILURE;
-                goto done;
-            }
-        } else {
-            write_tree(f, &lig, &res, ps->xyz, serial);
+        const double rb = vsg_cli_dock_rmsd_heavy(&res, vl, ps->xyz, res.pose[0].xyz);
+        if (!vsg_cli_dock_write_model(f, &lig, &res, k, k + 1, rb, -1)) {
+            fprintf(stderr, "vsgrid dock: %s: the record's atom lines do not match its model\n", ligpath);
+            rc = VSG_EXIT_FAILURE;
+            goto done;
         }
-        fprintf(f, "ENDMDL\n");
         if (csv)
             fprintf(csv, "%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.3f,%.3f\n", k + 1, ps->score.total, ps->score.inter,
                     ps->score.intra, ps->score.torsional, ps->energy, ps->score.num_tors, rb, ps->rmsd_input);
@@ -280,7 +172,6 @@ int vsg_cmd_dock(int argc, char **argv)
 done:
     if (f && fclose(f) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
     if (csv && fclose(csv) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
-    free(serial);
     vsg_dock_result_release(&res);
     vsg_vina_ligand_free(vl);
     vsg_ligand_release(&lig);

@@ -72,7 +72,8 @@ static const char screen_usage[] =
     "  --temperature K         for kT/e grids (default 298.15)\n"
     "\n"
     "placement:\n"
-    "  --placement P           as-is (default: every molecule scored where it is) | rigid:\n"
+    "  --placement P           as-is (default: every molecule scored where it is) | flexible\n"
+    "                          (--scoring vina|vinardo: each molecule docked, see below) | rigid:\n"
     "                          each molecule is placed by an exhaustive rigid-body search\n"
     "                          on an AutoDock4 map set (GRID a .maps.fld: it has the steric\n"
     "                          terms; a PB or Coulomb grid is refused, ligands would sink into\n"
@@ -144,6 +145,7 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             fputs(screen_usage, stdout);
             fputs(vsg_cli_vina_help, stdout);
+            fputs(vsg_cli_vina_flexible_help, stdout);
             return -2;
         }
         if (arg[0] != '-' || !strcmp(arg, "-")) {
@@ -364,7 +366,29 @@ int vsg_cmd_screen(int argc, char **argv)
     static screen_cli c; /* large (the input list): not on the stack */
     const char *scoring = vsg_cli_scoring_arg(argc, argv);
     if (scoring && (!strcmp(scoring, "vina") || !strcmp(scoring, "vinardo"))) { /* Vina: its own CPU loop */
-        int vr = vsg_cli_vina_command(argc, argv, "screen", 0);
+        const char *placement = vsg_cli_placement_arg(argc, argv);
+        if (placement && !strcmp(placement, "flexible")) { /* each record docked */
+            int vr = vsg_cli_vina_flexible_command(argc, argv, "screen");
+            return vr == -2 ? 0 : vr;
+        }
+        if (placement && strcmp(placement, "as-is"))
+            return vsg_cli_usage_error("screen", "--placement %s with --scoring %s: rigid placement works on an AutoDock4 "
+                                       "map set (GRID a .maps.fld, --scoring ad4); on a Vina map set use --placement "
+                                       "flexible (each record docked) or as-is", placement, scoring);
+        char **args = argv; /* --placement as-is is the Vina screen's only mode: drop it */
+        int nargs = argc;
+        char *kept[512];
+        if (placement && argc <= (int)(sizeof kept / sizeof kept[0])) {
+            nargs = 0;
+            for (int i = 0; i < argc; i++) {
+                if (!strcmp(argv[i], "--placement")) { i++; continue; }
+                if (!strncmp(argv[i], "--placement=", 12)) continue;
+                kept[nargs++] = argv[i];
+            }
+            args = kept;
+        }
+        int vr = vsg_cli_vina_command(nargs, args, "screen", 0);
+        if (vr == -2) fputs(vsg_cli_vina_flexible_help, stdout);
         return vr == -2 ? 0 : vr;
     }
     int r = parse(argc, argv, "screen", &c);

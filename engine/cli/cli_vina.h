@@ -1,5 +1,6 @@
 /* cli_vina.h — `vsgrid screen PREFIX ... --scoring vina|vinardo` and `vsgrid rescore RECEPTOR
- * ... --scoring vina|vinardo` (cli_screen_options.c): Vina / Vinardo pose scores on the CPU. */
+ * ... --scoring vina|vinardo` (cli_screen_options.c): Vina / Vinardo pose scores on the CPU;
+ * `--placement flexible`: each record docked (cli_screen_flexible.c). */
 #ifndef VSG_CLI_VINA_H
 #define VSG_CLI_VINA_H
 
@@ -9,5 +10,12 @@ const char *vsg_cli_scoring_arg(int argc, char **argv);
  * Returns the exit code. */
 int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore);
 extern const char vsg_cli_vina_help[];
+
+/* `vsgrid screen PREFIX LIBRARY... --scoring vina|vinardo --placement flexible`
+ * (cli_screen_flexible.c): every record docked (vsg_dock_cpu), one row each. The last
+ * --placement value in argv, or NULL when absent. Returns the exit code (−2 after --help). */
+const char *vsg_cli_placement_arg(int argc, char **argv);
+int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd);
+extern const char vsg_cli_vina_flexible_help[];
 
 #endif

@@ -1,0 +1,362 @@
+/* cli_screen_flexible.c — `vsgrid screen PREFIX LIBRARY... --scoring vina|vinardo --placement
+ * flexible`: every record docked into the Vina / Vinardo map set by the CPU twin of the flexible
+ * search (vsg_dock_cpu, as `vsgrid dock`), one CSV row per input record in input order (the
+ * as-is Vina screen's columns, from the best pose), the best pose of each record as a PDBQT
+ * MODEL (--poses-out, dock_poses.h). Records are docked in chunks with OpenMP: over records, one
+ * thread each, when a chunk has at least as many records as threads, else one record at a time
+ * over its chains. Record i (the CSV's 0-based index) is docked with seed --seed + i, so it docks
+ * as `vsgrid dock --seed (seed + i)` would, and the rows and poses do not depend on the thread
+ * count. Built on the public API only (engine/cli/ is its client), hence a loop of its own here
+ * rather than in engine/screen/vina_screen.c. */
+#define _POSIX_C_SOURCE 200809L /* isatty */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "engine/cli/cli.h"
+#include "engine/cli/cli_vina.h"
+#include "engine/cli/dock_poses.h"
+
+#define CHUNK 64 /* records docked together */
+
+const char vsg_cli_vina_flexible_help[] =
+    "Flexible docking in the screen (--scoring vina|vinardo --placement flexible): each record is\n"
+    "docked into the map set PREFIX as 'vsgrid dock' docks it (AutoDock Vina 1.2's Monte Carlo +\n"
+    "BFGS over position, orientation and torsions, on the CPU; rings, bond lengths and angles as\n"
+    "in the input) instead of being scored where it is. One row per input record, in input\n"
+    "order, with the as-is columns above for the best pose (its 'vina --score_only' terms); a\n"
+    "record that cannot be docked gets its status (untyped, torsions, too_many_atoms, no_pose,\n"
+    "the reader's codes) and message. Record i (the index column) is docked with seed --seed + i:\n"
+    "the rows do not depend on --threads. (--placement rigid needs an AutoDock4 map set .maps.fld.)\n"
+    "  --seed N            random seed (default 0)\n"
+    "  --exhaustiveness N  Monte Carlo chains a record, each from a random pose (default 8)\n"
+    "  --steps N           steps a chain (default Vina's: 105 x (50 + atoms + 10 x (6 + torsions)))\n"
+    "  --poses-out F.pdbqt the best pose of each docked record as a MODEL, in input order, with\n"
+    "                      REMARK VINA RESULT (its score) and 'REMARK VSGRID RECORD: index name';\n"
+    "                      a PDBQT record keeps its tree, an SDF/MOL2 one gets the tree searched\n"
+    "  --json FILE         the screen's keys plus placement, seed, exhaustiveness, steps,\n"
+    "                      dock_evaluations\n";
+
+const char *vsg_cli_placement_arg(int argc, char **argv)
+{
+    const char *v = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--placement")) v = i + 1 < argc ? argv[i + 1] : "";
+        else if (!strncmp(argv[i], "--placement=", 12)) v = argv[i] + 12;
+    }
+    return v;
+}
+
+typedef struct {
+    int ok;
+    vsg_vina_score s;
+    int torsdof;
+    char code[16];
+    char message[256];
+    vsg_dock_result res;
+    long evaluations;
+} flex_row;
+
+static const char *code_of(vsg_status st, const char *msg)
+{
+    switch (st) {
+    case VSG_E_DATA: return strstr(msg, "tree") ? VSG_LIG_TORSIONS : VSG_LIG_TYPE;
+    case VSG_E_FORMAT: return VSG_LIG_TORSIONS;
+    case VSG_E_LIMIT: return VSG_LIG_TOO_MANY;
+    case VSG_E_NOMEM: return "nomem";
+    default: return "error";
+    }
+}
+
+static void dock_one(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *p0, int threads, flex_row *r)
+{
+    memset(r, 0, sizeof *r);
+    if (lig->status != VSG_OK) {
+        snprintf(r->code, sizeof r->code, "%s", lig->code);
+        snprintf(r->message, sizeof r->message, "%s", lig->message);
+        return;
+    }
+    vsg_dock_params p = *p0;
+    p.seed = p0->seed + (uint64_t)lig->index;
+    p.threads = threads;
+    p.poses = 1;
+    vsg_vina_ligand *l = NULL;
+    vsg_status st = vsg_vina_ligand_new(lig, &l);
+    if (st == VSG_OK) {
+        vsg_vina_ligand_info info;
+        vsg_vina_ligand_get_info(l, &info);
+        r->torsdof = info.torsdof;
+        st = vsg_dock_cpu(t, lig, &p, &r->res);
+        r->evaluations = r->res.evaluations;
+    }
+    if (st != VSG_OK) {
+        char m[200];
+        snprintf(m, sizeof m, "%s", vsg_last_error());
+        snprintf(r->code, sizeof r->code, "%s", code_of(st, m));
+        if (strstr(m, lig->source)) snprintf(r->message, sizeof r->message, "%s", m);
+        else snprintf(r->message, sizeof r->message, "%s: record %ld: %s", lig->source, lig->record, m);
+        vsg_dock_result_release(&r->res);
+    } else if (r->res.npose < 1) {
+        snprintf(r->code, sizeof r->code, "%s", VSG_LIG_NO_POSE);
+        snprintf(r->message, sizeof r->message, "%s: record %ld: the search kept no pose", lig->source, lig->record);
+        vsg_dock_result_release(&r->res);
+    } else {
+        r->s = r->res.pose[0].score;
+        r->ok = 1;
+    }
+    vsg_vina_ligand_free(l);
+}
+
+static void write_row(FILE *f, const vsg_ligand *lig, int natoms, const flex_row *r)
+{
+    fprintf(f, "%zu,", lig->index);
+    vsg_csv_field(f, lig->name);
+    fputc(',', f);
+    vsg_csv_field(f, lig->source);
+    fprintf(f, ",%ld,%d,", lig->record, natoms);
+    if (r->ok) {
+        fprintf(f, "%.4f,%.4f,%.4f,%.4f,%.4f,%g,%d,%d,", r->s.total, r->s.inter, r->s.intra, r->s.torsional, r->s.unbound,
+                r->s.num_tors, r->torsdof, r->s.outside);
+        if (r->s.outside > 0) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "%d heavy atoms of the best pose outside the maps' box (Vina's penalty)", r->s.outside);
+            fputs(VSG_LIG_OUTSIDE ",", f);
+            vsg_csv_field(f, msg);
+        } else {
+            fputs("ok,", f);
+        }
+    } else {
+        fputs(",,,,,,,,", f);
+        vsg_csv_field(f, r->code);
+        fputc(',', f);
+        vsg_csv_field(f, r->message);
+    }
+    fputc('\n', f);
+}
+
+static void count_code(vsg_screen_report *rep, const char *code)
+{
+    for (size_t i = 0; i < rep->by_code_n; i++)
+        if (!strcmp(rep->by_code[i], code)) { rep->by_code_count[i]++; return; }
+    if (rep->by_code_n < 16) {
+        snprintf(rep->by_code[rep->by_code_n], sizeof rep->by_code[0], "%s", code);
+        rep->by_code_count[rep->by_code_n++] = 1;
+    }
+}
+
+/* The loop: reads, docks and writes chunk by chunk. Returns VSG_OK or a whole-run failure. */
+static vsg_status run(const vsg_vina_target *t, const char *const *inputs, int ninputs, vsg_ligand_format format,
+                      int max_atoms, const vsg_dock_params *p, FILE *csv, FILE *poses, int progress,
+                      vsg_screen_report *rep, long *evaluations)
+{
+    memset(rep, 0, sizeof *rep);
+    *evaluations = 0;
+    const double t0 = vsg_now();
+    vsg_ligand_reader_options ro = {format, 1, max_atoms};
+    vsg_ligand_reader *rd = NULL;
+    vsg_status st = vsg_ligand_reader_open(inputs, ninputs, &ro, &rd);
+    if (st != VSG_OK) return st;
+    vsg_ligand *chunk = malloc(sizeof *chunk * CHUNK);
+    flex_row *rows = calloc(CHUNK, sizeof *rows);
+    if (!chunk || !rows) {
+        free(chunk), free(rows);
+        vsg_ligand_reader_close(rd);
+        return vsg_fail(VSG_E_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < CHUNK; i++) vsg_ligand_init(&chunk[i]);
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    fputs("index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,"
+          "unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message\n",
+          csv);
+    int model = 0;
+    for (;;) {
+        double a = vsg_now();
+        int n = 0;
+        while (n < CHUNK && vsg_ligand_reader_next(rd, &chunk[n]) == 1) n++;
+        double b = vsg_now();
+        rep->parse_s += b - a;
+        if (n == 0) break;
+        if (n >= threads) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+            for (int i = 0; i < n; i++) dock_one(t, &chunk[i], p, 1, &rows[i]);
+        } else {
+            for (int i = 0; i < n; i++) dock_one(t, &chunk[i], p, 0, &rows[i]);
+        }
+        double c = vsg_now();
+        rep->score_s += c - b;
+        for (int i = 0; i < n; i++) {
+            flex_row *r = &rows[i];
+            rep->records++;
+            *evaluations += r->evaluations;
+            if (r->ok) {
+                rep->scored++;
+                rep->atoms += (uint64_t)chunk[i].natoms;
+                if (r->s.outside > 0) rep->outside++;
+            } else {
+                rep->failed++;
+                count_code(rep, r->code);
+            }
+            write_row(csv, &chunk[i], chunk[i].natoms, r);
+            if (r->ok && poses && st == VSG_OK) {
+                st = vsg_cli_dock_model_ligand(&chunk[i], &r->res);
+                if (st == VSG_OK && !vsg_cli_dock_write_model(poses, &chunk[i], &r->res, 0, ++model, 0.0, (long)chunk[i].index))
+                    st = vsg_fail(VSG_E_DATA, "%s: record %ld: the record's atom lines do not match its model",
+                                  chunk[i].source, chunk[i].record);
+            }
+            vsg_dock_result_release(&r->res);
+        }
+        rep->write_s += vsg_now() - c;
+        if (progress) fprintf(stderr, "\rvsgrid: %zu records docked", rep->records);
+        if (n < CHUNK || st != VSG_OK) break;
+    }
+    if (progress) fputc('\n', stderr);
+    for (int i = 0; i < CHUNK; i++) vsg_ligand_release(&chunk[i]);
+    free(chunk), free(rows);
+    vsg_ligand_reader_close(rd);
+    if (st == VSG_OK && (fflush(csv) != 0 || ferror(csv))) st = vsg_fail(VSG_E_IO, "write error on the CSV output");
+    if (st == VSG_OK && poses && (fflush(poses) != 0 || ferror(poses))) st = vsg_fail(VSG_E_IO, "write error on the poses");
+    snprintf(rep->device, sizeof rep->device, "cpu (%d thread%s)", threads, threads == 1 ? "" : "s");
+    snprintf(rep->kernel, sizeof rep->kernel, "%s flexible docking",
+             vsg_vina_target_scoring(t) == VSG_VINA_SCORING_VINARDO ? "vinardo" : "vina");
+    snprintf(rep->precision, sizeof rep->precision, "double");
+    rep->parse_threads = 1;
+    rep->seconds = vsg_now() - t0;
+    return st;
+}
+
+int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
+{
+    const double t0 = vsg_now();
+    static const char *inputs[4096];
+    const char *target = NULL, *poses_path = NULL;
+    int ninputs = 0, quiet = 0, threads = 0, max_atoms = 0;
+    vsg_ligand_format format = VSG_LIG_AUTO;
+    vsg_screen_outputs out;
+    memset(&out, 0, sizeof out);
+    vsg_dock_params p;
+    vsg_dock_params_default(&p);
+    vsg_vina_scoring sf = VSG_VINA_SCORING_VINA;
+    vsg_args a = {argc, 1, argv, NULL, NULL};
+    for (; a.i < argc; a.i++) {
+        const char *arg = argv[a.i], *v;
+        double x;
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(vsg_cli_vina_help, stdout);
+            fputs(vsg_cli_vina_flexible_help, stdout);
+            return -2;
+        }
+        if (arg[0] != '-' || !strcmp(arg, "-")) {
+            if (!target) target = arg;
+            else if (ninputs < (int)(sizeof inputs / sizeof inputs[0])) inputs[ninputs++] = arg;
+            else return vsg_cli_usage_error(cmd, "too many library files (at most %d)", (int)(sizeof inputs / sizeof inputs[0]));
+            continue;
+        }
+#define VALUE() do { if (!(v = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; } while (0)
+        if (vsg_arg_is(&a, "--quiet")) quiet = 1;
+        else if (vsg_arg_is(&a, "--scoring")) {
+            VALUE();
+            if (!strcmp(v, "vina")) sf = VSG_VINA_SCORING_VINA;
+            else if (!strcmp(v, "vinardo")) sf = VSG_VINA_SCORING_VINARDO;
+            else return vsg_cli_usage_error(cmd, "--scoring: '%s' is not vina or vinardo", v);
+        } else if (vsg_arg_is(&a, "--placement")) {
+            VALUE();
+            if (strcmp(v, "flexible")) return vsg_cli_usage_error(cmd, "--placement: '%s' here is not flexible", v);
+        } else if (vsg_arg_is(&a, "-o") || vsg_arg_is(&a, "--output")) { VALUE(); out.csv = v; }
+        else if (vsg_arg_is(&a, "--json")) { VALUE(); out.json = v; }
+        else if (vsg_arg_is(&a, "--poses-out")) { VALUE(); poses_path = v; }
+        else if (vsg_arg_is(&a, "--format")) {
+            VALUE();
+            if (!strcmp(v, "sdf")) format = VSG_LIG_SDF;
+            else if (!strcmp(v, "mol2")) format = VSG_LIG_MOL2;
+            else if (!strcmp(v, "pdbqt")) format = VSG_LIG_PDBQT;
+            else if (!strcmp(v, "pdb")) format = VSG_LIG_PDB;
+            else return vsg_cli_usage_error(cmd, "--format: '%s' is not sdf, mol2, pdbqt or pdb", v);
+        } else if (vsg_arg_is(&a, "--seed")) {
+            VALUE();
+            char *end;
+            unsigned long long s = strtoull(v, &end, 10);
+            if (!isdigit((unsigned char)v[0]) || *end) return vsg_cli_usage_error(cmd, "--seed: '%s' is not an integer >= 0", v);
+            p.seed = (uint64_t)s;
+        } else if (vsg_arg_is(&a, "--exhaustiveness") || vsg_arg_is(&a, "--steps") || vsg_arg_is(&a, "--max-atoms") ||
+                   vsg_arg_is(&a, "--threads")) {
+            const char *name = a.name;
+            VALUE();
+            if (!vsg_parse_number(v, &x) || x != floor(x) || x < 1 || x > 1e6)
+                return vsg_cli_usage_error(cmd, "%s: '%s' is not an integer in 1..1000000", name, v);
+            if (!strcmp(name, "--exhaustiveness")) p.exhaustiveness = (int)x;
+            else if (!strcmp(name, "--steps")) p.steps = (int)x;
+            else if (!strcmp(name, "--max-atoms")) max_atoms = (int)x;
+            else threads = (int)x;
+        } else {
+            return vsg_cli_usage_error(cmd, "%s does not apply to --placement flexible (docked on the CPU; see --help)", arg);
+        }
+#undef VALUE
+    }
+    if (vsg_mpi_active()) return vsg_cli_usage_error(cmd, "--placement flexible runs in one process: not under mpirun");
+    if (!target) return vsg_cli_usage_error(cmd, "no map-set PREFIX given");
+    if (ninputs == 0) return vsg_cli_usage_error(cmd, "no LIBRARY given");
+    if (!out.csv) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
+    if (poses_path) {
+        size_t n = strlen(poses_path);
+        if (n < 6 || strcmp(poses_path + n - 6, ".pdbqt"))
+            return vsg_cli_usage_error(cmd, "--poses-out: '%s' is not a .pdbqt file (flexible poses are written as PDBQT)", poses_path);
+    }
+    for (int i = 0; i < ninputs; i++)
+        if (!strcmp(inputs[i], "-") && format == VSG_LIG_AUTO) return vsg_cli_usage_error(cmd, "reading standard input needs --format");
+#ifdef _OPENMP
+    if (threads > 0) omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+    vsg_vina_target *t = NULL;
+    vsg_status st = vsg_vina_target_maps(target, sf, &t);
+    if (st != VSG_OK) return vsg_cli_fail(st);
+    FILE *csv = strcmp(out.csv, "-") ? fopen(out.csv, "w") : stdout;
+    FILE *poses = NULL;
+    if (!csv || (poses_path && !(poses = fopen(poses_path, "w")))) {
+        fprintf(stderr, "vsgrid: cannot write %s\n", csv ? poses_path : out.csv);
+        if (csv && csv != stdout) fclose(csv);
+        vsg_vina_target_free(t);
+        return VSG_EXIT_INPUT;
+    }
+    vsg_screen_report rep;
+    long evaluations = 0;
+    st = run(t, inputs, ninputs, format, max_atoms, &p, csv, poses, !quiet && isatty(2), &rep, &evaluations);
+    if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", out.csv);
+    if (poses && fclose(poses) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", poses_path);
+    if (st != VSG_OK) {
+        vsg_vina_target_free(t);
+        return vsg_cli_fail(st);
+    }
+    out.sdf = poses_path; /* the summary's "wrote" line */
+    if (!quiet) vsg_cli_screen_summary(&rep, "on the maps; ", &out);
+    if (out.json) {
+        vsg_json j;
+        FILE *f = vsg_cli_json_open(out.json, &j, cmd);
+        if (f) {
+            vsg_json_str(&j, "maps", target);
+            vsg_cli_json_screen(&j, sf == VSG_VINA_SCORING_VINARDO ? "vinardo" : "vina", inputs, ninputs, &rep);
+            vsg_json_str(&j, "placement", "flexible");
+            vsg_json_int(&j, "seed", (long long)p.seed);
+            vsg_json_int(&j, "exhaustiveness", p.exhaustiveness);
+            vsg_json_int(&j, "steps", p.steps); /* 0: Vina's default for each record's size */
+            vsg_json_int(&j, "dock_evaluations", evaluations);
+            if (poses_path) vsg_json_str(&j, "poses_out", poses_path);
+            vsg_cli_json_finish(&j, f, out.json, vsg_now() - t0);
+        }
+    }
+    vsg_vina_target_free(t);
+    return 0;
+}

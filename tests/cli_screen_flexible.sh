@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# `vsgrid screen PREFIX LIBRARY --scoring vina|vinardo --placement flexible` (issue 18 item 5, CPU):
+# every record docked (vsg_dock_cpu, as `vsgrid dock`), one CSV row per input record in input
+# order. Without extra data: --help, usage errors (2: --placement rigid on a Vina map set, a
+# --poses-out that is not .pdbqt, options that do not apply); biotin on 1STP Vina maps made by
+# `vsgrid maps` (data/): a library of biotin, biotin with an atom of no XS type, biotin again →
+# rows ok/untyped/ok with the as-is columns; the same CSV and poses on 1 and 2 threads; record 0
+# docked as `vsgrid dock --seed S` docks it (record i: seed S + i); the poses file has 2 MODELs
+# that `vsgrid screen m POSES --scoring vina` rescores to the CSV's scores (0.001), each within
+# 2 A heavy-atom RMSD of the crystal pose; --json has the dock settings; --placement as-is stays
+# the as-is screen. With ../shared/data (or $VSG_SHARED_DATA): the 1IEP ligand docked within 2 A.
+# Usage: cli_screen_flexible.sh VSGRID SOURCE_DIR BINARY_DIR
+set -u
+vsgrid=$1 src=$2 work=$3/cli_screen_flexible
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+. "$src/tests/lib_cli.sh"
+rec=$src/data/1stp_receptor.pdbqt
+lig=$src/data/biotin.pdbqt
+
+# heavy-atom RMSD between model M (1-based) of a PDBQT file and the first record of another
+# (atom lines in the same order; H and HD left out)
+rmsd() {
+  awk -v want="$3" 'FNR == 1 { f++; m = 0; on = 1 }
+       /^MODEL/ { m++; on = (f == 1 ? m == want : m <= 1) }
+       /^ENDMDL/ || /^TORSDOF/ { if (f == 2) on = 0 }
+       on && /^(ATOM  |HETATM)/ { t = substr($0, 78, 2); gsub(/ /, "", t); if (t == "H" || t == "HD") next
+         n[f]++; x[f, n[f]] = substr($0, 31, 8); y[f, n[f]] = substr($0, 39, 8); z[f, n[f]] = substr($0, 47, 8) }
+       END { if (n[1] != n[2] || n[1] == 0) { print "nan"; exit }
+             for (i = 1; i <= n[1]; i++) s += (x[1,i]-x[2,i])^2 + (y[1,i]-y[2,i])^2 + (z[1,i]-z[2,i])^2
+             printf "%.3f\n", sqrt(s / n[1]) }' "$1" "$2"
+}
+
+expect_rc 0 "$vsgrid" screen --help
+grep -q -- "--placement flexible" out.txt || fail "screen --help does not document --placement flexible"
+grep -q -- "--exhaustiveness" out.txt || fail "screen --help does not document --exhaustiveness"
+expect_rc 0 "$vsgrid" screen --scoring vina --placement flexible --help
+grep -q -- "--poses-out" out.txt || fail "screen --placement flexible --help does not document --poses-out"
+
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --around "$lig" -o m --device cpu --quiet
+# a library: biotin, biotin with an atom of no XS type, biotin again
+awk '{ print } /^TORSDOF/ { exit }' "$lig" > lib.pdbqt
+awk '/HETATM    2 / { $0 = substr($0, 1, 77) "Xx" } { print } /^TORSDOF/ { exit }' "$lig" >> lib.pdbqt
+awk '{ print } /^TORSDOF/ { exit }' "$lig" >> lib.pdbqt
+
+# usage errors → 2
+expect_rc 2 "$vsgrid" screen m lib.pdbqt --scoring vina --placement rigid -o r.csv
+grep -q "AutoDock4 map set" err.txt || fail "--placement rigid with vina: $(cat err.txt)"
+expect_rc 2 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible --poses-out p.sdf -o r.csv
+expect_rc 2 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible --rotations 10 -o r.csv
+expect_rc 2 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible --exhaustiveness 0 -o r.csv
+expect_rc 2 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible        # no -o
+expect_rc 3 "$vsgrid" screen nothere lib.pdbqt --scoring vina --placement flexible -o r.csv
+
+dock=(--seed 5 --exhaustiveness 2 --steps 6000)
+expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible "${dock[@]}" --threads 1 \
+  -o a.csv --poses-out a.pdbqt --json a.json
+head -1 a.csv | grep -q "^index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message$" ||
+  fail "header: $(head -1 a.csv)"
+[ "$(wc -l < a.csv)" = 4 ] || fail "3 records: $(($(wc -l < a.csv) - 1)) rows"
+[ "$(cut -d, -f1 a.csv | tail -3 | tr '\n' ' ')" = "0 1 2 " ] || fail "rows not in input order"
+[ "$(sed 1d a.csv | awk -F, '{ printf "%s ", $14 }')" = "ok untyped ok " ] || fail "statuses: $(cut -d, -f14 a.csv | tr '\n' ' ')"
+sed -n 3p a.csv | grep -q "Xx" || fail "the untyped row does not name the type: $(sed -n 3p a.csv)"
+[ "$(sed -n 2p a.csv | cut -d, -f12)" = 5 ] || fail "biotin TORSDOF: $(sed -n 2p a.csv)"
+for r in 2 4; do
+  s=$(sed -n ${r}p a.csv | cut -d, -f6)
+  awk -v s="$s" 'BEGIN { exit !(s < -5 && s > -15) }' || fail "docked biotin scores $s"
+done
+[ "$(json_val a.json placement)" = '"flexible"' ] || fail "json: placement $(json_val a.json placement)"
+[ "$(json_val a.json seed)" = 5 ] && [ "$(json_val a.json exhaustiveness)" = 2 ] && [ "$(json_val a.json steps)" = 6000 ] ||
+  fail "json: dock settings"
+[ "$(json_val a.json records)" = 3 ] && [ "$(json_val a.json scored)" = 2 ] || fail "json: records/scored"
+
+# the thread count changes nothing
+expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible "${dock[@]}" --threads 2 --quiet \
+  -o b.csv --poses-out b.pdbqt
+cmp -s a.csv b.csv || fail "1 and 2 threads: different CSVs"
+cmp -s a.pdbqt b.pdbqt || fail "1 and 2 threads: different poses"
+
+# record 0 docks as `vsgrid dock --seed 5` (record i: seed 5 + i)
+expect_rc 0 "$vsgrid" dock m "$lig" "${dock[@]}" --poses 1 --quiet -o d.pdbqt --csv d.csv
+[ "$(sed -n 2p d.csv | cut -d, -f2)" = "$(sed -n 2p a.csv | cut -d, -f6 | awk '{ printf "%.3f", $1 }')" ] ||
+  fail "record 0: $(sed -n 2p a.csv | cut -d, -f6), vsgrid dock --seed 5: $(sed -n 2p d.csv | cut -d, -f2)"
+
+# the poses: 2 models, rescored to the CSV's scores, near the crystal pose
+[ "$(grep -c '^MODEL' a.pdbqt)" = 2 ] && [ "$(grep -c '^ENDMDL' a.pdbqt)" = 2 ] || fail "poses: $(grep -c '^MODEL' a.pdbqt) models"
+[ "$(grep -c '^REMARK VSGRID RECORD: 0 ' a.pdbqt)" = 1 ] && [ "$(grep -c '^REMARK VSGRID RECORD: 2 ' a.pdbqt)" = 1 ] ||
+  fail "poses: REMARK VSGRID RECORD lines"
+[ "$(grep -c '^BRANCH' a.pdbqt)" = 10 ] || fail "poses: the tree is not kept"
+expect_rc 0 "$vsgrid" screen m a.pdbqt --scoring vina -o re.csv --quiet
+[ "$(wc -l < re.csv)" = 3 ] || fail "rescoring the poses: $(($(wc -l < re.csv) - 1)) rows"
+for k in 1 2; do
+  r=$([ $k = 1 ] && echo 2 || echo 4)
+  want=$(sed -n ${r}p a.csv | cut -d, -f6) got=$(sed -n $((k + 1))p re.csv | cut -d, -f6)
+  awk -v a="$want" -v b="$got" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 0.001) }' ||
+    fail "pose $k rescored $got, the CSV says $want"
+  grep -q "REMARK VINA RESULT: *$(awk -v s="$want" 'BEGIN { printf "%.3f", s }') " a.pdbqt || fail "pose $k: no VINA RESULT $want"
+  d=$(rmsd a.pdbqt "$lig" $k)
+  echo "biotin record $((r - 2)): $want kcal/mol, $d A heavy-atom RMSD from the crystal pose"
+  awk -v d="$d" 'BEGIN { exit !(d != "nan" && d < 2) }' || fail "pose $k at $d A from the crystal pose (2 A allowed)"
+done
+
+# --placement as-is: the as-is Vina screen
+expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina --placement as-is -o asis.csv --quiet
+expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina -o plain.csv --quiet
+cmp -s asis.csv plain.csv || fail "--placement as-is differs from the plain Vina screen"
+
+shared=${VSG_SHARED_DATA:-$src/../shared/data}
+d=$shared/autodock_vina/1iep
+if [ ! -f "$d/1iep_receptor.pdbqt" ]; then
+  echo "1IEP skipped: no shared data at $shared"
+else
+  expect_rc 0 "$vsgrid" maps "$d/1iep_receptor.pdbqt" --scoring vina --around "$d/1iep_ligand.pdbqt" --quiet -o m1
+  expect_rc 0 "$vsgrid" screen m1 "$d/1iep_ligand.pdbqt" --scoring vina --placement flexible --seed 1 \
+    --exhaustiveness 4 --steps 3000 -o 1iep.csv --poses-out 1iep.pdbqt --quiet
+  r=$(rmsd 1iep.pdbqt "$d/1iep_ligand.pdbqt" 1)
+  echo "1IEP screened flexibly: $(sed -n 2p 1iep.csv | cut -d, -f6) kcal/mol at $r A heavy-atom RMSD"
+  awk -v r="$r" 'BEGIN { exit !(r != "nan" && r < 2) }' || fail "1IEP: best pose at $r A from the crystal pose"
+fi
+
+[ "$fails" = 0 ] && echo "cli_screen_flexible: ok"
+exit "$fails"
