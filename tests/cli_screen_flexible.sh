@@ -7,8 +7,10 @@
 # rows ok/untyped/ok with the as-is columns; the same CSV and poses on 1 and 2 threads; record 0
 # docked as `vsgrid dock --seed S` docks it (record i: seed S + i); the poses file has 2 MODELs
 # that `vsgrid screen m POSES --scoring vina` rescores to the CSV's scores (0.001), each within
-# 2 A heavy-atom RMSD of the crystal pose; --json has the dock settings; --placement as-is stays
-# the as-is screen. With ../shared/data (or $VSG_SHARED_DATA): the 1IEP ligand docked within 2 A.
+# 2 A heavy-atom RMSD of the crystal pose, and vina --score_only (when installed) agrees on the
+# first; an SDF record (data/xiap_actives_docked.sdf.gz's first) after the PDBQT library: its
+# row, its pose written with the tree searched and rescored to its score; --json has the dock
+# settings; --placement as-is stays the as-is screen. With ../shared/data (or $VSG_SHARED_DATA): the 1IEP ligand docked within 2 A.
 # Usage: cli_screen_flexible.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
 vsgrid=$1 src=$2 work=$3/cli_screen_flexible
@@ -98,6 +100,30 @@ for k in 1 2; do
   echo "biotin record $((r - 2)): $want kcal/mol, $d A heavy-atom RMSD from the crystal pose"
   awk -v d="$d" 'BEGIN { exit !(d != "nan" && d < 2) }' || fail "pose $k at $d A from the crystal pose (2 A allowed)"
 done
+
+# vina itself rescores the first pose to its score
+if command -v vina > /dev/null 2>&1; then
+  awk '/^MODEL 1$/ { on = 1; next } /^ENDMDL/ { on = 0 } on' a.pdbqt > a1.pdbqt
+  vs=$(vina --maps m --ligand a1.pdbqt --score_only 2>&1 | awk -F: '/Estimated Free Energy of Binding/ { split($2, w, " "); print w[1] }')
+  want=$(sed -n 2p a.csv | cut -d, -f6)
+  awk -v a="$want" -v b="$vs" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && d <= 0.01) }' ||
+    fail "pose 1: vsgrid $want, vina --score_only $vs"
+else
+  echo "vina not installed: the check against vina --score_only skipped"
+fi
+
+# an SDF record after the PDBQT library (a second input): docked, written with the tree searched
+zcat "$src/data/xiap_actives_docked.sdf.gz" | awk '{ print } /^\$\$\$\$/ { exit }' > x1.sdf
+expect_rc 0 "$vsgrid" screen m lib.pdbqt x1.sdf --scoring vina --placement flexible --exhaustiveness 1 --steps 1000 \
+  -o mix.csv --poses-out mix.pdbqt --quiet
+[ "$(sed -n 5p mix.csv | cut -d, -f1,3,14)" = "3,x1.sdf,ok" ] || fail "the SDF record's row: $(sed -n 5p mix.csv)"
+awk '/^MODEL 3$/,/^ENDMDL/' mix.pdbqt > x3.pdbqt
+grep -q "^REMARK VSGRID RECORD: 3 " x3.pdbqt && grep -q "^ROOT" x3.pdbqt && grep -q "^TORSDOF $(sed -n 5p mix.csv | cut -d, -f12)$" x3.pdbqt ||
+  fail "the SDF record's pose is not written with its tree"
+expect_rc 0 "$vsgrid" screen m x3.pdbqt --scoring vina -o x3.csv --quiet
+awk -v a="$(sed -n 2p x3.csv | cut -d, -f6)" -v b="$(sed -n 5p mix.csv | cut -d, -f6)" \
+  'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 0.001) }' ||
+  fail "the SDF record's pose rescored $(sed -n 2p x3.csv | cut -d, -f6), the CSV says $(sed -n 5p mix.csv | cut -d, -f6)"
 
 # --placement as-is: the as-is Vina screen
 expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina --placement as-is -o asis.csv --quiet
