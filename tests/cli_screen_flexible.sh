@@ -9,8 +9,9 @@
 # that `vsgrid screen m POSES --scoring vina` rescores to the CSV's scores (0.001), each within
 # 2 A heavy-atom RMSD of the crystal pose, and vina --score_only (when installed) agrees on the
 # first; an SDF record (data/xiap_actives_docked.sdf.gz's first) after the PDBQT library: its
-# row, its pose written with the tree searched and rescored to its score; --json has the dock
-# settings; --placement as-is stays the as-is screen. With ../shared/data (or $VSG_SHARED_DATA): the 1IEP ligand docked within 2 A.
+# row, its pose written with the tree searched and rescored to its score; bad input (a salt:
+# disconnected; over --max-torsions: torsions) gets its row and the run goes on; --json has the
+# dock settings; --placement as-is stays the as-is screen. With ../shared/data (or $VSG_SHARED_DATA): the 1IEP ligand docked within 2 A.
 # Usage: cli_screen_flexible.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
 vsgrid=$1 src=$2 work=$3/cli_screen_flexible
@@ -124,6 +125,18 @@ expect_rc 0 "$vsgrid" screen m x3.pdbqt --scoring vina -o x3.csv --quiet
 awk -v a="$(sed -n 2p x3.csv | cut -d, -f6)" -v b="$(sed -n 5p mix.csv | cut -d, -f6)" \
   'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 0.001) }' ||
   fail "the SDF record's pose rescored $(sed -n 2p x3.csv | cut -d, -f6), the CSV says $(sed -n 5p mix.csv | cut -d, -f6)"
+
+# bad input, each its row and the run goes on: a salt (an SDF record of two molecules), more
+# torsions than --max-torsions, then biotin
+n1=$(sed -n 4p x1.sdf | cut -c1-3)
+awk -v n="$n1" 'NR == 4 { printf "%3d%s\n", n + 1, substr($0, 4); next } { print } NR == 4 + n { print "   20.0000   20.0000   20.0000 Cl  0  0  0  0  0  0  0  0  0  0  0  0" }' x1.sdf > salt.sdf
+expect_rc 0 "$vsgrid" screen m salt.sdf x1.sdf "$lig" --scoring vina --placement flexible --exhaustiveness 1 --steps 300 \
+  --max-torsions 8 -o bad.csv --json bad.json --quiet
+[ "$(sed 1d bad.csv | awk -F, '{ printf "%s ", $14 }')" = "disconnected torsions ok " ] ||
+  fail "salt / 9 torsions / biotin: $(sed 1d bad.csv | cut -d, -f14 | tr '\n' ' ')"
+sed -n 2p bad.csv | grep -q "2 fragments" || fail "the salt's message: $(sed -n 2p bad.csv)"
+sed -n 3p bad.csv | grep -q "9 torsions, over --max-torsions 8" || fail "the torsion limit's message: $(sed -n 3p bad.csv)"
+[ "$(json_val bad.json max_torsions)" = 8 ] || fail "json: max_torsions"
 
 # --placement as-is: the as-is Vina screen
 expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina --placement as-is -o asis.csv --quiet

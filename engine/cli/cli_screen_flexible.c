@@ -25,6 +25,8 @@
 #include "engine/cli/dock_poses.h"
 
 #define CHUNK 64 /* records docked together */
+#define CODE_DISCONNECTED "disconnected" /* an SDF/MOL2 record of several molecules */
+#define DEFAULT_MAX_TORSIONS 32           /* AutoDock4's MAX_TORS */
 
 const char vsg_cli_vina_flexible_help[] =
     "Flexible docking in the screen (--scoring vina|vinardo --placement flexible): each record is\n"
@@ -32,17 +34,20 @@ const char vsg_cli_vina_flexible_help[] =
     "BFGS over position, orientation and torsions, on the CPU; rings, bond lengths and angles as\n"
     "in the input) instead of being scored where it is. One row per input record, in input\n"
     "order, with the as-is columns above for the best pose (its 'vina --score_only' terms); a\n"
-    "record that cannot be docked gets its status (untyped, torsions, too_many_atoms, no_pose,\n"
-    "the reader's codes) and message. Record i (the index column) is docked with seed --seed + i:\n"
-    "the rows do not depend on --threads. (--placement rigid needs an AutoDock4 map set .maps.fld.)\n"
+    "record that cannot be docked gets its status and message: untyped, torsions (a malformed\n"
+    "tree, or over --max-torsions), too_many_atoms, no_pose, disconnected (an SDF/MOL2 record of\n"
+    "several molecules: a salt, a mixture), the reader's codes. Record i (the index column) is\n"
+    "docked with seed --seed + i: the rows do not depend on --threads. (--placement rigid needs\n"
+    "an AutoDock4 map set, a .maps.fld.)\n"
     "  --seed N            random seed (default 0)\n"
     "  --exhaustiveness N  Monte Carlo chains a record, each from a random pose (default 8)\n"
     "  --steps N           steps a chain (default Vina's: 105 x (50 + atoms + 10 x (6 + torsions)))\n"
+    "  --max-torsions N    records with more rotatable bonds get status torsions (default 32)\n"
     "  --poses-out F.pdbqt the best pose of each docked record as a MODEL, in input order, with\n"
     "                      REMARK VINA RESULT (its score) and 'REMARK VSGRID RECORD: index name';\n"
     "                      a PDBQT record keeps its tree, an SDF/MOL2 one gets the tree searched\n"
     "  --json FILE         the screen's keys plus placement, seed, exhaustiveness, steps,\n"
-    "                      dock_evaluations\n";
+    "                      max_torsions, dock_evaluations\n";
 
 const char *vsg_cli_placement_arg(int argc, char **argv)
 {
@@ -75,12 +80,40 @@ static const char *code_of(vsg_status st, const char *msg)
     }
 }
 
-static void dock_one(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *p0, int threads, flex_row *r)
+/* Fragments of an SDF/MOL2 record's bond graph (PDBQT records carry no bonds: 1). */
+static int fragments(const vsg_ligand *lig)
+{
+    if (lig->format == VSG_LIG_PDBQT || lig->format == VSG_LIG_PDB || lig->natoms < 2) return 1;
+    int *up = malloc(sizeof(int) * (size_t)lig->natoms);
+    if (!up) return 1;
+    for (int i = 0; i < lig->natoms; i++) up[i] = i;
+    int n = lig->natoms;
+    for (int k = 0; k < lig->nbonds; k++) {
+        int a = lig->bonds[k].a, b = lig->bonds[k].b;
+        if (a < 0 || b < 0 || a >= lig->natoms || b >= lig->natoms) continue;
+        while (up[a] != a) a = up[a] = up[up[a]];
+        while (up[b] != b) b = up[b] = up[up[b]];
+        if (a != b) up[a] = b, n--;
+    }
+    free(up);
+    return n;
+}
+
+static void dock_one(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *p0, int max_torsions,
+                     int threads, flex_row *r)
 {
     memset(r, 0, sizeof *r);
     if (lig->status != VSG_OK) {
         snprintf(r->code, sizeof r->code, "%s", lig->code);
         snprintf(r->message, sizeof r->message, "%s", lig->message);
+        return;
+    }
+    const int nfrag = fragments(lig);
+    if (nfrag > 1) {
+        snprintf(r->code, sizeof r->code, "%s", CODE_DISCONNECTED);
+        snprintf(r->message, sizeof r->message,
+                 "%s: record %ld: %d fragments not bonded to each other (a salt or a mixture): docking takes one molecule",
+                 lig->source, lig->record, nfrag);
         return;
     }
     vsg_dock_params p = *p0;
@@ -93,6 +126,13 @@ static void dock_one(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_
         vsg_vina_ligand_info info;
         vsg_vina_ligand_get_info(l, &info);
         r->torsdof = info.torsdof;
+        if (info.rotors > max_torsions) {
+            vsg_vina_ligand_free(l);
+            snprintf(r->code, sizeof r->code, "%s", VSG_LIG_TORSIONS);
+            snprintf(r->message, sizeof r->message, "%s: record %ld: %d torsions, over --max-torsions %d", lig->source,
+                     lig->record, info.rotors, max_torsions);
+            return;
+        }
         st = vsg_dock_cpu(t, lig, &p, &r->res);
         r->evaluations = r->res.evaluations;
     }
@@ -153,7 +193,7 @@ static void count_code(vsg_screen_report *rep, const char *code)
 
 /* The loop: reads, docks and writes chunk by chunk. Returns VSG_OK or a whole-run failure. */
 static vsg_status run(const vsg_vina_target *t, const char *const *inputs, int ninputs, vsg_ligand_format format,
-                      int max_atoms, const vsg_dock_params *p, FILE *csv, FILE *poses, int progress,
+                      int max_atoms, int max_torsions, const vsg_dock_params *p, FILE *csv, FILE *poses, int progress,
                       vsg_screen_report *rep, long *evaluations)
 {
     memset(rep, 0, sizeof *rep);
@@ -190,9 +230,9 @@ static vsg_status run(const vsg_vina_target *t, const char *const *inputs, int n
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
-            for (int i = 0; i < n; i++) dock_one(t, &chunk[i], p, 1, &rows[i]);
+            for (int i = 0; i < n; i++) dock_one(t, &chunk[i], p, max_torsions, 1, &rows[i]);
         } else {
-            for (int i = 0; i < n; i++) dock_one(t, &chunk[i], p, 0, &rows[i]);
+            for (int i = 0; i < n; i++) dock_one(t, &chunk[i], p, max_torsions, 0, &rows[i]);
         }
         double c = vsg_now();
         rep->score_s += c - b;
@@ -241,7 +281,7 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     const double t0 = vsg_now();
     static const char *inputs[4096];
     const char *target = NULL, *poses_path = NULL;
-    int ninputs = 0, quiet = 0, threads = 0, max_atoms = 0;
+    int ninputs = 0, quiet = 0, threads = 0, max_atoms = 0, max_torsions = DEFAULT_MAX_TORSIONS;
     vsg_ligand_format format = VSG_LIG_AUTO;
     vsg_screen_outputs out;
     memset(&out, 0, sizeof out);
@@ -289,6 +329,11 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
             unsigned long long s = strtoull(v, &end, 10);
             if (!isdigit((unsigned char)v[0]) || *end) return vsg_cli_usage_error(cmd, "--seed: '%s' is not an integer >= 0", v);
             p.seed = (uint64_t)s;
+        } else if (vsg_arg_is(&a, "--max-torsions")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || x != floor(x) || x < 0 || x > 1000)
+                return vsg_cli_usage_error(cmd, "--max-torsions: '%s' is not an integer in 0..1000", v);
+            max_torsions = (int)x;
         } else if (vsg_arg_is(&a, "--exhaustiveness") || vsg_arg_is(&a, "--steps") || vsg_arg_is(&a, "--max-atoms") ||
                    vsg_arg_is(&a, "--threads")) {
             const char *name = a.name;
@@ -333,7 +378,7 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     }
     vsg_screen_report rep;
     long evaluations = 0;
-    st = run(t, inputs, ninputs, format, max_atoms, &p, csv, poses, !quiet && isatty(2), &rep, &evaluations);
+    st = run(t, inputs, ninputs, format, max_atoms, max_torsions, &p, csv, poses, !quiet && isatty(2), &rep, &evaluations);
     if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", out.csv);
     if (poses && fclose(poses) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", poses_path);
     if (st != VSG_OK) {
@@ -352,6 +397,7 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
             vsg_json_int(&j, "seed", (long long)p.seed);
             vsg_json_int(&j, "exhaustiveness", p.exhaustiveness);
             vsg_json_int(&j, "steps", p.steps); /* 0: Vina's default for each record's size */
+            vsg_json_int(&j, "max_torsions", max_torsions);
             vsg_json_int(&j, "dock_evaluations", evaluations);
             if (poses_path) vsg_json_str(&j, "poses_out", poses_path);
             vsg_cli_json_finish(&j, f, out.json, vsg_now() - t0);
