@@ -283,10 +283,9 @@ static void dev_release(Dev *d)
 }
 
 struct Host {
-    ad4_site *s, *sorted;
+    ad4_plan plan; /* sites, types and tables: the CPU twin's */
+    ad4_site *sorted;
     int *cell, *start, *orig;
-    double *tab, *sol;
-    float *out;
     int outs; /* out[0 .. nmap] were set (to NULL, then grids) */
     /* the output grids, allocated and first touched by helper threads while the GPU works (a
      * 193³ set is 400 MB: touched by the copy, page by page on one thread, it took 0.25 s) */
@@ -297,72 +296,25 @@ struct Host {
 static void host_free(Host *h)
 {
     for (int m = h->nfinished; m < h->nahead; m++) vsg_grid_free(vsg_grid_ahead_finish(&h->ahead[m]));
-    free(h->s), free(h->sorted), free(h->cell), free(h->start), free(h->orig), free(h->tab), free(h->sol);
-    free(h->out);
+    ad4_plan_free(&h->plan);
+    free(h->sorted), free(h->cell), free(h->start), free(h->orig);
 }
 
 static vsg_status run(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4_params *p, int device,
                       vsg_grid **out, Dev *d, Host *H)
 {
-    /* the CPU twin's checks, messages and set-up */
-    if (!rec || !gpf || !p || !out) return vsg_fail(VSG_E_ARG, "ad4 maps: NULL argument");
-    const int nmap = gpf->n_ligand_types;
-    if (nmap < 1) return vsg_fail(VSG_E_ARG, "ad4 maps: the gpf names no ligand_types");
-    if (!gpf->have_npts) return vsg_fail(VSG_E_ARG, "ad4 maps: the gpf has no npts");
-    if (!(gpf->spacing > 0.0)) return vsg_fail(VSG_E_ARG, "ad4 maps: spacing must be > 0");
-    if (!(gpf->smooth >= 0.0)) return vsg_fail(VSG_E_ARG, "ad4 maps: smooth must be >= 0");
-    if (nmap > AB_MAXM) return vsg_fail(VSG_E_LIMIT, "ad4 maps: %d ligand types (at most %d)", nmap, AB_MAXM);
-    const size_t na = rec->n;
-    if (na == 0) return vsg_fail(VSG_E_DATA, "ad4 maps: the receptor has no atoms");
+    /* the CPU twin's checks, messages and set-up (ad4_plan.c) */
+    if (!out) return vsg_fail(VSG_E_ARG, "ad4 maps: NULL argument");
+    for (int m = 0; gpf && m <= gpf->n_ligand_types && m <= VSG_AG_MAX_MAPS; m++) out[m] = NULL;
+    double mark = vsg_now();
+    vsg_status st0 = ad4_plan_make(rec, gpf, p, &H->plan);
+    if (st0 != VSG_OK) return st0;
+    const ad4_plan *pl = &H->plan;
+    const int nmap = pl->nmap, nrt = pl->nrt;
+    const size_t na = pl->na;
+    const ad4_site *s = pl->s;
     for (int m = 0; m <= nmap; m++) out[m] = NULL;
     H->outs = 1;
-
-    const vsg_ad4_atom_par *lig[VSG_AG_MAX_MAPS];
-    for (int m = 0; m < nmap; m++) {
-        if (!strcmp(gpf->ligand_types[m], "Z"))
-            return vsg_fail(VSG_E_UNSUPPORTED, "ad4 maps: ligand type Z (a covalent map) is not implemented in vsgrid");
-        lig[m] = vsg_ad4_params_find(p, gpf->ligand_types[m]);
-        if (!lig[m])
-            return vsg_fail(VSG_E_DATA,
-                            "ad4 maps: ligand type '%s' has no parameters (add an atom_par line to a parameter_file)",
-                            gpf->ligand_types[m]);
-    }
-
-    double centre[3] = {gpf->center[0], gpf->center[1], gpf->center[2]};
-    if (!gpf->have_center) {
-        double sum[3] = {0, 0, 0};
-        for (size_t i = 0; i < na; i++) sum[0] += rec->atoms[i].x, sum[1] += rec->atoms[i].y, sum[2] += rec->atoms[i].z;
-        for (int k = 0; k < 3; k++) centre[k] = sum[k] / (double)na;
-    }
-
-    ad4_site *s = H->s = (ad4_site *)calloc(na, sizeof *s);
-    const vsg_ad4_atom_par *rtype[VSG_AD4_MAX_TYPES];
-    int nrt = 0;
-    if (!s) return vsg_fail(VSG_E_NOMEM, "ad4 maps: out of memory for %zu atoms", na);
-    for (size_t i = 0; i < na; i++) {
-        const vsg_atom *a = &rec->atoms[i];
-        if (!a->ad_type[0])
-            return vsg_fail(VSG_E_DATA, "%s:%d: atom has no AutoDock type (AutoDock4 maps need a PDBQT receptor)",
-                            rec->source, a->line);
-        const vsg_ad4_atom_par *pa = vsg_ad4_params_find(p, a->ad_type);
-        if (!pa)
-            return vsg_fail(VSG_E_DATA,
-                            "%s:%d: receptor type '%s' has no parameters (add an atom_par line to a parameter_file)",
-                            rec->source, a->line, a->ad_type);
-        int t = 0;
-        while (t < nrt && rtype[t] != pa) t++;
-        if (t == nrt) rtype[nrt++] = pa;
-        s[i].x[0] = a->x - centre[0], s[i].x[1] = a->y - centre[1], s[i].x[2] = a->z - centre[2];
-        s[i].vol = pa->vol, s[i].solpar = pa->solpar, s[i].absq = fabs(a->charge);
-        s[i].type = t, s[i].hbond = pa->hbond, s[i].name_class = ad4_name_class(a->ad_type);
-    }
-    for (int t = 0; gpf->n_receptor_types > 0 && t < nrt; t++) {
-        int k = 0;
-        while (k < gpf->n_receptor_types && strcmp(gpf->receptor_types[k], rtype[t]->type)) k++;
-        if (k == gpf->n_receptor_types)
-            vsg_warn("ad4 maps: receptor type '%s' is not in the gpf's receptor_types (autogrid4 would stop)",
-                     rtype[t]->type);
-    }
 
     /* the device: checked before the work */
     const int count = vsg_gpu_count();
@@ -371,26 +323,12 @@ static vsg_status run(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4
     if (dev >= count)
         return vsg_fail(VSG_E_DEVICE, "GPU AD4 maps: GPU %d requested, %d CUDA device%s found", dev, count,
                         count == 1 ? "" : "s");
-
-    double mark = vsg_now();
-    ad4_hbond_vectors(s, na);
-
-    /* tables, as the CPU twin builds them */
-    H->tab = (double *)malloc(sizeof(double) * ((size_t)nmap * nrt + 1) * AD4_NEINT);
-    H->sol = (double *)malloc(sizeof(double) * AD4_NEINT);
-    if (!H->tab || !H->sol) return vsg_fail(VSG_E_NOMEM, "ad4 maps: out of memory for the tables");
-    {
-        ad4_pair_tables(p, lig, nmap, rtype, nrt, gpf->smooth, H->tab);
-        ad4_desolv_table(p, H->sol);
-    }
-
     vsg_profile_phase(&mark, "ad4 maps gpu: sites and tables (host)");
+
     /* the grids */
-    const int ne[3] = {gpf->npts[0] / 2, gpf->npts[1] / 2, gpf->npts[2] / 2};
-    const int n[3] = {2 * ne[0] + 1, 2 * ne[1] + 1, 2 * ne[2] + 1};
-    const double h = gpf->spacing;
-    double origin[3];
-    for (int k = 0; k < 3; k++) origin[k] = centre[k] - ne[k] * h;
+    const int *ne = pl->ne, *n = pl->n;
+    const double h = pl->h;
+    const double *origin = pl->origin;
     for (int m = 0; m <= nmap; m++) vsg_grid_ahead_start(&H->ahead[m], n, origin, h, "kcal/mol"), H->nahead++;
     if ((n[0] + AB_X - 1) / AB_X > 2147483647 || (n[1] + AB_Y - 1) / AB_Y > 65535 || (n[2] + AB_Z - 1) / AB_Z > 65535)
         return vsg_fail(VSG_E_LIMIT, "GPU AD4 maps: %d x %d x %d nodes are past the launch limits", n[0], n[1], n[2]);
@@ -447,7 +385,7 @@ static vsg_status run(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4
     /* map parameters */
     int hb[AB_MAXM] = {0};
     double solpar[AB_MAXM] = {0}, vol[AB_MAXM] = {0};
-    for (int m = 0; m < nmap; m++) hb[m] = lig[m]->hbond, solpar[m] = lig[m]->solpar, vol[m] = lig[m]->vol;
+    for (int m = 0; m < nmap; m++) hb[m] = pl->lig[m]->hbond, solpar[m] = pl->lig[m]->solpar, vol[m] = pl->lig[m]->vol;
 
     vsg_profile_phase(&mark, "ad4 maps gpu: grids and cell list (host)");
     /* device */
@@ -467,8 +405,8 @@ static vsg_status run(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4
         CU(cudaMemcpy(d->orig, H->orig, nr * sizeof(int), cudaMemcpyHostToDevice));
     }
     CU(cudaMemcpy(d->cells, H->start, (ncell + 1) * sizeof(int), cudaMemcpyHostToDevice));
-    CU(cudaMemcpy(d->tab, H->tab, tab_bytes, cudaMemcpyHostToDevice));
-    CU(cudaMemcpy(d->sol, H->sol, sizeof(double) * AD4_NEINT, cudaMemcpyHostToDevice));
+    CU(cudaMemcpy(d->tab, pl->tab, tab_bytes, cudaMemcpyHostToDevice));
+    CU(cudaMemcpy(d->sol, pl->sol, sizeof(double) * AD4_NEINT, cudaMemcpyHostToDevice));
     CU(cudaMemcpyToSymbol(c_lig_hb, hb, sizeof hb));
     CU(cudaMemcpyToSymbol(c_lig_solpar, solpar, sizeof solpar));
     CU(cudaMemcpyToSymbol(c_lig_vol, vol, sizeof vol));

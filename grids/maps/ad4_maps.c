@@ -70,88 +70,23 @@ int ad4_name_class(const char *t)
 vsg_status vsg_ad4_maps_cpu(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4_params *p, int threads,
                             vsg_grid **out)
 {
-    if (!rec || !gpf || !p || !out) return vsg_fail(VSG_E_ARG, "ad4 maps: NULL argument");
-    const int nmap = gpf->n_ligand_types;
-    if (nmap < 1) return vsg_fail(VSG_E_ARG, "ad4 maps: the gpf names no ligand_types");
-    if (!gpf->have_npts) return vsg_fail(VSG_E_ARG, "ad4 maps: the gpf has no npts");
-    if (!(gpf->spacing > 0.0)) return vsg_fail(VSG_E_ARG, "ad4 maps: spacing must be > 0");
-    if (!(gpf->smooth >= 0.0)) return vsg_fail(VSG_E_ARG, "ad4 maps: smooth must be >= 0");
-    const size_t na = rec->n;
-    if (na == 0) return vsg_fail(VSG_E_DATA, "ad4 maps: the receptor has no atoms");
+    if (!out) return vsg_fail(VSG_E_ARG, "ad4 maps: NULL argument");
+    for (int m = 0; gpf && m <= gpf->n_ligand_types && m <= VSG_AG_MAX_MAPS; m++) out[m] = NULL;
+    ad4_plan pl;
+    vsg_status st = ad4_plan_make(rec, gpf, p, &pl);
+    if (st != VSG_OK) return st;
+    const int nmap = pl.nmap, nrt = pl.nrt;
+    const size_t na = pl.na;
+    const ad4_site *s = pl.s;
+    const vsg_ad4_atom_par *const *lig = pl.lig;
+    const double *tab = pl.tab, *sol = pl.sol;
+    const int *ne = pl.ne, *n = pl.n;
+    const double h = pl.h, spacing[3] = {h, h, h};
     for (int m = 0; m <= nmap; m++) out[m] = NULL;
 
-    /* ligand (probe) parameters */
-    const vsg_ad4_atom_par *lig[VSG_AG_MAX_MAPS];
-    for (int m = 0; m < nmap; m++) {
-        if (!strcmp(gpf->ligand_types[m], "Z"))
-            return vsg_fail(VSG_E_UNSUPPORTED, "ad4 maps: ligand type Z (a covalent map) is not implemented in vsgrid");
-        lig[m] = vsg_ad4_params_find(p, gpf->ligand_types[m]);
-        if (!lig[m])
-            return vsg_fail(VSG_E_DATA,
-                            "ad4 maps: ligand type '%s' has no parameters (add an atom_par line to a parameter_file)",
-                            gpf->ligand_types[m]);
-    }
-
-    /* the box centre: the gpf's, or the mean of the atoms ('gridcenter auto') */
-    double centre[3] = {gpf->center[0], gpf->center[1], gpf->center[2]};
-    if (!gpf->have_center) {
-        double sum[3] = {0, 0, 0};
-        for (size_t i = 0; i < na; i++) sum[0] += rec->atoms[i].x, sum[1] += rec->atoms[i].y, sum[2] += rec->atoms[i].z;
-        for (int d = 0; d < 3; d++) centre[d] = sum[d] / (double)na;
-    }
-
-    /* receptor sites and the receptor types, in order of appearance */
-    ad4_site *s = calloc(na, sizeof *s);
-    const vsg_ad4_atom_par *rtype[VSG_AD4_MAX_TYPES];
-    int nrt = 0;
-    if (!s) return vsg_fail(VSG_E_NOMEM, "ad4 maps: out of memory for %zu atoms", na);
-    for (size_t i = 0; i < na; i++) {
-        const vsg_atom *a = &rec->atoms[i];
-        if (!a->ad_type[0]) {
-            free(s);
-            return vsg_fail(VSG_E_DATA, "%s:%d: atom has no AutoDock type (AutoDock4 maps need a PDBQT receptor)",
-                            rec->source, a->line);
-        }
-        const vsg_ad4_atom_par *pa = vsg_ad4_params_find(p, a->ad_type);
-        if (!pa) {
-            free(s);
-            return vsg_fail(VSG_E_DATA,
-                            "%s:%d: receptor type '%s' has no parameters (add an atom_par line to a parameter_file)",
-                            rec->source, a->line, a->ad_type);
-        }
-        int t = 0;
-        while (t < nrt && rtype[t] != pa) t++;
-        if (t == nrt) rtype[nrt++] = pa;
-        s[i].x[0] = a->x - centre[0], s[i].x[1] = a->y - centre[1], s[i].x[2] = a->z - centre[2];
-        s[i].vol = pa->vol, s[i].solpar = pa->solpar, s[i].absq = fabs(a->charge);
-        s[i].type = t, s[i].hbond = pa->hbond, s[i].name_class = ad4_name_class(a->ad_type);
-    }
-    /* autogrid4 stops when the receptor has a type its receptor_types line lacks */
-    for (int t = 0; gpf->n_receptor_types > 0 && t < nrt; t++) {
-        int k = 0;
-        while (k < gpf->n_receptor_types && strcmp(gpf->receptor_types[k], rtype[t]->type)) k++;
-        if (k == gpf->n_receptor_types)
-            vsg_warn("ad4 maps: receptor type '%s' is not in the gpf's receptor_types (autogrid4 would stop)",
-                     rtype[t]->type);
-    }
-    ad4_hbond_vectors(s, na);
-
-    double *tab = malloc(sizeof(double) * ((size_t)nmap * nrt + 1) * AD4_NEINT);
-    double *sol = malloc(sizeof(double) * AD4_NEINT);
-    vsg_status st = tab && sol ? VSG_OK : vsg_fail(VSG_E_NOMEM, "ad4 maps: out of memory for the tables");
-    if (st == VSG_OK) {
-        ad4_pair_tables(p, lig, nmap, rtype, nrt, gpf->smooth, tab);
-        ad4_desolv_table(p, sol);
-    }
-
     /* the grids */
-    const int ne[3] = {gpf->npts[0] / 2, gpf->npts[1] / 2, gpf->npts[2] / 2};
-    const int n[3] = {2 * ne[0] + 1, 2 * ne[1] + 1, 2 * ne[2] + 1};
-    const double h = gpf->spacing;
-    double origin[3], spacing[3] = {h, h, h};
-    for (int d = 0; d < 3; d++) origin[d] = centre[d] - ne[d] * h;
     for (int m = 0; m <= nmap && st == VSG_OK; m++) {
-        out[m] = vsg_grid_new(n, origin, spacing, "kcal/mol");
+        out[m] = vsg_grid_new(n, pl.origin, spacing, "kcal/mol");
         if (!out[m]) st = VSG_E_NOMEM;
         else if (m < nmap) st = vsg_grid_meta_add(out[m], "method", "ad4 affinity %s", gpf->ligand_types[m]);
         else st = vsg_grid_meta_add(out[m], "method", "ad4 desolvation");
@@ -276,9 +211,7 @@ vsg_status vsg_ad4_maps_cpu(const vsg_molecule *rec, const vsg_gpf *gpf, const v
         }
     }
     if (st == VSG_OK && nomem) st = vsg_fail(VSG_E_NOMEM, "ad4 maps: out of memory for a thread's lists");
-    free(s);
-    free(tab);
-    free(sol);
+    ad4_plan_free(&pl);
     if (st != VSG_OK)
         for (int m = 0; m <= nmap; m++) {
             vsg_grid_free(out[m]);

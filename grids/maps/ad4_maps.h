@@ -48,6 +48,22 @@ void ad4_pair_tables(const vsg_ad4_params *p, const vsg_ad4_atom_par *const *lig
                      const vsg_ad4_atom_par *const *rec, int nrec, double smooth, double *tab);
 /* The desolvation Gaussian, coeff_desolv·exp(−r²/2σ²), at r = i/AD4_A_DIV (AD4_NEINT bins). */
 void ad4_desolv_table(const vsg_ad4_params *p, double *sol);
+/* What both twins need before the sums (ad4_plan.c). */
+typedef struct {
+    int nmap, nrt;                                  /* ligand (probe) types, receptor types */
+    const vsg_ad4_atom_par *lig[VSG_AG_MAX_MAPS];   /* the gpf's ligand types' parameters */
+    const vsg_ad4_atom_par *rtype[VSG_AD4_MAX_TYPES]; /* receptor types, in order of appearance */
+    size_t na;
+    ad4_site *s;          /* every receptor atom, relative to centre, with its bond vectors */
+    double *tab, *sol;    /* pair tables [lig][rtype][bin], desolvation [bin] */
+    double centre[3], origin[3], h;
+    int ne[3], n[3];      /* nodes: 2·ne + 1 a side, node i at (i − ne)·h from centre */
+} ad4_plan;
+/* The gpf's checks (VSG_E_ARG, VSG_E_LIMIT past VSG_AG_MAX_MAPS types, VSG_E_UNSUPPORTED for a
+ * covalent map Z, VSG_E_DATA for a type without parameters or an untyped receptor atom, with
+ * file:line) and the set-up; VSG_E_NOMEM. On failure nothing is left to free. */
+vsg_status ad4_plan_make(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4_params *p, ad4_plan *pl);
+void ad4_plan_free(ad4_plan *pl);
 /* What the bond search asks of a type: 1 HD, 2 H, 3 OA or SA, 0 other. */
 int ad4_name_class(const char *t);
 
