@@ -127,6 +127,7 @@ typedef struct {
     /* --elec pb: the e map is the PB potential (vsg_pb_map_fill) times elec_weight (< 0: the
      * parameters' FE_coeff_estat) instead of the Coulomb sum */
     int elec_pb;
+    int box_checked; /* vsg_cli_ad4_mapset's caller warned already when no atom is near the box */
     double elec_weight;
 } grid_cli;
 
@@ -439,7 +440,7 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
             h = lv.h;
         }
     }
-    if (st == VSG_OK && c->gpf) {
+    if (st == VSG_OK && c->gpf && !c->box_checked) {
         double hi[3];
         for (int d = 0; d < 3; d++) hi[d] = origin[d] + (n[d] - 1) * h;
         if (vsg_cli_atoms_near_box(m, origin, hi, 8.0) == 0)
@@ -945,6 +946,7 @@ int vsg_cli_ad4_mapset(const vsg_cli_mapset_job *job)
     c.coulomb = c.ad4 = c.autogrid = c.method_set = 1;
     c.elec_pb = job->elec_pb;
     c.elec_weight = job->elec_weight;
+    c.box_checked = job->box_checked;
     vsg_batch_row row;
     memset(&row, 0, sizeof row);
     row.path = job->receptor;

@@ -429,6 +429,7 @@ int vsg_cmd_maps(int argc, char **argv)
             job.quiet = quiet;
             job.elec_pb = elec == 2;
             job.elec_weight = elec_weight;
+            job.box_checked = 1; /* checked above, in the words of --box / --around */
             rc = vsg_cli_ad4_mapset(&job);
             if (rc == 0 && !quiet)
                 fprintf(stderr, "vsgrid maps: ad4 map set of %d ligand types + e (%s) + d, %dx%dx%d nodes (spacing %g A, "

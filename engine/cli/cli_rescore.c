@@ -158,6 +158,20 @@ typedef struct {
 /* ---- option parsing ---------------------------------------------------------------------- */
 
 /* "mehler-solmajer" | "4r" | a number > 0 (as cli_grid.c's, without AutoGrid's 0 = 40). */
+/* A file argument: the receptor first, then pose files. 0, or an exit code. */
+static int take_file_into(const char *cmd, const char *arg, const char **receptor, const char **inputs, int *ninputs,
+                          int cap)
+{
+    if (!strcmp(arg, "-"))
+        return vsg_cli_usage_error(cmd, "standard input ('-') cannot be read twice (box, then scores): give the pose files");
+    if (!*receptor) *receptor = arg;
+    else if (*ninputs < cap) inputs[(*ninputs)++] = arg;
+    else return vsg_cli_usage_error(cmd, "too many pose files (at most %d)", cap);
+    return 0;
+}
+#define take_file(c, cmd, arg) \
+    take_file_into(cmd, arg, &(c)->receptor, (c)->inputs, &(c)->ninputs, (int)(sizeof (c)->inputs / sizeof (c)->inputs[0]))
+
 static int parse_dielectric(const char *cmd, const char *v, rescore_cli *c)
 {
     double x;
@@ -191,11 +205,8 @@ static int parse(int argc, char **argv, const char *cmd, rescore_cli *c)
             return -2;
         }
         if (arg[0] != '-' || !strcmp(arg, "-")) {
-            if (!strcmp(arg, "-"))
-                return vsg_cli_usage_error(cmd, "standard input ('-') cannot be read twice (box, then scores): give the pose files");
-            if (!c->receptor) c->receptor = arg;
-            else if (c->ninputs < (int)(sizeof c->inputs / sizeof c->inputs[0])) c->inputs[c->ninputs++] = arg;
-            else return vsg_cli_usage_error(cmd, "too many pose files (at most %d)", (int)(sizeof c->inputs / sizeof c->inputs[0]));
+            const int r = take_file(c, cmd, arg);
+            if (r) return r;
             continue;
         }
         /* options whose name means something else to the PB parser, or that rescore refuses */
@@ -504,11 +515,8 @@ static int ad4_parse(int argc, char **argv, ad4_cli *c)
             return -2;
         }
         if (arg[0] != '-' || !strcmp(arg, "-")) {
-            if (!strcmp(arg, "-"))
-                return vsg_cli_usage_error(cmd, "standard input ('-') cannot be read twice (box, then scores): give the pose files");
-            if (!c->receptor) c->receptor = arg;
-            else if (c->ninputs < (int)(sizeof c->inputs / sizeof c->inputs[0])) c->inputs[c->ninputs++] = arg;
-            else return vsg_cli_usage_error(cmd, "too many pose files (at most %d)", (int)(sizeof c->inputs / sizeof c->inputs[0]));
+            const int r = take_file(c, cmd, arg);
+            if (r) return r;
             continue;
         }
 #define VALUE() do { if (!(v = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; } while (0)
@@ -734,7 +742,7 @@ static int rescore_ad4(int argc, char **argv)
         job.pb.device = c.device;
         job.pb.gpu_index = c.gpu_index;
         job.pb.threads = c.threads;
-        job.quiet = c.quiet;
+        job.quiet = c.quiet || !c.keep; /* a temporary set: its 'wrote' lines would name a folder about to go */
         double tm = vsg_now();
         rc = vsg_cli_ad4_mapset(&job);
         maps_s = vsg_now() - tm;

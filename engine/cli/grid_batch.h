@@ -56,6 +56,7 @@ typedef struct {
     const char *receptor, *gpf, *prefix, *json;
     vsg_pb_params pb;
     int elec_pb, quiet;
+    int box_checked; /* the caller already warned when no receptor atom is near its box */
     double elec_weight;
 } vsg_cli_mapset_job;
 int vsg_cli_ad4_mapset(const vsg_cli_mapset_job *job);
