@@ -1438,6 +1438,29 @@ vsg_status vsg_dock_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const v
                         vsg_dock_result *out);
 void vsg_dock_result_release(vsg_dock_result *r);
 
+/* Docks n records at once, record i with seed p->seed + i (as vsg_dock_cpu with that seed would
+ * run its search). VSG_DEVICE_GPU: on the GPU (gpu/dock/), one warp per Monte Carlo chain, the
+ * chains of many records in one launch, single precision, the same moves, random streams and
+ * acceptance as the CPU twin; its poses are re-scored on the CPU (vsg_vina_score_pose), so a
+ * pose's score is the same whichever device found it. VSG_DEVICE_CPU: vsg_dock_cpu on each
+ * record, in parallel over records. VSG_DEVICE_AUTO: the GPU when one is usable, else the CPU.
+ * status[i] and out[i] are each record's (on failure out[i] is empty and message[i], when message
+ * is not NULL, says why in one line). Returns VSG_OK when the batch ran (some records may have
+ * failed); VSG_E_ARG (NULL target/records/out/status, n < 0); VSG_E_DEVICE (VSG_DEVICE_GPU asked and
+ * no GPU, or the GPU failed); VSG_E_NOMEM. */
+vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *ligs, int n, const vsg_dock_params *p,
+                          vsg_device device, vsg_dock_result *out, vsg_status *status, char (*message)[256]);
+
+/* ---- Symmetry-aware RMSD ---------------------------------------------------------------- */
+/* Heavy-atom RMSD between two poses of the same molecule without superposition (the measure of
+ * docking success), minimised over every correspondence of the two heavy-atom bond graphs that
+ * keeps elements and bonds (the molecule's symmetries: a carboxylate's oxygens, a phenyl's
+ * flip), as obrms, RDKit's CalcRMS and spyrmsd compute it. The records may come from different
+ * formats and list atoms in different orders (a crystal MOL2 against a docked PDBQT); bonds are
+ * the record's (SDF/MOL2) or inferred from distances (PDBQT, PDB without CONECT). Returns VSG_OK
+ * with *rmsd; VSG_E_ARG (NULL); VSG_E_DATA (the heavy-atom graphs differ: the message says how). */
+vsg_status vsg_ligand_rmsd(const vsg_ligand *ref, const vsg_ligand *pose, double *rmsd);
+
 /* ---- surface potential, pictures and meshes ------------------------------------------- */
 /* Triangulated molecular surfaces: the points where `vsgrid surface` evaluates the
  * electrostatic potential, and the mesh its PLY/PNG outputs draw.
