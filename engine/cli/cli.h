@@ -89,5 +89,6 @@ int vsg_cmd_surface(int argc, char **argv);   /* cli_surface.c */
 int vsg_cmd_render(int argc, char **argv);    /* cli_render.c */
 int vsg_cmd_maps(int argc, char **argv);      /* cli_maps.c: Vina / Vinardo maps */
 int vsg_cmd_dock(int argc, char **argv);      /* cli_dock.c: flexible docking on Vina maps */
+int vsg_cmd_rmsd(int argc, char **argv);      /* cli_rmsd.c: symmetry-aware pose RMSD */
 
 #endif

@@ -30,6 +30,8 @@ static const char usage[] =
     "                                Vina / Vinardo (as vina --write_maps); --elec pb\n"
     "  dock PREFIX LIGAND -o OUT.pdbqt\n"
     "                                dock a flexible ligand into a Vina map set (CPU)\n"
+    "  rmsd REF POSES                symmetry-aware heavy-atom RMSD of each pose against a\n"
+    "                                reference pose (CSV: index,name,rmsd); --no-symmetry\n"
     "  surface RECEPTOR -o OUT.ply   electrostatic potential on the molecular surface (ALPB,\n"
     "                                HCP), a coloured mesh and pictures\n"
     "  render GRID --slice z=V -o OUT.png\n"
@@ -66,6 +68,7 @@ int main(int argc, char **argv)
     else if (!strcmp(cmd, "render")) run = vsg_cmd_render;
     else if (!strcmp(cmd, "maps")) run = vsg_cmd_maps;
     else if (!strcmp(cmd, "dock")) run = vsg_cmd_dock;
+    else if (!strcmp(cmd, "rmsd")) run = vsg_cmd_rmsd;
     /* MPI (issue 7): initialised only in an MPI build launched with > 1 rank (mpi_env.h). */
     if (run && vsg_mpi_start(&argc, &argv) != 0) return VSG_EXIT_FAILURE;
     if (run) return vsg_mpi_finish(run(argc - 1, argv + 1));
