@@ -68,14 +68,17 @@ static void bond_range(int a, int b, double *lo, double *hi)
 typedef struct {
     double ca, cb;
     int xb;
+    int kmin; /* the bin of the table's minimum */
 } lj_pair;
+
+static double lj_raw(const lj_pair *c, int k);
 
 static lj_pair lj_of(const vsg_ad4_params *p, const vsg_ad4_atom_par *i, const vsg_ad4_atom_par *j)
 {
     int don_i = i->hbond == 1 || i->hbond == 2, acc_i = i->hbond >= 3;
     int don_j = j->hbond == 1 || j->hbond == 2, acc_j = j->hbond >= 3;
     double rij, eps;
-    lj_pair c = {0, 0, 6};
+    lj_pair c = {0, 0, 6, 0};
     if (don_i && acc_j) {
         rij = j->rij_hb, eps = j->epsij_hb * p->coeff_hbond, c.xb = 10;
     } else if (acc_i && don_j) {
@@ -87,6 +90,10 @@ static lj_pair lj_of(const vsg_ad4_params *p, const vsg_ad4_atom_par *i, const v
     double tmp = eps / (double)(12 - c.xb);
     c.ca = tmp * pow(rij, 12.) * (double)c.xb;
     c.cb = tmp * pow(rij, (double)c.xb) * 12.;
+    /* the well's bottom lies at r = Rij: in the last bin before it or the first after */
+    int f = (int)(rij * rij * SQA_DIV);
+    f = f < 1 ? 1 : f > NEINT - 2 ? NEINT - 2 : f;
+    c.kmin = lj_raw(&c, f + 1) < lj_raw(&c, f) ? f + 1 : f;
     return c;
 }
 
@@ -107,18 +114,15 @@ static int bin_of(double r2)
 
 /* The smoothed table value at bin k: autodock4 replaces bins 1 .. NEINT−2 by the minimum of the
  * raw table over the bins of r ± R_SMOOTH/2 (both ends squared, so the low end folds back near
- * 0), keeping bins 0 and NEINT−1; computed here for the one bin a pair needs. */
+ * 0), keeping bins 0 and NEINT−1. The raw table falls to its well and rises after it, so that
+ * minimum is the well's bin when the window holds it, else the window's end nearer to it: a
+ * few pow calls a pair instead of a table per type pair (what makes it cheap in a screen). */
 static double lj_smoothed(const lj_pair *c, int k)
 {
     if (k == 0 || k == NEINT - 1) return lj_raw(c, k);
     double r = sqrt((double)k / SQA_DIV), lo = r - R_SMOOTH / 2, hi = r + R_SMOOTH / 2;
     int j0 = bin_of(lo * lo), j1 = bin_of(hi * hi);
-    double m = EINTCLAMP;
-    for (int j = j0 < 0 ? 0 : j0; j <= j1; j++) {
-        double e = lj_raw(c, j);
-        if (e < m) m = e;
-    }
-    return m;
+    return lj_raw(c, j1 < c->kmin ? j1 : j0 > c->kmin ? j0 : c->kmin);
 }
 
 /* Mehler–Solmajer ε(r) (distdepdiel.cc). */
