@@ -14,7 +14,8 @@
  * every mapped atom, nearest candidate first, and cut as soon as the partial sum of squares
  * reaches the best complete one (branch and bound: the minimum stays exact). The search stops
  * after MAX_ISOMORPHISMS complete correspondences or MAX_STEPS placements (highly symmetric
- * graphs), keeping the best found. */
+ * graphs), keeping the best found, with a warning. Meant for ligands: bond inference is
+ * quadratic in the heavy atoms and the search recursive, one level per heavy atom. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,6 +331,9 @@ vsg_status vsg_ligand_rmsd(const vsg_ligand *ref, const vsg_ligand *pose, double
                           r.n, r.nedges, s.steps >= MAX_STEPS ? " within the search limit" : "");
         else
             *rmsd = sqrt(s.best / (double)n);
+        if (s.best != HUGE_VAL && (s.found >= MAX_ISOMORPHISMS || s.steps >= MAX_STEPS))
+            vsg_warn("rmsd: search limit reached (%ld correspondences, %ld steps) for a %d-atom graph: the RMSD is "
+                     "the least of those explored", s.found, s.steps, r.n);
     }
     free(s.order), free(s.anchor), free(s.map), free(s.used), free(s.cand), free(s.off), free(s.partial);
     graph_free(&r), graph_free(&p);
