@@ -133,7 +133,7 @@ row() { # program settings csv wall
     "$PY" "$ROOT/scripts/enrichment.py" "$3" "$LABELS" --label "$1" --json "$3.json" | tee "$3.metrics"
     n=$(( $(wc -l < "$3") - 1 ))
     m=$("$PY" -c 'import json,sys; m=json.load(open(sys.argv[1])); n=int(sys.argv[2]); w=float(sys.argv[3])
-print("%d records, %d molecules (%d act.) | %.1f | %.2f | %.3f | %.2f | %.1f" % (n, m["molecules"], m["actives"], w, n / w if w > 0 else 0, m["auc"], m["ef1"], m["adjusted_logauc"]))' \
+print("%d records, %d molecules (%d act.) | %.1f | %.3g | %.3f | %.2f | %.1f" % (n, m["molecules"], m["actives"], w, n / w if w > 0 else 0, m["auc"], m["ef1"], m["adjusted_logauc"]))' \
         "$3.json" "$n" "$4")
     rows+=("| $1 | $2 | $m |")
 }

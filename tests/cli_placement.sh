@@ -34,7 +34,7 @@ expect_rc 2 "$vsgrid" screen "$maps" "$lig" -o r.csv --placement rigid --box 1,2
 # The crystal ligand and data/biotin.pdbqt (the same molecule), 200 rotations, 0.5 Å step.
 expect_rc 0 "$vsgrid" screen "$maps" "$lig" "$src/data/biotin.pdbqt" -o r.csv --placement rigid --rotations 200 \
   --around "$lig" --padding 1 --site-step 0.5 --poses-out p.pdbqt --sdf-out s.sdf --json r.json --quiet
-head -1 r.csv | grep -qx "index,name,source,record,atoms,score_kcal_mol,vdw_hb_kcal_mol,elec_kcal_mol,desolv_kcal_mol,pose_index,pose_qw,pose_qx,pose_qy,pose_qz,pose_tx,pose_ty,pose_tz,atoms_outside,status,message" ||
+head -1 r.csv | grep -qx "index,name,source,record,atoms,score_kcal_mol,vdw_hb_kcal_mol,elec_kcal_mol,desolv_kcal_mol,pose_index,pose_qw,pose_qx,pose_qy,pose_qz,pose_tx,pose_ty,pose_tz,atoms_outside,status,message,ad4_intra" ||
   fail "CSV header: $(head -1 r.csv)"
 [ "$(col r.csv 19 | sort -u)" = ok ] || fail "statuses: $(col r.csv 19 | tr '\n' ' ')"
 [ "$(col r.csv 18 | sort -u)" = 0 ] || fail "a best pose has atoms outside: $(col r.csv 18 | tr '\n' ' ')"

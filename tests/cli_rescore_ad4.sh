@@ -77,6 +77,10 @@ else
   expect_rc 0 "$vsgrid" screen P/rec.maps.fld "$poses" -o s.csv
   cmp -s r.csv s.csv || fail "1iep: rescore and maps --around + screen differ: $(diff r.csv s.csv | head -6)"
   echo "1iep AD4 poses (rescore = maps + screen):"; col r.csv 6 | tr '\n' ' '; echo
+  # the last column: autodock4's internal energy of each pose (its epdb "Ligand Intramolecular
+  # Energy Analysis" total, 4 decimals; tests/test_ad4_intra.c compares it with autodock4 itself)
+  [ "$(head -1 r.csv | awk -F, '{ print $NF }')" = ad4_intra ] || fail "1iep: no ad4_intra column: $(head -1 r.csv)"
+  [ "$(col r.csv 13 | tr '\n' ' ')" = "-1.1381 -1.0536 -1.1680 " ] || fail "1iep ad4_intra: $(col r.csv 13 | tr '\n' ' ')"
   [ -z "$(ls -A "$TMPDIR")" ] || fail "temporary folder left behind: $(ls "$TMPDIR")"
 
   # (2) against autodock4's epdb on autogrid4's maps from the gpf rescore wrote: the crystal

@@ -88,7 +88,7 @@ static int split_models(const char *src, const char *dir, const char *stem, pose
             model++;
             pose *p = &poses[(*np)++];
             snprintf(p->label, sizeof p->label, "%.30s MODEL %d", stem, model);
-            snprintf(p->file, sizeof p->file, "%.12s_m%d.pdbqt", stem, model);
+            snprintf(p->file, sizeof p->file, "pose%d.pdbqt", *np); /* unique: stems share prefixes */
             char path[1200];
             snprintf(path, sizeof path, "%s/%s", dir, p->file);
             out = fopen(path, "w");

@@ -31,6 +31,8 @@ typedef struct {
     long lig;           /* index among the batch's scored ligands, −1 when not scored */
     char code[16];
     char message[256];
+    int has_ad4_intra;  /* AD4 map sets, PDBQT records: autodock4's internal energy (ad4_intra.c) */
+    double ad4_intra;
 } row;
 
 typedef struct {

@@ -129,7 +129,7 @@ void vsg_screen_csv_header(FILE *f, const vsg_score_grids *g, int rigid)
     if (g->kind == VSG_SCORE_AD4) fputs("vdw_hb_kcal_mol,elec_kcal_mol,desolv_kcal_mol,", f);
     else fputs("elec_kcal_mol,", f);
     if (rigid) fputs("pose_index,pose_qw,pose_qx,pose_qy,pose_qz,pose_tx,pose_ty,pose_tz,", f);
-    fputs("atoms_outside,status,message\n", f);
+    fputs(g->kind == VSG_SCORE_AD4 ? "atoms_outside,status,message,ad4_intra\n" : "atoms_outside,status,message\n", f);
 }
 
 void vsg_screen_csv_row(FILE *f, const vsg_score_grids *g, int rigid, const row *r, const vsg_score_result *res,
@@ -165,6 +165,11 @@ void vsg_screen_csv_row(FILE *f, const vsg_score_grids *g, int rigid, const row 
         vsg_csv_field(f, r->code);
         fputc(',', f);
         vsg_csv_field(f, r->message);
+    }
+    /* last, so that the columns before it keep their numbers: autodock4's internal energy */
+    if (g->kind == VSG_SCORE_AD4) {
+        if (r->has_ad4_intra) fprintf(f, ",%.4f", r->ad4_intra);
+        else fputc(',', f);
     }
     fputc('\n', f);
 }

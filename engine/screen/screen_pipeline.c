@@ -56,6 +56,7 @@
 #include "engine/screen/mpi_screen.h"
 #include "engine/screen/screen_internal.h"
 #include "gpu/place/place_gpu.h"
+#include "ligands/score/ad4_intra.h"
 
 static int queue_init(queue *q, size_t cap)
 {
@@ -150,6 +151,8 @@ static void add_row(batch *b, const vsg_ligand *lig, long lig_index)
     r->lig = lig_index;
     snprintf(r->code, sizeof r->code, "%s", lig->status == VSG_OK ? VSG_LIG_OK : lig->code);
     snprintf(r->message, sizeof r->message, "%s", lig->status == VSG_OK ? "" : lig->message);
+    r->has_ad4_intra = 0;
+    r->ad4_intra = 0.0;
 }
 
 static void add_ligand(pipeline *p, batch *b, const vsg_ligand *lig)
@@ -174,6 +177,15 @@ static void add_ligand(pipeline *p, batch *b, const vsg_ligand *lig)
         b->ncopies = l + 1;
     }
     add_row(b, lig, (long)l);
+    /* AD4 rows carry the pose's internal energy, term (2) of autodock4's epdb, with the built-in
+     * AD4.1 parameters; it needs the PDBQT torsion tree, so other formats leave it empty */
+    if (p->g->kind == VSG_SCORE_AD4 && lig->format == VSG_LIG_PDBQT && lig->text) {
+        vsg_ad4_params par;
+        vsg_ad4_intra_result in;
+        row *r = &b->rows[b->nrows - 1];
+        if (vsg_ad4_params_builtin(&par) == VSG_OK && vsg_ad4_intra(lig, &par, &in) == VSG_OK)
+            r->has_ad4_intra = 1, r->ad4_intra = in.total;
+    }
 }
 
 /* Reader j's position in its inputs, for the progress line (read by the writer thread): the
@@ -713,7 +725,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     vsg_ligand_reader_options ro;
     memset(&ro, 0, sizeof ro);
     ro.format = o->format;
-    ro.keep_text = o->sdf_path != NULL || poses_sdf;
+    ro.keep_text = o->sdf_path != NULL || poses_sdf || g->kind == VSG_SCORE_AD4; /* AD4: ad4_intra's tree */
     ro.max_atoms = o->max_atoms;
     st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p.reader);
     if (st != VSG_OK) goto out_pool;
