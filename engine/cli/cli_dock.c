@@ -1,8 +1,8 @@
 /* cli_dock.c — `vsgrid dock PREFIX LIGAND -o OUT.pdbqt`: one ligand docked into a Vina or
- * Vinardo map set by the CPU twin of the flexible search (vsg_dock_cpu), its best poses written
- * as PDBQT models that `vina --score_only` rescores: a PDBQT input's own lines (ROOT/BRANCH
- * tree, atom lines) with the pose's coordinates; an SDF/MOL2 input as the model the search moved
- * (AutoDock types, non-polar hydrogens merged) with the tree it used. */
+ * Vinardo map set by vsg_dock_batch (the GPU search when there is a GPU, else its CPU twin), its
+ * best poses written as PDBQT models that `vina --score_only` rescores: a PDBQT input's own lines
+ * (ROOT/BRANCH tree, atom lines) with the pose's coordinates; an SDF/MOL2 input as the model the
+ * search moved (AutoDock types, non-polar hydrogens merged) with the tree it used. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,38 +10,41 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
+#include "engine/cli/dock_options.h"
 #include "engine/cli/dock_poses.h"
 
+#define DEFAULT_SEARCH "detail"
+
 static const char usage[] =
-    "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo] [--seed N]\n"
-    "                   [--exhaustiveness N] [--steps N] [--poses K] [--min-rmsd A] [--from-input]\n"
-    "                   [--threads N] [--csv OUT.csv] [--json FILE] [--quiet] -o OUT.pdbqt\n"
+    "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo] [--search S]\n"
+    "                   [--devices D] [--seed N] [--exhaustiveness N] [--steps N] [--poses K]\n"
+    "                   [--min-rmsd A] [--from-input] [--threads N] [--csv OUT.csv] [--json FILE]\n"
+    "                   [--quiet] -o OUT.pdbqt\n"
     "\n"
     "Docks the first record of LIGAND into the Vina map set PREFIX.<XS type>.map (`vsgrid maps\n"
     "REC.pdbqt --scoring vina --around LIG -o PREFIX` or `vina --write_maps PREFIX`) by AutoDock\n"
-    "Vina 1.2's method, on the CPU: Monte Carlo chains of a random change of position, orientation\n"
-    "or one torsion, BFGS on the analytic gradient of the maps and the ligand's internal pairs,\n"
-    "Metropolis acceptance. Bond lengths, angles and rings stay as in the input.\n"
+    "Vina 1.2's method: Monte Carlo chains of a random change of position, orientation or one\n"
+    "torsion, BFGS on the analytic gradient of the maps and the ligand's internal pairs,\n"
+    "Metropolis acceptance; on the GPU when there is one (a warp a chain), else on the CPU. Bond\n"
+    "lengths, angles and rings stay as in the input.\n"
     "  --scoring S        vina (default) or vinardo: must be what the maps were made with\n"
-    "  --seed N           random seed (default 0); the same seed gives the same poses, whatever\n"
-    "                     the thread count\n"
-    "  --exhaustiveness N independent chains, each from a random pose in the box (default 8)\n"
-    "  --steps N          Monte Carlo steps a chain (default Vina's: 105 x (50 + atoms + 10 x (6 +\n"
-    "                     torsions)))\n"
     "  --poses K          poses written at most (default 9), best first, none within --min-rmsd\n"
     "                     (default 1 A, heavy atoms) of a better one\n"
     "  --from-input       start every chain from the input pose instead of a random one\n"
-    "  --threads N        OpenMP threads over the chains (default all)\n"
+    "  --threads N        OpenMP threads (CPU search; default all)\n"
     "  -o OUT.pdbqt       the poses as MODEL/ENDMDL blocks with `REMARK VINA RESULT: score\n"
     "                     rmsd rmsd` (kcal/mol; heavy-atom RMSD to the best pose, twice) and the\n"
     "                     terms; score = what `vina --score_only` gives the written pose\n"
     "  --csv OUT.csv      one row a pose: pose,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,\n"
     "                     torsional_kcal_mol,search_energy_kcal_mol,num_tors,rmsd_best_A,rmsd_input_A\n"
     "                     (rmsd_input: to the input coordinates, same atom order, no symmetry)\n"
-    "  --json FILE        a summary: poses, scores, chains, steps, evaluations, seconds\n"
+    "  --json FILE        a summary: poses, scores, chains, steps, evaluations, seconds, device\n"
     "  --quiet            no summary line\n"
+    "The search (default --search " DEFAULT_SEARCH "):\n";
+
+static const char usage_end[] =
     "Exit codes: 0 ok, 2 usage, 3 bad input (no map set, a ligand atom without a map, a malformed\n"
-    "torsion tree), 4 memory, 1 other failure.\n";
+    "torsion tree), 4 memory, 1 other failure (a GPU asked for and missing).\n";
 
 int vsg_cmd_dock(int argc, char **argv)
 {
@@ -50,11 +53,19 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_dock_params p;
     vsg_dock_params_default(&p);
     int quiet = 0;
+    vsg_cli_dock_opts dopt;
+    vsg_cli_dock_opts_init(&dopt, DEFAULT_SEARCH);
     vsg_args a = {argc, 1, argv, NULL, NULL};
     for (; a.i < argc; a.i++) {
         const char *arg = argv[a.i];
         double x;
-        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) { fputs(usage, stdout); return 0; }
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(usage, stdout), fputs(vsg_cli_dock_options_help, stdout), fputs(usage_end, stdout);
+            return 0;
+        }
+        const int dr = vsg_cli_dock_option(&a, "dock", &dopt);
+        if (dr < 0) return VSG_EXIT_USAGE;
+        if (dr > 0) continue;
         if (vsg_arg_is(&a, "--scoring")) {
             if (!(v = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE;
             if (!strcmp(v, "vina")) sf = VSG_VINA_SCORING_VINA;
@@ -62,16 +73,7 @@ int vsg_cmd_dock(int argc, char **argv)
             else return vsg_cli_usage_error("dock", "--scoring: '%s' is not vina or vinardo", v);
             continue;
         }
-        if (vsg_arg_is(&a, "--seed")) {
-            if (!(v = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE;
-            char *end;
-            unsigned long long s = strtoull(v, &end, 10);
-            if (!isdigit((unsigned char)v[0]) || *end) return vsg_cli_usage_error("dock", "--seed: '%s' is not an integer >= 0", v);
-            p.seed = (uint64_t)s;
-            continue;
-        }
-        int *ip = vsg_arg_is(&a, "--exhaustiveness") ? &p.exhaustiveness : vsg_arg_is(&a, "--steps") ? &p.steps
-                  : vsg_arg_is(&a, "--poses") ? &p.poses : vsg_arg_is(&a, "--threads") ? &p.threads : NULL;
+        int *ip = vsg_arg_is(&a, "--poses") ? &p.poses : vsg_arg_is(&a, "--threads") ? &p.threads : NULL;
         if (ip) {
             const char *name = a.name;
             if (!(v = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE;
@@ -101,6 +103,8 @@ int vsg_cmd_dock(int argc, char **argv)
     }
     if (!prefix || !ligpath) return vsg_cli_usage_error("dock", "needs a map set PREFIX and a LIGAND file");
     if (!outpath) return vsg_cli_usage_error("dock", "needs -o OUT.pdbqt");
+    vsg_device device = VSG_DEVICE_AUTO;
+    if (vsg_cli_dock_apply("dock", &dopt, &p, &device)) return VSG_EXIT_USAGE;
 
     vsg_vina_target *t = NULL;
     vsg_status st = vsg_vina_target_maps(prefix, sf, &t);
@@ -127,7 +131,19 @@ int vsg_cmd_dock(int argc, char **argv)
         goto done;
     }
     if ((st = vsg_vina_ligand_new(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
-    if ((st = vsg_dock_cpu(t, &lig, &p, &res)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    {
+        const vsg_ligand *one[1] = {&lig};
+        const uint64_t seed = p.seed;
+        vsg_status rst = VSG_OK;
+        char msg[1][256];
+        if ((st = vsg_dock_batch(t, one, 1, &seed, &p, device, &res, &rst, msg)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+        if (rst != VSG_OK) {
+            fprintf(stderr, "vsgrid dock: %s\n", msg[0]);
+            rc = vsg_cli_exit_code(rst);
+            goto done;
+        }
+    }
+    const int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_gpu_count() > 0);
     /* an SDF/MOL2 record as the model has it: typed, non-polar hydrogens merged */
     if ((st = vsg_cli_dock_model_ligand(&lig, &res)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if (!(f = fopen(outpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", outpath); rc = VSG_EXIT_FAILURE; goto done; }
@@ -149,9 +165,9 @@ int vsg_cmd_dock(int argc, char **argv)
     if (ferror(f) || (csv && ferror(csv))) { fprintf(stderr, "vsgrid dock: write error\n"); rc = VSG_EXIT_FAILURE; goto done; }
     if (!quiet)
         printf("dock: %s: %d poses, best %.3f kcal/mol (inter %.3f, intra %.3f), %d torsions, %d chains x %d steps, "
-               "%ld evaluations, %.2f s\n",
+               "%ld evaluations, %.2f s on the %s\n",
                ligpath, res.npose, res.pose[0].score.total, res.pose[0].score.inter, res.pose[0].score.intra, res.rotors,
-               res.chains, res.steps, res.evaluations, res.seconds);
+               res.chains, res.steps, res.evaluations, res.seconds, on_gpu ? "GPU" : "CPU");
     if (json) {
         vsg_json j;
         FILE *jf = vsg_cli_json_open(json, &j, "dock");
@@ -159,6 +175,8 @@ int vsg_cmd_dock(int argc, char **argv)
         vsg_json_str(&j, "ligand", ligpath);
         vsg_json_str(&j, "scoring", sf == VSG_VINA_SCORING_VINA ? "vina" : "vinardo");
         vsg_json_int(&j, "seed", (long long)p.seed);
+        vsg_json_str(&j, "search", dopt.search);
+        vsg_json_str(&j, "device", on_gpu ? "gpu" : "cpu");
         vsg_json_int(&j, "chains", res.chains);
         vsg_json_int(&j, "steps", res.steps);
         vsg_json_int(&j, "torsions", res.rotors);

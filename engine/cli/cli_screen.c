@@ -13,6 +13,7 @@
 #endif
 
 #include "engine/cli/cli.h"
+#include "engine/cli/dock_options.h"
 #include "engine/cli/cli_vina.h"
 
 static const char screen_usage[] =
@@ -148,6 +149,7 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
             fputs(screen_usage, stdout);
             fputs(vsg_cli_vina_help, stdout);
             fputs(vsg_cli_vina_flexible_help, stdout);
+            fputs(vsg_cli_dock_options_help, stdout);
             return -2;
         }
         if (arg[0] != '-' || !strcmp(arg, "-")) {
@@ -390,7 +392,7 @@ int vsg_cmd_screen(int argc, char **argv)
             args = kept;
         }
         int vr = vsg_cli_vina_command(nargs, args, "screen", 0);
-        if (vr == -2) fputs(vsg_cli_vina_flexible_help, stdout);
+        if (vr == -2) fputs(vsg_cli_vina_flexible_help, stdout), fputs(vsg_cli_dock_options_help, stdout);
         return vr == -2 ? 0 : vr;
     }
     int r = parse(argc, argv, "screen", &c);

@@ -1,13 +1,12 @@
 /* cli_screen_flexible.c — `vsgrid screen PREFIX LIBRARY... --scoring vina|vinardo --placement
- * flexible`: every record docked into the Vina / Vinardo map set by the CPU twin of the flexible
- * search (vsg_dock_cpu, as `vsgrid dock`), one CSV row per input record in input order (the
- * as-is Vina screen's columns, from the best pose), the best pose of each record as a PDBQT
- * MODEL (--poses-out, dock_poses.h). Records are docked in chunks with OpenMP: over records, one
- * thread each, when a chunk has at least as many records as threads, else one record at a time
- * over its chains. Record i (the CSV's 0-based index) is docked with seed --seed + i, so it docks
- * as `vsgrid dock --seed (seed + i)` would, and the rows and poses do not depend on the thread
- * count. Built on the public API only (engine/cli/ is its client), hence a loop of its own here
- * rather than in engine/screen/vina_screen.c. */
+ * flexible`: every record docked into the Vina / Vinardo map set by vsg_dock_batch (the GPU
+ * search, or its CPU twin), one CSV row per input record in input order (the as-is Vina screen's
+ * columns, from the best pose), the best pose of each record as a PDBQT MODEL (--poses-out,
+ * dock_poses.h). Records are read in chunks (2048 for the GPU, whose chains then fill it; 64 for
+ * the CPU); what the record itself says (reader status, fragments, torsion count) is checked
+ * first, the rest docked in one call. Record i (the CSV's 0-based index) is docked with seed
+ * --seed + i, so it docks as `vsgrid dock --seed (seed + i)` would, and the rows and poses do not
+ * depend on the chunk or thread count. Built on the public API only (engine/cli/ is its client). */
 #define _POSIX_C_SOURCE 200809L /* isatty */
 #include <ctype.h>
 #include <math.h>
@@ -22,32 +21,37 @@
 
 #include "engine/cli/cli.h"
 #include "engine/cli/cli_vina.h"
+#include "engine/cli/dock_options.h"
 #include "engine/cli/dock_poses.h"
 
-#define CHUNK 64 /* records docked together */
+#define CHUNK 64        /* records docked together on the CPU */
+#define CHUNK_GPU 2048  /* on the GPU: enough chains to fill it many times over */
 #define CODE_DISCONNECTED "disconnected" /* an SDF/MOL2 record of several molecules */
 #define DEFAULT_MAX_TORSIONS 32           /* AutoDock4's MAX_TORS */
+#define DEFAULT_SEARCH "balanced"
 
 const char vsg_cli_vina_flexible_help[] =
     "Flexible docking in the screen (--scoring vina|vinardo --placement flexible): each record is\n"
-    "docked into the map set PREFIX as 'vsgrid dock' docks it (AutoDock Vina 1.2's Monte Carlo +\n"
-    "BFGS over position, orientation and torsions, on the CPU; rings, bond lengths and angles as\n"
-    "in the input) instead of being scored where it is. One row per input record, in input\n"
-    "order, with the as-is columns above for the best pose (its 'vina --score_only' terms); a\n"
-    "record that cannot be docked gets its status and message: untyped, torsions (a malformed\n"
-    "tree, or over --max-torsions), too_many_atoms, no_pose, disconnected (an SDF/MOL2 record of\n"
-    "several molecules: a salt, a mixture), the reader's codes. Record i (the index column) is\n"
-    "docked with seed --seed + i: the rows do not depend on --threads. (--placement rigid needs\n"
-    "an AutoDock4 map set, a .maps.fld.)\n"
-    "  --seed N            random seed (default 0)\n"
-    "  --exhaustiveness N  Monte Carlo chains a record, each from a random pose (default 8)\n"
-    "  --steps N           steps a chain (default Vina's: 105 x (50 + atoms + 10 x (6 + torsions)))\n"
+    "docked into the map set PREFIX (AutoDock Vina 1.2's method: Monte Carlo chains of a random\n"
+    "change of position, orientation or one torsion, BFGS on the analytic gradient of the maps\n"
+    "and the ligand's internal pairs, Metropolis acceptance; rings, bond lengths and angles as in\n"
+    "the input) instead of being scored where it is. On the GPU (the default when there is one)\n"
+    "one warp runs a chain and thousands of chains of many records run at once; --devices cpu\n"
+    "runs the same search on the CPU (OpenMP). One row per input record, in input order, with the\n"
+    "as-is columns above for the best pose (its 'vina --score_only' terms, computed in double on\n"
+    "the CPU from the pose, whichever device searched); a record that cannot be docked gets its\n"
+    "status and message: untyped, torsions (a malformed tree, or over --max-torsions),\n"
+    "too_many_atoms, no_pose, disconnected (an SDF/MOL2 record of several molecules: a salt, a\n"
+    "mixture), the reader's codes. Record i (the index column) is docked with seed --seed + i:\n"
+    "the rows repeat exactly for a seed on a device, whatever --threads or the batch. (--placement\n"
+    "rigid needs an AutoDock4 map set, a .maps.fld.)\n"
     "  --max-torsions N    records with more rotatable bonds get status torsions (default 32)\n"
     "  --poses-out F.pdbqt the best pose of each docked record as a MODEL, in input order, with\n"
     "                      REMARK VINA RESULT (its score) and 'REMARK VSGRID RECORD: index name';\n"
     "                      a PDBQT record keeps its tree, an SDF/MOL2 one gets the tree searched\n"
-    "  --json FILE         the screen's keys plus placement, seed, exhaustiveness, steps,\n"
-    "                      max_torsions, dock_evaluations\n";
+    "  --json FILE         the screen's keys plus placement, search, seed, exhaustiveness,\n"
+    "                      steps, max_torsions, dock_evaluations\n"
+    "The search (default --search balanced):\n";
 
 const char *vsg_cli_placement_arg(int argc, char **argv)
 {
@@ -99,14 +103,24 @@ static int fragments(const vsg_ligand *lig)
     return n;
 }
 
-static void dock_one(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *p0, int max_torsions,
-                     int threads, flex_row *r)
+static void failed(const vsg_ligand *lig, vsg_status st, const char *msg, flex_row *r)
+{
+    char m[200];
+    snprintf(m, sizeof m, "%s", msg);
+    snprintf(r->code, sizeof r->code, "%s", code_of(st, m));
+    if (strstr(m, lig->source)) snprintf(r->message, sizeof r->message, "%s", m);
+    else snprintf(r->message, sizeof r->message, "%s: record %ld: %s", lig->source, lig->record, m);
+}
+
+/* What the reader and the record itself already say: 1 when the record can be docked (r->torsdof
+ * set), else 0 with r's code and message. */
+static int precheck(const vsg_ligand *lig, int max_torsions, flex_row *r)
 {
     memset(r, 0, sizeof *r);
     if (lig->status != VSG_OK) {
         snprintf(r->code, sizeof r->code, "%s", lig->code);
         snprintf(r->message, sizeof r->message, "%s", lig->message);
-        return;
+        return 0;
     }
     const int nfrag = fragments(lig);
     if (nfrag > 1) {
@@ -114,34 +128,33 @@ static void dock_one(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_
         snprintf(r->message, sizeof r->message,
                  "%s: record %ld: %d fragments not bonded to each other (a salt or a mixture): docking takes one molecule",
                  lig->source, lig->record, nfrag);
-        return;
+        return 0;
     }
-    vsg_dock_params p = *p0;
-    p.seed = p0->seed + (uint64_t)lig->index;
-    p.threads = threads;
-    p.poses = 1;
     vsg_vina_ligand *l = NULL;
     vsg_status st = vsg_vina_ligand_new(lig, &l);
-    if (st == VSG_OK) {
-        vsg_vina_ligand_info info;
-        vsg_vina_ligand_get_info(l, &info);
-        r->torsdof = info.torsdof;
-        if (info.rotors > max_torsions) {
-            vsg_vina_ligand_free(l);
-            snprintf(r->code, sizeof r->code, "%s", VSG_LIG_TORSIONS);
-            snprintf(r->message, sizeof r->message, "%s: record %ld: %d torsions, over --max-torsions %d", lig->source,
-                     lig->record, info.rotors, max_torsions);
-            return;
-        }
-        st = vsg_dock_cpu(t, lig, &p, &r->res);
-        r->evaluations = r->res.evaluations;
-    }
     if (st != VSG_OK) {
-        char m[200];
-        snprintf(m, sizeof m, "%s", vsg_last_error());
-        snprintf(r->code, sizeof r->code, "%s", code_of(st, m));
-        if (strstr(m, lig->source)) snprintf(r->message, sizeof r->message, "%s", m);
-        else snprintf(r->message, sizeof r->message, "%s: record %ld: %s", lig->source, lig->record, m);
+        failed(lig, st, vsg_last_error(), r);
+        return 0;
+    }
+    vsg_vina_ligand_info info;
+    vsg_vina_ligand_get_info(l, &info);
+    vsg_vina_ligand_free(l);
+    r->torsdof = info.torsdof;
+    if (info.rotors > max_torsions) {
+        snprintf(r->code, sizeof r->code, "%s", VSG_LIG_TORSIONS);
+        snprintf(r->message, sizeof r->message, "%s: record %ld: %d torsions, over --max-torsions %d", lig->source,
+                 lig->record, info.rotors, max_torsions);
+        return 0;
+    }
+    return 1;
+}
+
+/* The row of a record whose docking ended with st (r->res filled on VSG_OK). */
+static void docked(const vsg_ligand *lig, vsg_status st, const char *msg, flex_row *r)
+{
+    r->evaluations = r->res.evaluations;
+    if (st != VSG_OK) {
+        failed(lig, st, msg, r);
         vsg_dock_result_release(&r->res);
     } else if (r->res.npose < 1) {
         snprintf(r->code, sizeof r->code, "%s", VSG_LIG_NO_POSE);
@@ -151,7 +164,6 @@ static void dock_one(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_
         r->s = r->res.pose[0].score;
         r->ok = 1;
     }
-    vsg_vina_ligand_free(l);
 }
 
 static void write_row(FILE *f, const vsg_ligand *lig, int natoms, const flex_row *r)
@@ -193,8 +205,8 @@ static void count_code(vsg_screen_report *rep, const char *code)
 
 /* The loop: reads, docks and writes chunk by chunk. Returns VSG_OK or a whole-run failure. */
 static vsg_status run(const vsg_vina_target *t, const char *const *inputs, int ninputs, vsg_ligand_format format,
-                      int max_atoms, int max_torsions, const vsg_dock_params *p, FILE *csv, FILE *poses, int progress,
-                      vsg_screen_report *rep, long *evaluations)
+                      int max_atoms, int max_torsions, const vsg_dock_params *p, vsg_device device, FILE *csv, FILE *poses,
+                      int progress, vsg_screen_report *rep, long *evaluations)
 {
     memset(rep, 0, sizeof *rep);
     *evaluations = 0;
@@ -203,14 +215,23 @@ static vsg_status run(const vsg_vina_target *t, const char *const *inputs, int n
     vsg_ligand_reader *rd = NULL;
     vsg_status st = vsg_ligand_reader_open(inputs, ninputs, &ro, &rd);
     if (st != VSG_OK) return st;
-    vsg_ligand *chunk = malloc(sizeof *chunk * CHUNK);
-    flex_row *rows = calloc(CHUNK, sizeof *rows);
-    if (!chunk || !rows) {
-        free(chunk), free(rows);
+    const int gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_gpu_count() > 0);
+    const int chunk_n = gpu ? CHUNK_GPU : CHUNK;
+    vsg_ligand *chunk = malloc(sizeof *chunk * (size_t)chunk_n);
+    flex_row *rows = calloc((size_t)chunk_n, sizeof *rows);
+    const vsg_ligand **ligs = malloc(sizeof *ligs * (size_t)chunk_n);
+    uint64_t *seeds = malloc(sizeof *seeds * (size_t)chunk_n);
+    int *slot = malloc(sizeof *slot * (size_t)chunk_n);
+    char *ok = malloc((size_t)chunk_n);
+    vsg_dock_result *res = calloc((size_t)chunk_n, sizeof *res);
+    vsg_status *sts = malloc(sizeof *sts * (size_t)chunk_n);
+    char(*msgs)[256] = malloc(sizeof *msgs * (size_t)chunk_n);
+    if (!chunk || !rows || !ligs || !seeds || !slot || !ok || !res || !sts || !msgs) {
+        free(chunk), free(rows), free(ligs), free(seeds), free(slot), free(ok), free(res), free(sts), free(msgs);
         vsg_ligand_reader_close(rd);
         return vsg_fail(VSG_E_NOMEM, "out of memory");
     }
-    for (int i = 0; i < CHUNK; i++) vsg_ligand_init(&chunk[i]);
+    for (int i = 0; i < chunk_n; i++) vsg_ligand_init(&chunk[i]);
     int threads = 1;
 #ifdef _OPENMP
     threads = omp_get_max_threads();
@@ -222,17 +243,27 @@ static vsg_status run(const vsg_vina_target *t, const char *const *inputs, int n
     for (;;) {
         double a = vsg_now();
         int n = 0;
-        while (n < CHUNK && vsg_ligand_reader_next(rd, &chunk[n]) == 1) n++;
+        while (n < chunk_n && vsg_ligand_reader_next(rd, &chunk[n]) == 1) n++;
         double b = vsg_now();
         rep->parse_s += b - a;
         if (n == 0) break;
-        if (n >= threads) {
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 8)
 #endif
-            for (int i = 0; i < n; i++) dock_one(t, &chunk[i], p, max_torsions, 1, &rows[i]);
-        } else {
-            for (int i = 0; i < n; i++) dock_one(t, &chunk[i], p, max_torsions, 0, &rows[i]);
+        for (int i = 0; i < n; i++) ok[i] = (char)precheck(&chunk[i], max_torsions, &rows[i]);
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (ok[i]) ligs[m] = &chunk[i], seeds[m] = p->seed + (uint64_t)chunk[i].index, slot[m++] = i;
+        vsg_status bst = vsg_dock_batch(t, ligs, m, seeds, p, device, res, sts, msgs);
+        if (bst != VSG_OK) { /* the whole batch could not run (no GPU, out of memory): every row says so */
+            for (int k = 0; k < m; k++) sts[k] = bst, snprintf(msgs[k], sizeof msgs[k], "%s", vsg_last_error());
+            if (st == VSG_OK && bst != VSG_E_NOMEM) st = bst;
+        }
+        for (int k = 0; k < m; k++) {
+            flex_row *r = &rows[slot[k]];
+            r->res = res[k];
+            memset(&res[k], 0, sizeof res[k]);
+            docked(&chunk[slot[k]], sts[k], msgs[k], r);
         }
         double c = vsg_now();
         rep->score_s += c - b;
@@ -259,18 +290,26 @@ static vsg_status run(const vsg_vina_target *t, const char *const *inputs, int n
         }
         rep->write_s += vsg_now() - c;
         if (progress) fprintf(stderr, "\rvsgrid: %zu records docked", rep->records);
-        if (n < CHUNK || st != VSG_OK) break;
+        if (n < chunk_n || st != VSG_OK) break;
     }
     if (progress) fputc('\n', stderr);
-    for (int i = 0; i < CHUNK; i++) vsg_ligand_release(&chunk[i]);
-    free(chunk), free(rows);
+    for (int i = 0; i < chunk_n; i++) vsg_ligand_release(&chunk[i]);
+    free(chunk), free(rows), free(ligs), free(seeds), free(slot), free(ok), free(res), free(sts), free(msgs);
     vsg_ligand_reader_close(rd);
     if (st == VSG_OK && (fflush(csv) != 0 || ferror(csv))) st = vsg_fail(VSG_E_IO, "write error on the CSV output");
     if (st == VSG_OK && poses && (fflush(poses) != 0 || ferror(poses))) st = vsg_fail(VSG_E_IO, "write error on the poses");
-    snprintf(rep->device, sizeof rep->device, "cpu (%d thread%s)", threads, threads == 1 ? "" : "s");
+    if (gpu) {
+        char name[96] = "GPU";
+        const int g0 = p->ngpus > 0 ? p->gpus[0] : 0, ng = p->ngpus > 0 ? p->ngpus : vsg_gpu_count();
+        vsg_gpu_describe(g0, name, sizeof name, NULL, NULL);
+        snprintf(rep->device, sizeof rep->device, "%d x %s", ng, name);
+        snprintf(rep->precision, sizeof rep->precision, "float");
+    } else {
+        snprintf(rep->device, sizeof rep->device, "cpu (%d thread%s)", threads, threads == 1 ? "" : "s");
+        snprintf(rep->precision, sizeof rep->precision, "double");
+    }
     snprintf(rep->kernel, sizeof rep->kernel, "%s flexible docking",
              vsg_vina_target_scoring(t) == VSG_VINA_SCORING_VINARDO ? "vinardo" : "vina");
-    snprintf(rep->precision, sizeof rep->precision, "double");
     rep->parse_threads = 1;
     rep->seconds = vsg_now() - t0;
     return st;
@@ -287,6 +326,8 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     memset(&out, 0, sizeof out);
     vsg_dock_params p;
     vsg_dock_params_default(&p);
+    vsg_cli_dock_opts dopt;
+    vsg_cli_dock_opts_init(&dopt, DEFAULT_SEARCH);
     vsg_vina_scoring sf = VSG_VINA_SCORING_VINA;
     vsg_args a = {argc, 1, argv, NULL, NULL};
     for (; a.i < argc; a.i++) {
@@ -295,6 +336,7 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             fputs(vsg_cli_vina_help, stdout);
             fputs(vsg_cli_vina_flexible_help, stdout);
+            fputs(vsg_cli_dock_options_help, stdout);
             return -2;
         }
         if (arg[0] != '-' || !strcmp(arg, "-")) {
@@ -304,6 +346,9 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
             continue;
         }
 #define VALUE() do { if (!(v = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; } while (0)
+        const int dr = vsg_cli_dock_option(&a, cmd, &dopt);
+        if (dr < 0) return VSG_EXIT_USAGE;
+        if (dr > 0) continue;
         if (vsg_arg_is(&a, "--quiet")) quiet = 1;
         else if (vsg_arg_is(&a, "--scoring")) {
             VALUE();
@@ -323,32 +368,25 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
             else if (!strcmp(v, "pdbqt")) format = VSG_LIG_PDBQT;
             else if (!strcmp(v, "pdb")) format = VSG_LIG_PDB;
             else return vsg_cli_usage_error(cmd, "--format: '%s' is not sdf, mol2, pdbqt or pdb", v);
-        } else if (vsg_arg_is(&a, "--seed")) {
-            VALUE();
-            char *end;
-            unsigned long long s = strtoull(v, &end, 10);
-            if (!isdigit((unsigned char)v[0]) || *end) return vsg_cli_usage_error(cmd, "--seed: '%s' is not an integer >= 0", v);
-            p.seed = (uint64_t)s;
         } else if (vsg_arg_is(&a, "--max-torsions")) {
             VALUE();
             if (!vsg_parse_number(v, &x) || x != floor(x) || x < 0 || x > 1000)
                 return vsg_cli_usage_error(cmd, "--max-torsions: '%s' is not an integer in 0..1000", v);
             max_torsions = (int)x;
-        } else if (vsg_arg_is(&a, "--exhaustiveness") || vsg_arg_is(&a, "--steps") || vsg_arg_is(&a, "--max-atoms") ||
-                   vsg_arg_is(&a, "--threads")) {
+        } else if (vsg_arg_is(&a, "--max-atoms") || vsg_arg_is(&a, "--threads")) {
             const char *name = a.name;
             VALUE();
             if (!vsg_parse_number(v, &x) || x != floor(x) || x < 1 || x > 1e6)
                 return vsg_cli_usage_error(cmd, "%s: '%s' is not an integer in 1..1000000", name, v);
-            if (!strcmp(name, "--exhaustiveness")) p.exhaustiveness = (int)x;
-            else if (!strcmp(name, "--steps")) p.steps = (int)x;
-            else if (!strcmp(name, "--max-atoms")) max_atoms = (int)x;
+            if (!strcmp(name, "--max-atoms")) max_atoms = (int)x;
             else threads = (int)x;
         } else {
-            return vsg_cli_usage_error(cmd, "%s does not apply to --placement flexible (docked on the CPU; see --help)", arg);
+            return vsg_cli_usage_error(cmd, "%s does not apply to --placement flexible (see --help)", arg);
         }
 #undef VALUE
     }
+    vsg_device device = VSG_DEVICE_AUTO;
+    if (vsg_cli_dock_apply(cmd, &dopt, &p, &device)) return VSG_EXIT_USAGE;
     if (vsg_mpi_active()) return vsg_cli_usage_error(cmd, "--placement flexible runs in one process: not under mpirun");
     if (!target) return vsg_cli_usage_error(cmd, "no map-set PREFIX given");
     if (ninputs == 0) return vsg_cli_usage_error(cmd, "no LIBRARY given");
@@ -378,7 +416,8 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     }
     vsg_screen_report rep;
     long evaluations = 0;
-    st = run(t, inputs, ninputs, format, max_atoms, max_torsions, &p, csv, poses, !quiet && isatty(2), &rep, &evaluations);
+    st = run(t, inputs, ninputs, format, max_atoms, max_torsions, &p, device, csv, poses, !quiet && isatty(2), &rep,
+             &evaluations);
     if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", out.csv);
     if (poses && fclose(poses) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", poses_path);
     if (st != VSG_OK) {
@@ -395,6 +434,7 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
             vsg_cli_json_screen(&j, sf == VSG_VINA_SCORING_VINARDO ? "vinardo" : "vina", inputs, ninputs, &rep);
             vsg_json_str(&j, "placement", "flexible");
             vsg_json_int(&j, "seed", (long long)p.seed);
+            vsg_json_str(&j, "search", dopt.search);
             vsg_json_int(&j, "exhaustiveness", p.exhaustiveness);
             vsg_json_int(&j, "steps", p.steps); /* 0: Vina's default for each record's size */
             vsg_json_int(&j, "max_torsions", max_torsions);

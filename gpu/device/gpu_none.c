@@ -244,3 +244,26 @@ vsg_status vsg_ad4_maps_gpu(const vsg_molecule *rec, const vsg_gpf *gpf, const v
 {
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
+
+#include "gpu/dock/dock_gpu.h"
+
+vsg_status dock_gpu_maps_upload(const int n[3], const double begin[3], const double end[3], const double factor[3],
+                                const double *const map[VSG_XS_COUNT], const float *pair_table, int device,
+                                dock_gpu_maps **out)
+{
+    if (out) *out = NULL;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+void dock_gpu_maps_free(dock_gpu_maps *m) { (void)m; }
+
+vsg_status dock_gpu_run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, long long *evals)
+{
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
+vsg_status dock_gpu_eval(dock_gpu_maps *m, const dock_gpu_batch *b, const int *rec, const float *conf, int nconf,
+                         double v, float *e, float *grad)
+{
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}

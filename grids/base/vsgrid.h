@@ -1384,7 +1384,7 @@ vsg_status vsg_vina_screen_run(const vsg_vina_target *t, const vsg_vina_screen_o
  * torsions, with the analytic gradient of the trilinear maps and of the intramolecular pairs;
  * positive energies softened as e·10/(10 + e) while hunting, as Vina's search does), and accept by
  * Metropolis at 1.2 kcal/mol; an accepted pose that is the chain's best (or while the chain has
- * fewer than 20) is refined with the full energies and kept. The search minimises inter + intra;
+ * fewer than chain_keep) is refined with the full energies and kept. The search minimises inter + intra;
  * the poses are ranked by it, those within min_rmsd (heavy atoms, same atom order) of a better
  * one dropped, and the best `poses` returned with their `vina --score_only` terms
  * (vsg_vina_score_pose on the pose). Chains run in parallel (OpenMP), each with its own
@@ -1399,6 +1399,10 @@ typedef struct {
     double min_rmsd;       /* Å, poses closer than this are one (default 1) */
     int random_start;      /* 1 (default): each chain from a random pose; 0: from the input pose */
     int threads;           /* OpenMP threads over the chains; 0 (default) = all */
+    int chain_keep;        /* distinct minima each chain keeps (0 = 20, Vina's habit; the GPU search
+                              keeps 1 a chain, and the CPU twin with chain_keep 1 is its search) */
+    int ngpus;             /* vsg_dock_batch on the GPU: the GPUs to share the records (0 = all) */
+    int gpus[16];
 } vsg_dock_params;
 void vsg_dock_params_default(vsg_dock_params *p);
 
@@ -1438,18 +1442,27 @@ vsg_status vsg_dock_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const v
                         vsg_dock_result *out);
 void vsg_dock_result_release(vsg_dock_result *r);
 
-/* Docks n records at once, record i with seed p->seed + i (as vsg_dock_cpu with that seed would
- * run its search). VSG_DEVICE_GPU: on the GPU (gpu/dock/), one warp per Monte Carlo chain, the
+/* Docks n records at once, record i with seed seeds[i] (seeds NULL: p->seed + i), as vsg_dock_cpu
+ * with that seed would run its search. VSG_DEVICE_GPU: on the GPU (gpu/dock/), one warp per Monte Carlo chain, the
  * chains of many records in one launch, single precision, the same moves, random streams and
  * acceptance as the CPU twin; its poses are re-scored on the CPU (vsg_vina_score_pose), so a
  * pose's score is the same whichever device found it. VSG_DEVICE_CPU: vsg_dock_cpu on each
  * record, in parallel over records. VSG_DEVICE_AUTO: the GPU when one is usable, else the CPU.
+ * Several GPUs (p->gpus, or all) share a batch's records by their estimated cost (chains × steps ×
+ * atoms and pairs), longest first to the least loaded GPU, so none waits long for another.
  * status[i] and out[i] are each record's (on failure out[i] is empty and message[i], when message
  * is not NULL, says why in one line). Returns VSG_OK when the batch ran (some records may have
  * failed); VSG_E_ARG (NULL target/records/out/status, n < 0); VSG_E_DEVICE (VSG_DEVICE_GPU asked and
  * no GPU, or the GPU failed); VSG_E_NOMEM. */
-vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *ligs, int n, const vsg_dock_params *p,
-                          vsg_device device, vsg_dock_result *out, vsg_status *status, char (*message)[256]);
+vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *ligs, int n, const uint64_t *seeds,
+                          const vsg_dock_params *p, vsg_device device, vsg_dock_result *out, vsg_status *status,
+                          char (*message)[256]);
+
+/* Search presets, the effort knob of screens (chains × steps a chain; each chain keeps its best,
+ * chain_keep 1, the GPU's way): "fast", "balanced", "detail" (measured in docs/PERFORMANCE.md), and
+ * "vina" (Vina 1.2's: 8 chains of its size-dependent steps, 20 minima kept a chain). Sets
+ * exhaustiveness, steps, chain_keep of p, leaving the rest. VSG_E_ARG for an unknown name. */
+vsg_status vsg_dock_params_preset(vsg_dock_params *p, const char *name);
 
 /* ---- Symmetry-aware RMSD ---------------------------------------------------------------- */
 /* Heavy-atom RMSD between two poses of the same molecule without superposition (the measure of

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ligands/dock/dock_internal.h"
+#include "ligands/dock/dock_method.h"
 
 vsg_status dock_work_init(dock_work *w, const dock_tree *t, const dock_energy *en)
 {
@@ -77,17 +78,17 @@ double dock_bfgs(dock_work *w, dock_conf *c, int max_steps, double cap)
         for (int i = 0; i < n; i++) p[i] = -dot(&h[i * n], g, n);
         const double pg = dot(p, g, n);
         double alpha = 1, f1 = 0;
-        for (int trialn = 0; trialn < 10; trialn++) {
+        for (int trialn = 0; trialn < DOCK_LINE_TRIALS; trialn++) {
             conf_copy(&trial, c, nrot);
             dock_conf_increment(w->tree, &trial, p, alpha);
             f1 = dock_eval(w, &trial, cap, g_new);
-            if (f1 - f0 < 1e-4 * alpha * pg) break;
+            if (f1 - f0 < DOCK_ARMIJO * alpha * pg) break;
             alpha *= 0.5;
         }
         for (int i = 0; i < n; i++) y[i] = g_new[i] - g[i];
         f0 = f1;
         conf_copy(c, &trial, nrot);
-        if (!(sqrt(dot(g, g, n)) >= 1e-5)) break; /* also stops on NaN */
+        if (!(sqrt(dot(g, g, n)) >= DOCK_GRAD_STOP)) break; /* also stops on NaN */
         memcpy(g, g_new, sizeof *g * (size_t)n);
         if (step == 0) {
             const double yy = dot(y, y, n);

@@ -10,6 +10,8 @@
 
 #include "grids/base/vsgrid.h"
 #include "ligands/score/vina_internal.h"
+#include "ligands/torsions/torsions.h"
+#include "ligands/ligand.h"
 
 /* The ligand as the search moves it. Atoms are the Vina model's (vina_ligand.c), in its order.
  * The root body is moved as a rigid body about origin0 (the mean of its atoms in the input);
@@ -87,5 +89,44 @@ double dock_eval(dock_work *w, const dock_conf *c, double cap, double *grad);
 /* BFGS as Vina's quasi_newton: at most max_steps iterations, backtracking line search; c is
  * replaced by the minimum found (never worse than the start); returns its energy. */
 double dock_bfgs(dock_work *w, dock_conf *c, int max_steps, double cap);
+
+/* ---- one record made ready, the minima the chains kept, the result (dock_prepare.c, dock_finish.c) ---- */
+
+/* vsg_dock_params with its defaults filled in and checked (VSG_E_ARG names the bad field). */
+vsg_status dock_params_resolve(const vsg_dock_params *p, vsg_dock_params *out);
+
+/* A record made ready to dock: its Vina model, torsion tree (root chosen), search energy, and
+ * the search's steps resolved for its size. */
+typedef struct {
+    vsg_vina_ligand *L;
+    vsg_ligand work;        /* SDF/MOL2: the typed, merged copy the model was built from */
+    vsg_torsions tor;
+    dock_tree tree;
+    dock_energy en;
+    int root;
+    int *record_atom;       /* natoms: each model atom's index in the record */
+    int steps, local_steps, chain_keep;
+} dock_prep;
+
+vsg_status dock_prepare(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *P, dock_prep *d);
+void dock_prep_release(dock_prep *d);
+
+/* One minimum a chain kept: its conformation, energy and heavy-atom coordinates (for RMSD). */
+typedef struct {
+    double e;
+    double pos[3], q[4];
+    double *tor;   /* nrot */
+    double *heavy; /* 3·nheavy */
+    int chain, order;
+} dock_kept;
+
+/* Merges the kept minima (any order; ranked by energy, then chain, then order), drops those
+ * within P->min_rmsd of a better one, and fills out with the best P->poses: coordinates
+ * rounded as PDBQT writes them, their search energy and `vina --score_only` score, the tree.
+ * out->record_atom is taken from d. */
+vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, int total, const vsg_dock_params *P,
+                       vsg_dock_result *out);
+/* Heavy-atom RMSD between two kept coordinate lists (same order). */
+double dock_rmsd_heavy(const double *a, const double *b, int nheavy);
 
 #endif

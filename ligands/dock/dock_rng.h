@@ -1,17 +1,24 @@
 /* dock_rng.h — the docking search's random numbers: splitmix64 (Steele, Lea, Flood 2014) over
  * a 64-bit counter, so a chain's stream is a pure function of (seed, chain) and results repeat
- * exactly for a seed, whatever the thread count. */
+ * exactly for a seed, whatever the thread count. Compiled for the GPU chains too (DOCK_HD), so a
+ * GPU chain draws the very numbers its CPU twin draws. */
 #ifndef VSG_DOCK_RNG_H
 #define VSG_DOCK_RNG_H
 
 #include <math.h>
 #include <stdint.h>
 
+#ifdef __CUDACC__
+#define DOCK_HD __host__ __device__
+#else
+#define DOCK_HD
+#endif
+
 typedef struct {
     uint64_t state;
 } dock_rng;
 
-static inline uint64_t dock_rng_next(dock_rng *r)
+static inline DOCK_HD uint64_t dock_rng_next(dock_rng *r)
 {
     uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -19,7 +26,7 @@ static inline uint64_t dock_rng_next(dock_rng *r)
     return z ^ (z >> 31);
 }
 /* The stream of chain k of a seed: the seed and the chain mixed, so neighbouring seeds differ. */
-static inline dock_rng dock_rng_for(uint64_t seed, uint64_t chain)
+static inline DOCK_HD dock_rng dock_rng_for(uint64_t seed, uint64_t chain)
 {
     dock_rng r = {seed};
     uint64_t a = dock_rng_next(&r);
@@ -28,28 +35,28 @@ static inline dock_rng dock_rng_for(uint64_t seed, uint64_t chain)
     return r;
 }
 /* Uniform in [0, 1): the top 53 bits. */
-static inline double dock_rng_uniform(dock_rng *r)
+static inline DOCK_HD double dock_rng_uniform(dock_rng *r)
 {
     return (double)(dock_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }
-static inline double dock_rng_range(dock_rng *r, double lo, double hi)
+static inline DOCK_HD double dock_rng_range(dock_rng *r, double lo, double hi)
 {
     return lo + (hi - lo) * dock_rng_uniform(r);
 }
 /* 0 .. n−1 (n ≥ 1). */
-static inline int dock_rng_int(dock_rng *r, int n)
+static inline DOCK_HD int dock_rng_int(dock_rng *r, int n)
 {
     return (int)(dock_rng_uniform(r) * n);
 }
 /* A point uniform inside the unit sphere (rejection). */
-static inline void dock_rng_in_sphere(dock_rng *r, double v[3])
+static inline DOCK_HD void dock_rng_in_sphere(dock_rng *r, double v[3])
 {
     do {
         for (int d = 0; d < 3; d++) v[d] = dock_rng_range(r, -1, 1);
     } while (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > 1);
 }
 /* A uniformly random unit quaternion (Shoemake). */
-static inline void dock_rng_quat(dock_rng *r, double q[4])
+static inline DOCK_HD void dock_rng_quat(dock_rng *r, double q[4])
 {
     const double u1 = dock_rng_uniform(r), u2 = 2 * 3.14159265358979323846 * dock_rng_uniform(r), u3 = 2 * 3.14159265358979323846 * dock_rng_uniform(r);
     const double a = sqrt(1 - u1), b = sqrt(u1);

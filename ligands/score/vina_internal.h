@@ -54,6 +54,10 @@ struct vsg_vina_target {
     double cell_lo[3];
     int ncell[3];
     int *cell_start;     /* ncell product + 1 offsets into the sorted atoms */
+    /* what the docking batch keeps with the target between calls (ligands/dock/dock_batch.c:
+     * the float pair table and the map sets on each GPU), freed with it */
+    void *dock_cache;
+    void (*dock_cache_free)(void *);
 };
 
 #endif

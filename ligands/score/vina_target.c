@@ -14,6 +14,7 @@
 void vsg_vina_target_free(vsg_vina_target *t)
 {
     if (!t) return;
+    if (t->dock_cache_free) t->dock_cache_free(t->dock_cache);
     vina_tables_release(&t->tables);
     for (int i = 0; i < VSG_XS_COUNT; i++) free(t->map[i]);
     free(t->rxyz);

@@ -1,0 +1,88 @@
+/* dock_options.c — the docking search's options (dock_options.h). */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cli/dock_options.h"
+
+const char vsg_cli_dock_options_help[] =
+    "  --search S          effort: fast (64 chains x 40 steps), balanced (128 x 60), detail\n"
+    "                      (256 x 100), or vina (Vina 1.2's: 8 chains of 105 x (50 + atoms + 10 x\n"
+    "                      (6 + torsions)) steps, 20 minima kept a chain); each chain starts from a\n"
+    "                      random position, orientation and torsions in the box\n"
+    "  --exhaustiveness N  Monte Carlo chains a record (overrides --search's)\n"
+    "  --steps N           steps a chain (overrides --search's)\n"
+    "  --devices D         all (default: every GPU, else the CPU), gpu (every GPU; an error\n"
+    "                      without one), cpu (the same search on the CPU), or GPU numbers (0,1)\n"
+    "  --seed N            random seed (default 0); the same seed gives the same poses on a\n"
+    "                      device, whatever the thread count or batch\n";
+
+void vsg_cli_dock_opts_init(vsg_cli_dock_opts *o, const char *search)
+{
+    memset(o, 0, sizeof *o);
+    o->search = search;
+    o->devices = "all";
+}
+
+int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o)
+{
+    const char *v;
+    double x;
+    if (vsg_arg_is(a, "--search")) {
+        if (!(v = vsg_arg_value(a, cmd))) return -1;
+        vsg_dock_params p;
+        vsg_dock_params_default(&p);
+        if (vsg_dock_params_preset(&p, v) != VSG_OK)
+            return vsg_cli_usage_error(cmd, "--search: '%s' is not fast, balanced, detail or vina", v), -1;
+        o->search = v;
+        return 1;
+    }
+    if (vsg_arg_is(a, "--devices") || vsg_arg_is(a, "--device")) {
+        if (!(v = vsg_arg_value(a, cmd))) return -1;
+        o->devices = v;
+        return 1;
+    }
+    if (vsg_arg_is(a, "--seed")) {
+        if (!(v = vsg_arg_value(a, cmd))) return -1;
+        char *end;
+        unsigned long long s = strtoull(v, &end, 10);
+        if (!isdigit((unsigned char)v[0]) || *end) return vsg_cli_usage_error(cmd, "--seed: '%s' is not an integer >= 0", v), -1;
+        o->seed = (uint64_t)s;
+        return 1;
+    }
+    if (vsg_arg_is(a, "--exhaustiveness") || vsg_arg_is(a, "--steps")) {
+        const char *name = a->name;
+        if (!(v = vsg_arg_value(a, cmd))) return -1;
+        if (!vsg_parse_number(v, &x) || x != floor(x) || x < 1 || x > 1e6)
+            return vsg_cli_usage_error(cmd, "%s: '%s' is not an integer in 1..1000000", name, v), -1;
+        if (!strcmp(name, "--exhaustiveness")) o->chains = (int)x;
+        else o->steps = (int)x;
+        return 1;
+    }
+    return 0;
+}
+
+int vsg_cli_dock_apply(const char *cmd, const vsg_cli_dock_opts *o, vsg_dock_params *p, vsg_device *device)
+{
+    vsg_dock_params_preset(p, o->search);
+    if (o->chains > 0) p->exhaustiveness = o->chains;
+    if (o->steps > 0) p->steps = o->steps;
+    p->seed = o->seed;
+    p->ngpus = 0;
+    *device = VSG_DEVICE_AUTO;
+    const char *d = o->devices;
+    if (!strcmp(d, "all") || !strcmp(d, "auto")) return 0;
+    if (!strcmp(d, "cpu")) {
+        *device = VSG_DEVICE_CPU;
+        return 0;
+    }
+    *device = VSG_DEVICE_GPU;
+    if (!strcmp(d, "gpu")) return 0;
+    vsg_screen_options so;
+    memset(&so, 0, sizeof so);
+    if (vsg_cli_parse_devices(cmd, d, &so)) return VSG_EXIT_USAGE;
+    p->ngpus = so.ndevices < 16 ? so.ndevices : 16;
+    for (int i = 0; i < p->ngpus; i++) p->gpus[i] = so.devices[i];
+    return 0;
+}

@@ -1,0 +1,28 @@
+/* dock_options.h — the docking search's command-line options, one parser for `vsgrid dock` and
+ * `vsgrid screen --placement flexible` (and rescore's docking): --search, --exhaustiveness,
+ * --steps, --seed, --devices. */
+#ifndef VSG_CLI_DOCK_OPTIONS_H
+#define VSG_CLI_DOCK_OPTIONS_H
+
+#include "engine/cli/cli.h"
+#include "grids/base/vsgrid.h"
+
+typedef struct {
+    const char *search;   /* preset name */
+    const char *devices;  /* all | gpu | cpu | GPU numbers */
+    int chains, steps;    /* explicit overrides; 0 = the preset's */
+    uint64_t seed;
+} vsg_cli_dock_opts;
+
+/* Defaults: search preset, devices "all", seed 0. */
+void vsg_cli_dock_opts_init(vsg_cli_dock_opts *o, const char *search);
+/* 1 when a->argv[a->i] was one of the options above (consumed), 0 when not, −1 on a usage error
+ * (already printed). */
+int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o);
+/* The parameters and device the options mean (p keeps its other fields). 0, or the usage exit
+ * code after a message. */
+int vsg_cli_dock_apply(const char *cmd, const vsg_cli_dock_opts *o, vsg_dock_params *p, vsg_device *device);
+/* The options' help lines (two-column, for --help). */
+extern const char vsg_cli_dock_options_help[];
+
+#endif

@@ -1,0 +1,680 @@
+/* dock_gpu.cu — the docking search's Monte Carlo chains on the GPU (dock_gpu.h): one warp a
+ * chain, the chains of every record of a batch in one launch, the CPU twin's method step for
+ * step (dock_search.c, dock_bfgs.c, dock_energy.c) in single precision.
+ *
+ * Why a warp a chain (Uni-Dock's choice too): a chain is a long sequence of dependent energy
+ * evaluations, each of a few dozen atoms and a few hundred pairs — too little for a block, too
+ * much for a thread (a thread a chain would hold the BFGS matrix, ~40×40, in local memory). A
+ * warp spreads the atoms, pairs, matrix rows and dot products over its lanes and synchronises
+ * with __syncwarp only; the records' data sit in L1/L2, the chain's state in shared memory.
+ *
+ * Work per evaluation: the body frames (one rotation per rotor, composed root to leaves), the
+ * atoms' coordinates, each heavy atom's trilinear map value and gradient (8 reads), each
+ * intramolecular pair's table value (2 reads, counted twice: each atom's lane sums its own
+ * forces; atoms are dealt to lanes by this work, dock_pack.c, not by index), the per-body force
+ * and torque sums, and the torsion derivatives from the subtree sums. Lane 0 alone draws random numbers, composes frames and propagates subtree sums (a few
+ * dozen flops per rotor), so the draws are the CPU twin's, in its order.
+ *
+ * Repeatability: no atomics; every sum has a fixed order (butterfly warp sums are identical in
+ * every lane, float addition being commutative); a chain's result depends only on its record,
+ * its seed and its index, never on the batch around it. */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VSG_CUDA_WHO "GPU docking"
+#include "gpu/device/cuda_check.h"
+#include "gpu/dock/dock_gpu.h"
+#include "ligands/dock/dock_method.h"
+#include "ligands/dock/dock_rng.h"
+
+#define LANES 32
+#define WARPS_PER_BLOCK 4
+#define TABLE_BINS (DOCK_GPU_TABLE_SAMPLES - 1)
+#define OUT_SLOPE 1e6f /* kcal/mol per Å outside the box (Vina's) */
+#define DEFAULT_MINB 1  /* blocks an SM must hold (see dock_chains) */
+
+struct dock_gpu_maps {
+    int device;
+    int n[3];
+    float begin[3], factor[3], factor_inv[3];
+    double lo[3], hi[3];
+    float *map[VSG_XS_COUNT];
+    float *pair;
+};
+
+struct dev_target {
+    int n[3];
+    float begin[3], factor[3], factor_inv[3];
+    double lo[3], hi[3];
+    const float *map[VSG_XS_COUNT];
+    const float *pair;
+};
+
+struct dev_batch {
+    const dock_gpu_record *rec;
+    const int *chain_rec;
+    const float *axyz;
+    const int8_t *atype;
+    const uint8_t *abody;
+    const int *bstart, *pstart;
+    const uint32_t *partner;
+    const uint8_t *work;
+    const int *rotor;
+    const float *raxis, *rpoint;
+    float *out;
+    long long *evals;
+    int nchain, out_stride, random_start;
+    int max_atoms, max_rot, warp_floats;
+};
+
+/* A warp's shared scratch: coordinates and atom gradients, body frames (3×3 + translation) and
+ * body force/torque sums, the BFGS matrix and vectors, five conformations (pos 3, q 4, tor). */
+struct scratch {
+    float *x, *g, *fr, *ft, *h, *gv, *gn, *p, *y, *hy;
+    float *cur, *cand, *trial, *start, *best;
+};
+
+static __host__ __device__ int warp_floats(int A, int R)
+{
+    const int N = 6 + R, C = 7 + R;
+    return 6 * A + 18 * (R + 1) + N * N + 5 * N + 5 * C;
+}
+
+static __device__ scratch carve(float *base, int A, int R)
+{
+    const int N = 6 + R, C = 7 + R;
+    scratch s;
+    s.x = base, s.g = s.x + 3 * A, s.fr = s.g + 3 * A, s.ft = s.fr + 12 * (R + 1), s.h = s.ft + 6 * (R + 1);
+    s.gv = s.h + N * N, s.gn = s.gv + N, s.p = s.gn + N, s.y = s.p + N, s.hy = s.y + N;
+    s.cur = s.hy + N, s.cand = s.cur + C, s.trial = s.cand + C, s.start = s.trial + C, s.best = s.start + C;
+    return s;
+}
+
+static __device__ __forceinline__ float warp_sum(float v)
+{
+    for (int m = LANES / 2; m > 0; m >>= 1) v += __shfl_xor_sync(0xffffffffu, v, m);
+    return v;
+}
+
+static __device__ float warp_dot(const float *a, const float *b, int n, int lane)
+{
+    float s = 0;
+    for (int i = lane; i < n; i += LANES) s += a[i] * b[i];
+    return warp_sum(s);
+}
+
+static __device__ void warp_copy(float *dst, const float *src, int n, int lane)
+{
+    for (int i = lane; i < n; i += LANES) dst[i] = src[i];
+}
+
+static __device__ __forceinline__ float curl(float e, float v, float *slope)
+{
+    if (e > 0) {
+        const float d = v + e;
+        *slope = v * v / (d * d);
+        return e * v / d;
+    }
+    *slope = 1;
+    return e;
+}
+
+/* The map value at p (trilinear, clamped into the box with Vina's slope outside), curled at v;
+ * grad gets its gradient. dock_energy.c's map_atom in float. */
+static __device__ float map_atom(const dev_target &T, const float *__restrict__ m, const float p[3], float v,
+                                 float grad[3])
+{
+    float s[3], miss[3], sign[3];
+    int a[3];
+    for (int d = 0; d < 3; d++) {
+        s[d] = (p[d] - T.begin[d]) * T.factor[d];
+        const float top = (float)(T.n[d] - 1);
+        miss[d] = 0, sign[d] = 0;
+        if (s[d] < 0) {
+            miss[d] = -s[d], sign[d] = -1, a[d] = 0, s[d] = 0;
+        } else if (s[d] >= top) {
+            miss[d] = s[d] - top, sign[d] = 1, a[d] = T.n[d] - 2, s[d] = 1;
+        } else {
+            a[d] = (int)s[d];
+            s[d] -= (float)a[d];
+        }
+    }
+    const int nx = T.n[0], nxy = nx * T.n[1];
+    const int i0 = a[0] + nx * a[1] + nxy * a[2];
+    const float f000 = __ldg(m + i0), f100 = __ldg(m + i0 + 1), f010 = __ldg(m + i0 + nx), f110 = __ldg(m + i0 + nx + 1);
+    const float f001 = __ldg(m + i0 + nxy), f101 = __ldg(m + i0 + nxy + 1), f011 = __ldg(m + i0 + nxy + nx),
+                f111 = __ldg(m + i0 + nxy + nx + 1);
+    const float x = s[0], y = s[1], z = s[2], mx = 1 - x, my = 1 - y, mz = 1 - z;
+    const float f = f000 * mx * my * mz + f100 * x * my * mz + f010 * mx * y * mz + f110 * x * y * mz + f001 * mx * my * z +
+                    f101 * x * my * z + f011 * mx * y * z + f111 * x * y * z;
+    float slope;
+    const float e = curl(f, v, &slope);
+    float gs[3];
+    gs[0] = (f100 - f000) * my * mz + (f110 - f010) * y * mz + (f101 - f001) * my * z + (f111 - f011) * y * z;
+    gs[1] = (f010 - f000) * mx * mz + (f110 - f100) * x * mz + (f011 - f001) * mx * z + (f111 - f101) * x * z;
+    gs[2] = (f001 - f000) * mx * my + (f101 - f100) * x * my + (f011 - f010) * mx * y + (f111 - f110) * x * y;
+    for (int d = 0; d < 3; d++) grad[d] = miss[d] > 0 ? OUT_SLOPE * sign[d] : slope * gs[d] * T.factor[d];
+    return e + OUT_SLOPE * (miss[0] * T.factor_inv[0] + miss[1] * T.factor_inv[1] + miss[2] * T.factor_inv[2]);
+}
+
+static __device__ void quat_matrix(const float q[4], float m[9])
+{
+    const float w = q[0], x = q[1], y = q[2], z = q[3];
+    m[0] = 1 - 2 * (y * y + z * z), m[1] = 2 * (x * y - w * z), m[2] = 2 * (x * z + w * y);
+    m[3] = 2 * (x * y + w * z), m[4] = 1 - 2 * (x * x + z * z), m[5] = 2 * (y * z - w * x);
+    m[6] = 2 * (x * z - w * y), m[7] = 2 * (y * z + w * x), m[8] = 1 - 2 * (x * x + y * y);
+}
+
+/* q turned by the rotation vector rv (dock_conf_increment's orientation part). */
+static __device__ void quat_turn(float *q, float r0, float r1, float r2)
+{
+    const float ang = sqrtf(r0 * r0 + r1 * r1 + r2 * r2);
+    if (!(ang > 0)) return;
+    const float s = sinf(ang / 2) / ang;
+    const float r[4] = {cosf(ang / 2), r0 * s, r1 * s, r2 * s};
+    float nq[4] = {r[0] * q[0] - r[1] * q[1] - r[2] * q[2] - r[3] * q[3], r[0] * q[1] + r[1] * q[0] + r[2] * q[3] - r[3] * q[2],
+                   r[0] * q[2] - r[1] * q[3] + r[2] * q[0] + r[3] * q[1], r[0] * q[3] + r[1] * q[2] - r[2] * q[1] + r[3] * q[0]};
+    const float len = sqrtf(nq[0] * nq[0] + nq[1] * nq[1] + nq[2] * nq[2] + nq[3] * nq[3]);
+    if (!(len > 0)) {
+        q[0] = 1, q[1] = q[2] = q[3] = 0;
+        return;
+    }
+    for (int i = 0; i < 4; i++) q[i] = nq[i] / len;
+}
+
+/* Energy of conformation c (pos 3, q 4, tor) at cap v; when grad is not NULL, the change-space
+ * gradient (6 + nrot) too. Every lane returns the same value. */
+static __device__ __noinline__ float evaluate(const dev_target &T, const dev_batch &B, const dock_gpu_record &r, const float *c,
+                                 float v, float *grad, const scratch &s, int lane)
+{
+    const int na = r.natoms, nrot = r.nrot, nb = nrot + 1;
+    const int *rot = B.rotor + 4 * r.rotor0;
+    const float *rax = B.raxis + 3 * r.rotor0, *rpt = B.rpoint + 3 * r.rotor0;
+    /* each rotor's rotation about its fixed input-frame axis (Rodrigues), into its body's slot */
+    for (int k = lane; k < nrot; k += LANES) {
+        float sn, cs;
+        sincosf(c[7 + k], &sn, &cs);
+        const float t = 1 - cs, u0 = rax[3 * k], u1 = rax[3 * k + 1], u2 = rax[3 * k + 2];
+        float *f = s.fr + 12 * (k + 1);
+        f[0] = t * u0 * u0 + cs, f[1] = t * u0 * u1 - sn * u2, f[2] = t * u0 * u2 + sn * u1;
+        f[3] = t * u0 * u1 + sn * u2, f[4] = t * u1 * u1 + cs, f[5] = t * u1 * u2 - sn * u0;
+        f[6] = t * u0 * u2 - sn * u1, f[7] = t * u1 * u2 + sn * u0, f[8] = t * u2 * u2 + cs;
+        const float p0 = rpt[3 * k], p1 = rpt[3 * k + 1], p2 = rpt[3 * k + 2];
+        f[9] = p0 - (f[0] * p0 + f[1] * p1 + f[2] * p2);
+        f[10] = p1 - (f[3] * p0 + f[4] * p1 + f[5] * p2);
+        f[11] = p2 - (f[6] * p0 + f[7] * p1 + f[8] * p2);
+    }
+    if (lane == 0) { /* the root: x → pos + R(q)(x − origin0) */
+        float *f = s.fr;
+        quat_matrix(c + 3, f);
+        for (int d = 0; d < 3; d++)
+            f[9 + d] = c[d] - (f[3 * d] * r.origin0[0] + f[3 * d + 1] * r.origin0[1] + f[3 * d + 2] * r.origin0[2]);
+    }
+    __syncwarp();
+    /* body k + 1 = its parent's frame ∘ its rotor's rotation, parents first; lane e < 12 forms
+     * entry e of the product (rotation entries 0..8, translation 9..11) */
+    for (int k = 0; k < nrot; k++) {
+        const float *P = s.fr + 12 * rot[4 * k];
+        float *F = s.fr + 12 * (k + 1);
+        float o = 0;
+        if (lane < 9) {
+            const int i = lane / 3, j = lane % 3;
+            o = P[3 * i] * F[j] + P[3 * i + 1] * F[3 + j] + P[3 * i + 2] * F[6 + j];
+        } else if (lane < 12) {
+            const int i = lane - 9;
+            o = P[3 * i] * F[9] + P[3 * i + 1] * F[10] + P[3 * i + 2] * F[11] + P[9 + i];
+        }
+        __syncwarp();
+        if (lane < 12) F[lane] = o;
+        __syncwarp();
+    }
+    const float *x0 = B.axyz + 3 * r.atom0;
+    const uint8_t *body = B.abody + r.atom0;
+    for (int i = lane; i < na; i += LANES) {
+        const float *f = s.fr + 12 * body[i];
+        const float a = x0[3 * i], b = x0[3 * i + 1], cc = x0[3 * i + 2];
+        for (int d = 0; d < 3; d++) s.x[3 * i + d] = f[3 * d] * a + f[3 * d + 1] * b + f[3 * d + 2] * cc + f[9 + d];
+    }
+    __syncwarp();
+    const int8_t *type = B.atype + r.atom0;
+    const int *ps = B.pstart + r.pstart0;
+    float e = 0;
+    for (int i = lane; i < na; i += LANES) s.g[3 * i] = s.g[3 * i + 1] = s.g[3 * i + 2] = 0;
+    __syncwarp();
+    const uint8_t *work = B.work + r.work0;
+    for (int row = 0; row < r.work_rows; row++) {
+        const int i = work[LANES * row + lane];
+        if (i == 255) continue;
+        float gi[3] = {0, 0, 0};
+        const int ty = type[i];
+        const float xi[3] = {s.x[3 * i], s.x[3 * i + 1], s.x[3 * i + 2]};
+        if (ty >= 0) e += map_atom(T, T.map[ty], xi, v, gi);
+#pragma unroll 4
+        for (int q = ps[i]; q < ps[i + 1]; q++) {
+            const uint32_t w = __ldg(B.partner + q);
+            const int j = (int)(w & 0xffu);
+            const float dx = xi[0] - s.x[3 * j], dy = xi[1] - s.x[3 * j + 1], dz = xi[2] - s.x[3 * j + 2];
+            const float r2 = dx * dx + dy * dy + dz * dz;
+            if (!(r2 < 64.0f)) continue;
+            const float *tab = T.pair + (size_t)(w >> 8) * DOCK_GPU_TABLE_SAMPLES;
+            const float xk = r2 * 32.0f;
+            int k0 = (int)xk;
+            if (k0 > TABLE_BINS - 1) k0 = TABLE_BINS - 1;
+            const float t0 = __ldg(tab + k0), d = __ldg(tab + k0 + 1) - t0, fr = xk - (float)k0;
+            float slope;
+            const float pe = curl(t0 + fr * d, v, &slope);
+            if (i < j) e += pe;
+            const float k2 = slope * d * 64.0f; /* dE/dr² · 2 */
+            gi[0] += k2 * dx, gi[1] += k2 * dy, gi[2] += k2 * dz;
+        }
+        s.g[3 * i] = gi[0], s.g[3 * i + 1] = gi[1], s.g[3 * i + 2] = gi[2];
+    }
+    const float E = warp_sum(e);
+    if (!grad) return E;
+    __syncwarp();
+    /* force and torque (about pos) of each body, then subtree sums leaves to root */
+    const int *bs = B.bstart + r.body0;
+    for (int b = lane; b < nb; b += LANES) {
+        float F[3] = {0, 0, 0}, Q[3] = {0, 0, 0};
+        for (int i = bs[b]; i < bs[b + 1]; i++) {
+            const float vx = s.x[3 * i] - c[0], vy = s.x[3 * i + 1] - c[1], vz = s.x[3 * i + 2] - c[2];
+            const float gx = s.g[3 * i], gy = s.g[3 * i + 1], gz = s.g[3 * i + 2];
+            F[0] += gx, F[1] += gy, F[2] += gz;
+            Q[0] += vy * gz - vz * gy, Q[1] += vz * gx - vx * gz, Q[2] += vx * gy - vy * gx;
+        }
+        for (int d = 0; d < 3; d++) s.ft[6 * b + d] = F[d], s.ft[6 * b + 3 + d] = Q[d];
+    }
+    __syncwarp();
+    if (lane < 6) /* lane d carries component d of every subtree sum */
+        for (int k = nrot - 1; k >= 0; k--) s.ft[6 * rot[4 * k] + lane] += s.ft[6 * (k + 1) + lane];
+    __syncwarp();
+    if (lane < 6) grad[lane] = s.ft[lane];
+    for (int k = lane; k < nrot; k += LANES) {
+        const float *P = s.fr + 12 * rot[4 * k], *S = s.ft + 6 * (k + 1);
+        const float a0 = rax[3 * k], a1 = rax[3 * k + 1], a2 = rax[3 * k + 2];
+        const float u[3] = {P[0] * a0 + P[1] * a1 + P[2] * a2, P[3] * a0 + P[4] * a1 + P[5] * a2,
+                            P[6] * a0 + P[7] * a1 + P[8] * a2};
+        const int b = rot[4 * k + 2];
+        const float rx = s.x[3 * b] - c[0], ry = s.x[3 * b + 1] - c[1], rz = s.x[3 * b + 2] - c[2];
+        /* Σ_subtree (x − x_b) × g = Q_sub − (x_b − pos) × F_sub */
+        const float t0 = S[3] - (ry * S[2] - rz * S[1]), t1 = S[4] - (rz * S[0] - rx * S[2]),
+                    t2 = S[5] - (rx * S[1] - ry * S[0]);
+        grad[6 + k] = u[0] * t0 + u[1] * t1 + u[2] * t2;
+    }
+    __syncwarp();
+    return E;
+}
+
+/* c += alpha·d (dock_conf_increment). */
+static __device__ void increment(float *c, const float *d, float alpha, int nrot, int lane)
+{
+    if (lane < 3) c[lane] += alpha * d[lane];
+    if (lane == 3) quat_turn(c + 3, alpha * d[3], alpha * d[4], alpha * d[5]);
+    for (int k = lane; k < nrot; k += LANES) c[7 + k] = fmodf(c[7 + k] + alpha * d[6 + k], (float)(2 * DOCK_PI));
+    __syncwarp();
+}
+
+/* dock_bfgs on the warp: c (shared) is replaced by the minimum found; returns its energy. */
+static __device__ __noinline__ float bfgs(const dev_target &T, const dev_batch &B, const dock_gpu_record &r, float *c, int max_steps,
+                             float v, const scratch &s, int lane, long long *evals)
+{
+    const int n = 6 + r.nrot, nc = 7 + r.nrot;
+    warp_copy(s.start, c, nc, lane);
+    for (int i = lane; i < n * n; i += LANES) s.h[i] = i / n == i % n ? 1.0f : 0.0f;
+    __syncwarp();
+    float f0 = evaluate(T, B, r, c, v, s.gv, s, lane);
+    (*evals)++;
+    const float f_start = f0;
+    for (int step = 0; step < max_steps; step++) {
+        for (int i = lane; i < n; i += LANES) {
+            float a = 0;
+            for (int j = 0; j < n; j++) a += s.h[i * n + j] * s.gv[j];
+            s.p[i] = -a;
+        }
+        __syncwarp();
+        const float pg = warp_dot(s.p, s.gv, n, lane);
+        float alpha = 1, f1 = 0;
+        for (int t = 0; t < DOCK_LINE_TRIALS; t++) {
+            warp_copy(s.trial, c, nc, lane);
+            __syncwarp();
+            increment(s.trial, s.p, alpha, r.nrot, lane);
+            f1 = evaluate(T, B, r, s.trial, v, s.gn, s, lane);
+            (*evals)++;
+            if (f1 - f0 < (float)DOCK_ARMIJO * alpha * pg) break;
+            alpha *= 0.5f;
+        }
+        for (int i = lane; i < n; i += LANES) s.y[i] = s.gn[i] - s.gv[i];
+        f0 = f1;
+        warp_copy(c, s.trial, nc, lane);
+        __syncwarp();
+        if (!(sqrtf(warp_dot(s.gv, s.gv, n, lane)) >= (float)DOCK_GRAD_STOP)) break; /* also stops on NaN */
+        warp_copy(s.gv, s.gn, n, lane);
+        __syncwarp();
+        if (step == 0) {
+            const float yy = warp_dot(s.y, s.y, n, lane);
+            if (fabsf(yy) > 1e-12f) {
+                const float sc = alpha * warp_dot(s.y, s.p, n, lane) / yy;
+                for (int i = lane; i < n; i += LANES) s.h[i * n + i] = sc;
+                __syncwarp();
+            }
+        }
+        const float yp = warp_dot(s.y, s.p, n, lane);
+        if (!(alpha * yp > 1e-12f)) continue;
+        for (int i = lane; i < n; i += LANES) {
+            float a = 0;
+            for (int j = 0; j < n; j++) a += s.h[i * n + j] * s.y[j];
+            s.hy[i] = a;
+        }
+        __syncwarp();
+        const float yhy = warp_dot(s.y, s.hy, n, lane), rr = 1 / (alpha * yp);
+        const float k1 = alpha * rr, k2 = alpha * alpha * (rr * rr * yhy + rr);
+        for (int idx = lane; idx < n * n; idx += LANES) {
+            const int i = idx / n, j = idx % n;
+            s.h[idx] = s.h[idx] - k1 * (s.hy[i] * s.p[j] + s.hy[j] * s.p[i]) + k2 * s.p[i] * s.p[j];
+        }
+        __syncwarp();
+    }
+    if (!(f0 <= f_start)) {
+        warp_copy(c, s.start, nc, lane);
+        f0 = f_start;
+    }
+    __syncwarp();
+    return f0;
+}
+
+/* One warp, one chain: run_chain of dock_search.c with one kept minimum. MINB: the blocks an
+ * SM must hold (the register cap that buys occupancy; VSG_DOCK_OCC picks it, a bench switch). */
+template <int MINB>
+static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chains(const __grid_constant__ dev_target T,
+                                                                                    const __grid_constant__ dev_batch B)
+{
+    extern __shared__ float smem[];
+    const int lane = threadIdx.x & (LANES - 1), wib = threadIdx.x / LANES;
+    const int gw = blockIdx.x * WARPS_PER_BLOCK + wib;
+    if (gw >= B.nchain) return;
+    const dock_gpu_record r = B.rec[B.chain_rec[gw]];
+    const int chain = gw - r.chain0, nrot = r.nrot, nc = 7 + nrot;
+    const scratch s = carve(smem + (size_t)wib * B.warp_floats, B.max_atoms, B.max_rot);
+    dock_rng rng = dock_rng_for(r.seed, (uint64_t)chain);
+    long long evals = 0;
+    if (lane == 0) {
+        float *c = s.cur;
+        if (B.random_start) {
+            for (int d = 0; d < 3; d++) c[d] = (float)dock_rng_range(&rng, T.lo[d], T.hi[d]);
+            double q[4];
+            dock_rng_quat(&rng, q);
+            for (int i = 0; i < 4; i++) c[3 + i] = (float)q[i];
+            for (int k = 0; k < nrot; k++) c[7 + k] = (float)dock_rng_range(&rng, -DOCK_PI, DOCK_PI);
+        } else {
+            for (int d = 0; d < 3; d++) c[d] = r.origin0[d];
+            c[3] = 1, c[4] = c[5] = c[6] = 0;
+            for (int k = 0; k < nrot; k++) c[7 + k] = 0;
+        }
+    }
+    __syncwarp();
+    float cur_e = 0, best_e = INFINITY, kept_e = INFINITY;
+    int kept = 0;
+    const int entities = 2 + nrot;
+    for (int step = 0; step < r.steps; step++) {
+        warp_copy(s.cand, s.cur, nc, lane);
+        __syncwarp();
+        if (lane == 0) { /* one of: position, orientation, a torsion */
+            float *c = s.cand;
+            const int which = dock_rng_int(&rng, entities);
+            if (which == 0) {
+                double u[3];
+                dock_rng_in_sphere(&rng, u);
+                for (int d = 0; d < 3; d++) c[d] += (float)(DOCK_AMPLITUDE * u[d]);
+            } else if (which == 1) {
+                double u[3];
+                dock_rng_in_sphere(&rng, u);
+                if (r.gyration > 1e-9) {
+                    const double f = DOCK_AMPLITUDE / r.gyration;
+                    quat_turn(c + 3, (float)(u[0] * f), (float)(u[1] * f), (float)(u[2] * f));
+                }
+            } else {
+                c[7 + which - 2] = (float)dock_rng_range(&rng, -DOCK_PI, DOCK_PI);
+            }
+        }
+        __syncwarp();
+        const float e = bfgs(T, B, r, s.cand, r.local_steps, (float)DOCK_HUNT_CAP, s, lane, &evals);
+        int accept = 0;
+        if (lane == 0) {
+            accept = step == 0 || e < cur_e;
+            if (!accept) accept = dock_rng_uniform(&rng) < exp(((double)cur_e - (double)e) / DOCK_TEMPERATURE);
+        }
+        accept = __shfl_sync(0xffffffffu, accept, 0);
+        if (!accept) continue;
+        warp_copy(s.cur, s.cand, nc, lane);
+        __syncwarp();
+        cur_e = e;
+        if (cur_e < best_e || kept < 1) {
+            cur_e = bfgs(T, B, r, s.cur, r.local_steps, (float)DOCK_AUTHENTIC_CAP, s, lane, &evals);
+            if (!kept || cur_e < kept_e) {
+                warp_copy(s.best, s.cur, nc, lane);
+                kept_e = cur_e, kept = 1;
+            }
+            if (cur_e < best_e) best_e = cur_e;
+            __syncwarp();
+        }
+    }
+    float *o = B.out + (size_t)gw * B.out_stride;
+    if (lane == 0) o[0] = kept ? kept_e : INFINITY;
+    for (int i = lane; i < nc; i += LANES) o[1 + i] = s.best[i];
+    if (lane == 0 && B.evals) B.evals[gw] = evals;
+}
+
+extern "C" vsg_status dock_gpu_maps_upload(const int n[3], const double begin[3], const double end[3],
+                                           const double factor[3], const double *const map[VSG_XS_COUNT],
+                                           const float *pair_table, int device, dock_gpu_maps **out)
+{
+    *out = NULL;
+    CU(cudaSetDevice(device));
+    dock_gpu_maps *m = (dock_gpu_maps *)calloc(1, sizeof *m);
+    if (!m) return vsg_fail(VSG_E_NOMEM, "GPU docking: out of memory");
+    m->device = device;
+    for (int d = 0; d < 3; d++) {
+        m->n[d] = n[d];
+        m->begin[d] = (float)begin[d], m->factor[d] = (float)factor[d], m->factor_inv[d] = (float)(1.0 / factor[d]);
+        m->lo[d] = begin[d], m->hi[d] = end[d];
+    }
+    const size_t nodes = (size_t)n[0] * (size_t)n[1] * (size_t)n[2];
+    float *host = (float *)malloc(sizeof(float) * nodes);
+    vsg_status st = VSG_OK;
+    if (!host) st = vsg_fail(VSG_E_NOMEM, "GPU docking: out of memory");
+    for (int t = 0; t < VSG_XS_COUNT && st == VSG_OK; t++) {
+        if (!map[t]) continue;
+        for (size_t i = 0; i < nodes; i++) host[i] = (float)map[t][i];
+        cudaError_t e = cudaMalloc((void **)&m->map[t], sizeof(float) * nodes);
+        if (e == cudaSuccess) e = cudaMemcpy(m->map[t], host, sizeof(float) * nodes, cudaMemcpyHostToDevice);
+        if (e != cudaSuccess) st = cuda_fail("map upload", e);
+    }
+    free(host);
+    if (st == VSG_OK) {
+        const size_t bytes = sizeof(float) * (size_t)VSG_XS_COUNT * VSG_XS_COUNT * DOCK_GPU_TABLE_SAMPLES;
+        cudaError_t e = cudaMalloc((void **)&m->pair, bytes);
+        if (e == cudaSuccess) e = cudaMemcpy(m->pair, pair_table, bytes, cudaMemcpyHostToDevice);
+        if (e != cudaSuccess) st = cuda_fail("pair table upload", e);
+    }
+    if (st != VSG_OK) {
+        dock_gpu_maps_free(m);
+        return st;
+    }
+    *out = m;
+    return VSG_OK;
+}
+
+extern "C" void dock_gpu_maps_free(dock_gpu_maps *m)
+{
+    if (!m) return;
+    cudaSetDevice(m->device);
+    for (int t = 0; t < VSG_XS_COUNT; t++) cudaFree(m->map[t]);
+    cudaFree(m->pair);
+    free(m);
+}
+
+/* Device copies of the batch's arrays, freed together. */
+struct uploads {
+    void *p[24];
+    int n;
+};
+
+static vsg_status upload(uploads *u, const void *src, size_t bytes, void **dst)
+{
+    *dst = NULL;
+    if (bytes == 0) bytes = 4;
+    CU(cudaMalloc(dst, bytes));
+    u->p[u->n++] = *dst;
+    if (src) CU(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice));
+    return VSG_OK;
+}
+
+static void target_of(const dock_gpu_maps *m, dev_target *T)
+{
+    memset(T, 0, sizeof *T);
+    for (int d = 0; d < 3; d++) {
+        T->n[d] = m->n[d], T->begin[d] = m->begin[d], T->factor[d] = m->factor[d], T->factor_inv[d] = m->factor_inv[d];
+        T->lo[d] = m->lo[d], T->hi[d] = m->hi[d];
+    }
+    for (int t = 0; t < VSG_XS_COUNT; t++) T->map[t] = m->map[t];
+    T->pair = m->pair;
+}
+
+/* The batch's arrays on the device (D's pointers; out and evals sized for nout slots). */
+static vsg_status upload_batch(const dock_gpu_batch *b, int nout, dev_batch *D, uploads *u)
+{
+    memset(D, 0, sizeof *D);
+    int *chain_rec = (int *)malloc(sizeof(int) * (size_t)(b->nchain > 0 ? b->nchain : 1));
+    if (!chain_rec) return vsg_fail(VSG_E_NOMEM, "GPU docking: out of memory");
+    for (int i = 0; i < b->nrec; i++)
+        for (int c = 0; c < b->rec[i].nchain; c++) chain_rec[b->rec[i].chain0 + c] = i;
+    void *p;
+    vsg_status st;
+#define UP(field, src, bytes, type)                                                        \
+    do {                                                                               \
+        if ((st = upload(u, src, bytes, &p)) != VSG_OK) { free(chain_rec); return st; } \
+        D->field = (type)p;                                                            \
+    } while (0)
+    UP(rec, b->rec, sizeof(dock_gpu_record) * (size_t)b->nrec, const dock_gpu_record *);
+    UP(chain_rec, chain_rec, sizeof(int) * (size_t)b->nchain, const int *);
+    free(chain_rec);
+    chain_rec = NULL;
+    UP(axyz, b->atom_xyz, sizeof(float) * 3 * (size_t)b->natoms, const float *);
+    UP(atype, b->atom_type, (size_t)b->natoms, const int8_t *);
+    UP(abody, b->atom_body, (size_t)b->natoms, const uint8_t *);
+    UP(bstart, b->body_start, sizeof(int) * (size_t)b->nbody_start, const int *);
+    UP(pstart, b->partner_start, sizeof(int) * (size_t)b->npartner_start, const int *);
+    UP(partner, b->partner, sizeof(uint32_t) * (size_t)b->npartner, const uint32_t *);
+    UP(work, b->work, (size_t)b->nwork, const uint8_t *);
+    UP(rotor, b->rotor, sizeof(int) * 4 * (size_t)b->nrotor, const int *);
+    UP(raxis, b->rotor_axis, sizeof(float) * 3 * (size_t)b->nrotor, const float *);
+    UP(rpoint, b->rotor_point, sizeof(float) * 3 * (size_t)b->nrotor, const float *);
+    D->out_stride = 8 + b->max_rot;
+    UP(out, NULL, sizeof(float) * (size_t)D->out_stride * (size_t)nout, float *);
+    UP(evals, NULL, sizeof(long long) * (size_t)nout, long long *);
+#undef UP
+    D->nchain = b->nchain, D->random_start = b->random_start;
+    D->max_atoms = b->max_atoms, D->max_rot = b->max_rot;
+    D->warp_floats = warp_floats(b->max_atoms, b->max_rot);
+    return VSG_OK;
+}
+
+static vsg_status run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, long long *evals, uploads *u)
+{
+    dev_target T;
+    target_of(m, &T);
+    dev_batch D;
+    vsg_status st = upload_batch(b, b->nchain, &D, u);
+    if (st != VSG_OK) return st;
+    const size_t shared = sizeof(float) * (size_t)D.warp_floats * WARPS_PER_BLOCK;
+    const char *occ = getenv("VSG_DOCK_OCC");
+    const int minb = occ ? atoi(occ) : DEFAULT_MINB;
+    void (*kernel)(dev_target, dev_batch) = minb >= 8 ? dock_chains<8> : minb >= 6 ? dock_chains<6> : minb >= 4 ? dock_chains<4> : dock_chains<1>;
+    CU(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    const int blocks = (b->nchain + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
+    if (blocks > 0) {
+        kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared>>>(T, D);
+        LAUNCHED("dock_chains");
+    }
+    CU(cudaDeviceSynchronize());
+    CU(cudaMemcpy(out, D.out, sizeof(float) * (size_t)D.out_stride * (size_t)b->nchain, cudaMemcpyDeviceToHost));
+    if (evals) CU(cudaMemcpy(evals, D.evals, sizeof(long long) * (size_t)b->nchain, cudaMemcpyDeviceToHost));
+    return VSG_OK;
+}
+
+/* One warp a conformation: energy and gradient (the twins' energy test). */
+static __global__ void dock_eval_kernel(const __grid_constant__ dev_target T, const __grid_constant__ dev_batch B,
+                                        const int *rec_of, const float *conf, int nconf, float v, float *e, float *grad)
+{
+    extern __shared__ float smem[];
+    const int lane = threadIdx.x & (LANES - 1), wib = threadIdx.x / LANES;
+    const int gw = blockIdx.x * WARPS_PER_BLOCK + wib;
+    if (gw >= nconf) return;
+    const dock_gpu_record r = B.rec[rec_of[gw]];
+    const scratch s = carve(smem + (size_t)wib * B.warp_floats, B.max_atoms, B.max_rot);
+    const int nc = 7 + r.nrot, n = 6 + B.max_rot;
+    warp_copy(s.cur, conf + (size_t)gw * B.out_stride + 1, nc, lane);
+    __syncwarp();
+    const float E = evaluate(T, B, r, s.cur, v, s.gv, s, lane);
+    if (lane == 0) e[gw] = E;
+    for (int i = lane; i < 6 + r.nrot; i += LANES) grad[(size_t)gw * n + i] = s.gv[i];
+}
+
+static vsg_status eval_run(dock_gpu_maps *m, const dock_gpu_batch *b, const int *rec, const float *conf, int nconf,
+                           double v, float *e, float *grad, uploads *u)
+{
+    dev_target T;
+    target_of(m, &T);
+    dev_batch D;
+    vsg_status st = upload_batch(b, nconf, &D, u);
+    if (st != VSG_OK) return st;
+    void *p;
+    const int n = 6 + b->max_rot;
+    if ((st = upload(u, rec, sizeof(int) * (size_t)nconf, &p)) != VSG_OK) return st;
+    const int *drec = (const int *)p;
+    if ((st = upload(u, conf, sizeof(float) * (size_t)D.out_stride * (size_t)nconf, &p)) != VSG_OK) return st;
+    const float *dconf = (const float *)p;
+    if ((st = upload(u, NULL, sizeof(float) * (size_t)nconf, &p)) != VSG_OK) return st;
+    float *de = (float *)p;
+    if ((st = upload(u, NULL, sizeof(float) * (size_t)n * (size_t)nconf, &p)) != VSG_OK) return st;
+    float *dg = (float *)p;
+    const size_t shared = sizeof(float) * (size_t)D.warp_floats * WARPS_PER_BLOCK;
+    CU(cudaFuncSetAttribute(dock_eval_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    const int blocks = (nconf + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
+    if (blocks > 0) {
+        dock_eval_kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared>>>(T, D, drec, dconf, nconf, (float)v, de, dg);
+        LAUNCHED("dock_eval_kernel");
+    }
+    CU(cudaDeviceSynchronize());
+    CU(cudaMemcpy(e, de, sizeof(float) * (size_t)nconf, cudaMemcpyDeviceToHost));
+    CU(cudaMemcpy(grad, dg, sizeof(float) * (size_t)n * (size_t)nconf, cudaMemcpyDeviceToHost));
+    return VSG_OK;
+}
+
+extern "C" vsg_status dock_gpu_eval(dock_gpu_maps *m, const dock_gpu_batch *b, const int *rec, const float *conf,
+                                    int nconf, double v, float *e, float *grad)
+{
+    if (!m || !b || !rec || !conf || !e || !grad || nconf < 0) return vsg_fail(VSG_E_ARG, "dock_gpu_eval: NULL argument");
+    CU(cudaSetDevice(m->device));
+    uploads u;
+    u.n = 0;
+    const vsg_status st = eval_run(m, b, rec, conf, nconf, v, e, grad, &u);
+    for (int i = 0; i < u.n; i++) cudaFree(u.p[i]);
+    return st;
+}
+
+extern "C" vsg_status dock_gpu_run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, long long *evals)
+{
+    if (!m || !b || !out) return vsg_fail(VSG_E_ARG, "dock_gpu_run: NULL argument");
+    if (b->max_atoms > DOCK_GPU_MAX_ATOMS || b->max_rot > DOCK_GPU_MAX_ROTORS)
+        return vsg_fail(VSG_E_LIMIT, "GPU docking: a record over %d atoms or %d rotors", DOCK_GPU_MAX_ATOMS,
+                        DOCK_GPU_MAX_ROTORS);
+    CU(cudaSetDevice(m->device));
+    uploads u;
+    u.n = 0;
+    const vsg_status st = run(m, b, out, evals, &u);
+    for (int i = 0; i < u.n; i++) cudaFree(u.p[i]);
+    return st;
+}

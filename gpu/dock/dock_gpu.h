@@ -1,0 +1,95 @@
+/* dock_gpu.h — the GPU twin of the docking search's chains (ligands/dock/dock_search.c), in
+ * gpu/dock/dock_gpu.cu (CUDA builds; gpu/device/gpu_none.c answers VSG_E_UNSUPPORTED without
+ * CUDA). The host side (ligands/dock/dock_batch.c) prepares each record as the CPU twin does
+ * (dock_prepare), packs the batch below, runs it here, and finishes each record's kept minima
+ * on the CPU (dock_finish), so both devices share every step but the chains.
+ *
+ * Packing: atoms of a record are ordered by rigid body; body 0 is the root and body k + 1 hangs
+ * from rotor k; rotors are in the tree's order (parents before children), so the body frames
+ * can be formed in one pass and the subtree sums of the gradient in one reverse pass. Each atom's
+ * intramolecular partners (both directions: an atom's lane sums its own forces, no atomics, so
+ * results repeat bit for bit) carry the XS type pair's row of the pair table.
+ *
+ * Limits: a record of at most DOCK_GPU_MAX_ATOMS atoms and DOCK_GPU_MAX_ROTORS rotors (one byte
+ * per atom index; a body mask); larger records are docked by the CPU twin instead. */
+#ifndef VSG_DOCK_GPU_H
+#define VSG_DOCK_GPU_H
+
+#include <stdint.h>
+
+#include "grids/base/vsgrid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DOCK_GPU_MAX_ATOMS 255
+#define DOCK_GPU_MAX_ROTORS 32
+#define DOCK_GPU_TABLE_SAMPLES 2049 /* VINA_TABLE_BINS + 1 */
+
+/* One record of a batch: offsets into the batch's arrays. */
+typedef struct {
+    int natoms, nrot;
+    int atom0;            /* atoms atom0 .. atom0 + natoms − 1 */
+    int body0;            /* body_start[body0 .. body0 + nrot + 1] (relative to atom0) */
+    int pstart0;          /* partner_start[pstart0 .. pstart0 + natoms] (absolute partner indices) */
+    int rotor0;           /* rotors rotor0 .. rotor0 + nrot − 1 */
+    int work0, work_rows; /* work[work0 + 32·row + lane]: the atoms lane sums the energy of */
+    int chain0, nchain;   /* the record's chains in the launch */
+    int steps, local_steps;
+    float origin0[3];     /* the root's centre in the input (where pos puts it) */
+    double gyration;      /* heavy atoms' radius of gyration (the orientation move's scale) */
+    uint64_t seed;        /* the record's seed: chain c draws from dock_rng_for(seed, c) */
+} dock_gpu_record;
+
+/* A batch in host memory, as dock_gpu_run uploads it. */
+typedef struct {
+    int nrec, nchain;
+    dock_gpu_record *rec;
+    int *record_of;       /* host only: the caller's index of each packed record */
+    int natoms;           /* over the batch */
+    float *atom_xyz;      /* 3 per atom: input coordinates */
+    int8_t *atom_type;    /* XS type; −1: a hydrogen (no map, no pairs) */
+    uint8_t *atom_body;
+    int nbody_start;
+    int *body_start;      /* per record nrot + 2 entries: atoms of body b are [start[b], start[b+1]) */
+    int npartner_start;
+    int *partner_start;
+    int npartner;
+    uint32_t *partner;    /* partner atom (low 8 bits, record-relative) | XS pair row << 8 */
+    int nrotor;
+    int *rotor;           /* 4 per rotor: parent body, parent-side atom, child-side atom, 0 */
+    float *rotor_axis;    /* 3 per rotor: unit axis, parent side to child side, input frame */
+    float *rotor_point;   /* 3 per rotor: the child-side atom in the input (the axis' point) */
+    int nwork;
+    uint8_t *work;        /* per record 32 × work_rows atom indices (255: none), so that each lane
+                             gets about the same number of map reads and pair partners */
+    int max_atoms, max_rot;
+    int random_start;
+} dock_gpu_batch;
+
+/* A Vina map set and the intramolecular pair table on one device. */
+typedef struct dock_gpu_maps dock_gpu_maps;
+
+/* Uploads the maps present (float) and the pair table (VSG_XS_COUNT² rows of
+ * DOCK_GPU_TABLE_SAMPLES, the CPU twin's samples in float). */
+vsg_status dock_gpu_maps_upload(const int n[3], const double begin[3], const double end[3], const double factor[3],
+                                const double *const map[VSG_XS_COUNT], const float *pair_table, int device,
+                                dock_gpu_maps **out);
+void dock_gpu_maps_free(dock_gpu_maps *m);
+
+/* Runs every chain of the batch. out: per chain, 8 + b->max_rot floats: the kept minimum's
+ * energy, position (3), orientation (w, x, y, z), torsions (nrot); energy +inf when the chain
+ * kept none. evals (may be NULL): energy evaluations per chain. */
+vsg_status dock_gpu_run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, long long *evals);
+
+/* The search's energy and change-space gradient of nconf conformations (8 + b->max_rot floats
+ * each, as dock_gpu_run writes them, the energy slot ignored) of record rec[i] at cap v, one
+ * warp each: e[i] and grad[i·(6 + b->max_rot) ..] — the GPU side of the twins' energy test. */
+vsg_status dock_gpu_eval(dock_gpu_maps *m, const dock_gpu_batch *b, const int *rec, const float *conf, int nconf,
+                         double v, float *e, float *grad);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

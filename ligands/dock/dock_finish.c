@@ -1,0 +1,89 @@
+/* dock_finish.c — from the minima the chains kept to a docking result (dock_internal.h), the
+ * same for the CPU chains and the GPU batch: ranked by the search energy (ties: chain, then
+ * step, so the order never depends on threads), made distinct by heavy-atom RMSD, written as
+ * PDBQT rounds them, and scored as `vina --score_only` scores the written pose. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ligands/dock/dock_internal.h"
+#include "ligands/dock/dock_method.h"
+
+double dock_rmsd_heavy(const double *a, const double *b, int nheavy)
+{
+    double s = 0;
+    for (int i = 0; i < 3 * nheavy; i++) s += (a[i] - b[i]) * (a[i] - b[i]);
+    return nheavy ? sqrt(s / nheavy) : 0;
+}
+
+static int kept_cmp(const void *pa, const void *pb)
+{
+    const dock_kept *a = *(const dock_kept *const *)pa, *b = *(const dock_kept *const *)pb;
+    if (a->e < b->e) return -1;
+    if (a->e > b->e) return 1;
+    if (a->chain != b->chain) return a->chain < b->chain ? -1 : 1;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, int total, const vsg_dock_params *P,
+                       vsg_dock_result *out)
+{
+    const dock_tree *tree = &d->tree;
+    const int n = d->L->natoms;
+    vsg_status st = VSG_OK;
+    qsort(all, (size_t)total, sizeof *all, kept_cmp);
+    dock_kept **pick = malloc(sizeof *pick * (size_t)(P->poses + 1));
+    out->pose = calloc((size_t)P->poses, sizeof *out->pose);
+    if (!pick || !out->pose) {
+        free(pick);
+        return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    }
+    int np = 0;
+    for (int i = 0; i < total && np < P->poses; i++) {
+        int dup = 0;
+        for (int j = 0; j < np && !dup; j++) dup = dock_rmsd_heavy(pick[j]->heavy, all[i]->heavy, tree->nheavy) < P->min_rmsd;
+        if (!dup) pick[np++] = all[i];
+    }
+    vsg_vina_ligand shadow = *d->L; /* the model with the pose's coordinates, for the score */
+    for (int i = 0; i < np && st == VSG_OK; i++) {
+        vsg_dock_pose *ps = &out->pose[i];
+        ps->xyz = malloc(sizeof(double) * 3 * (size_t)n);
+        if (!ps->xyz) { st = vsg_fail(VSG_E_NOMEM, "dock: out of memory"); break; }
+        out->npose = i + 1;
+        dock_conf c = {{pick[i]->pos[0], pick[i]->pos[1], pick[i]->pos[2]},
+                       {pick[i]->q[0], pick[i]->q[1], pick[i]->q[2], pick[i]->q[3]}, pick[i]->tor};
+        dock_conf_apply(tree, &c, ps->xyz);
+        for (int k = 0; k < 3 * n; k++) { /* as written; an atom inside the box stays inside */
+            const double x = ps->xyz[k], lo = t->begin[k % 3], hi = t->end[k % 3];
+            double r = round(x * 1000) / 1000;
+            if (x <= hi && r > hi) r = floor(x * 1000) / 1000;
+            if (x >= lo && r < lo) r = ceil(x * 1000) / 1000;
+            ps->xyz[k] = r;
+        }
+        ps->energy = dock_energy_eval(&d->en, ps->xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
+        shadow.xyz = ps->xyz;
+        st = vsg_vina_score_pose(t, &shadow, &ps->score);
+        double s = 0;
+        for (int h = 0; h < tree->nheavy; h++)
+            for (int k = 0; k < 3; k++) {
+                const double dd = ps->xyz[3 * tree->heavy[h] + k] - d->L->xyz[3 * tree->heavy[h] + k];
+                s += dd * dd;
+            }
+        ps->rmsd_input = tree->nheavy ? sqrt(s / tree->nheavy) : 0;
+    }
+    free(pick);
+    if (st != VSG_OK) return st;
+    out->natoms = n;
+    out->rotors = tree->nrot;
+    out->root = d->root;
+    out->record_atom = d->record_atom;
+    d->record_atom = NULL;
+    out->body = malloc(sizeof(int) * (size_t)n);
+    out->rotor = malloc(sizeof *out->rotor * (size_t)(tree->nrot + 1));
+    if (!out->body || !out->rotor) return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    memcpy(out->body, d->tor.body, sizeof(int) * (size_t)n);
+    if (tree->nrot) memcpy(out->rotor, tree->axis, sizeof *out->rotor * (size_t)tree->nrot);
+    out->steps = d->steps;
+    out->local_steps = d->local_steps;
+    return VSG_OK;
+}

@@ -1,0 +1,166 @@
+/* dock_pack.c — prepared records into the GPU search's batch (dock_pack.h, dock_gpu.h's
+ * layout): bodies renumbered so that the root is 0 and rotor k's child is k + 1, atoms ordered by
+ * body, intramolecular pairs listed from both ends with their XS type pair's table row, each
+ * rotor's axis and point in the input frame. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ligands/dock/dock_pack.h"
+
+void dock_pack_release(dock_gpu_batch *b)
+{
+    if (!b) return;
+    free(b->rec), free(b->record_of), free(b->atom_xyz), free(b->atom_type), free(b->atom_body);
+    free(b->body_start), free(b->partner_start), free(b->partner), free(b->rotor), free(b->rotor_axis);
+    free(b->rotor_point), free(b->work);
+    memset(b, 0, sizeof *b);
+}
+
+vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64_t *seed, const vsg_dock_params *P,
+                     dock_gpu_batch *b)
+{
+    memset(b, 0, sizeof *b);
+    b->random_start = P->random_start;
+    int nrec = 0, natoms = 0, nrot = 0, npart = 0;
+    for (int i = 0; i < n; i++) {
+        if (!use[i]) continue;
+        nrec++;
+        natoms += prep[i].tree.natoms;
+        nrot += prep[i].tree.nrot;
+        npart += 2 * prep[i].L->npairs;
+    }
+    b->rec = calloc((size_t)nrec + 1, sizeof *b->rec);
+    b->record_of = malloc(sizeof(int) * ((size_t)nrec + 1));
+    b->atom_xyz = malloc(sizeof(float) * 3 * ((size_t)natoms + 1));
+    b->atom_type = malloc((size_t)natoms + 1);
+    b->atom_body = malloc((size_t)natoms + 1);
+    b->body_start = malloc(sizeof(int) * ((size_t)nrot + 2 * (size_t)nrec + 1));
+    b->partner_start = malloc(sizeof(int) * ((size_t)natoms + (size_t)nrec + 1));
+    b->partner = malloc(sizeof(uint32_t) * ((size_t)npart + 1));
+    b->rotor = malloc(sizeof(int) * 4 * ((size_t)nrot + 1));
+    b->rotor_axis = malloc(sizeof(float) * 3 * ((size_t)nrot + 1));
+    b->rotor_point = malloc(sizeof(float) * 3 * ((size_t)nrot + 1));
+    b->work = malloc((size_t)32 * ((size_t)natoms + 32 * (size_t)nrec + 1));
+    int maxa = 0;
+    for (int i = 0; i < n; i++)
+        if (use[i] && prep[i].tree.natoms > maxa) maxa = prep[i].tree.natoms;
+    int *newbody = malloc(sizeof(int) * ((size_t)maxa + DOCK_GPU_MAX_ROTORS + 2));
+    int *perm = malloc(sizeof(int) * ((size_t)maxa + 1)), *inv = malloc(sizeof(int) * ((size_t)maxa + 1));
+    int *deg = malloc(sizeof(int) * ((size_t)maxa + 1));
+    if (!b->rec || !b->record_of || !b->atom_xyz || !b->atom_type || !b->atom_body || !b->body_start ||
+        !b->partner_start || !b->partner || !b->rotor || !b->rotor_axis || !b->rotor_point || !b->work || !newbody || !perm || !inv ||
+        !deg) {
+        free(newbody), free(perm), free(inv), free(deg);
+        dock_pack_release(b);
+        return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    }
+    int a0 = 0, r0 = 0, bs0 = 0, ps0 = 0, p0 = 0, chain0 = 0, w0 = 0;
+    for (int i = 0; i < n; i++) {
+        if (!use[i]) continue;
+        const dock_prep *d = &prep[i];
+        const dock_tree *t = &d->tree;
+        const vsg_vina_ligand *L = d->L;
+        const int na = t->natoms, nr = t->nrot, nb = nr + 1;
+        dock_gpu_record *g = &b->rec[b->nrec];
+        b->record_of[b->nrec++] = i;
+        /* bodies: root 0, rotor k's child k + 1 (the record's body ids are d->tor.body) */
+        for (int x = 0; x < d->tor.nbodies; x++) newbody[x] = -1;
+        newbody[d->root] = 0;
+        for (int k = 0; k < nr; k++) newbody[d->tor.body[t->axis[k][1]]] = k + 1;
+        /* atoms ordered by body (stable) */
+        int m = 0;
+        b->body_start[bs0] = 0;
+        for (int bb = 0; bb < nb; bb++) {
+            for (int a = 0; a < na; a++)
+                if (newbody[d->tor.body[a]] == bb) perm[m] = a, inv[a] = m, m++;
+            b->body_start[bs0 + bb + 1] = m;
+        }
+        for (int q = 0; q < m; q++) {
+            const int a = perm[q];
+            for (int k = 0; k < 3; k++) b->atom_xyz[3 * (a0 + q) + k] = (float)t->xyz0[3 * a + k];
+            b->atom_type[a0 + q] = (int8_t)(L->xs[a] == VSG_XS_NONE ? -1 : (int)L->xs[a]);
+            b->atom_body[a0 + q] = (uint8_t)newbody[d->tor.body[a]];
+        }
+        /* partners of each atom, both directions, in pair-list order */
+        for (int q = 0; q < na; q++) deg[q] = 0;
+        for (int k = 0; k < L->npairs; k++) deg[inv[L->pair[k][0]]]++, deg[inv[L->pair[k][1]]]++;
+        b->partner_start[ps0] = p0;
+        for (int q = 0; q < na; q++) b->partner_start[ps0 + q + 1] = b->partner_start[ps0 + q] + deg[q], deg[q] = 0;
+        for (int k = 0; k < L->npairs; k++) {
+            const int x = L->pair[k][0], y = L->pair[k][1], qx = inv[x], qy = inv[y];
+            const uint32_t row = (uint32_t)L->xs[x] * VSG_XS_COUNT + (uint32_t)L->xs[y];
+            const uint32_t rowt = (uint32_t)L->xs[y] * VSG_XS_COUNT + (uint32_t)L->xs[x];
+            b->partner[b->partner_start[ps0 + qx] + deg[qx]++] = (uint32_t)qy | row << 8;
+            b->partner[b->partner_start[ps0 + qy] + deg[qy]++] = (uint32_t)qx | rowt << 8;
+        }
+        /* rotors: parent body, atoms, axis and point in the input frame */
+        for (int k = 0; k < nr; k++) {
+            const int pa = t->axis[k][0], pb = t->axis[k][1];
+            int *R = &b->rotor[4 * (r0 + k)];
+            R[0] = newbody[d->tor.body[pa]], R[1] = inv[pa], R[2] = inv[pb], R[3] = 0;
+            double u[3], len = 0;
+            for (int j = 0; j < 3; j++) u[j] = t->xyz0[3 * pb + j] - t->xyz0[3 * pa + j], len += u[j] * u[j];
+            len = sqrt(len);
+            for (int j = 0; j < 3; j++) {
+                b->rotor_axis[3 * (r0 + k) + j] = (float)(len > 0 ? u[j] / len : 0);
+                b->rotor_point[3 * (r0 + k) + j] = (float)t->xyz0[3 * pb + j];
+            }
+        }
+        /* the energy's work per atom (8 map reads for a heavy atom, one unit per pair partner),
+         * dealt to the 32 lanes longest first to the least loaded (deterministic ties) */
+        {
+            int load[32] = {0}, count[32] = {0};
+            uint8_t lane_of[256];
+            for (int q = 0; q < na; q++) perm[q] = q;
+            for (int x = 1; x < na; x++) { /* insertion sort by cost, descending; stable */
+                const int q = perm[x];
+                const int cq = (b->atom_type[a0 + q] >= 0 ? 8 : 0) + b->partner_start[ps0 + q + 1] - b->partner_start[ps0 + q];
+                int y = x;
+                while (y > 0) {
+                    const int r = perm[y - 1];
+                    const int cr = (b->atom_type[a0 + r] >= 0 ? 8 : 0) + b->partner_start[ps0 + r + 1] - b->partner_start[ps0 + r];
+                    if (cr >= cq) break;
+                    perm[y] = r, y--;
+                }
+                perm[y] = q;
+            }
+            int rows = 0;
+            for (int x = 0; x < na; x++) {
+                const int q = perm[x];
+                const int cq = (b->atom_type[a0 + q] >= 0 ? 8 : 0) + b->partner_start[ps0 + q + 1] - b->partner_start[ps0 + q];
+                if (cq == 0) { lane_of[q] = 255; continue; } /* no map, no partners: no work */
+                int best = 0;
+                for (int l = 1; l < 32; l++)
+                    if (load[l] < load[best]) best = l;
+                load[best] += cq;
+                lane_of[q] = (uint8_t)best;
+                if (++count[best] > rows) rows = count[best];
+            }
+            memset(b->work + w0, 255, (size_t)32 * (size_t)rows);
+            for (int l = 0; l < 32; l++) count[l] = 0;
+            for (int x = 0; x < na; x++) {
+                const int q = perm[x];
+                if (lane_of[q] == 255) continue;
+                b->work[w0 + 32 * count[lane_of[q]] + lane_of[q]] = (uint8_t)q;
+                count[lane_of[q]]++;
+            }
+            g->work0 = w0, g->work_rows = rows;
+            w0 += 32 * rows;
+        }
+        g->natoms = na, g->nrot = nr;
+        g->atom0 = a0, g->body0 = bs0, g->pstart0 = ps0, g->rotor0 = r0;
+        g->chain0 = chain0, g->nchain = P->exhaustiveness;
+        g->steps = d->steps, g->local_steps = d->local_steps;
+        for (int j = 0; j < 3; j++) g->origin0[j] = (float)t->origin0[j];
+        g->gyration = t->gyration;
+        g->seed = seed[i];
+        a0 += na, r0 += nr, bs0 += nb + 1, ps0 += na + 1, p0 += 2 * L->npairs, chain0 += g->nchain;
+        if (na > b->max_atoms) b->max_atoms = na;
+        if (nr > b->max_rot) b->max_rot = nr;
+    }
+    b->nchain = chain0;
+    b->natoms = a0, b->nrotor = r0, b->nbody_start = bs0, b->npartner_start = ps0, b->npartner = p0, b->nwork = w0;
+    free(newbody), free(perm), free(inv), free(deg);
+    return VSG_OK;
+}

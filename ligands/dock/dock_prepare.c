@@ -1,0 +1,156 @@
+/* dock_prepare.c — a record made ready to dock (dock_internal.h), shared by the CPU chains and
+ * the GPU batch: the parameters' defaults, the Vina model of the record, its torsion tree with a
+ * central root, the search energy, and the steps Vina would take for its size. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ligands/dock/dock_internal.h"
+
+#define DOCK_DEFAULT_KEEP 20 /* minima a CPU chain keeps by default (Vina: its --num_modes habit) */
+
+vsg_status dock_params_resolve(const vsg_dock_params *p, vsg_dock_params *out)
+{
+    vsg_dock_params P;
+    if (p) P = *p;
+    else vsg_dock_params_default(&P);
+    if (P.exhaustiveness < 0 || P.exhaustiveness > 1000000 || P.steps < 0 || P.steps > 1000000 || P.local_steps < 0 ||
+        P.local_steps > 1000000 || P.poses < 0 || P.poses > 1000000 || P.chain_keep < 0 || P.chain_keep > 1000 ||
+        !(P.min_rmsd >= 0) || !isfinite(P.min_rmsd))
+        return vsg_fail(VSG_E_ARG, "dock: exhaustiveness, steps, local_steps and poses must be in 0..10^6, chain_keep in "
+                                   "0..1000 and min_rmsd finite and >= 0");
+    if (P.exhaustiveness == 0) P.exhaustiveness = 8;
+    if (P.poses == 0) P.poses = 9;
+    if (P.chain_keep == 0) P.chain_keep = DOCK_DEFAULT_KEEP;
+    *out = P;
+    return VSG_OK;
+}
+
+/* The record the model was built from (vsg_vina_ligand_new's: PDBQT as is; SDF/MOL2 typed, non-polar
+ * hydrogens merged) and each of its atoms' index in lig. */
+static vsg_status model_record(const vsg_ligand *lig, vsg_ligand *work, const vsg_ligand **src, int *map, int nmodel)
+{
+    if (lig->format == VSG_LIG_PDBQT) {
+        *src = lig;
+        for (int i = 0; i < nmodel; i++) map[i] = i;
+        return VSG_OK;
+    }
+    vsg_status st = vsg_ligand_copy(work, lig);
+    if (st == VSG_OK) st = vsg_ligand_assign_ad_types(work);
+    if (st != VSG_OK) return st;
+    vsg_ligand_merge_nonpolar_h(work);
+    *src = work;
+    int j = 0; /* the merge keeps the order of the atoms it keeps */
+    for (int i = 0; i < lig->natoms && j < nmodel; i++)
+        if (lig->atoms[i].x == work->atoms[j].x && lig->atoms[i].y == work->atoms[j].y &&
+            lig->atoms[i].z == work->atoms[j].z && !strcmp(lig->atoms[i].name, work->atoms[j].name))
+            map[j++] = i;
+    if (j != nmodel) return vsg_fail(VSG_E_DATA, "dock: the model's atoms do not match the record's");
+    return VSG_OK;
+}
+
+/* The root of an SDF/MOL2 record's tree: the body whose largest hanging subtree has the fewest
+ * atoms (the tree's centre, as ligand preparation chooses a central root: a torsion then swings
+ * at most half the molecule); ties: the larger body, then the lower index. */
+static vsg_status central_body(const vsg_torsions *tor, int *root)
+{
+    const int nb = tor->nbodies, nr = tor->nrotors;
+    int *count = calloc((size_t)nb + 1, sizeof(int)), *worst = calloc((size_t)nb + 1, sizeof(int));
+    int *stack = malloc(sizeof(int) * ((size_t)nb + 1));
+    char *side = malloc((size_t)nb + 1);
+    if (!count || !worst || !stack || !side) {
+        free(count), free(worst), free(stack), free(side);
+        return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    }
+    int total = 0;
+    for (int i = 0; i < tor->natoms; i++) count[tor->body[i]]++, total++;
+    for (int k = 0; k < nr; k++) { /* the bodies on the child side of rotor k, without crossing it */
+        memset(side, 0, (size_t)nb);
+        int sp = 0, atoms = 0;
+        stack[sp++] = tor->body[tor->rotor[k][1]];
+        side[stack[0]] = 1;
+        while (sp) {
+            const int b = stack[--sp];
+            atoms += count[b];
+            for (int r = 0; r < nr; r++) {
+                if (r == k) continue;
+                const int x = tor->body[tor->rotor[r][0]], y = tor->body[tor->rotor[r][1]];
+                const int o = x == b ? y : y == b ? x : -1;
+                if (o >= 0 && !side[o]) side[o] = 1, stack[sp++] = o;
+            }
+        }
+        for (int b = 0; b < nb; b++) {
+            const int hang = side[b] ? total - atoms : atoms;
+            if (hang > worst[b]) worst[b] = hang;
+        }
+    }
+    int best = 0;
+    for (int b = 1; b < nb; b++)
+        if (worst[b] < worst[best] || (worst[b] == worst[best] && count[b] > count[best])) best = b;
+    *root = best;
+    free(count), free(worst), free(stack), free(side);
+    return VSG_OK;
+}
+
+void dock_prep_release(dock_prep *d)
+{
+    if (!d) return;
+    dock_energy_release(&d->en);
+    dock_tree_release(&d->tree);
+    vsg_torsions_release(&d->tor);
+    vsg_ligand_release(&d->work);
+    vsg_vina_ligand_free(d->L);
+    free(d->record_atom);
+    memset(d, 0, sizeof *d);
+    vsg_ligand_init(&d->work);
+}
+
+vsg_status dock_prepare(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *P, dock_prep *d)
+{
+    memset(d, 0, sizeof *d);
+    vsg_ligand_init(&d->work);
+    vsg_status st = vsg_vina_ligand_new(lig, &d->L);
+    if (st != VSG_OK) return st;
+    const int n = d->L->natoms;
+    const vsg_ligand *src = NULL;
+    d->record_atom = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!d->record_atom) { st = vsg_fail(VSG_E_NOMEM, "dock: out of memory"); goto fail; }
+    if ((st = model_record(lig, &d->work, &src, d->record_atom, n)) != VSG_OK) goto fail;
+    st = lig->format == VSG_LIG_PDBQT ? vsg_torsions_from_pdbqt(src, &d->tor) : vsg_torsions_from_bonds(src, &d->tor);
+    if (st != VSG_OK) goto fail;
+    if (d->tor.natoms != n) { st = vsg_fail(VSG_E_DATA, "dock: torsion tree and model differ in atoms"); goto fail; }
+    if (lig->format != VSG_LIG_PDBQT && (st = central_body(&d->tor, &d->root)) != VSG_OK) goto fail;
+    if ((st = dock_tree_build(d->L, d->tor.body, d->tor.nbodies, d->tor.nrotors, (const int(*)[2])d->tor.rotor, d->root,
+                              &d->tree)) != VSG_OK)
+        goto fail;
+    if ((st = dock_energy_init(&d->en, t, d->L, &d->tree)) != VSG_OK) goto fail;
+    d->steps = P->steps ? P->steps : 70 * 3 * (50 + n + 10 * (6 + d->tree.nrot)) / 2;
+    d->local_steps = P->local_steps ? P->local_steps : (25 + n) / 3;
+    d->chain_keep = P->chain_keep;
+    return VSG_OK;
+fail:
+    dock_prep_release(d);
+    return st;
+}
+
+/* Chains × steps of each preset; measured in docs/PERFORMANCE.md ("Flexible docking"). */
+static const struct {
+    const char *name;
+    int chains, steps, keep;
+} presets[] = {
+    {"fast", 64, 40, 1},
+    {"balanced", 128, 60, 1},
+    {"detail", 256, 100, 1},
+    {"vina", 8, 0, 20},
+};
+
+vsg_status vsg_dock_params_preset(vsg_dock_params *p, const char *name)
+{
+    if (!p || !name) return vsg_fail(VSG_E_ARG, "vsg_dock_params_preset: NULL argument");
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+        if (!strcmp(name, presets[i].name)) {
+            p->exhaustiveness = presets[i].chains, p->steps = presets[i].steps, p->chain_keep = presets[i].keep;
+            return VSG_OK;
+        }
+    return vsg_fail(VSG_E_ARG, "search preset '%s' is not fast, balanced, detail or vina", name);
+}
