@@ -32,6 +32,9 @@ static const char usage[] =
     "                                dock a flexible ligand into a Vina map set (CPU)\n"
     "  rmsd REF POSES                symmetry-aware heavy-atom RMSD of each pose against a\n"
     "                                reference pose (CSV: index,name,rmsd); --no-symmetry\n"
+    "  enrich RESULTS.csv --actives LIST\n"
+    "                                how well a screen ranks known actives: ROC AUC, logAUC,\n"
+    "                                EF 0.5-5%, BEDROC with bootstrap CIs; --png ROC.png\n"
     "  surface RECEPTOR -o OUT.ply   electrostatic potential on the molecular surface (ALPB,\n"
     "                                HCP), a coloured mesh and pictures\n"
     "  render GRID --slice z=V -o OUT.png\n"
@@ -69,6 +72,7 @@ int main(int argc, char **argv)
     else if (!strcmp(cmd, "maps")) run = vsg_cmd_maps;
     else if (!strcmp(cmd, "dock")) run = vsg_cmd_dock;
     else if (!strcmp(cmd, "rmsd")) run = vsg_cmd_rmsd;
+    else if (!strcmp(cmd, "enrich")) run = vsg_cmd_enrich;
     /* MPI (issue 7): initialised only in an MPI build launched with > 1 rank (mpi_env.h). */
     if (run && vsg_mpi_start(&argc, &argv) != 0) return VSG_EXIT_FAILURE;
     if (run) return vsg_mpi_finish(run(argc - 1, argv + 1));
