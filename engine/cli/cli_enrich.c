@@ -294,7 +294,8 @@ static vsg_status roc_png(const char *path, const double *fpr, const double *tpr
         int x = L + (int)lround(pw * d / 3.0);
         vspan(rgb, W, H, x, T, y1, 1, light);
         static const char *lab[] = {"0.001", "0.01", "0.1", "1"};
-        vsg_font_draw(rgb, W, H, x - vsg_font_text_width(lab[d], S) / 2, y1 + 8, lab[d], S, black);
+        int tw = vsg_font_text_width(lab[d], S);   /* the end labels inside the axis' span */
+        vsg_font_draw(rgb, W, H, d == 0 ? x : d == 3 ? x - tw : x - tw / 2, y1 + 10, lab[d], S, black);
         for (int k = 2; k <= 9 && d < 3; k++) {   /* minor ticks */
             int xm = L + (int)lround(pw * (d + log10((double)k)) / 3.0);
             vspan(rgb, W, H, xm, y1 - 5, y1, 1, black);
