@@ -33,7 +33,7 @@
 #define WARPS_PER_BLOCK 4
 #define TABLE_BINS (DOCK_GPU_TABLE_SAMPLES - 1)
 #define OUT_SLOPE 1e6f /* kcal/mol per Å outside the box (Vina's) */
-#define DEFAULT_MINB 1  /* blocks an SM must hold (see dock_chains) */
+#define DEFAULT_MINB 8  /* blocks an SM must hold (see dock_chains): 64 registers, measured best */
 
 struct dock_gpu_maps {
     int device;
