@@ -30,6 +30,9 @@ static const char usage[] =
     "                                Vina / Vinardo (as vina --write_maps); --elec pb\n"
     "  dock PREFIX LIGAND -o OUT.pdbqt\n"
     "                                dock a flexible ligand into a Vina map set (CPU)\n"
+    "  prepare IN.pdb -o OUT.pqr|OUT.pdbqt\n"
+    "                                receptor preparation: hydrogens, protonation, AMBER/PARSE\n"
+    "                                or Gasteiger charges, HETATM groups kept (as pdb2pqr)\n"
     "  rmsd REF POSES                symmetry-aware heavy-atom RMSD of each pose against a\n"
     "                                reference pose (CSV: index,name,rmsd); --no-symmetry\n"
     "  enrich RESULTS.csv --actives LIST\n"
@@ -72,6 +75,7 @@ int main(int argc, char **argv)
     else if (!strcmp(cmd, "maps")) run = vsg_cmd_maps;
     else if (!strcmp(cmd, "dock")) run = vsg_cmd_dock;
     else if (!strcmp(cmd, "rmsd")) run = vsg_cmd_rmsd;
+    else if (!strcmp(cmd, "prepare")) run = vsg_cmd_prepare;
     else if (!strcmp(cmd, "enrich")) run = vsg_cmd_enrich;
     /* MPI (issue 7): initialised only in an MPI build launched with > 1 rank (mpi_env.h). */
     if (run && vsg_mpi_start(&argc, &argv) != 0) return VSG_EXIT_FAILURE;

@@ -1723,6 +1723,42 @@ vsg_status vsg_render_slice_rgb(const vsg_grid *g, const vsg_slice_options *o, u
  * VSG_E_FORMAT (bad coordinates, no ATOM/HETATM records, truncated gzip), VSG_E_NOMEM. */
 vsg_status vsg_outline_read(const char *path, vsg_molecule **out);
 
+/* ---- receptor preparation: PDB → PQR or PDBQT (engine/prepare/) ------------------------- */
+/* Hydrogens from pdb2pqr's residue templates (superposed on each residue's heavy atoms; missing
+ * heavy atoms are rebuilt the same way), the protonation pdb2pqr gives without titration
+ * (Lys/Arg +, Asp/Glu −, charged termini at each chain's ends, Cys in S–S bonds as CYX, His
+ * HID or HIE by its best hydrogen-bond partner), alternate locations resolved (highest
+ * occupancy, then first), waters dropped unless keep_waters, every other HETATM group kept.
+ * PQR: AMBER or PARSE charges and radii on standard residues (pdb2pqr's tables, embedded),
+ * metals their formal charge, other groups Gasteiger charges and Bondi radii. PDBQT: Gasteiger
+ * charges over the whole structure, AutoDock 4 types, non-polar hydrogens merged. */
+typedef enum { VSG_PREP_PQR = 0, VSG_PREP_PDBQT = 1 } vsg_prep_format;
+typedef enum { VSG_PREP_AMBER = 0, VSG_PREP_PARSE = 1 } vsg_prep_forcefield;
+typedef struct {
+    double ph;                  /* 7.4; only the fixed states above are used (no titration) */
+    vsg_prep_forcefield ff;     /* PQR charges and radii */
+    vsg_prep_format format;
+    int keep_waters;            /* 0: drop HOH/WAT */
+} vsg_prep_options;
+
+typedef struct {
+    int atoms_in, atoms_out;    /* heavy and H atoms read (after altloc), atoms written */
+    int h_added, heavy_added;   /* hydrogens and missing heavy atoms built */
+    int residues, het_groups, waters_dropped, altlocs_dropped;
+    int his_hid, his_hie, disulfides;
+    double total_charge;        /* e, the written charges */
+    char *report;               /* multi-line summary (malloc'ed; vsg_prep_summary_free) */
+} vsg_prep_summary;
+
+void vsg_prep_options_default(vsg_prep_options *o);
+/* Prepares the PDB file at path (plain or .gz); *text receives the PQR or PDBQT (malloc'ed,
+ * free() it); summary may be NULL. Returns VSG_OK; VSG_E_IO (cannot read), VSG_E_FORMAT (no
+ * ATOM/HETATM records, bad coordinates), VSG_E_ARG, VSG_E_UNSUPPORTED (PDBQT, or PQR of an
+ * organic HETATM group, in a build without Open Babel), VSG_E_DATA (Gasteiger failed), VSG_E_NOMEM. */
+vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, char **text,
+                                vsg_prep_summary *summary);
+void vsg_prep_summary_free(vsg_prep_summary *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# `vsgrid prepare IN.pdb -o OUT.pqr|OUT.pdbqt`: receptor preparation (engine/prepare/).
+# Without extra data: --help, usage errors (2), a missing input (3), and a dipeptide of 1AJJ
+# (Pro 4, Cys 5) with a Ca2+ ion and a water: NPRO + CCYS with pdb2pqr's atoms (28), AMBER
+# charges +1 and -1, the ion +2, the water dropped (kept with --keep-waters).
+# With ../shared/data (or $VSG_SHARED_DATA), against pdb2pqr's own regression outputs
+# (pqr/pdb2pqr/, so pdb2pqr need not be installed): 1AFS (2 chains, NADP and testosterone,
+# waters kept) with AMBER and PARSE, and 1AJJ with PARSE: every residue's charge equal (1e-4 e),
+# every residue's atom count equal, and (AMBER: pdb2pqr's names) every heavy atom's name; His
+# tautomers may differ (reported).
+# With Open Babel: the DUD-E INHA receptor (NAD cofactor kept) as PDBQT: AutoDock types only,
+# total charge -4 +- 0.05, NAD's 44 atoms kept; read by autogrid4 and vina when installed.
+# Usage: cli_prepare.sh VSGRID SOURCE_DIR BINARY_DIR
+set -u
+vsgrid=$1 src=$2 work=$3/cli_prepare
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+. "$src/tests/lib_cli.sh"
+
+expect_rc 0 "$vsgrid" prepare --help
+grep -q "usage: vsgrid prepare" out.txt || fail "prepare --help has no usage line"
+for opt in --ff --ph --keep-waters; do grep -q -- "$opt" out.txt || fail "prepare --help lacks $opt"; done
+expect_rc 2 "$vsgrid" prepare
+expect_rc 2 "$vsgrid" prepare x.pdb
+expect_rc 2 "$vsgrid" prepare x.pdb -o out.csv
+expect_rc 2 "$vsgrid" prepare x.pdb -o out.pqr --ff charmm
+expect_rc 2 "$vsgrid" prepare x.pdb -o out.pqr --ph 15
+expect_rc 3 "$vsgrid" prepare nothere.pdb -o out.pqr
+
+cat > dipeptide.pdb <<'EOF'
+ATOM      1  N   PRO A   4      -0.169   7.698  13.415  1.00 22.81           N
+ATOM      2  CA  PRO A   4       0.745   6.948  12.566  1.00 22.22           C
+ATOM      3  C   PRO A   4       2.242   7.069  13.001  1.00 21.42           C
+ATOM      4  O   PRO A   4       2.527   6.607  14.110  1.00 21.79           O
+ATOM      5  CB  PRO A   4       0.532   7.450  11.164  1.00 22.96           C
+ATOM      6  CG  PRO A   4      -0.343   8.686  11.221  1.00 24.22           C
+ATOM      7  CD  PRO A   4      -0.704   8.833  12.692  1.00 23.59           C
+ATOM      8  N   CYS A   5       3.194   7.584  12.163  1.00 20.42           N
+ATOM      9  CA  CYS A   5       4.673   7.669  12.388  1.00 18.85           C
+ATOM     10  C   CYS A   5       5.169   8.640  13.469  1.00 18.26           C
+ATOM     11  O   CYS A   5       4.462   9.578  13.844  1.00 18.46           O
+ATOM     12  CB  CYS A   5       5.409   8.135  11.144  1.00 17.94           C
+ATOM     13  SG  CYS A   5       5.534   6.993   9.751  1.00 15.29           S
+HETATM   14 CA    CA A  73      15.392   6.217   0.598  1.00  9.85          CA
+HETATM   15  O   HOH A  74       7.399   1.385  11.146  1.00 24.99           O
+END
+EOF
+# resq FILE: "RESSEQ#K charge natoms RESNAME" per residue (K: the K-th residue with that
+# number, so files without chain IDs compare chain by chain); whitespace PQR.
+# fields FILE: "RESSEQ NAME RESNAME CHARGE" of every ATOM/HETATM record (waters left out: pdb2pqr
+# gives them hydrogens, vsgrid does not); fixed or whitespace PQR, serials of 5 digits included.
+fields() {
+  awk '/^(ATOM|HETATM)/ { l = $0; sub(/^(ATOM|HETATM) */, "", l); n = split(l, f, " ")
+         r = (n == 10) ? f[5] : f[4]
+         if (f[3] != "HOH" && f[3] != "H2O" && f[3] != "WAT") print r, f[2], f[3], f[n - 1] }' "$1"
+}
+resq() {
+  fields "$1" | awk '{ if ($1 != last) { seen[$1]++; last = $1; order[++nr] = $1 "#" seen[$1] }
+         k = $1 "#" seen[$1]; q[k] += $4; cnt[k]++; name[k] = $3 }
+       END { for (i = 1; i <= nr; i++) printf "%s %.4f %d %s\n", order[i], q[order[i]], cnt[order[i]], name[order[i]] }' |
+    sort
+}
+# heavy-atom names per residue, for the naming check
+heavy_names() {
+  fields "$1" | awk '{ if ($1 != last) { seen[$1]++; last = $1 }
+         if ($2 !~ /^[0-9]*H/) print $1 "#" seen[$1] "_" $2 }' | sort
+}
+
+expect_rc 0 "$vsgrid" prepare dipeptide.pdb -o dip.pqr
+grep -q "total charge +2.0000 e" err.txt || fail "dipeptide + Ca: total charge: $(cat err.txt)"
+[ "$(grep -c '^ATOM' dip.pqr)" = 28 ] || fail "NPRO + CCYS: 28 atoms expected, $(grep -c '^ATOM' dip.pqr)"
+grep -q '^HETATM.* CA  *CA ' dip.pqr || fail "the Ca ion was not kept"
+grep -q HOH dip.pqr && fail "the water was not dropped"
+grep -q ' OXT CYS' dip.pqr || fail "no OXT built on the C-terminal Cys"
+grep -q ' HG  CYS' dip.pqr || fail "a free Cys has HG"
+expect_rc 0 "$vsgrid" prepare dipeptide.pdb -o dipw.pqr --keep-waters --ff parse
+grep -q HOH dipw.pqr || fail "--keep-waters dropped the water"
+
+shared=${VSG_SHARED_DATA:-$src/../shared/data}
+p=$shared/pqr/pdb2pqr
+if [ ! -f "$p/1AFS.pdb.gz" ]; then
+  echo "pdb2pqr comparisons skipped: no shared data at $shared"
+else
+  compare() { # MINE REF LABEL [names]: residues by number (the K-th residue numbered N)
+    resq "$1" > mine.res; resq "$2" > ref.res
+    join mine.res ref.res > both.res
+    local nref common badq badn
+    nref=$(wc -l < ref.res); common=$(wc -l < both.res)
+    badq=$(awk '{ d = $2 - $5; if (d < 0) d = -d; if (d > 1e-4) n++ } END { print n + 0 }' both.res)
+    badn=$(awk '$3 != $6' both.res | wc -l)
+    local hn=0
+    if [ "${4:-}" = names ]; then
+      heavy_names "$1" > mine.hn; heavy_names "$2" > ref.hn
+      hn=$(comm -13 mine.hn ref.hn | wc -l)
+    fi
+    echo "$3: $common of $nref residues in common, charge differences $badq, atom-count differences $badn, heavy atoms named differently $hn"
+    [ "$common" = "$nref" ] || fail "$3: $((nref - common)) of pdb2pqr's residues missing"
+    [ "$badq" = 0 ] || fail "$3: $badq residue charges differ from pdb2pqr's: $(awk '{ d = $2 - $5; if (d * d > 1e-8) print }' both.res | head -3)"
+    [ "$badn" = 0 ] || fail "$3: $badn residues with other atom counts: $(awk '$3 != $6' both.res | head -3)"
+    [ "$hn" = 0 ] || fail "$3: $hn heavy atoms of pdb2pqr's output not in ours"
+  }
+  expect_rc 0 "$vsgrid" prepare "$p/1AFS.pdb.gz" -o 1afs_amber.pqr --keep-waters
+  grep -q "4 other groups kept" err.txt || fail "1AFS: NADP and testosterone not kept: $(head -3 err.txt)"
+  zcat "$p/1AFS_chain_whitespace_ff=AMBER.pqr.gz" > 1afs_ref_amber.pqr
+  compare 1afs_amber.pqr 1afs_ref_amber.pqr "1AFS AMBER" names
+  expect_rc 0 "$vsgrid" prepare "$p/1AFS.pdb.gz" -o 1afs_parse.pqr --keep-waters --ff parse
+  zcat "$p/1AFS_whitespace_ff=PARSE.pqr.gz" > 1afs_ref_parse.pqr
+  compare 1afs_parse.pqr 1afs_ref_parse.pqr "1AFS PARSE"
+  expect_rc 0 "$vsgrid" prepare "$p/1AJJ.pdb" -o 1ajj_parse.pqr --keep-waters --ff parse
+  compare 1ajj_parse.pqr "$p/1AJJ_pH7_PARSE.pqr" "1AJJ PARSE"
+  his() { fields "$1" | awk '{ if ($1 != last) { seen[$1]++; last = $1 } }
+                              ($2 == "HD1" || $2 == "HE2") && $3 == "HIS" { print $1 "#" seen[$1], $2 }' | sort; }
+  his 1afs_amber.pqr > h1; his 1afs_ref_amber.pqr > h2
+  echo "1AFS His tautomers as pdb2pqr's: $(join h1 h2 | awk '$2 == $3' | wc -l) of $(wc -l < h2)"
+fi
+
+if ! "$vsgrid" prepare dipeptide.pdb -o dip.pdbqt > /dev/null 2>&1; then
+  echo "PDBQT checks skipped: this vsgrid has no Open Babel (Gasteiger charges)"
+elif [ ! -f "$shared/dude/inha/receptor.pdb" ]; then
+  echo "INHA PDBQT checks skipped: no shared data at $shared"
+else
+  expect_rc 0 "$vsgrid" prepare "$shared/dude/inha/receptor.pdb" -o inha.pdbqt
+  bad=$(awk '/^(ATOM|HETATM)/ { t = substr($0, 78, 2); sub(/ +$/, "", t)
+             if (t !~ /^(C|A|N|NA|OA|SA|S|HD|P|Mg|Ca|Zn|Fe|Mn)$/) print }' inha.pdbqt | wc -l)
+  [ "$bad" = 0 ] || fail "INHA PDBQT: $bad atoms without an AutoDock type"
+  q=$(awk '/^(ATOM|HETATM)/ { s += substr($0, 71, 6) } END { printf "%.3f", s }' inha.pdbqt)
+  awk -v q="$q" 'BEGIN { exit !(q > -4.05 && q < -3.95) }' || fail "INHA PDBQT total charge $q, expected -4"
+  [ "$(grep -c ' NAD ' inha.pdbqt)" = 44 ] || fail "INHA: the NAD cofactor's 44 atoms not all kept"
+  awk '/^ATOM/ && substr($0, 13, 4) ~ /^ H[A-Z]?[0-9]? *$/ && substr($0, 78, 2) == "H "' inha.pdbqt | grep -q . &&
+    fail "INHA: non-polar hydrogens not merged"
+  if command -v autogrid4 > /dev/null 2>&1; then
+    expect_rc 0 "$vsgrid" maps inha.pdbqt --scoring ad4 --box 9.5,32.6,60.7,12,12,12 -o ag
+    if [ -f ag.gpf ]; then
+      autogrid4 -p ag.gpf -l ag.glg > /dev/null 2>&1 && grep -q "Successful Completion" ag.glg ||
+        fail "autogrid4 did not read the INHA PDBQT: $(tail -3 ag.glg 2>/dev/null)"
+    fi
+  else
+    echo "autogrid4 not installed: the AutoGrid check skipped"
+  fi
+  if command -v vina > /dev/null 2>&1; then
+    vina --receptor inha.pdbqt --ligand "$src/data/biotin.pdbqt" --score_only --autobox > vina.txt 2>&1 ||
+      fail "vina did not read the INHA PDBQT: $(tail -3 vina.txt)"
+  else
+    echo "vina not installed: the Vina check skipped"
+  fi
+fi
+[ "$fails" = 0 ] || exit 1
+echo "cli_prepare: ok"
