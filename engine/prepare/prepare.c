@@ -762,8 +762,11 @@ static int place_residue(job *j, int r)
             int h = is_hydrogen_name(t.a[k].name);
             if (have[k] || h != phase)
                 continue;
-            if (!h)
+            if (!h) {
                 j->missing_heavy++;
+                sb_printf(&j->notes, "  missing %s of %s %c%d: rebuilt from the template\n", t.a[k].name, p->resn,
+                          m->a[p->first].chain, m->a[p->first].resseq);
+            }
             int n_ = tatom_index(&t, "N"), ca = tatom_index(&t, "CA");
             if (strcmp(t.a[k].name, "H") == 0 && !p->nterm && p->prev >= 0 && n_ >= 0 && ca >= 0 && have[n_] &&
                 have[ca]) {
@@ -783,19 +786,26 @@ static int place_residue(job *j, int r)
                     continue;
                 }
             }
-            /* breadth-first from atom k over the template's bonds; the first 4 placed atoms */
-            int queue[MAX_TATOMS], seen[MAX_TATOMS] = {0}, head = 0, tail = 0, ref[4], nref = 0;
-            queue[tail++] = k;
+            /* breadth-first from atom k over the template's bonds, level by level: the placed
+               atoms of the nearest levels, until at least 3 (a whole level is taken, at most 6) */
+            int queue[MAX_TATOMS], depth[MAX_TATOMS], seen[MAX_TATOMS] = {0}, head = 0, tail = 0;
+            int ref[6], refdepth[6], nref = 0, level = 0;
+            queue[tail] = k, depth[tail++] = 0;
             seen[k] = 1;
-            while (head < tail && nref < 4) {
-                int a = queue[head++];
-                if (a != k && have[a])
-                    ref[nref++] = a;
+            while (head < tail) {
+                int a = queue[head], da = depth[head++];
+                if (da > level) {
+                    if (nref >= 3)
+                        break;
+                    level = da;
+                }
+                if (a != k && have[a] && nref < 6)
+                    ref[nref] = a, refdepth[nref++] = da;
                 for (int b = 0; b < t.a[a].nb; b++) {
                     int c = tatom_index(&t, t.a[a].bond[b]);
                     if (c >= 0 && !seen[c]) {
                         seen[c] = 1;
-                        queue[tail++] = c;
+                        queue[tail] = c, depth[tail++] = da + 1;
                     }
                 }
             }
@@ -805,15 +815,18 @@ static int place_residue(job *j, int r)
                           p->resn, m->a[p->first].chain, m->a[p->first].resseq);
                 continue;
             }
-            double tp[4][3], rp[4][3], R[3][3], ct[3], cr[3];
+            double tp[6][3], rp[6][3], R[3][3], ct[3], cr[3];
             for (int q = 0; q < nref; q++)
                 for (int d = 0; d < 3; d++)
                     tp[q][d] = t.a[ref[q]].x[d], rp[q][d] = pos[ref[q]][d];
             superpose((const double (*)[3])tp, (const double (*)[3])rp, nref, R, ct, cr);
+            /* bonded to a placed atom: the template's bond vector, rotated, from that atom (the
+               bond length exact); else the fitted template's position */
+            const double *from_t = refdepth[0] == 1 ? t.a[ref[0]].x : ct, *from_r = refdepth[0] == 1 ? pos[ref[0]] : cr;
             for (int d = 0; d < 3; d++) {
-                pos[k][d] = cr[d];
+                pos[k][d] = from_r[d];
                 for (int e = 0; e < 3; e++)
-                    pos[k][d] += R[d][e] * (t.a[k].x[e] - ct[e]);
+                    pos[k][d] += R[d][e] * (t.a[k].x[e] - from_t[e]);
             }
             have[k] = 2;
         }
@@ -881,6 +894,155 @@ static vsg_status group_ligand(const patom *a, int n, vsg_ligand *lig)
     return VSG_OK;
 }
 
+static void mark_planar_rings(vsg_ligand *lig, int from);
+static void mark_oxo_groups(vsg_ligand *lig, int from);
+static vsg_status spread_formal_charges(vsg_ligand *lig);
+
+/* HETATM groups have no bond orders: the bonds of planar 5- and 6-membered rings (every ring
+ * atom within 0.1 Å of the ring's mean plane) among lig->bonds[from..] become aromatic, so
+ * Open Babel perceives aromatic rings and sp2 atoms (adenine, nicotinamide, flavin, haem). */
+static void mark_planar_rings(vsg_ligand *lig, int from)
+{
+    int nb = lig->nbonds - from;
+    if (nb <= 0)
+        return;
+    enum { MAXQ = 64 };
+    for (int e = from; e < lig->nbonds; e++) {
+        int a = lig->bonds[e].a, b = lig->bonds[e].b;
+        /* breadth-first from b to a without the bond e, at most 5 bonds deep */
+        int queue[MAXQ], parent[MAXQ], depth[MAXQ], head = 0, tail = 0, found = -1;
+        queue[tail] = b, parent[tail] = -1, depth[tail++] = 0;
+        while (head < tail && found < 0) {
+            int cur = head++;
+            if (depth[cur] >= 5)
+                continue;
+            for (int f = from; f < lig->nbonds && found < 0; f++) {
+                if (f == e)
+                    continue;
+                int x = lig->bonds[f].a, y = lig->bonds[f].b, nxt;
+                if (x == queue[cur])
+                    nxt = y;
+                else if (y == queue[cur])
+                    nxt = x;
+                else
+                    continue;
+                int dup = 0;
+                for (int c = cur; c >= 0 && !dup; c = parent[c])
+                    dup = queue[c] == nxt;
+                if (dup || tail == MAXQ)
+                    continue;
+                queue[tail] = nxt, parent[tail] = cur, depth[tail] = depth[cur] + 1;
+                if (nxt == a && depth[tail] >= 3)
+                    found = tail;
+                tail++;
+            }
+        }
+        if (found < 0)
+            continue;
+        int ring[8], nr = 0;
+        for (int c = found; c >= 0 && nr < 8; c = parent[c])
+            ring[nr++] = queue[c];
+        if (nr < 5 || nr > 6)
+            continue;
+        double cen[3] = {0}, nrm[3] = {0};
+        for (int i = 0; i < nr; i++) {
+            const vsg_lig_atom *u = &lig->atoms[ring[i]], *v = &lig->atoms[ring[(i + 1) % nr]];
+            cen[0] += u->x / nr, cen[1] += u->y / nr, cen[2] += u->z / nr;
+            nrm[0] += (u->y - v->y) * (u->z + v->z); /* Newell's normal */
+            nrm[1] += (u->z - v->z) * (u->x + v->x);
+            nrm[2] += (u->x - v->x) * (u->y + v->y);
+        }
+        double len = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]), dev = 0;
+        if (len < 1e-9)
+            continue;
+        for (int i = 0; i < nr; i++) {
+            const vsg_lig_atom *u = &lig->atoms[ring[i]];
+            double d = fabs(((u->x - cen[0]) * nrm[0] + (u->y - cen[1]) * nrm[1] + (u->z - cen[2]) * nrm[2]) / len);
+            dev = d > dev ? d : dev;
+        }
+        if (dev > 0.1)
+            continue;
+        for (int i = 0; i < nr; i++) {
+            int x = ring[i], y = ring[(i + 1) % nr], degree = 0;
+            for (int f = from; f < lig->nbonds; f++) {
+                if ((lig->bonds[f].a == x && lig->bonds[f].b == y) || (lig->bonds[f].a == y && lig->bonds[f].b == x))
+                    lig->bonds[f].order = VSG_BOND_AROMATIC;
+                degree += lig->bonds[f].a == x || lig->bonds[f].b == x;
+            }
+            /* a nitrogen with three bonds in an aromatic 6-ring is a pyridinium N+ (NAD+, NADP+) */
+            if (nr == 6 && degree == 3 && !strcmp(lig->atoms[x].element, "N"))
+                lig->atoms[x].formal = 1;
+        }
+    }
+}
+
+/* Oxo groups of HETATM groups (no hydrogens, no bond orders in a PDB file), at pH ~7: on a
+ * trigonal C (three bonds) the first terminal O is C=O and a second one O− (carboxylate); on P
+ * the first terminal O is P=O and the others O− (phosphates); on S the first two are S=O and
+ * the others O− (sulfate, sulfonate). Bonds lig->bonds[from..] only. */
+static void mark_oxo_groups(vsg_ligand *lig, int from)
+{
+    for (int x = 0; x < lig->natoms; x++) {
+        const char *el = lig->atoms[x].element;
+        int isc = !strcmp(el, "C"), isp = !strcmp(el, "P"), iss = !strcmp(el, "S");
+        if (!isc && !isp && !iss)
+            continue;
+        int degree = 0, oxo = 0;
+        for (int f = from; f < lig->nbonds; f++) {
+            int y = lig->bonds[f].a == x ? lig->bonds[f].b : lig->bonds[f].b == x ? lig->bonds[f].a : -1;
+            if (y < 0)
+                continue;
+            degree++;
+            int dy = 0;
+            for (int g = from; g < lig->nbonds; g++)
+                dy += lig->bonds[g].a == y || lig->bonds[g].b == y;
+            if (dy != 1 || strcmp(lig->atoms[y].element, "O") != 0)
+                continue;
+            oxo++;
+            int doubles = iss ? 2 : 1;
+            if ((isc && degree > 3) || lig->bonds[f].order == VSG_BOND_AROMATIC)
+                continue;
+            if (oxo <= doubles)
+                lig->bonds[f].order = 2;
+            else
+                lig->atoms[y].formal = -1;
+        }
+        if (isc && degree != 3) /* an sp3 carbon's O is a hydroxyl: undo */
+            for (int f = from; f < lig->nbonds; f++) {
+                int y = lig->bonds[f].a == x ? lig->bonds[f].b : lig->bonds[f].b == x ? lig->bonds[f].a : -1;
+                if (y >= 0 && !strcmp(lig->atoms[y].element, "O")) {
+                    if (lig->bonds[f].order == 2)
+                        lig->bonds[f].order = 1;
+                    lig->atoms[y].formal = 0;
+                }
+            }
+    }
+}
+
+/* Open Babel's Gasteiger charges sum to 0 whatever the formal charges; AutoDock's receptor
+ * preparation gives charged residues and groups their integral charge. Each formal charge is
+ * spread evenly over its atom and the atoms bonded to it (the charged group). */
+static vsg_status spread_formal_charges(vsg_ligand *lig)
+{
+    int *deg = calloc((size_t)lig->natoms + 1, sizeof *deg);
+    if (!deg)
+        return vsg_fail(VSG_E_NOMEM, "out of memory");
+    for (int e = 0; e < lig->nbonds; e++)
+        deg[lig->bonds[e].a]++, deg[lig->bonds[e].b]++;
+    for (int i = 0; i < lig->natoms; i++)
+        if (lig->atoms[i].formal)
+            lig->atoms[i].charge += lig->atoms[i].formal / (double)(deg[i] + 1);
+    for (int e = 0; e < lig->nbonds; e++) {
+        int a = lig->bonds[e].a, b = lig->bonds[e].b;
+        if (lig->atoms[a].formal)
+            lig->atoms[b].charge += lig->atoms[a].formal / (double)(deg[a] + 1);
+        if (lig->atoms[b].formal)
+            lig->atoms[a].charge += lig->atoms[b].formal / (double)(deg[b] + 1);
+    }
+    free(deg);
+    return VSG_OK;
+}
+
 static vsg_status charge_groups(job *j, const vsg_prep_options *o)
 {
     model *m = &j->m;
@@ -924,8 +1086,13 @@ static vsg_status charge_groups(job *j, const vsg_prep_options *o)
         vsg_ligand lig;
         vsg_ligand_init(&lig);
         vsg_status st = group_ligand(j->out + start, j->nout - start, &lig);
-        if (st == VSG_OK)
+        if (st == VSG_OK) {
+            mark_planar_rings(&lig, 0);
+            mark_oxo_groups(&lig, 0);
             st = vsg_ligand_gasteiger(&lig);
+        }
+        if (st == VSG_OK)
+            st = spread_formal_charges(&lig);
         if (st == VSG_OK) {
             double sum = 0;
             for (int i = 0; i < lig.natoms; i++)
@@ -1078,6 +1245,7 @@ static vsg_status pdbqt_charges(job *j, vsg_ligand *lig)
         if (first[r] < 0)
             continue;
         if (p->kind != 0) {
+            int from = lig->nbonds;
             for (int a = first[r]; a < first[r] + count[r]; a++)
                 for (int b = a + 1; b < first[r] + count[r]; b++) {
                     double ra = covalent_radius(j->out[a].element), rb = covalent_radius(j->out[b].element);
@@ -1085,6 +1253,10 @@ static vsg_status pdbqt_charges(job *j, vsg_ligand *lig)
                     if (ra > 0 && rb > 0 && dist2(j->out[a].x, j->out[b].x) < lim * lim)
                         ok &= add_bond(lig, a, b, 1);
                 }
+            if (ok) {
+                mark_planar_rings(lig, from);
+                mark_oxo_groups(lig, from);
+            }
             continue;
         }
         tres t;
@@ -1135,25 +1307,9 @@ static vsg_status pdbqt_charges(job *j, vsg_ligand *lig)
     st = vsg_ligand_assign_ad_types(lig);
     if (st != VSG_OK)
         return st;
-    /* Open Babel's Gasteiger charges sum to 0 whatever the formal charges; AutoDock's receptor
-       preparation gives Lys, Arg, Asp, Glu and the termini their integral charge. Each formal
-       charge is spread evenly over its atom and the atoms bonded to it (the charged group). */
-    int *deg = calloc((size_t)lig->natoms, sizeof *deg);
-    if (!deg)
-        return vsg_fail(VSG_E_NOMEM, "out of memory");
-    for (int e = 0; e < lig->nbonds; e++)
-        deg[lig->bonds[e].a]++, deg[lig->bonds[e].b]++;
-    for (int i = 0; i < lig->natoms; i++)
-        if (lig->atoms[i].formal)
-            lig->atoms[i].charge += lig->atoms[i].formal / (double)(deg[i] + 1);
-    for (int e = 0; e < lig->nbonds; e++) {
-        int a = lig->bonds[e].a, b = lig->bonds[e].b;
-        if (lig->atoms[a].formal)
-            lig->atoms[b].charge += lig->atoms[a].formal / (double)(deg[a] + 1);
-        if (lig->atoms[b].formal)
-            lig->atoms[a].charge += lig->atoms[b].formal / (double)(deg[b] + 1);
-    }
-    free(deg);
+    st = spread_formal_charges(lig);
+    if (st != VSG_OK)
+        return st;
     for (int i = 0; i < lig->natoms; i++) {
         j->out[i].q = lig->atoms[i].charge;
         snprintf(j->out[i].ad, sizeof j->out[i].ad, "%s", lig->atoms[i].ad_type);
@@ -1302,6 +1458,9 @@ vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, c
               j.s.altlocs_dropped, j.h_dropped);
     if (j.missing_heavy)
         sb_printf(&rep, "  %d missing heavy atoms rebuilt from templates\n", j.missing_heavy);
+    if (fabs(o.ph - 7.4) > 1.5)
+        sb_printf(&rep, "  note: pH %.1f, but the protonation states are pdb2pqr's fixed ones (no pKa titration)\n",
+                  o.ph);
     if (j.notes.s)
         sb_printf(&rep, "%s", j.notes.s);
     sb_printf(&rep, "  total charge %+.4f e\n", total);
