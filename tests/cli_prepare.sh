@@ -5,11 +5,13 @@
 # charges +1 and -1, the ion +2, the water dropped (kept with --keep-waters).
 # With ../shared/data (or $VSG_SHARED_DATA), against pdb2pqr's own regression outputs
 # (pqr/pdb2pqr/, so pdb2pqr need not be installed): 1AFS (2 chains, NADP and testosterone,
-# waters kept) with AMBER and PARSE, and 1AJJ with PARSE: every residue's charge equal (1e-4 e),
+# waters kept) with AMBER and PARSE, and 1AJJ with PARSE (its sulfate -2, its Ca2+ +2, kept):
+# every residue's charge equal (1e-4 e),
 # every residue's atom count equal, and (AMBER: pdb2pqr's names) every heavy atom's name; His
 # tautomers may differ (reported).
 # With Open Babel: the DUD-E INHA receptor (NAD cofactor kept) as PDBQT: AutoDock types only,
-# total charge -5 +- 0.05 (protein -4, NAD -1), NAD's 44 atoms kept; read by autogrid4 and vina when installed.
+# total charge -5 +- 0.05 (protein -4, NAD -1), NAD's 44 atoms kept; read by autogrid4 (no atom
+# without bonds) and vina when installed.
 # Usage: cli_prepare.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
 vsgrid=$1 src=$2 work=$3/cli_prepare
@@ -107,6 +109,8 @@ else
   compare 1afs_parse.pqr 1afs_ref_parse.pqr "1AFS PARSE"
   expect_rc 0 "$vsgrid" prepare "$p/1AJJ.pdb" -o 1ajj_parse.pqr --keep-waters --ff parse
   compare 1ajj_parse.pqr "$p/1AJJ_pH7_PARSE.pqr" "1AJJ PARSE"
+  grep -q "SO4 A72 (5 atoms): kept, Gasteiger charges (sum -2.000)" err.txt || fail "1AJJ: sulfate not -2: $(cat err.txt)"
+  grep -q "CA A73: ion, formal charge +2" err.txt || fail "1AJJ: Ca2+ not +2: $(cat err.txt)"
   his() { fields "$1" | awk '{ if ($1 != last) { seen[$1]++; last = $1 } }
                               ($2 == "HD1" || $2 == "HE2") && $3 == "HIS" { print $1 "#" seen[$1], $2 }' | sort; }
   his 1afs_amber.pqr > h1; his 1afs_ref_amber.pqr > h2
@@ -132,6 +136,7 @@ else
     if [ -f ag.gpf ]; then
       autogrid4 -p ag.gpf -l ag.glg > /dev/null 2>&1 && grep -q "Successful Completion" ag.glg ||
         fail "autogrid4 did not read the INHA PDBQT: $(tail -3 ag.glg 2>/dev/null)"
+      grep -q "no bonded atoms" ag.glg && fail "autogrid4 found atoms without bonds: $(grep -m1 'no bonded' ag.glg)"
     fi
   else
     echo "autogrid4 not installed: the AutoGrid check skipped"

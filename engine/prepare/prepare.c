@@ -1180,6 +1180,70 @@ static int res_matches(const char *pat, const char *ff)
     return strcmp(pat, ff) == 0;
 }
 
+/* A HETATM group's atoms in depth-first order over its bonds (from distances), so that bonded
+ * atoms lie close in the file: autogrid4 looks for an atom's bonds among its near neighbours in
+ * file order only (a DUD-E NAD lists its hydroxyl O 30 atoms after their carbons). */
+static int reorder_group(patom *a, int n)
+{
+    if (n < 3)
+        return 1;
+    patom *tmp = malloc((size_t)n * sizeof *tmp);
+    int *stack = malloc((size_t)n * sizeof *stack), *done = calloc((size_t)n, sizeof *done), k = 0;
+    if (!tmp || !stack || !done) {
+        free(tmp);
+        free(stack);
+        free(done);
+        return 0;
+    }
+    /* iterative depth-first search, an atom emitted when popped; its terminal neighbours (one
+       bond: O, N, halogens) right after it */
+    int cap = 8 * n + 16; /* pushes: at most one per bond end */
+    free(stack);
+    stack = malloc((size_t)cap * sizeof *stack);
+    if (!stack) {
+        free(tmp);
+        free(done);
+        return 0;
+    }
+#define BONDED(I, J)                                                                                        \
+    ((I) != (J) && covalent_radius(a[I].element) > 0 && covalent_radius(a[J].element) > 0 &&                \
+     dist2(a[I].x, a[J].x) <= (covalent_radius(a[I].element) + covalent_radius(a[J].element) + 0.45) *       \
+                                  (covalent_radius(a[I].element) + covalent_radius(a[J].element) + 0.45))
+    for (int root = 0; root < n; root++) {
+        if (done[root])
+            continue;
+        int top = 0;
+        stack[top++] = root;
+        while (top) {
+            int x = stack[--top];
+            if (done[x])
+                continue;
+            done[x] = 1;
+            tmp[k++] = a[x];
+            for (int y = 0; y < n; y++) {
+                if (done[y] || !BONDED(x, y))
+                    continue;
+                int degree = 0;
+                for (int z = 0; z < n && degree < 2; z++)
+                    degree += BONDED(y, z);
+                if (degree == 1) {
+                    done[y] = 1;
+                    tmp[k++] = a[y];
+                }
+            }
+            for (int y = n - 1; y >= 0; y--) /* pushed in reverse: visited in file order */
+                if (!done[y] && BONDED(x, y) && top < cap)
+                    stack[top++] = y;
+        }
+    }
+#undef BONDED
+    memcpy(a, tmp, (size_t)n * sizeof *tmp);
+    free(tmp);
+    free(stack);
+    free(done);
+    return 1;
+}
+
 static vsg_status pdbqt_charges(job *j, vsg_ligand *lig)
 {
     model *m = &j->m;
@@ -1212,6 +1276,14 @@ static vsg_status pdbqt_charges(job *j, vsg_ligand *lig)
     memcpy(j->res_of, tres_of, (size_t)j->nout * sizeof *tres_of);
     free(tmp);
     free(tres_of);
+    for (int i = 0; i < ng;) {
+        int e = i;
+        while (e < ng && j->res_of[e] == j->res_of[i])
+            e++;
+        if (m->r[j->res_of[i]].kind == 2 && !reorder_group(j->out + i, e - i))
+            return vsg_fail(VSG_E_NOMEM, "out of memory");
+        i = e;
+    }
     lig->atoms = calloc((size_t)ng + 1, sizeof *lig->atoms);
     if (!lig->atoms)
         return vsg_fail(VSG_E_NOMEM, "out of memory");
