@@ -11,7 +11,9 @@
 # tautomers may differ (reported).
 # With Open Babel: the DUD-E INHA receptor (NAD cofactor kept) as PDBQT: AutoDock types only,
 # total charge -5 +- 0.05 (protein -4, NAD -1), NAD's 44 atoms kept; read by autogrid4 (no atom
-# without bonds) and vina when installed.
+# without bonds) and vina when installed; AutoDockTools' 2BRT receptor (adgpu_set42) prepared again
+# from its heavy atoms: the same AutoDock types (up to 10 His atoms may differ) and >= 95 % of
+# the residue charges within 0.01 e.
 # Usage: cli_prepare.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
 vsgrid=$1 src=$2 work=$3/cli_prepare
@@ -131,6 +133,29 @@ else
   [ "$(grep -c ' NAD ' inha.pdbqt)" = 44 ] || fail "INHA: the NAD cofactor's 44 atoms not all kept"
   awk '/^ATOM/ && substr($0, 13, 4) ~ /^ H[A-Z]?[0-9]? *$/ && substr($0, 78, 2) == "H "' inha.pdbqt | grep -q . &&
     fail "INHA: non-polar hydrogens not merged"
+  # AutoDockTools' own receptor preparation of 2BRT (AutoDock-GPU's benchmark set: all H,
+  # Gasteiger): its heavy atoms as a PDB, prepared again; AutoDock types of the heavy atoms
+  # equal but for His tautomers, and nearly every residue's charge within 0.01 e
+  adt=$shared/adgpu_set42/2brt/protein.pdbqt
+  if [ -f "$adt" ]; then
+    awk '/^(ATOM|HETATM)/ { t = substr($0, 78, 2); sub(/ +$/, "", t); if (t == "H" || t == "HD") next
+           e = t; if (t == "A") e = "C"; if (t == "NA") e = "N"; if (t == "OA") e = "O"; if (t == "SA") e = "S"
+           printf "%-76s%2s\n", substr($0, 1, 66), e } END { print "END" }' "$adt" > 2brt.pdb
+    expect_rc 0 "$vsgrid" prepare 2brt.pdb -o 2brt.pdbqt
+    key() { awk '/^(ATOM|HETATM)/ { t = substr($0, 78, 2); sub(/ +$/, "", t)
+                 if (t != "H" && t != "HD") print substr($0, 22, 5) "_" substr($0, 13, 4) "|" t }' "$1" | tr -d ' ' | sort; }
+    key 2brt.pdbqt > mine.types; key "$adt" > adt.types
+    ntypes=$(wc -l < adt.types); diff_types=$(comm -13 mine.types adt.types | wc -l)
+    awk '/^(ATOM|HETATM)/ { k = substr($0, 22, 5); gsub(/ /, "", k); q[k] += substr($0, 71, 6) }
+         END { for (k in q) printf "%s %.4f\n", k, q[k] }' 2brt.pdbqt | sort > mine.rq
+    awk '/^(ATOM|HETATM)/ { k = substr($0, 22, 5); gsub(/ /, "", k); q[k] += substr($0, 71, 6) }
+         END { for (k in q) printf "%s %.4f\n", k, q[k] }' "$adt" | sort > adt.rq
+    read -r nres close <<< "$(join mine.rq adt.rq | awk '{ d = $2 - $3; if (d < 0) d = -d; n++; if (d <= 0.01) c++ } END { print n, c + 0 }')"
+    echo "2BRT against AutoDockTools: AutoDock types of $((ntypes - diff_types)) of $ntypes heavy atoms equal; $close of $nres residue charges within 0.01 e"
+    [ "$diff_types" -le 10 ] || fail "2BRT: $diff_types heavy atoms typed unlike AutoDockTools: $(comm -13 mine.types adt.types | head -5)"
+    awk -v n="$nres" -v c="$close" 'BEGIN { exit !(n > 300 && c >= 0.95 * n) }' ||
+      fail "2BRT: only $close of $nres residue charges within 0.01 e of AutoDockTools'"
+  fi
   if command -v autogrid4 > /dev/null 2>&1; then
     expect_rc 0 "$vsgrid" maps inha.pdbqt --scoring ad4 --box 9.5,32.6,60.7,12,12,12 -o ag
     if [ -f ag.gpf ]; then
