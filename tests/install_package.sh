@@ -2,7 +2,8 @@
 # The installed library: `cmake --install` of this build tree into a temporary prefix, then
 # examples/link_example built against it with find_package(vsgrid) (shared and static targets)
 # and with `cc $(pkg-config --cflags --libs vsgrid)` (and libvsgrid.a with `pkg-config --static`);
-# each program's atoms, net charge and CRC-32 of data/fas2.pqr must be the installed `vsgrid info`'s.
+# each program's atoms, net charge and CRC-32 of data/fas2.pqr must be the installed `vsgrid info`'s,
+# and its Coulomb grid (CPU; GPU too where present, which the program checks) the others'.
 # Also: libvsgrid.so's SONAME, and its dynamic symbol table holds the public API's functions only
 # (the version script's names).
 # Usage: install_package.sh SOURCE_DIR BINARY_DIR WORK_DIR CMAKE C_COMPILER SANITIZE
@@ -64,6 +65,11 @@ check_run() {  # check_run NAME PROGRAM: runs it on the molecule, compares with 
     { fail "$1 exited $?: $(head -c 600 "$1.err")"; return; }
   grep -E '^  (atoms|net charge|crc32) ' "$1.out" | diff expected.txt - >"$1.diff" ||
     fail "$1 printed other numbers than vsgrid info: $(cat "$1.diff")"
+  # the Coulomb grid's mean (and, with a GPU, the GPU's agreement, checked by the program)
+  grep '^  coulomb' "$1.out" >"$1.coulomb"
+  [ -s "$1.coulomb" ] || fail "$1 printed no Coulomb line"
+  [ -f coulomb.txt ] || cp "$1.coulomb" coulomb.txt
+  diff coulomb.txt "$1.coulomb" >/dev/null || fail "$1's Coulomb lines differ: $(cat "$1.coulomb")"
 }
 
 # find_package(vsgrid): shared and static targets.
