@@ -58,11 +58,12 @@ expect_rc 0 "$vsgrid" screen "$maps" "$lig" -o r2.csv --placement rigid --rotati
   --site-step 0.5 --poses-out p.sdf --top-poses 3 --quiet --threads 1
 [ "$(col r2.csv 10)" = "$(col r.csv 10 | head -1)" ] || fail "pose index differs between runs: $(col r2.csv 10) vs $(col r.csv 10 | head -1)"
 [ "$(grep -c '^\$\$\$\$' p.sdf)" = 3 ] || fail "p.sdf: $(grep -c '^\$\$\$\$' p.sdf) records, expected 3"
-expect_rc 0 "$vsgrid" screen "$maps" p.sdf -o back2.csv --quiet
-# (a V2000 molfile from PDBQT input carries no partial charges: only the parse is checked)
+# (a V2000 molfile from PDBQT input carries no partial charges: only the parse is checked; no
+# record scored is exit 8, issue 20)
+expect_rc 8 "$vsgrid" screen "$maps" p.sdf -o back2.csv --quiet
 [ "$(tail -n +2 back2.csv | wc -l | tr -d ' ')" = 3 ] && ! col back2.csv 11 | grep -q parse || fail "p.sdf re-read: $(col back2.csv 11 | tr '\n' ' ')"
-# A box too far from the grid: no pose fits → status no_pose, the run still completes.
-expect_rc 0 "$vsgrid" screen "$maps" "$lig" -o far.csv --placement rigid --rotations 20 --box 100,100,100,2,2,2 --quiet
+# A box too far from the grid: no pose fits → status no_pose, the rows are written, exit 8 (nothing scored).
+expect_rc 8 "$vsgrid" screen "$maps" "$lig" -o far.csv --placement rigid --rotations 20 --box 100,100,100,2,2,2 --quiet
 [ "$(col far.csv 19)" = no_pose ] || fail "far box: status $(col far.csv 19)"
 # As-is stays as it was: no pose columns.
 expect_rc 0 "$vsgrid" screen "$maps" "$lig" -o asis.csv --quiet

@@ -15,7 +15,8 @@ enum {
     VSG_EXIT_LIMIT = 4,        /* memory limit or out of memory */
     VSG_EXIT_DEVICE = 5,       /* GPU requested but unusable */
     VSG_EXIT_CONVERGE = 6,     /* solver did not converge */
-    VSG_EXIT_UNSUPPORTED = 7   /* feature not in this build */
+    VSG_EXIT_UNSUPPORTED = 7,  /* feature not in this build */
+    VSG_EXIT_NOTHING_SCORED = 8 /* screen/rescore: rows written, but no record scored inside the grid */
 };
 
 int vsg_cli_exit_code(vsg_status s);
@@ -50,6 +51,24 @@ void vsg_cli_warn_pb_only(const vsg_pb_params *p, const vsg_pb_params *d);
 /* Receptor atoms within `reach` Å of the box [lo, hi]: 0 means every affinity map is zero (a box
  * away from the receptor), which the map commands warn about instead of writing it silently. */
 size_t vsg_cli_atoms_near_box(const vsg_molecule *m, const double lo[3], const double hi[3], double reach);
+
+/* End of a screen or rescore run (issue 20: no silent wrong answer), after its summary: one line
+ * on stderr (printed under --quiet too) and the exit code. VSG_EXIT_INPUT when a record has
+ * status io (the line names the libraries that cannot be opened; their rows are written and the
+ * other libraries screened); else VSG_EXIT_NOTHING_SCORED when records were read but none was
+ * scored inside the grid (all outside, or all failed: a warning naming --placement, or
+ * `vsgrid rescore` for poses); else 0. rep may be NULL (no report: 0). */
+int vsg_cli_screen_verdict(const char *cmd, const char *const *inputs, int ninputs, const vsg_screen_report *rep);
+/* Receptors whose charges are all zero (issue 20): a command that needs charges (PB, Coulomb,
+ * AutoGrid e-map) refuses them with a message naming the likely cause, unless allowed
+ * (--allow-zero-charges: then a warning). Returns 0 (go on) or VSG_EXIT_INPUT (message printed). */
+int vsg_cli_check_charges(const char *cmd, const char *path, const vsg_molecule *m, int allow);
+/* Distance (Å) from the box [lo, hi] to the nearest receptor atom (0 inside; INFINITY without atoms). */
+double vsg_cli_box_distance(const vsg_molecule *m, const double lo[3], const double hi[3]);
+/* An output path that cannot be written (its folder missing or read-only, or a folder itself):
+ * checked before a long computation. Returns 0 or VSG_EXIT_FAILURE (message printed). The
+ * file is not created. */
+int vsg_cli_check_output(const char *cmd, const char *path);
 
 /* JSON pieces. */
 void vsg_cli_json_pb(vsg_json *j, const vsg_pb_params *p, const vsg_pb_report *r);

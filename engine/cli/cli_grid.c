@@ -1,5 +1,6 @@
 /* cli_grid.c — `vsgrid grid` (a PB grid, or a direct Coulomb / AutoGrid e map) and
  * `vsgrid energy` (energies). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,7 @@ typedef struct {
      * parameters' FE_coeff_estat) instead of the Coulomb sum */
     int elec_pb;
     int box_checked; /* vsg_cli_ad4_mapset's caller warned already when no atom is near the box */
+    int allow_zero_charges; /* --allow-zero-charges */
     double elec_weight;
 } grid_cli;
 
@@ -172,6 +174,53 @@ static int parse_dielectric(const char *cmd, const char *v, vsg_dielectric_model
     return 0;
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int grid_extension_ok(const char *path)
+{
+    return ends_with(path, ".vsg") || ends_with(path, ".dx") || ends_with(path, ".dx.gz");
+}
+
+/* Receptor checks before a solve (issue 20): charges all zero (unless allowed), and a --box or
+ * --around box with no receptor atom inside or within 8 Å. 0, or VSG_EXIT_INPUT (printed). */
+static int check_receptor(const grid_cli *c, const char *cmd, const char *path, const vsg_molecule *m,
+                          const vsg_molecule *around)
+{
+    int e = vsg_cli_check_charges(cmd, path, m, c->allow_zero_charges);
+    if (e) return e;
+    double lo[3], hi[3];
+    const char *what;
+    if (around) {
+        vsg_atom_info a;
+        size_t n = vsg_molecule_atom_count(around);
+        for (int d = 0; d < 3; d++) lo[d] = INFINITY, hi[d] = -INFINITY;
+        for (size_t i = 0; i < n; i++) {
+            if (vsg_molecule_atom(around, i, &a) != VSG_OK) continue;
+            const double x[3] = {a.x, a.y, a.z};
+            for (int d = 0; d < 3; d++) lo[d] = fmin(lo[d], x[d]), hi[d] = fmax(hi[d], x[d]);
+        }
+        if (!(lo[0] <= hi[0])) return 0;
+        what = "--around";
+    } else if (c->p.box_mode == VSG_BOX_EXPLICIT) {
+        for (int d = 0; d < 3; d++)
+            lo[d] = c->p.box_center[d] - 0.5 * c->p.box_size[d], hi[d] = c->p.box_center[d] + 0.5 * c->p.box_size[d];
+        what = "--box";
+    } else {
+        return 0;
+    }
+    const double dist = vsg_cli_box_distance(m, lo, hi);
+    if (dist <= 8.0) return 0;
+    fprintf(stderr, "vsgrid %s: %s: no atom of %s inside the box or within 8 A of it (nearest %.1f A): the grid would "
+                    "hold no receptor. Check that %s is in the receptor's frame (docked or crystal coordinates, not "
+                    "a library's)\n",
+            cmd, what, path, dist, around ? c->around : "the box");
+    return VSG_EXIT_INPUT;
+}
+
 static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
 {
     memset(c, 0, sizeof *c);
@@ -183,7 +232,13 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             fputs(!strcmp(cmd, "grid") ? grid_usage : energy_usage, stdout);
             fputs(vsg_cli_pb_help, stdout);
-            fputs("\nExit codes: 0 ok, 2 usage, 3 bad input, 4 memory limit, 5 GPU, 6 not converged.\n", stdout);
+            fputs("\nA receptor whose charges are all 0 is refused ('obabel -xr -p' writes 0.000; make a PQR with\n"
+                  "pdb2pqr or a PDBQT with charges); --allow-zero-charges goes on anyway. A --box or --around\n"
+                  "with no receptor atom inside or within 8 A is refused (exit 3: a ligand not in the receptor's\n"
+                  "frame). Output paths (-o .vsg/.dx/.dx.gz, --dx, --json, --summary) are checked before the solve.\n"
+                  "\nExit codes: 0 ok, 1 an output cannot be written, 2 usage (e.g. -o with another extension),\n"
+                  "3 bad input (also: all charges 0, a box far from the receptor), 4 memory limit, 5 GPU,\n"
+                  "6 not converged.\n", stdout);
             return -2;
         }
         int r = vsg_cli_pb_option(&a, cmd, &c->p, &c->around, &c->quiet);
@@ -192,6 +247,7 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
         const char **target = NULL;
         if (vsg_arg_is(&a, "-o") || vsg_arg_is(&a, "--output")) target = &c->output;
         else if (vsg_arg_is(&a, "--dx")) target = &c->dx;
+        else if (vsg_arg_is(&a, "--allow-zero-charges")) { c->allow_zero_charges = 1; continue; }
         else if (vsg_arg_is(&a, "--json")) target = &c->json;
         else if (!strcmp(cmd, "energy") && vsg_arg_is(&a, "--ligand")) target = &c->ligand;
         else if (!strcmp(cmd, "energy") && vsg_arg_is(&a, "--solvation")) { c->solvation = 1; continue; }
@@ -283,6 +339,23 @@ static int parse(int argc, char **argv, const char *cmd, grid_cli *c)
     if (!strcmp(cmd, "grid") && !c->output && !c->dx && !c->agmaps)
         return vsg_cli_usage_error(cmd, c->coulomb ? "no output: give -o OUT.vsg, --dx OUT.dx or --autogrid-maps PREFIX"
                                                    : "no output: give -o OUT.vsg (or --dx OUT.dx)");
+    /* output paths, before any solve (issue 20): a grid's extension, and a folder to write in */
+    const char *grid_out[2] = {c->output, c->dx};
+    for (int i = 0; i < 2; i++) {
+        const char *o = grid_out[i];
+        if (o && !grid_extension_ok(o))
+            return vsg_cli_usage_error(cmd, "%s %s: a grid is written as .vsg, .dx or .dx.gz (an AutoGrid map set: "
+                                            "--method coulomb --autogrid-maps PREFIX)", i ? "--dx" : "-o", o);
+    }
+    if (c->nrec <= 1 && !c->list && vsg_mpi_rank() == 0) {
+        for (int i = 0; i < OUTPUTS; i++) {
+            const char *o = *output_slot(c, i);
+            int e = o ? vsg_cli_check_output(cmd, o) : 0;
+            if (e) return e;
+        }
+        int e = c->summary ? vsg_cli_check_output(cmd, c->summary) : 0;
+        if (e) return e;
+    }
     c->p.progress = !c->quiet && isatty(2);
     return 0;
 }
@@ -422,6 +495,14 @@ static int run_coulomb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
     if (st == VSG_OK && c->around && !c->gpf) {
         st = load(c->around, &around, "box around", c->quiet);
         c->p.around = around;
+    }
+    if (st == VSG_OK && (c->ad4 ? vsg_cli_check_charges(cmd, receptor, m, c->allow_zero_charges)
+                                : check_receptor(c, cmd, receptor, m, c->gpf ? NULL : around))) {
+        rc = VSG_EXIT_INPUT;
+        snprintf(row->message, sizeof row->message, "receptor refused (charges all 0, or far from the box)");
+        vsg_molecule_free(around);
+        vsg_molecule_free(m);
+        return rc;
     }
 
     /* geometry */
@@ -744,6 +825,12 @@ static int run_pb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
         st = load(c.around, &around, "box around", c.quiet);
         c.p.around = around;
     }
+    if (st == VSG_OK && check_receptor(&c, cmd, c.receptor, m, around)) {
+        snprintf(row->message, sizeof row->message, "receptor refused (charges all 0, or far from the box)");
+        vsg_molecule_free(around);
+        vsg_molecule_free(m);
+        return VSG_EXIT_INPUT;
+    }
     if (st == VSG_OK && c.ligand) st = load(c.ligand, &lig, "ligand", c.quiet);
     double bytes = 0.0;
     int n[3] = {0, 0, 0};
@@ -947,6 +1034,7 @@ int vsg_cli_ad4_mapset(const vsg_cli_mapset_job *job)
     c.elec_pb = job->elec_pb;
     c.elec_weight = job->elec_weight;
     c.box_checked = job->box_checked;
+    c.allow_zero_charges = 1; /* charges all 0: a warning here (maps has no --allow-zero-charges; rescore refused already) */
     vsg_batch_row row;
     memset(&row, 0, sizeof row);
     row.path = job->receptor;

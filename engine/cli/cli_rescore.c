@@ -87,7 +87,10 @@ static const char rescore_usage[] =
     "                          grid_device, box_seconds (pass 1) and, for PB, its parameters\n"
     "                          and solver report as 'vsgrid grid --json' writes them\n"
     "  --quiet                 no summary or progress on stderr\n"
-    "  --format F              sdf | mol2 | pdbqt | pdb (default: from each file's extension)\n"
+    "  --format F              sdf | mol2 | pdbqt | pdb (default: from each file's content,\n"
+    "                          whatever its extension says (a warning when they disagree), else\n"
+    "                          from its extension). PDB ligands get bonds from CONECT, else from\n"
+    "                          distances (covalent radii), for Gasteiger charges and torsions\n"
     "  --charges MODE          auto (default) | file | gasteiger\n"
     "  --max-atoms N           records with more atoms get too_many_atoms (default 100000)\n"
     "  --kernel K              auto (default) | cpu | gm | roi | sm | tm | zip | roi-tm-zip |\n"
@@ -102,10 +105,16 @@ static const char rescore_usage[] =
     "\n"
     "Atoms outside the grid contribute 0 and are counted (status 'outside'); with the box built\n"
     "around the poses there are none unless --padding is 0 and a pose lies on the edge.\n"
+    "A receptor whose charges are all 0 is refused (exit 3; 'obabel -xr -p' writes 0.000):\n"
+    "  --allow-zero-charges    go on anyway (a warning; every elec score is then 0)\n"
     "Exit codes: 0 the run completed (bad records get their rows), 2 usage, 3 unreadable\n"
-    "receptor or no pose atoms at all, 4 memory, 5 GPU requested but unusable, 6 the PB solve\n"
-    "did not converge (the rows are still written, on the unconverged grid), 7 not in this\n"
-    "build (e.g. no Open Babel).\n"
+    "receptor, a receptor with all charges 0, no pose atoms at all, poses with no receptor atom\n"
+    "within 8 A (not docked on this receptor), or a pose file that cannot be opened or read\n"
+    "(status io; its rows are written, the others scored), 4 memory, 5 GPU requested but\n"
+    "unusable, 6 the PB solve did not converge (the rows are still written, on the unconverged\n"
+    "grid), 7 not in this build (e.g. no Open Babel), 8 nothing scored (no record scored\n"
+    "inside the grid: all failed or outside; with --scoring vina|vinardo a pose with no\n"
+    "receptor atom within Vina's 8 A cutoff gets status outside: it is not on this receptor).\n"
     "\n"
     "PB options, as 'vsgrid grid' (here --spacing, --padding and --bc default as above, the\n"
     "solver's --precision is --grid-precision, and --box/--fill/--around are refused):\n";
@@ -137,9 +146,13 @@ static const char rescore_ad4_usage[] =
     "  elec_kcal_mol, desolv_kcal_mol, atoms_outside, status, message, ad4_intra (the pose's\n"
     "  internal energy, term (2) of autodock4's epdb; PDBQT poses). A pose atom whose type\n"
     "  has no AutoDock4 parameters gets no map: that pose's row has status untyped.\n"
+    "  --allow-zero-charges  score on a receptor whose charges are all 0 (refused by default:\n"
+    "                the e map would be 0; 'obabel -xr -p' writes 0.000)\n"
     "  Exit codes: 0 the run completed (bad poses get their rows), 2 usage, 3 unreadable receptor\n"
-    "  or poses, a receptor without AutoDock types (not PDBQT) or with a type AD4.1_bound.dat\n"
-    "  lacks, no pose atom of a type it has, 4 memory, 5 GPU requested but unusable.\n";
+    "  or poses (a pose file that cannot be opened: its rows are written, the others scored),\n"
+    "  a receptor without AutoDock types (not PDBQT) or with a type AD4.1_bound.dat lacks, or\n"
+    "  with all charges 0, no pose atom of a type it has, poses with no receptor atom within\n"
+    "  8 A, 4 memory, 5 GPU requested but unusable, 8 nothing scored (all failed or outside).\n";
 
 typedef struct {
     const char *receptor, *grid_out;
@@ -154,6 +167,7 @@ typedef struct {
     vsg_pb_params p;
     /* scoring */
     vsg_screen_options so;
+    int allow_zero_charges; /* --allow-zero-charges */
 } rescore_cli;
 
 /* ---- option parsing ---------------------------------------------------------------------- */
@@ -248,6 +262,7 @@ static int parse(int argc, char **argv, const char *cmd, rescore_cli *c)
             continue;
         }
         if (vsg_arg_is(&a, "--autogrid")) { c->autogrid = 1; continue; }
+        if (vsg_arg_is(&a, "--allow-zero-charges")) { c->allow_zero_charges = 1; continue; }
         if (vsg_arg_is(&a, "--grid-out")) {
             if (!(c->grid_out = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE;
             continue;
@@ -276,6 +291,22 @@ static int parse(int argc, char **argv, const char *cmd, rescore_cli *c)
 }
 
 /* ---- pass 1: the box ------------------------------------------------------------------- */
+
+/* Poses whose atom extent [lo, hi] has no receptor atom inside or within 8 Å of it are not in
+ * the receptor's frame (DUD-E molecules sit near the origin): every score would be ~0 (issue 20).
+ * Returns 0 or VSG_EXIT_INPUT (message printed). */
+static int poses_near_receptor(const vsg_molecule *rec, const char *path, const double lo[3], const double hi[3])
+{
+    double center[3];
+    for (int d = 0; d < 3; d++) center[d] = 0.5 * (lo[d] + hi[d]);
+    const double dist = vsg_cli_box_distance(rec, lo, hi);
+    if (dist <= 8.0) return 0;
+    fprintf(stderr, "vsgrid rescore: the poses (centre %.3f %.3f %.3f) have no atom of %s inside or within 8 A of them "
+                    "(nearest %.1f A): the poses are not placed on this receptor, so every score would be 0. Dock or "
+                    "place them first (vsgrid screen --placement flexible|rigid), or give the receptor they were docked to\n",
+            center[0], center[1], center[2], path, dist);
+    return VSG_EXIT_INPUT;
+}
 
 typedef struct {
     double lo[3], hi[3];       /* extent of the poses' atoms */
@@ -495,6 +526,7 @@ typedef struct {
     vsg_device device;
     double padding, spacing;
     vsg_screen_options so;
+    int allow_zero_charges; /* --allow-zero-charges */
 } ad4_cli;
 
 static int ad4_parse(int argc, char **argv, ad4_cli *c)
@@ -523,6 +555,7 @@ static int ad4_parse(int argc, char **argv, ad4_cli *c)
 #define VALUE() do { if (!(v = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; } while (0)
         if (vsg_arg_is(&a, "--scoring")) { VALUE(); continue; } /* "ad4": the caller checked */
         if (vsg_arg_is(&a, "--quiet")) { c->quiet = 1; continue; }
+        if (vsg_arg_is(&a, "--allow-zero-charges")) { c->allow_zero_charges = 1; continue; }
         if (vsg_arg_is(&a, "--keep-maps")) { VALUE(); c->keep = v; continue; }
         if (vsg_arg_is(&a, "--padding")) {
             VALUE();
@@ -687,6 +720,10 @@ static int rescore_ad4(int argc, char **argv)
     double maps_s = 0.0;
     vsg_status st = vsg_ad4_params_builtin(&par);
     if (st == VSG_OK) st = vsg_molecule_read(c.receptor, NULL, &rec);
+    if (st == VSG_OK && (rc = vsg_cli_check_charges("rescore", c.receptor, rec, c.allow_zero_charges)) != 0) {
+        if (csv != stdout) fclose(csv);
+        goto done;
+    }
     double pass1_s = vsg_now();
     if (st == VSG_OK) st = ad4_pass1(&c, &par, &P);
     pass1_s = vsg_now() - pass1_s;
@@ -717,6 +754,14 @@ static int rescore_ad4(int argc, char **argv)
         const char *tv[AD4_MAX_TYPES];
         for (int i = 0; i < P.ntypes; i++) tv[i] = P.types[i];
         st = vsg_ad4_gpf_for_box(rec, rec_in_gpf, P.center, P.size, c.spacing, tv, P.ntypes, pbase, &gpf);
+    }
+    if (st == VSG_OK) { /* after the receptor's types are checked (vsg_ad4_gpf_for_box) */
+        double plo[3], phi[3];
+        for (int d = 0; d < 3; d++) plo[d] = P.center[d] - 0.5 * P.size[d], phi[d] = P.center[d] + 0.5 * P.size[d];
+        if ((rc = poses_near_receptor(rec, c.receptor, plo, phi)) != 0) {
+            if (csv != stdout) fclose(csv);
+            goto done;
+        }
     }
     if (st == VSG_OK) {
         char note[512];
@@ -768,6 +813,7 @@ static int rescore_ad4(int argc, char **argv)
         rc = vsg_cli_fail(st);
         goto done;
     }
+    rc = vsg_cli_screen_verdict("rescore", c.inputs, c.ninputs, &rep);
     if (!c.quiet) {
         char note[160];
         snprintf(note, sizeof note, "ad4 maps (%d types + e + d) %.2f s; ", P.ntypes, maps_s);
@@ -841,12 +887,22 @@ int vsg_cmd_rescore(int argc, char **argv)
     if (st == VSG_OK && !c.quiet)
         fprintf(stderr, "vsgrid: receptor %s: %zu atoms, net charge %+.3f e\n", c.receptor, vsg_molecule_atom_count(m),
                 vsg_molecule_net_charge(m));
+    if (st == VSG_OK && (rc = vsg_cli_check_charges("rescore", c.receptor, m, c.allow_zero_charges)) != 0) {
+        if (csv != stdout) fclose(csv);
+        vsg_molecule_free(m);
+        return rc;
+    }
 
     /* pass 1 */
     pose_box box;
     double box_s = vsg_now();
     if (st == VSG_OK) st = poses_extent(&c, &box);
     box_s = vsg_now() - box_s;
+    if (st == VSG_OK && (rc = poses_near_receptor(m, c.receptor, box.lo, box.hi)) != 0) {
+        if (csv != stdout) fclose(csv);
+        vsg_molecule_free(m);
+        return rc;
+    }
     if (st == VSG_OK) {
         box_from_extent(&box, c.p.padding, c.p.spacing);
         c.p.box_mode = VSG_BOX_EXPLICIT;
@@ -894,6 +950,8 @@ int vsg_cmd_rescore(int argc, char **argv)
         if (!c.quiet) print_summary(&c, &B, &rep);
         if (c.out.json) rc = write_json(&c, &box, box_s, &B, &rep, vsg_now() - t0);
         if (!converged) rc = VSG_EXIT_CONVERGE;
+        const int verdict = vsg_cli_screen_verdict("rescore", c.inputs, c.ninputs, &rep);
+        if (verdict && (rc == 0 || verdict == VSG_EXIT_INPUT)) rc = verdict;
     } else {
         rc = vsg_cli_fail(st);
     }

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -49,7 +51,10 @@ static const char screen_usage[] =
     "  --quiet                 no summary or progress on stderr\n"
     "\n"
     "input:\n"
-    "  --format F              sdf | mol2 | pdbqt | pdb (default: from each file's extension)\n"
+    "  --format F              sdf | mol2 | pdbqt | pdb (default: from each file's content,\n"
+    "                          whatever its extension says (a warning when they disagree), else\n"
+    "                          from its extension). PDB ligands get bonds from CONECT, else from\n"
+    "                          distances (covalent radii), for Gasteiger charges and torsions\n"
     "  --charges MODE          file (charges as read; molecules without any: no_charges),\n"
     "                          gasteiger (Gasteiger-Marsili through Open Babel for every molecule),\n"
     "                          auto (default: the file's, else Gasteiger when available)\n"
@@ -113,7 +118,13 @@ static const char screen_usage[] =
     "Atoms outside the grid are counted (atoms_outside, status 'outside'): on potential grids\n"
     "they contribute 0; on map sets they are scored by autodock4's rule (ligands/score/score_cpu.c).\n"
     "Exit codes: 0 the run completed (bad records get their rows), 2 usage, 3 unreadable grid,\n"
-    "4 memory, 5 GPU requested but unusable, 7 not in this build (e.g. no Open Babel).\n"
+    "or a library that cannot be opened or read (status io: its rows are written, the other\n"
+    "libraries screened, and a last line names it), 4 memory, 5 GPU requested but unusable,\n"
+    "7 not in this build (e.g. no Open Babel), 8 nothing scored: records were read but none\n"
+    "was scored inside the grid (all outside: the molecules are not in the pocket, so their\n"
+    "scores mean nothing; dock or place them with --placement, or score poses with 'vsgrid\n"
+    "rescore', which builds its grid around them; or every record failed). The rows are\n"
+    "written in every case.\n"
     "\n";
 
 typedef struct {
@@ -364,6 +375,121 @@ static void write_json(const screen_cli *c, const loaded_grids *L, const vsg_scr
     vsg_cli_json_finish(&j, f, c->out.json, seconds);
 }
 
+/* ---- the end-of-run verdict and receptor checks (issue 20: no silent wrong answer) ------------ */
+
+int vsg_cli_screen_verdict(const char *cmd, const char *const *inputs, int ninputs, const vsg_screen_report *rep)
+{
+    if (!rep) return 0;
+    size_t io = 0;
+    for (size_t i = 0; i < rep->by_code_n; i++)
+        if (!strcmp(rep->by_code[i], VSG_LIG_IO)) io += rep->by_code_count[i];
+    if (io > 0) {
+        char names[1024] = "";
+        size_t len = 0;
+        int bad = 0;
+        for (int i = 0; i < ninputs; i++) {
+            if (!strcmp(inputs[i], "-")) continue;
+            FILE *f = fopen(inputs[i], "rb");
+            if (f) {
+                fclose(f);
+                continue;
+            }
+            if (bad++ < 8 && len + strlen(inputs[i]) + 8 < sizeof names)
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", inputs[i]);
+        }
+        if (bad > 0)
+            fprintf(stderr, "vsgrid %s: error: %d of %d librar%s cannot be opened: %s%s (check the path%s; the other "
+                            "libraries were screened, every record has its row): exit %d\n",
+                    cmd, bad, ninputs, ninputs == 1 ? "y" : "ies", names, bad > 8 ? ", ..." : "", bad == 1 ? "" : "s",
+                    VSG_EXIT_INPUT);
+        else
+            fprintf(stderr, "vsgrid %s: error: %zu record%s could not be read (status io: a truncated or corrupt file; "
+                            "see the message column): exit %d\n",
+                    cmd, io, io == 1 ? "" : "s", VSG_EXIT_INPUT);
+        return VSG_EXIT_INPUT;
+    }
+    if (rep->records > 0 && rep->scored <= rep->outside) {
+        if (rep->scored > 0)
+            fprintf(stderr, "vsgrid %s: warning: no record was scored inside the grid (all %zu scored records have atoms "
+                            "outside it): the molecules are not in the pocket. Dock or place them (screen --placement "
+                            "flexible|rigid), or build the grid around them (vsgrid rescore): exit %d\n",
+                    cmd, rep->scored, VSG_EXIT_NOTHING_SCORED);
+        else
+            fprintf(stderr, "vsgrid %s: warning: none of the %zu records could be scored (see the status and message "
+                            "columns): exit %d\n",
+                    cmd, rep->records, VSG_EXIT_NOTHING_SCORED);
+        return VSG_EXIT_NOTHING_SCORED;
+    }
+    return 0;
+}
+
+int vsg_cli_check_charges(const char *cmd, const char *path, const vsg_molecule *m, int allow)
+{
+    size_t n = vsg_molecule_atom_count(m);
+    vsg_atom_info a;
+    for (size_t i = 0; i < n; i++)
+        if (vsg_molecule_atom(m, i, &a) == VSG_OK && a.charge != 0.0) return 0;
+    if (n == 0) return 0;
+    if (allow) {
+        vsg_warn("%s: every atom charge is 0 (%zu atoms): the electrostatic potential is zero", path, n);
+        return 0;
+    }
+    fprintf(stderr, "vsgrid %s: %s: every atom charge is 0 (%zu atoms), so the electrostatics would be zero. "
+                    "Likely cause: a receptor written without charges ('obabel -xr -p' writes 0.000; make a PQR with "
+                    "pdb2pqr, or a PDBQT with Gasteiger charges); --allow-zero-charges goes on anyway\n",
+            cmd, path, n);
+    return VSG_EXIT_INPUT;
+}
+
+double vsg_cli_box_distance(const vsg_molecule *m, const double lo[3], const double hi[3])
+{
+    double best = INFINITY;
+    size_t na = vsg_molecule_atom_count(m);
+    vsg_atom_info a;
+    for (size_t i = 0; i < na; i++) {
+        if (vsg_molecule_atom(m, i, &a) != VSG_OK) continue;
+        const double x[3] = {a.x, a.y, a.z};
+        double d2 = 0.0;
+        for (int k = 0; k < 3; k++) {
+            double d = x[k] < lo[k] ? lo[k] - x[k] : x[k] > hi[k] ? x[k] - hi[k] : 0.0;
+            d2 += d * d;
+        }
+        if (d2 < best) best = d2;
+    }
+    return isfinite(best) ? sqrt(best) : best;
+}
+
+int vsg_cli_check_output(const char *cmd, const char *path)
+{
+    if (!path || !strcmp(path, "-")) return 0;
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    struct stat sb;
+    if (stat(path, &sb) == 0) {
+        if (S_ISDIR(sb.st_mode)) {
+            fprintf(stderr, "vsgrid %s: cannot write %s: it is a folder\n", cmd, path);
+            return VSG_EXIT_FAILURE;
+        }
+        if (access(path, W_OK) != 0) {
+            fprintf(stderr, "vsgrid %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+            return VSG_EXIT_FAILURE;
+        }
+        return 0;
+    }
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        fprintf(stderr, "vsgrid %s: cannot write %s: no folder %s (make it first)\n", cmd, path, dir);
+        return VSG_EXIT_FAILURE;
+    }
+    if (access(dir, W_OK) != 0) {
+        fprintf(stderr, "vsgrid %s: cannot write %s: folder %s: %s\n", cmd, path, dir, strerror(errno));
+        return VSG_EXIT_FAILURE;
+    }
+    return 0;
+}
+
 int vsg_cmd_screen(int argc, char **argv)
 {
     const double t0 = vsg_now();
@@ -464,5 +590,5 @@ int vsg_cmd_screen(int argc, char **argv)
                 c.so.poses_path ? "; wrote " : "", c.so.poses_path ? c.so.poses_path : "");
     if (c.out.json && vsg_mpi_rank() == 0) write_json(&c, &L, &rep, vsg_now() - t0); /* MPI: rank 0 writes */
     free_grids(&L);
-    return 0;
+    return vsg_mpi_rank() == 0 ? vsg_cli_screen_verdict("screen", c.inputs, c.ninputs, &rep) : 0;
 }

@@ -51,6 +51,8 @@ const char vsg_cli_vina_flexible_help[] =
     "                      a PDBQT record keeps its tree, an SDF/MOL2 one gets the tree searched\n"
     "  --json FILE         the screen's keys plus placement, search, seed, exhaustiveness,\n"
     "                      steps, max_torsions, dock_evaluations\n"
+    "Exit codes as 'vsgrid screen': 3 a library that cannot be opened or read (its rows are\n"
+    "written, the others docked), 8 no record docked (all failed).\n"
     "The search (default --search balanced):\n";
 
 const char *vsg_cli_placement_arg(int argc, char **argv)
@@ -444,5 +446,5 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
         }
     }
     vsg_vina_target_free(t);
-    return 0;
+    return vsg_cli_screen_verdict(cmd, inputs, ninputs, &rep); /* issue 20: io rows, nothing docked */
 }

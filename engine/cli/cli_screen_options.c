@@ -308,5 +308,5 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
         }
     }
     vsg_vina_target_free(t);
-    return 0;
+    return vsg_cli_screen_verdict(cmd, inputs, ninputs, &rep); /* issue 20: io rows, nothing scored inside */
 }

@@ -18,6 +18,7 @@
 
 typedef struct {
     int ok;
+    int far; /* on a receptor's atoms: none within Vina's 8 Å cutoff (inter exactly 0) */
     vsg_vina_score s;
     int torsdof;
     char code[16];
@@ -62,6 +63,9 @@ static void score_one(const vsg_vina_target *t, const vsg_ligand *lig, vina_row 
     }
     vsg_vina_ligand_free(l);
     r->ok = st == VSG_OK;
+    /* issue 20: a pose with no receptor atom within the cutoff is not on this receptor (a library
+     * rescored as-is): its 0 is no score, so it gets status outside like a pose off the maps */
+    r->far = r->ok && r->s.inter == 0.0 && lig->natoms > 0 && !vsg_vina_target_is_maps(t, NULL);
 }
 
 static void write_row(FILE *f, const vsg_ligand *lig, const vina_row *r)
@@ -82,6 +86,9 @@ static void write_row(FILE *f, const vsg_ligand *lig, const vina_row *r)
                      r->s.outside);
             fputs(VSG_LIG_OUTSIDE ",", f);
             vsg_csv_field(f, msg);
+        } else if (r->far) {
+            fputs(VSG_LIG_OUTSIDE ",no receptor atom within 8 A (Vina's cutoff) of the pose: not placed on this "
+                  "receptor; dock it (screen --placement flexible)", f);
         } else {
             fputs("ok,", f);
         }
@@ -133,7 +140,7 @@ vsg_status vsg_vina_screen_run(const vsg_vina_target *t, const vsg_vina_screen_o
             if (rows[i].ok) {
                 rep->scored++;
                 rep->atoms += (uint64_t)chunk[i].natoms;
-                if (rows[i].s.outside > 0) rep->outside++;
+                if (rows[i].s.outside > 0 || rows[i].far) rep->outside++;
             } else {
                 rep->failed++;
                 vsg_screen_count_code(rep, rows[i].code);

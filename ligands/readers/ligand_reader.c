@@ -38,6 +38,8 @@
 struct vsg_ligand_reader {
     char **paths;
     uint64_t *sizes;           /* size of each regular file, 0 otherwise */
+    vsg_ligand_format *formats; /* each path's format as sniffed from its content (else its
+                                   extension's); NULL for memory and chunk readers */
     int npaths, cur, open;
     vsg_ligand_format format;  /* from the options (AUTO: per file) */
     int keep_text, max_atoms;
@@ -59,15 +61,75 @@ struct vsg_ligand_reader {
     size_t carry_len, carry_cap, carry_lines;
 };
 
+/* Path i's format: the options', else the content's (sniffed at open), else the extension's. */
+static vsg_ligand_format path_format(const vsg_ligand_reader *r, int i)
+{
+    if (r->format != VSG_LIG_AUTO) return r->format;
+    if (r->formats && i >= 0 && i < r->npaths && r->formats[i] != VSG_LIG_AUTO) return r->formats[i];
+    return vsg_ligand_format_of(r->paths[i]);
+}
+
+/* The format of a file's content (issue 20: MOL2 in a .sd file is read as MOL2): its first
+ * 64 KiB, inflated when gzipped. VSG_LIG_AUTO when it cannot be read or tells nothing. */
+static vsg_ligand_format sniff_format(const char *path)
+{
+    struct stat sb;
+    if (!strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return VSG_LIG_AUTO;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return VSG_LIG_AUTO;
+    vsg_inflate *z = vsg_inflate_open(fd);
+    if (!z) return VSG_LIG_AUTO;
+    enum { N = 65536 };
+    char *buf = malloc(N + 1);
+    size_t len = 0;
+    if (buf) {
+        long got;
+        while (len < N && (got = vsg_inflate_read(z, buf + len, N - len)) > 0) len += (size_t)got;
+        buf[len] = '\0';
+    }
+    vsg_inflate_close(z);
+    if (!buf) return VSG_LIG_AUTO;
+    int sdf = 0, pdbqt = 0, pdb = 0, mol2 = 0;
+    long lineno = 0;
+    for (char *line = buf; line && *line && !mol2; lineno++) {
+        char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        if (!end && len == N) break; /* a line cut by the 64 KiB */
+        if (n && line[n - 1] == '\r') n--;
+        if (!strncmp(line, "@<TRIPOS>", 9)) mol2 = 1;
+        else if ((n == 6 && !strncmp(line, "M  END", 6)) || (n >= 5 && lineno == 3 &&
+                 (!strncmp(line + n - 5, "V2000", 5) || !strncmp(line + n - 5, "V3000", 5))))
+            sdf = 1;
+        else if (!strncmp(line, "ROOT", 4) || !strncmp(line, "ENDROOT", 7) || !strncmp(line, "BRANCH", 6) ||
+                 !strncmp(line, "TORSDOF", 7))
+            pdbqt = 1;
+        else if (!strncmp(line, "ATOM  ", 6) || !strncmp(line, "HETATM", 6)) {
+            /* PDBQT: a partial charge in columns 71-76 (PDB has blanks or a segment id there) */
+            if (n >= 78 && memchr(line + 70, '.', 6)) pdbqt = 1;
+            else pdb = 1;
+        }
+        line = end ? end + 1 : NULL;
+    }
+    free(buf);
+    return mol2 ? VSG_LIG_MOL2 : sdf ? VSG_LIG_SDF : pdbqt ? VSG_LIG_PDBQT : pdb ? VSG_LIG_PDB : VSG_LIG_AUTO;
+}
+
+static const char *format_name(vsg_ligand_format f)
+{
+    return f == VSG_LIG_SDF ? "SDF" : f == VSG_LIG_MOL2 ? "MOL2" : f == VSG_LIG_PDBQT ? "PDBQT" : f == VSG_LIG_PDB ? "PDB" : "?";
+}
+
 static vsg_status reader_new(const vsg_ligand_reader_options *opt, int npaths, vsg_ligand_reader **out)
 {
     vsg_ligand_reader *r = calloc(1, sizeof *r);
     if (!r) return vsg_fail(VSG_E_NOMEM, "out of memory for the ligand reader");
     r->paths = calloc((size_t)npaths, sizeof *r->paths);
     r->sizes = calloc((size_t)npaths, sizeof *r->sizes);
-    if (!r->paths || !r->sizes) {
+    r->formats = calloc((size_t)npaths, sizeof *r->formats);
+    if (!r->paths || !r->sizes || !r->formats) {
         free(r->paths);
         free(r->sizes);
+        free(r->formats);
         free(r);
         return vsg_fail(VSG_E_NOMEM, "out of memory for the ligand reader");
     }
@@ -90,18 +152,29 @@ vsg_status vsg_ligand_reader_open(const char *const *paths, int npaths, const vs
     if (!paths || npaths <= 0) return vsg_fail(VSG_E_ARG, "no ligand input given");
     if (opt && (opt->format < VSG_LIG_AUTO || opt->format > VSG_LIG_PDB))
         return vsg_fail(VSG_E_ARG, "unknown ligand format %d", (int)opt->format);
-    for (i = 0; i < npaths; i++) {
+    const int sniff = !opt || opt->format == VSG_LIG_AUTO;
+    for (i = 0; i < npaths; i++)
         if (!paths[i] || !paths[i][0]) return vsg_fail(VSG_E_ARG, "ligand input %d: empty path", i + 1);
-        if ((!opt || opt->format == VSG_LIG_AUTO) && vsg_ligand_format_of(paths[i]) == VSG_LIG_AUTO)
-            return vsg_fail(VSG_E_ARG,
-                            strcmp(paths[i], "-") == 0
-                                ? "%s: standard input needs a format (sdf, mol2, pdbqt or pdb)"
-                                : "%s: unknown ligand format (expected .sdf/.sd/.mol, .mol2, .pdbqt, "
-                                  ".pdb/.ent, optionally .gz)",
-                            paths[i]);
-    }
     st = reader_new(opt, npaths, &r);
     if (st != VSG_OK) return st;
+    for (i = 0; sniff && i < npaths; i++) { /* the content decides, whatever the extension says */
+        const vsg_ligand_format ext = vsg_ligand_format_of(paths[i]);
+        const vsg_ligand_format got = sniff_format(paths[i]);
+        r->formats[i] = got != VSG_LIG_AUTO ? got : ext;
+        if (r->formats[i] == VSG_LIG_AUTO) {
+            vsg_ligand_reader_close(r);
+            return vsg_fail(VSG_E_ARG,
+                            strcmp(paths[i], "-") == 0
+                                ? "%s: standard input needs a format: give --format sdf|mol2|pdbqt|pdb"
+                                : "%s: unknown ligand format (not recognised from the content nor the extension "
+                                  ".sdf/.sd/.mol, .mol2, .pdbqt, .pdb/.ent, optionally .gz): give --format "
+                                  "sdf|mol2|pdbqt|pdb",
+                            paths[i]);
+        }
+        if (ext != VSG_LIG_AUTO && got != VSG_LIG_AUTO && got != ext)
+            vsg_warn("%s: the content is %s, not %s as the extension says: read as %s (--format forces a format)",
+                     paths[i], format_name(got), format_name(ext), format_name(got));
+    }
     for (i = 0; i < npaths; i++) {
         struct stat sb;
         r->paths[i] = malloc(strlen(paths[i]) + 1);
@@ -173,7 +246,7 @@ static int open_current(vsg_ligand_reader *r, char *why, size_t whylen)
         return -1;
     }
     base_name(c->base, sizeof c->base, path);
-    c->format = r->format != VSG_LIG_AUTO ? r->format : vsg_ligand_format_of(path);
+    c->format = path_format(r, r->cur);
     c->keep_text = r->keep_text;
     c->max_atoms = r->max_atoms;
     c->src.cap = VSG_LIG_SRC_CHUNK + 1;
@@ -275,7 +348,7 @@ int vsg_ligand_reader_next(vsg_ligand_reader *r, vsg_ligand *lig)
                 lig->record = 1;
                 lig->line = 0;
                 vsg_ligand_fail(lig, VSG_E_IO, VSG_LIG_IO, "%s: %s", strcmp(path, "-") ? path : "<stdin>", why);
-                finish(r, lig, path, r->format != VSG_LIG_AUTO ? r->format : vsg_ligand_format_of(path));
+                finish(r, lig, path, path_format(r, r->cur));
                 memset(&r->ctx, 0, sizeof r->ctx);
                 r->cur++;
                 return 1;
@@ -350,6 +423,7 @@ void vsg_ligand_reader_close(vsg_ligand_reader *r)
     free(r->carry);
     free(r->paths);
     free(r->sizes);
+    free(r->formats);
     free(r);
 }
 
@@ -360,7 +434,7 @@ int vsg_ligand_reader_splittable(const vsg_ligand_reader *r)
     int i;
     if (!r || r->mem) return 0;
     for (i = 0; i < r->npaths; i++) {
-        vsg_ligand_format f = r->format != VSG_LIG_AUTO ? r->format : vsg_ligand_format_of(r->paths[i]);
+        vsg_ligand_format f = path_format(r, i);
         if (f != VSG_LIG_SDF && f != VSG_LIG_MOL2 && f != VSG_LIG_PDBQT && f != VSG_LIG_PDB) return 0;
     }
     return 1;
@@ -470,7 +544,7 @@ int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long m
         char why[200];
         if (open_current(r, why, sizeof why) != 0) {
             ch->source = r->paths[r->cur];
-            ch->format = r->format != VSG_LIG_AUTO ? r->format : vsg_ligand_format_of(ch->source);
+            ch->format = path_format(r, r->cur);
             ch->first_line = ch->first_record = 0;
             ch->first_in_file = ch->last_in_file = ch->open_failed = 1;
             snprintf(ch->err_msg, sizeof ch->err_msg, "%s", why);

@@ -6,10 +6,17 @@
  * A MODEL still open at the next MODEL or at the end of the file is a truncated pose (parse):
  * nothing else says whether its atoms are all there. Atoms past the atom limit are counted,
  * never stored. Names: "REMARK  Name = X", else COMPND, else the file's base name with
- * "#MODEL" (a name given outside any MODEL applies to every record of the file). */
+ * "#MODEL" (a name given outside any MODEL applies to every record of the file).
+ *
+ * PDB bonds (issue 20: Gasteiger charges and torsions need them): the CONECT records inside the
+ * record (before its END/ENDMDL; a serial repeated in one atom's CONECT lines is a double or
+ * triple bond, as the PDB format and Open Babel write them), else bonds inferred from
+ * distances (ligands/bond_infer.h), all single. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ligands/bond_infer.h"
 #include "ligands/readers/reader_internal.h"
 
 /* "REMARK  Name = X" → X (rank 2); "COMPND    X" → X (rank 1). */
@@ -112,6 +119,20 @@ int vsg_lig_read_models(vsg_lig_ctx *c, vsg_ligand *lig, vsg_lig_atom_fn parse_a
             if (open) break;
         } else if (torsdof_ends && !in_model && open && vsg_lig_is(line, len, "TORSDOF", 7)) {
             break;
+        } else if (!torsdof_ends && open && len > 11 && memcmp(line, "CONECT", 6) == 0) {
+            /* PDB: directed serial pairs, kept in lig->bonds until the record ends (pdb_bonds) */
+            int from, to;
+            if (!vsg_lig_int(line + 6, 5, &from)) continue;
+            for (size_t k = 11; k < len && k < 31; k += 5) { /* columns 12-31: four bonded atoms */
+                size_t w = len - k < 5 ? len - k : 5;
+                if (vsg_lig_blank(line + k, w)) continue;
+                if (!vsg_lig_int(line + k, w, &to)) break;
+                if (!vsg_lig_reserve_bonds(c, lig, lig->nbonds + 1)) break;
+                lig->bonds[lig->nbonds].a = from;
+                lig->bonds[lig->nbonds].b = to;
+                lig->bonds[lig->nbonds].order = 0; /* serials, not yet indices */
+                lig->nbonds++;
+            }
         } else {
             const char *s;
             size_t n;
@@ -186,8 +207,83 @@ static int pdb_atom(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t le
     a->ad_type[0] = '\0';
     vsg_lig_copy_field(a->name, sizeof a->name, line + 12, 4);
     pdb_element(a->element, line, len);
+    /* the serial (columns 7-11), for CONECT; -1 when not a number (hybrid-36 serials) */
+    if (lig->natoms >= c->ids_cap) {
+        int cap = c->ids_cap ? 2 * c->ids_cap : 64;
+        while (cap <= lig->natoms) cap *= 2;
+        int *ids = realloc(c->ids, (size_t)cap * sizeof *ids);
+        if (!ids) {
+            vsg_lig_failf(c, lig, VSG_E_NOMEM, VSG_LIG_TOO_MANY, c->src.line, "out of memory for %d atoms", lig->natoms + 1);
+            return 0;
+        }
+        c->ids = ids, c->ids_cap = cap;
+    }
+    if (!vsg_lig_int(line + 6, 5, &c->ids[lig->natoms])) c->ids[lig->natoms] = -1;
     lig->natoms++;
     return 1;
 }
 
-int vsg_lig_read_pdb(vsg_lig_ctx *c, vsg_ligand *lig) { return vsg_lig_read_models(c, lig, pdb_atom, 0); }
+/* Atom index of a serial, or -1 (serials are nearly always 1..n in order). */
+static int index_of_serial(const vsg_lig_ctx *c, const vsg_ligand *lig, int serial)
+{
+    if (serial >= 1 && serial <= lig->natoms && c->ids[serial - 1] == serial) return serial - 1;
+    for (int i = 0; i < lig->natoms; i++)
+        if (c->ids[i] == serial) return i;
+    return -1;
+}
+
+/* The record's bonds: its CONECT pairs (serials in lig->bonds) as atom indices, a pair named
+ * k times from one side of order k (at most 3); none, or none that name its atoms: inferred. */
+static void pdb_bonds(vsg_lig_ctx *c, vsg_ligand *lig)
+{
+    const int m = lig->nbonds;
+    int n = 0;
+    vsg_lig_bond *raw = m > 0 ? malloc((size_t)m * sizeof *raw) : NULL;
+    if (m > 0 && !raw) {
+        vsg_lig_failf(c, lig, VSG_E_NOMEM, VSG_LIG_TOO_MANY, lig->line, "out of memory for %d CONECT bonds", m);
+        return;
+    }
+    if (m > 0) memcpy(raw, lig->bonds, (size_t)m * sizeof *raw);
+    for (int k = 0; k < m; k++) {
+        int a = index_of_serial(c, lig, raw[k].a), b = index_of_serial(c, lig, raw[k].b);
+        if (a < 0 || b < 0 || a == b) continue;
+        int count = 0, found = -1;
+        for (int e = 0; e < m; e++) count += raw[e].a == raw[k].a && raw[e].b == raw[k].b;
+        if (count > 3) count = 3;
+        for (int e = 0; e < n && found < 0; e++)
+            if ((lig->bonds[e].a == a && lig->bonds[e].b == b) || (lig->bonds[e].a == b && lig->bonds[e].b == a)) found = e;
+        if (found >= 0) {
+            if (count > lig->bonds[found].order) lig->bonds[found].order = count;
+            continue;
+        }
+        lig->bonds[n].a = a;
+        lig->bonds[n].b = b;
+        lig->bonds[n].order = count;
+        n++;
+    }
+    free(raw);
+    lig->nbonds = n;
+    if (n > 0) return;
+    int *pairs = NULL, np = 0;
+    if (vsg_infer_bonds(lig->atoms, lig->natoms, &pairs, &np) != VSG_OK) {
+        vsg_lig_failf(c, lig, VSG_E_NOMEM, VSG_LIG_TOO_MANY, lig->line, "out of memory for the bonds of %d atoms", lig->natoms);
+        return;
+    }
+    if (np > 0 && vsg_lig_reserve_bonds(c, lig, np)) {
+        for (int k = 0; k < np; k++) {
+            lig->bonds[k].a = pairs[2 * k];
+            lig->bonds[k].b = pairs[2 * k + 1];
+            lig->bonds[k].order = 1;
+        }
+        lig->nbonds = np;
+    }
+    free(pairs);
+}
+
+int vsg_lig_read_pdb(vsg_lig_ctx *c, vsg_ligand *lig)
+{
+    int got = vsg_lig_read_models(c, lig, pdb_atom, 0);
+    if (got && lig->status == VSG_OK) pdb_bonds(c, lig);
+    else if (got) lig->nbonds = 0;
+    return got;
+}

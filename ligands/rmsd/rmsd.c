@@ -7,7 +7,8 @@
  * heavy-atom bond graphs that keep elements and bonds.
  *
  * Bonds are the record's (SDF, MOL2) or, for records without any (PDBQT, PDB), inferred from
- * distances: covalent radii sum + 0.45 Å (Open Babel's rule, radii from Cordero et al. 2008).
+ * distances (ligands/bond_infer.h: covalent radii sum + 0.45 Å, Open Babel's rule, radii from
+ * Cordero et al. 2008; the PDB reader infers them the same way when a record has no CONECT).
  * The correspondences are enumerated by backtracking (VF2-like): reference atoms in
  * breadth-first order from the rarest (element, degree) class, each next atom's candidates the
  * free pose neighbours of a mapped neighbour's image, pruned by element, degree and adjacency to
@@ -21,27 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ligands/bond_infer.h"
 #include "ligands/ligand.h"
 
 #define MAX_ISOMORPHISMS 100000 /* complete correspondences explored at most */
 #define MAX_STEPS 20000000L     /* candidate placements tried at most */
-#define BOND_TOLERANCE 0.45     /* Å over the sum of covalent radii */
-
-/* Covalent radii, Å (Cordero et al. 2008, as Open Babel 3 has them); 1.5 for the rest. */
-static double covalent_radius(const char *el)
-{
-    static const struct {
-        const char *el;
-        double r;
-    } radii[] = {{"C", 0.76},  {"N", 0.71},  {"O", 0.66},  {"S", 1.05},  {"P", 1.07},  {"F", 0.57},
-                 {"Cl", 1.02}, {"Br", 1.20}, {"I", 1.39},  {"B", 0.84},  {"Si", 1.11}, {"Se", 1.20},
-                 {"As", 1.19}, {"H", 0.31},  {"Li", 1.28}, {"Na", 1.66}, {"K", 2.03},  {"Mg", 1.41},
-                 {"Ca", 1.76}, {"Zn", 1.22}, {"Fe", 1.32}, {"Mn", 1.39}, {"Cu", 1.32}, {"Co", 1.26},
-                 {"Ni", 1.24}, {"Pt", 1.36}, {"Hg", 1.32}, {"Cd", 1.44}, {"Ru", 1.46}, {"Sn", 1.39}};
-    for (size_t i = 0; i < sizeof radii / sizeof radii[0]; i++)
-        if (!strcmp(el, radii[i].el)) return radii[i].r;
-    return 1.5;
-}
 
 static int is_hydrogen(const vsg_lig_atom *a)
 {
@@ -104,7 +89,7 @@ static vsg_status graph_build(const vsg_ligand *lig, graph *g)
             for (int j = i + 1; j < g->n; j++) {
                 const vsg_lig_atom *a = g->atom[i], *b = g->atom[j];
                 double dx = a->x - b->x, dy = a->y - b->y, dz = a->z - b->z;
-                double reach = covalent_radius(a->element) + covalent_radius(b->element) + BOND_TOLERANCE;
+                double reach = vsg_bond_reach(a->element, b->element); /* ligands/bond_infer.h */
                 if (dx * dx + dy * dy + dz * dz >= reach * reach) continue;
                 if (np == cap) {
                     int *grown = realloc(pairs, (size_t)cap * 4 * sizeof *pairs);
