@@ -25,7 +25,12 @@ awk '/^(ATOM|HETATM)/ { printf "%s%6.3f%s\n", substr($0, 1, 70), 0, substr($0, 7
 
 expect_rc 0 "$vsgrid" grid "$rec" --method coulomb --dielectric 4r --around "$lig" --padding 6 --spacing 0.4 \
   --device cpu -o g.vsg --quiet
-[ -s g.vsg ] || { fail "no grid"; echo "$fails failure(s)"; exit 1; }
+[ -s g.vsg ] || { fail "no grid"; expect_rc 1 "$vsgrid" screen g.vsg "$lig" -o r.csv --json no_such_dir/r.json --devices cpu
+grep -q "no folder no_such_dir" err.txt || fail "screen --json no_such_dir/r.json: $(cat err.txt)"
+expect_rc 2 "$vsgrid" rescore "$rec" "$lig" --method coulomb --grid-out g.csv --device cpu --devices cpu -o r.csv
+expect_rc 1 "$vsgrid" rescore "$rec" "$lig" --method coulomb --sdf-out no_such_dir/s.sdf --device cpu --devices cpu -o r.csv
+
+echo "$fails failure(s)"; exit 1; }
 
 # 1. A library that cannot be opened: its io row, the other library screened, exit 3, a last line naming it.
 expect_rc 3 "$vsgrid" screen g.vsg "$lig" no_such_library.sdf -o r.csv --devices cpu
@@ -126,6 +131,11 @@ grep -q "iterations" err.txt && fail "grid -o out.csv solved before failing"
 expect_rc 1 "$vsgrid" grid "$rec" --around "$lig" --device cpu -o no_such_dir/g.vsg
 grep -q "no folder no_such_dir" err.txt || fail "grid -o no_such_dir/g.vsg: $(cat err.txt)"
 grep -q "iterations" err.txt && fail "grid -o no_such_dir/g.vsg solved before failing"
+
+expect_rc 1 "$vsgrid" screen g.vsg "$lig" -o r.csv --json no_such_dir/r.json --devices cpu
+grep -q "no folder no_such_dir" err.txt || fail "screen --json no_such_dir/r.json: $(cat err.txt)"
+expect_rc 2 "$vsgrid" rescore "$rec" "$lig" --method coulomb --grid-out g.csv --device cpu --devices cpu -o r.csv
+expect_rc 1 "$vsgrid" rescore "$rec" "$lig" --method coulomb --sdf-out no_such_dir/s.sdf --device cpu --devices cpu -o r.csv
 
 echo "$fails failure(s)"
 [ "$fails" = 0 ]

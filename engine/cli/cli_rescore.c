@@ -172,6 +172,12 @@ typedef struct {
 
 /* ---- option parsing ---------------------------------------------------------------------- */
 
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
 /* "mehler-solmajer" | "4r" | a number > 0 (as cli_grid.c's, without AutoGrid's 0 = 40). */
 /* A file argument: the receptor first, then pose files. 0, or an exit code. */
 static int take_file_into(const char *cmd, const char *arg, const char **receptor, const char **inputs, int *ninputs,
@@ -285,6 +291,12 @@ static int parse(int argc, char **argv, const char *cmd, rescore_cli *c)
     if (dielectric && parse_dielectric(cmd, dielectric, c)) return VSG_EXIT_USAGE;
     int r = vsg_cli_screen_finish(cmd, devices, &c->so);
     if (r) return r;
+    /* outputs written after the grid and the scoring: checked now (issue 20) */
+    if (c->grid_out && !ends_with(c->grid_out, ".vsg") && !ends_with(c->grid_out, ".dx") && !ends_with(c->grid_out, ".dx.gz"))
+        return vsg_cli_usage_error(cmd, "--grid-out %s: a grid is written as .vsg, .dx or .dx.gz", c->grid_out);
+    const char *later[3] = {c->grid_out, c->out.sdf, c->out.json};
+    for (int i = 0; i < 3; i++)
+        if (later[i] && (r = vsg_cli_check_output(cmd, later[i])) != 0) return r;
     c->so.max_gpu_memory = c->p.max_gpu_memory;
     c->p.progress = !c->quiet && isatty(2);
     return 0;
@@ -600,6 +612,11 @@ static int ad4_parse(int argc, char **argv, ad4_cli *c)
     if (c->ninputs == 0) return vsg_cli_usage_error(cmd, "no POSES given");
     if (!c->out.csv) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
     if (c->out.top && !c->out.sdf) return vsg_cli_usage_error(cmd, "--top needs --sdf-out");
+    const char *later[2] = {c->out.sdf, c->out.json}; /* written at the end: checked now (issue 20) */
+    for (int i = 0; i < 2; i++) {
+        int r = later[i] ? vsg_cli_check_output(cmd, later[i]) : 0;
+        if (r) return r;
+    }
     return vsg_cli_screen_finish(cmd, devices, &c->so);
 }
 

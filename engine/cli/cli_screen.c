@@ -265,6 +265,10 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
         c->so.ndevices = 1;
         c->so.devices[0] = VSG_SCREEN_CPU;
     }
+    /* outputs written at the end: checked now, not after the whole screen (issue 20) */
+    const char *later[3] = {c->out.sdf, c->out.json, c->so.poses_path};
+    for (int i = 0; r == 0 && i < 3; i++)
+        if (later[i] && vsg_mpi_rank() == 0) r = vsg_cli_check_output(cmd, later[i]);
     return r;
 }
 
