@@ -1357,8 +1357,9 @@ vsg_status vsg_vina_score_pose(const vsg_vina_target *t, const vsg_vina_ligand *
  * intra_kcal_mol,torsional_kcal_mol,unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,
  * message. Status: ok; outside (atoms outside the map box: scored with Vina's penalty, which
  * vina itself refuses; on a receptor target, no receptor atom within Vina's 8 Å cutoff of the
- * pose, whose 0 is then no score, and rep->outside counts it); the reader's codes; untyped (an atom with no XS type, or no map for its
- * type); torsions (a malformed tree); too_many_atoms (over VSG_VINA_MAX_ATOMS). */
+ * pose, whose 0 is then no score, and rep->outside counts it); the reader's codes; untyped (an
+ * atom with no XS type, or no map for its type); torsions (a malformed tree); too_many_atoms
+ * (over VSG_VINA_MAX_ATOMS). */
 typedef struct {
     const char *const *inputs;
     int ninputs;
