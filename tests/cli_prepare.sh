@@ -2,7 +2,8 @@
 # `vsgrid prepare IN.pdb -o OUT.pqr|OUT.pdbqt`: receptor preparation (engine/prepare/).
 # Without extra data: --help, usage errors (2), a missing input (3), and a dipeptide of 1AJJ
 # (Pro 4, Cys 5) with a Ca2+ ion and a water: NPRO + CCYS with pdb2pqr's atoms (28), AMBER
-# charges +1 and -1, the ion +2, the water dropped (kept with --keep-waters).
+# charges +1 and -1, the ion +2, the water dropped (kept with --keep-waters); `vsgrid grid` of
+# the PDB itself (prepared on the way, net charge +2), and with data `vsgrid maps` of INHA's PDB.
 # With ../shared/data (or $VSG_SHARED_DATA), against pdb2pqr's own regression outputs
 # (pqr/pdb2pqr/, so pdb2pqr need not be installed): 1AFS (2 chains, NADP and testosterone,
 # waters kept) with AMBER and PARSE, and 1AJJ with PARSE (its sulfate -2, its Ca2+ +2, kept):
@@ -78,6 +79,11 @@ grep -q ' OXT CYS' dip.pqr || fail "no OXT built on the C-terminal Cys"
 grep -q ' HG  CYS' dip.pqr || fail "a free Cys has HG"
 expect_rc 0 "$vsgrid" prepare dipeptide.pdb -o dipw.pqr --keep-waters --ff parse
 grep -q HOH dipw.pqr || fail "--keep-waters dropped the water"
+
+# a PDB receptor goes straight to grid (prepared into a PQR: the same charges as dip.pqr)
+expect_rc 0 "$vsgrid" grid dipeptide.pdb --method coulomb --around dip.pqr -o dipc.vsg
+grep -q "prepared dipeptide.pdb" err.txt || fail "grid of a PDB: no preparation summary: $(head -3 err.txt)"
+grep -q "net charge +2.000 e" err.txt || fail "grid of a PDB: net charge: $(grep 'net charge' err.txt)"
 
 shared=${VSG_SHARED_DATA:-$src/../shared/data}
 p=$shared/pqr/pdb2pqr
@@ -156,6 +162,9 @@ else
     awk -v n="$nres" -v c="$close" 'BEGIN { exit !(n > 300 && c >= 0.95 * n) }' ||
       fail "2BRT: only $close of $nres residue charges within 0.01 e of AutoDockTools'"
   fi
+  # and to maps (prepared into a PDBQT)
+  expect_rc 0 "$vsgrid" maps "$shared/dude/inha/receptor.pdb" --scoring vina --box 9.5,32.6,60.7,8,8,8 -o vm
+  grep -q "prepared .*receptor.pdb" err.txt || fail "maps of a PDB: no preparation summary: $(head -3 err.txt)"
   if command -v autogrid4 > /dev/null 2>&1; then
     expect_rc 0 "$vsgrid" maps inha.pdbqt --scoring ad4 --box 9.5,32.6,60.7,12,12,12 -o ag
     if [ -f ag.gpf ]; then

@@ -34,8 +34,8 @@ static const char grid_usage[] =
     "vsgrid screen. Parameters: AD4.1_bound.dat built in, or the gpf's parameter_file.\n"
     "\n"
     "RECEPTOR: PQR (charges and radii), PDBQT (charges; radii by AutoDock type), MOL2\n"
-    "(charges; radii by element), optionally gzipped. PDB has no charges: make a PQR first\n"
-    "(pdb2pqr).\n"
+    "(charges; radii by element), optionally gzipped, or PDB: prepared first as by `vsgrid\n"
+    "prepare` (hydrogens, AMBER charges and radii, HETATM groups kept; its summary on stderr).\n"
     "\n"
     "Several receptors (an ensemble, MD snapshots, a target panel) are done in turn by one\n"
     "process, which starts the GPU once for all of them (0.2-0.35 s, most of a small grid's\n"
@@ -381,7 +381,11 @@ static void print_summary(const vsg_pb_report *r, const vsg_pb_params *p)
 
 static vsg_status load(const char *path, vsg_molecule **m, const char *what, int quiet)
 {
-    vsg_status st = vsg_molecule_read(path, NULL, m);
+    char *prep = NULL; /* a PDB receptor is prepared (vsgrid prepare) into a PQR */
+    vsg_status st = strcmp(what, "receptor") == 0 ? vsg_receptor_read(path, VSG_PREP_PQR, m, &prep)
+                                                  : vsg_molecule_read(path, NULL, m);
+    if (prep && !quiet) fputs(prep, stderr);
+    free(prep);
     if (st == VSG_OK && !quiet)
         fprintf(stderr, "vsgrid: %s %s: %zu atoms, net charge %+.3f e\n", what, path, vsg_molecule_atom_count(*m),
                 vsg_molecule_net_charge(*m));

@@ -33,7 +33,8 @@ static const char usage[] =
     "                 of `vsgrid grid --gpf PREFIX.gpf --autogrid-maps PREFIX`): `autogrid4 -p\n"
     "                 NAME.gpf` run in PREFIX's directory makes the same maps (the e map too\n"
     "                 unless --elec pb)\n"
-    "  RECEPTOR       PDBQT (AutoDock types; Vina's XS types are assigned as Vina 1.2 does)\n"
+    "  RECEPTOR       PDBQT (AutoDock types; Vina's XS types are assigned as Vina 1.2 does), or\n"
+    "                 PDB: prepared first as by `vsgrid prepare -o X.pdbqt` (summary on stderr)\n"
     "  --scoring S    vina (default), vinardo or ad4\n"
     "  --box CX,CY,CZ,SX,SY,SZ   box center and size (A), as vina's --center_x.. --size_x..\n"
     "  --around LIG   box around a ligand, as vina's --autobox: centered on the mean of its\n"
@@ -371,7 +372,10 @@ int vsg_cmd_maps(int argc, char **argv)
 
     double t0 = vsg_now();
     vsg_molecule *rec = NULL;
-    vsg_status st = vsg_molecule_read(rec_path, NULL, &rec);
+    char *prep = NULL; /* a PDB receptor is prepared (vsgrid prepare) into a PDBQT */
+    vsg_status st = vsg_receptor_read(rec_path, VSG_PREP_PDBQT, &rec, &prep);
+    if (prep && !quiet) fputs(prep, stderr);
+    free(prep);
     if (st != VSG_OK && strstr(vsg_last_error(), "unknown AutoDock atom type")) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s", vsg_last_error());

@@ -1760,6 +1760,14 @@ void vsg_prep_options_default(vsg_prep_options *o);
 vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, char **text,
                                 vsg_prep_summary *summary);
 void vsg_prep_summary_free(vsg_prep_summary *s);
+/* A receptor for any command: a PDB file (".pdb", ".ent", plain or ".gz": vsg_receptor_is_pdb)
+ * is prepared with the default options into `format` (PQR with AMBER charges and radii for
+ * potentials, PDBQT for AutoDock/Vina maps) and read; *report (when report is not NULL) then
+ * receives the summary (malloc'ed, free() it; NULL for other files). Any other file is read by
+ * vsg_molecule_read. Statuses: those of vsg_receptor_prepare and vsg_molecule_read; VSG_E_IO
+ * when the temporary file (in $TMPDIR, else /tmp) cannot be written. */
+int vsg_receptor_is_pdb(const char *path);
+vsg_status vsg_receptor_read(const char *path, vsg_prep_format format, vsg_molecule **out, char **report);
 
 #ifdef __cplusplus
 }
