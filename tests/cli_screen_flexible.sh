@@ -2,7 +2,7 @@
 # `vsgrid screen PREFIX LIBRARY --scoring vina|vinardo --placement flexible` (issue 18 item 5, CPU):
 # every record docked (vsg_dock_cpu, as `vsgrid dock`), one CSV row per input record in input
 # order. Without extra data: --help, usage errors (2: --placement rigid on a Vina map set, a
-# --poses-out that is not .pdbqt, options that do not apply); biotin on 1STP Vina maps made by
+# --poses-out that is not .pdbqt or .sdf, options that do not apply); biotin on 1STP Vina maps made by
 # `vsgrid maps` (data/): a library of biotin, biotin with an atom of no XS type, biotin again →
 # rows ok/untyped/ok with the as-is columns; the same CSV and poses on 1 and 2 threads; record 0
 # docked as `vsgrid dock --seed S` docks it (record i: seed S + i); the poses file has 2 MODELs
@@ -48,7 +48,7 @@ awk '{ print } /^TORSDOF/ { exit }' "$lig" >> lib.pdbqt
 # usage errors → 2
 expect_rc 2 "$vsgrid" screen m lib.pdbqt --scoring vina --placement rigid -o r.csv
 grep -q "AutoDock4 map set" err.txt || fail "--placement rigid with vina: $(cat err.txt)"
-expect_rc 2 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible --poses-out p.sdf -o r.csv
+expect_rc 2 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible --poses-out p.txt -o r.csv
 expect_rc 2 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible --rotations 10 -o r.csv
 expect_rc 2 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible --exhaustiveness 0 -o r.csv
 expect_rc 2 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible        # no -o

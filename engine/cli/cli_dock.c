@@ -19,7 +19,7 @@ static const char usage[] =
     "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo] [--search S]\n"
     "                   [--devices D] [--seed N] [--exhaustiveness N] [--steps N] [--poses K]\n"
     "                   [--min-rmsd A] [--from-input] [--threads N] [--csv OUT.csv] [--json FILE]\n"
-    "                   [--quiet] -o OUT.pdbqt\n"
+    "                   [--quiet] -o OUT.pdbqt|OUT.sdf\n"
     "\n"
     "Docks the first record of LIGAND into the Vina map set PREFIX.<XS type>.map (`vsgrid maps\n"
     "REC.pdbqt --scoring vina --around LIG -o PREFIX` or `vina --write_maps PREFIX`) by AutoDock\n"
@@ -35,6 +35,10 @@ static const char usage[] =
     "  -o OUT.pdbqt       the poses as MODEL/ENDMDL blocks with `REMARK VINA RESULT: score\n"
     "                     rmsd rmsd` (kcal/mol; heavy-atom RMSD to the best pose, twice) and the\n"
     "                     terms; score = what `vina --score_only` gives the written pose\n"
+    "  -o OUT.sdf         the poses as the input molecule (all its atoms and bonds, merged\n"
+    "                     hydrogens moved with their heavy atom, M  CHG) with the items\n"
+    "                     vsgrid_score_kcal_mol and its terms, vsgrid_pose, atom.dprop.PartialCharge\n"
+    "                     and atom.prop.AutoDockType (docs/FORMATS.md)\n"
     "  --csv OUT.csv      one row a pose: pose,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,\n"
     "                     torsional_kcal_mol,search_energy_kcal_mol,num_tors,rmsd_best_A,rmsd_input_A\n"
     "                     (rmsd_input: to the input coordinates, same atom order, no symmetry)\n"
@@ -103,6 +107,8 @@ int vsg_cmd_dock(int argc, char **argv)
     }
     if (!prefix || !ligpath) return vsg_cli_usage_error("dock", "needs a map set PREFIX and a LIGAND file");
     if (!outpath) return vsg_cli_usage_error("dock", "needs -o OUT.pdbqt");
+    const int sdf = vsg_cli_pose_path_kind(outpath) == 1;
+    vsg_cli_sdf_mol *sm = NULL;
     vsg_device device = VSG_DEVICE_AUTO;
     if (vsg_cli_dock_apply("dock", &dopt, &p, &device)) return VSG_EXIT_USAGE;
 
@@ -144,8 +150,9 @@ int vsg_cmd_dock(int argc, char **argv)
         }
     }
     const int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_gpu_count() > 0);
-    /* an SDF/MOL2 record as the model has it: typed, non-polar hydrogens merged */
-    if ((st = vsg_cli_dock_model_ligand(&lig, &res)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    /* SDF: the record as read; PDBQT: an SDF/MOL2 record as the model has it (typed, non-polar hydrogens merged) */
+    if (sdf && (st = vsg_cli_sdf_mol_new(&lig, &res, &sm)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    if (!sdf && (st = vsg_cli_dock_model_ligand(&lig, &res)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if (!(f = fopen(outpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", outpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csvpath && !(csv = fopen(csvpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", csvpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csv) fprintf(csv, "pose,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,search_energy_kcal_mol,"
@@ -153,7 +160,7 @@ int vsg_cmd_dock(int argc, char **argv)
     for (int k = 0; k < res.npose; k++) {
         const vsg_dock_pose *ps = &res.pose[k];
         const double rb = vsg_cli_dock_rmsd_heavy(&res, vl, ps->xyz, res.pose[0].xyz);
-        if (!vsg_cli_dock_write_model(f, &lig, &res, k, k + 1, rb, -1)) {
+        if (sdf ? !vsg_cli_sdf_write_pose(f, sm, &res, k, -1) : !vsg_cli_dock_write_model(f, &lig, &res, k, k + 1, rb, -1)) {
             fprintf(stderr, "vsgrid dock: %s: the record's atom lines do not match its model\n", ligpath);
             rc = VSG_EXIT_FAILURE;
             goto done;
@@ -190,6 +197,7 @@ int vsg_cmd_dock(int argc, char **argv)
 done:
     if (f && fclose(f) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
     if (csv && fclose(csv) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
+    vsg_cli_sdf_mol_free(sm);
     vsg_dock_result_release(&res);
     vsg_vina_ligand_free(vl);
     vsg_ligand_release(&lig);

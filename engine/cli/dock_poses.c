@@ -1,9 +1,11 @@
-/* dock_poses.c — PDBQT output of flexible-docking poses (dock_poses.h), shared by `vsgrid dock`
+/* dock_poses.c — PDBQT and SDF output of flexible-docking poses (dock_poses.h), shared by `vsgrid dock`
  * and `vsgrid screen --placement flexible`. */
+#define _POSIX_C_SOURCE 200809L /* strcasecmp */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "engine/cli/dock_poses.h"
 
@@ -131,4 +133,376 @@ int vsg_cli_dock_write_model(FILE *f, const vsg_ligand *lig, const vsg_dock_resu
     }
     fprintf(f, "ENDMDL\n");
     return 1;
+}
+
+/* ---- SDF poses ------------------------------------------------------------------------------ */
+
+struct vsg_cli_sdf_mol {
+    vsg_ligand rec;     /* the record's atoms (AutoDock types), bonds (inferred for PDBQT), formal charges */
+    int *model_of;      /* record atom → model atom, −1 for a merged hydrogen */
+    int *anchor;        /* record atom → the model atom whose body carries it */
+    int (*frame)[3];    /* body → three model atoms spanning it (−1s when degenerate) */
+    int nbody;
+    int charges;        /* write atom.dprop.PartialCharge */
+};
+
+static const char *element_of(const vsg_lig_atom *a, char el[4])
+{
+    if (a->element[0]) snprintf(el, 4, "%s", a->element);
+    else if (!strcmp(a->ad_type, "A")) strcpy(el, "C");
+    else if (!strcmp(a->ad_type, "Cl") || !strcmp(a->ad_type, "Br") || !strcmp(a->ad_type, "Zn") ||
+             !strcmp(a->ad_type, "Fe") || !strcmp(a->ad_type, "Mg") || !strcmp(a->ad_type, "Mn") ||
+             !strcmp(a->ad_type, "Ca"))
+        snprintf(el, 4, "%s", a->ad_type);
+    else if (a->ad_type[0]) snprintf(el, 4, "%c", a->ad_type[0]);
+    else snprintf(el, 4, "%c", a->name[0] ? a->name[0] : 'C');
+    return el;
+}
+
+static double covalent_radius(const char *el)
+{
+    static const struct { const char *e; double r; } t[] = {
+        {"H", 0.31}, {"C", 0.76}, {"N", 0.71}, {"O", 0.66}, {"F", 0.57}, {"P", 1.07}, {"S", 1.05},
+        {"Cl", 1.02}, {"Br", 1.20}, {"I", 1.39}, {"B", 0.84}, {"Si", 1.11}, {"Se", 1.20}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(t[i].e, el)) return t[i].r;
+    return 1.2;
+}
+
+static int add_bond(vsg_ligand *l, int a, int b, int order)
+{
+    if (l->nbonds == l->bonds_cap) {
+        int cap = l->bonds_cap ? 2 * l->bonds_cap : 64;
+        vsg_lig_bond *nb = realloc(l->bonds, sizeof *nb * (size_t)cap);
+        if (!nb) return 0;
+        l->bonds = nb, l->bonds_cap = cap;
+    }
+    l->bonds[l->nbonds].a = a, l->bonds[l->nbonds].b = b, l->bonds[l->nbonds++].order = order;
+    return 1;
+}
+
+/* PDBQT records carry no bonds: single bonds between atoms closer than their covalent radii + 0.45 Å. */
+static int infer_bonds(vsg_ligand *l)
+{
+    for (int i = 0; i < l->natoms; i++) {
+        char ei[4], ej[4];
+        const vsg_lig_atom *a = &l->atoms[i];
+        const double ri = covalent_radius(element_of(a, ei));
+        for (int j = i + 1; j < l->natoms; j++) {
+            const vsg_lig_atom *b = &l->atoms[j];
+            const double rj = covalent_radius(element_of(b, ej));
+            if (ei[0] == 'H' && !ei[1] && ej[0] == 'H' && !ej[1]) continue;
+            const double dx = a->x - b->x, dy = a->y - b->y, dz = a->z - b->z, d = ri + rj + 0.45;
+            if (dx * dx + dy * dy + dz * dz < d * d && dx * dx + dy * dy + dz * dz > 0.16 && !add_bond(l, i, j, 1)) return 0;
+        }
+    }
+    return 1;
+}
+
+static int is_el(const vsg_ligand *l, int i, const char *el)
+{
+    char e[4];
+    return !strcmp(element_of(&l->atoms[i], e), el);
+}
+
+/* 1 when atom i has two aromatic bonds that close a six-membered ring of aromatic bonds (an N
+ * there with a third neighbour is a pyridinium's). */
+static int aromatic_ring6(const vsg_ligand *l, int i)
+{
+    int nb[2], n = 0;
+    for (int k = 0; k < l->nbonds; k++)
+        if (l->bonds[k].order == VSG_BOND_AROMATIC && (l->bonds[k].a == i || l->bonds[k].b == i) && n < 2)
+            nb[n++] = l->bonds[k].a == i ? l->bonds[k].b : l->bonds[k].a;
+    if (n != 2) return 0;
+    int front[64], nf = 1, seen[64];
+    int ns = 2;
+    front[0] = nb[0], seen[0] = i, seen[1] = nb[0];
+    for (int depth = 1; depth <= 4 && nf > 0; depth++) { /* nb[1] reached in 4 aromatic steps: a 6-ring */
+        int next[64], nn = 0;
+        for (int f = 0; f < nf; f++)
+            for (int k = 0; k < l->nbonds; k++) {
+                const vsg_lig_bond *b = &l->bonds[k];
+                if (b->order != VSG_BOND_AROMATIC || (b->a != front[f] && b->b != front[f])) continue;
+                const int o = b->a == front[f] ? b->b : b->a;
+                if (o == nb[1]) return depth == 4;
+                int old = 0;
+                for (int q = 0; q < ns; q++) old |= seen[q] == o;
+                if (!old && nn < 64 && ns < 64) next[nn++] = o, seen[ns++] = o;
+            }
+        memcpy(front, next, sizeof(int) * (size_t)nn);
+        nf = nn;
+    }
+    return 0;
+}
+
+/* Formal charges for records that have none (MOL2, PDBQT): a nitrogen with four neighbours, a
+ * valence of 4 over plain bonds, or a third neighbour on a six-membered aromatic ring is +1; a
+ * carboxylate's two aromatic C–O bonds (MOL2 O.co2) become C=O and C–O⁻, and (MOL2 only: its
+ * bond orders and hydrogens are all there) an O or S with one single bond, or an N with two, is −1,
+ * so that the molfile sanitises and its formal charges are the partial charges' sum. */
+static void infer_formal(vsg_ligand *l)
+{
+    for (int i = 0; i < l->natoms; i++)
+        if (l->atoms[i].formal) return;
+    int *deg = calloc((size_t)l->natoms * 2, sizeof *deg);
+    if (!deg) return;
+    int *val = deg + l->natoms;
+    for (int k = 0; k < l->nbonds; k++) deg[l->bonds[k].a]++, deg[l->bonds[k].b]++;
+    for (int k = 0; k < l->nbonds; k++) { /* carboxylates (and other terminal aromatic O) */
+        vsg_lig_bond *b = &l->bonds[k];
+        if (b->order != VSG_BOND_AROMATIC) continue;
+        const int o = is_el(l, b->a, "O") && deg[b->a] == 1 ? b->a : is_el(l, b->b, "O") && deg[b->b] == 1 ? b->b : -1;
+        if (o < 0) continue;
+        const int c = o == b->a ? b->b : b->a;
+        int first = 1;
+        for (int m = 0; m < k; m++) {
+            const vsg_lig_bond *q = &l->bonds[m];
+            if ((q->a == c || q->b == c) && q->order == 2 && is_el(l, q->a == c ? q->b : q->a, "O") &&
+                deg[q->a == c ? q->b : q->a] == 1)
+                first = 0;
+        }
+        if (first) b->order = 2;
+        else b->order = 1, l->atoms[o].formal = -1;
+    }
+    for (int k = 0; k < l->nbonds; k++) {
+        const vsg_lig_bond *b = &l->bonds[k];
+        const int o = b->order == VSG_BOND_AMIDE ? 1 : b->order;
+        if (o == VSG_BOND_AROMATIC) val[b->a] = val[b->b] = -100; /* aromatic: left alone */
+        else val[b->a] += o, val[b->b] += o;
+    }
+    for (int i = 0; i < l->natoms; i++)
+        if (is_el(l, i, "N") && (deg[i] == 4 || val[i] == 4 || (deg[i] == 3 && aromatic_ring6(l, i))))
+            l->atoms[i].formal = 1;
+        else if (l->format == VSG_LIG_MOL2 && (is_el(l, i, "O") || is_el(l, i, "S")) && deg[i] == 1 && val[i] == 1 && !l->atoms[i].formal)
+            l->atoms[i].formal = -1; /* MOL2 has its hydrogens and bond orders: O-, S- */
+        else if (l->format == VSG_LIG_MOL2 && is_el(l, i, "N") && deg[i] == 2 && val[i] == 2)
+            l->atoms[i].formal = -1; /* an N with two single bonds and no H: N- (a sulfonamide's anion) */
+    free(deg);
+}
+
+/* Three model atoms of a body's point set (its atoms and the rotor atoms on its axes) that span
+ * it: o, the farthest from o, the farthest from that line; the third −1 when they are collinear. */
+static void body_frame(const vsg_dock_result *r, const vsg_ligand *rec, int body, int f[3])
+{
+    int o = -1, p = -1, q = -1;
+    double best = 0, bestq = 0;
+#define XYZ(m, d) ((&rec->atoms[r->record_atom[m]].x)[d])
+    for (int pass = 0; pass < 3; pass++) {
+        for (int m = 0; m < r->natoms; m++) {
+            int in = r->body[m] == body;
+            for (int k = 0; k < r->rotors && !in; k++)
+                in = (r->rotor[k][0] == m && r->body[r->rotor[k][1]] == body) ||
+                     (r->rotor[k][1] == m && r->body[r->rotor[k][0]] == body);
+            if (!in) continue;
+            if (pass == 0) { if (o < 0) o = m; continue; }
+            double u[3], v[3], uu = 0;
+            for (int d = 0; d < 3; d++) u[d] = XYZ(m, d) - XYZ(o, d), uu += u[d] * u[d];
+            if (pass == 1) {
+                if (uu > best) best = uu, p = m;
+                continue;
+            }
+            double c[3], cc;
+            for (int d = 0; d < 3; d++) v[d] = XYZ(p, d) - XYZ(o, d);
+            c[0] = u[1] * v[2] - u[2] * v[1], c[1] = u[2] * v[0] - u[0] * v[2], c[2] = u[0] * v[1] - u[1] * v[0];
+            cc = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) / (best > 0 ? best : 1);
+            if (cc > bestq) bestq = cc, q = m;
+        }
+        if (pass == 1 && p < 0) break;
+    }
+#undef XYZ
+    f[0] = o, f[1] = p, f[2] = bestq > 0.01 ? q : -1;
+}
+
+void vsg_cli_sdf_mol_free(vsg_cli_sdf_mol *m)
+{
+    if (!m) return;
+    vsg_ligand_release(&m->rec);
+    free(m->model_of), free(m->anchor), free(m->frame);
+    free(m);
+}
+
+vsg_status vsg_cli_sdf_mol_new(const vsg_ligand *lig, const vsg_dock_result *r, vsg_cli_sdf_mol **out)
+{
+    *out = NULL;
+    if (lig->natoms > 999) return vsg_fail(VSG_E_LIMIT, "%s: record %ld: %d atoms: too many for a V2000 molfile",
+                                           lig->source, lig->record, lig->natoms);
+    vsg_cli_sdf_mol *m = calloc(1, sizeof *m);
+    if (!m) return vsg_fail(VSG_E_NOMEM, "out of memory");
+    vsg_ligand_init(&m->rec);
+    vsg_ligand *c = &m->rec;
+    c->index = lig->index, c->source = lig->source, c->record = lig->record, c->format = lig->format;
+    memcpy(c->name, lig->name, sizeof c->name);
+    c->natoms = c->atoms_cap = lig->natoms;
+    c->atoms = malloc(sizeof *c->atoms * (size_t)(lig->natoms ? lig->natoms : 1));
+    c->bonds = malloc(sizeof *c->bonds * (size_t)(lig->nbonds ? lig->nbonds : 1));
+    m->model_of = malloc(sizeof(int) * (size_t)(lig->natoms ? lig->natoms : 1));
+    m->anchor = malloc(sizeof(int) * (size_t)(lig->natoms ? lig->natoms : 1));
+    int nbody = 0;
+    for (int i = 0; i < r->natoms; i++)
+        if (r->body[i] + 1 > nbody) nbody = r->body[i] + 1;
+    m->nbody = nbody;
+    m->frame = malloc(sizeof *m->frame * (size_t)(nbody ? nbody : 1));
+    if (!c->atoms || !c->bonds || !m->model_of || !m->anchor || !m->frame) {
+        vsg_cli_sdf_mol_free(m);
+        return vsg_fail(VSG_E_NOMEM, "out of memory");
+    }
+    memcpy(c->atoms, lig->atoms, sizeof *c->atoms * (size_t)lig->natoms);
+    c->nbonds = c->bonds_cap = lig->nbonds;
+    if (lig->nbonds) memcpy(c->bonds, lig->bonds, sizeof *c->bonds * (size_t)lig->nbonds);
+    c->has_charges = lig->has_charges;
+    m->charges = lig->has_charges || lig->format == VSG_LIG_MOL2 || lig->format == VSG_LIG_PDBQT;
+    vsg_status st = VSG_OK;
+    if (lig->format == VSG_LIG_PDBQT || lig->format == VSG_LIG_PDB) {
+        if (!infer_bonds(c)) st = vsg_fail(VSG_E_NOMEM, "out of memory");
+    } else {
+        st = vsg_ligand_assign_ad_types(c);
+    }
+    if (st == VSG_OK && lig->format != VSG_LIG_SDF) infer_formal(c);
+    for (int i = 0; st == VSG_OK && i < c->natoms; i++) m->model_of[i] = -1;
+    for (int k = 0; st == VSG_OK && k < r->natoms; k++) {
+        if (r->record_atom[k] < 0 || r->record_atom[k] >= c->natoms)
+            st = vsg_fail(VSG_E_DATA, "%s: record %ld: model atom %d maps to no record atom", lig->source, lig->record, k + 1);
+        else m->model_of[r->record_atom[k]] = k;
+    }
+    for (int i = 0; st == VSG_OK && i < c->natoms; i++) {
+        m->anchor[i] = m->model_of[i];
+        if (m->anchor[i] >= 0) continue;
+        for (int k = 0; k < c->nbonds && m->anchor[i] < 0; k++) { /* the heavy neighbour it was merged into */
+            const int o = c->bonds[k].a == i ? c->bonds[k].b : c->bonds[k].b == i ? c->bonds[k].a : -1;
+            if (o >= 0 && m->model_of[o] >= 0) m->anchor[i] = m->model_of[o];
+        }
+        double best = 1e300; /* else the nearest model atom */
+        for (int k = 0; m->anchor[i] < 0 && k < r->natoms; k++) {
+            const vsg_lig_atom *a = &c->atoms[i], *b = &c->atoms[r->record_atom[k]];
+            const double d = (a->x - b->x) * (a->x - b->x) + (a->y - b->y) * (a->y - b->y) + (a->z - b->z) * (a->z - b->z);
+            if (d < best) best = d, m->anchor[i] = -2 - k;
+            if (k == r->natoms - 1) m->anchor[i] = -2 - m->anchor[i];
+        }
+        if (m->anchor[i] < 0) st = vsg_fail(VSG_E_DATA, "%s: record %ld: atom %d has no model atom", lig->source, lig->record, i + 1);
+    }
+    for (int b = 0; st == VSG_OK && b < nbody; b++) body_frame(r, c, b, m->frame[b]);
+    if (st != VSG_OK) {
+        vsg_cli_sdf_mol_free(m);
+        return st;
+    }
+    *out = m;
+    return VSG_OK;
+}
+
+/* Orthonormal frame (columns e1 e2 e3) of points o, p, q (q < 0: e1 only, e2 e3 any completion). */
+static void frame_of(const double *o, const double *p, const double *q, double e[3][3])
+{
+    double n = 0;
+    for (int d = 0; d < 3; d++) e[0][d] = p[d] - o[d], n += e[0][d] * e[0][d];
+    n = sqrt(n) > 0 ? sqrt(n) : 1;
+    for (int d = 0; d < 3; d++) e[0][d] /= n;
+    double v[3] = {1, 0, 0};
+    if (q) for (int d = 0; d < 3; d++) v[d] = q[d] - o[d];
+    else if (fabs(e[0][0]) > 0.9) v[0] = 0, v[1] = 1;
+    double dot = v[0] * e[0][0] + v[1] * e[0][1] + v[2] * e[0][2];
+    n = 0;
+    for (int d = 0; d < 3; d++) e[1][d] = v[d] - dot * e[0][d], n += e[1][d] * e[1][d];
+    n = sqrt(n) > 0 ? sqrt(n) : 1;
+    for (int d = 0; d < 3; d++) e[1][d] /= n;
+    e[2][0] = e[0][1] * e[1][2] - e[0][2] * e[1][1];
+    e[2][1] = e[0][2] * e[1][0] - e[0][0] * e[1][2];
+    e[2][2] = e[0][0] * e[1][1] - e[0][1] * e[1][0];
+}
+
+/* Pose coordinates of every record atom: the model's atoms as docked, a merged hydrogen moved
+ * rigidly with the body of its heavy atom. */
+static void record_pose(const vsg_cli_sdf_mol *m, const vsg_dock_result *r, const double *xyz, double *out)
+{
+    const vsg_ligand *c = &m->rec;
+    for (int i = 0; i < c->natoms; i++) {
+        const int k = m->model_of[i];
+        if (k >= 0) {
+            for (int d = 0; d < 3; d++) out[3 * i + d] = xyz[3 * k + d];
+            continue;
+        }
+        const int *f = m->frame[r->body[m->anchor[i]]];
+        const double x[3] = {c->atoms[i].x, c->atoms[i].y, c->atoms[i].z};
+        if (f[0] < 0 || f[1] < 0) { /* a one-atom body: translated with it */
+            const int a = m->anchor[i];
+            const vsg_lig_atom *h = &c->atoms[r->record_atom[a]];
+            out[3 * i] = x[0] - h->x + xyz[3 * a], out[3 * i + 1] = x[1] - h->y + xyz[3 * a + 1];
+            out[3 * i + 2] = x[2] - h->z + xyz[3 * a + 2];
+            continue;
+        }
+        double in_o[3], in_p[3], in_q[3], ei[3][3], ep[3][3], loc[3];
+        for (int d = 0; d < 3; d++) {
+            in_o[d] = (&c->atoms[r->record_atom[f[0]]].x)[d];
+            in_p[d] = (&c->atoms[r->record_atom[f[1]]].x)[d];
+            in_q[d] = f[2] >= 0 ? (&c->atoms[r->record_atom[f[2]]].x)[d] : 0;
+        }
+        frame_of(in_o, in_p, f[2] >= 0 ? in_q : NULL, ei);
+        frame_of(xyz + 3 * f[0], xyz + 3 * f[1], f[2] >= 0 ? xyz + 3 * f[2] : NULL, ep);
+        for (int a = 0; a < 3; a++) loc[a] = ei[a][0] * (x[0] - in_o[0]) + ei[a][1] * (x[1] - in_o[1]) + ei[a][2] * (x[2] - in_o[2]);
+        for (int d = 0; d < 3; d++) out[3 * i + d] = xyz[3 * f[0] + d] + loc[0] * ep[0][d] + loc[1] * ep[1][d] + loc[2] * ep[2][d];
+    }
+}
+
+int vsg_cli_sdf_write_pose(FILE *f, const vsg_cli_sdf_mol *m, const vsg_dock_result *r, int k, long record)
+{
+    const vsg_ligand *c = &m->rec;
+    const vsg_dock_pose *ps = &r->pose[k];
+    double *x = malloc(sizeof(double) * 3 * (size_t)(c->natoms ? c->natoms : 1));
+    if (!x) return 0;
+    record_pose(m, r, ps->xyz, x);
+    char name[81];
+    snprintf(name, sizeof name, "%.80s", c->name);
+    for (char *s = name; *s; s++)
+        if (*s == '\n' || *s == '\r') *s = ' ';
+    int nbonds = c->nbonds > 999 ? 999 : c->nbonds, ncharged = 0;
+    fprintf(f, "%s\n  vsgrid          3D\n%s record %ld, docked pose %d\n", name, vsg_ligand_format_name(c->format),
+            c->record, k + 1);
+    fprintf(f, "%3d%3d  0  0  0  0  0  0  0  0999 V2000\n", c->natoms, nbonds);
+    for (int i = 0; i < c->natoms; i++) {
+        char el[4];
+        fprintf(f, "%10.4f%10.4f%10.4f %-3s 0  0  0  0  0  0  0  0  0  0  0  0\n", x[3 * i], x[3 * i + 1], x[3 * i + 2],
+                element_of(&c->atoms[i], el));
+        ncharged += c->atoms[i].formal != 0;
+    }
+    for (int i = 0; i < nbonds; i++) {
+        const vsg_lig_bond *b = &c->bonds[i];
+        int order = b->order == VSG_BOND_AROMATIC ? 4 : b->order == VSG_BOND_AMIDE ? 1 : b->order;
+        if (order < 1 || order > 4) order = 1;
+        fprintf(f, "%3d%3d%3d  0\n", b->a + 1, b->b + 1, order);
+    }
+    for (int i = 0, done = 0; done < ncharged;) { /* formal charges, at most 8 a line */
+        const int line = ncharged - done < 8 ? ncharged - done : 8;
+        fprintf(f, "M  CHG%3d", line);
+        for (int n = 0; n < line; i++) {
+            if (c->atoms[i].formal == 0) continue;
+            fprintf(f, " %3d %3d", i + 1, c->atoms[i].formal);
+            n++;
+        }
+        fputc('\n', f);
+        done += line;
+    }
+    fputs("M  END\n", f);
+    const vsg_vina_score *s = &ps->score;
+    fprintf(f, "> <vsgrid_score_kcal_mol>\n%.4f\n\n> <vsgrid_inter_kcal_mol>\n%.4f\n\n> <vsgrid_intra_kcal_mol>\n%.4f\n\n"
+               "> <vsgrid_torsional_kcal_mol>\n%.4f\n\n> <vsgrid_unbound_kcal_mol>\n%.4f\n\n> <vsgrid_atoms_outside>\n%d\n\n"
+               "> <vsgrid_pose>\n%d\n\n",
+            s->total, s->inter, s->intra, s->torsional, s->unbound, s->outside, k + 1);
+    if (record >= 0) fprintf(f, "> <vsgrid_record>\n%ld\n\n", record);
+    if (m->charges) {
+        fputs("> <atom.dprop.PartialCharge>\n", f);
+        for (int i = 0; i < c->natoms; i++) fprintf(f, "%s%.6g", i ? " " : "", c->atoms[i].charge);
+        fputs("\n\n", f);
+    }
+    fputs("> <atom.prop.AutoDockType>\n", f);
+    for (int i = 0; i < c->natoms; i++) fprintf(f, "%s%s", i ? " " : "", c->atoms[i].ad_type[0] ? c->atoms[i].ad_type : "n/a");
+    fputs("\n\n$$$$\n", f);
+    free(x);
+    return !ferror(f);
+}
+
+int vsg_cli_pose_path_kind(const char *path)
+{
+    const size_t n = path ? strlen(path) : 0;
+    if (n >= 4 && !strcasecmp(path + n - 4, ".sdf")) return 1;
+    if (n >= 6 && !strcasecmp(path + n - 6, ".pdbqt")) return 0;
+    return -1;
 }

@@ -28,4 +28,25 @@ vsg_status vsg_cli_dock_model_ligand(vsg_ligand *lig, const vsg_dock_result *r);
 int vsg_cli_dock_write_model(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, int k, int model, double rmsd,
                              long record);
 
+/* SDF output of poses: the input molecule itself (all its atoms and bonds; a PDBQT record's bonds
+ * inferred from distances), the model's atoms at their docked coordinates and each hydrogen the
+ * model merged moved rigidly with the body of its heavy atom. vsg_cli_sdf_mol_new takes the
+ * record as read (before vsg_cli_dock_model_ligand) and r, the result of docking it; it types a
+ * copy of the atoms (AutoDock types) and, for MOL2/PDBQT records, infers formal charges (N with 4
+ * neighbours, valence 4 or a pyridinium's: +1; a carboxylate's aromatic C-O bonds: C=O and C-O-;
+ * MOL2: an O or S with one single bond, an N with two: -1). Returns VSG_OK;
+ * VSG_E_LIMIT (over 999 atoms); the typing's status; VSG_E_NOMEM. */
+typedef struct vsg_cli_sdf_mol vsg_cli_sdf_mol;
+vsg_status vsg_cli_sdf_mol_new(const vsg_ligand *rec, const vsg_dock_result *r, vsg_cli_sdf_mol **out);
+void vsg_cli_sdf_mol_free(vsg_cli_sdf_mol *m);
+/* Writes pose k of r as one V2000 record: title = the record's name, M  CHG, then the data items
+ * vsgrid_score_kcal_mol, vsgrid_inter_kcal_mol, vsgrid_intra_kcal_mol, vsgrid_torsional_kcal_mol,
+ * vsgrid_unbound_kcal_mol, vsgrid_atoms_outside, vsgrid_pose (k + 1), vsgrid_record (record ≥ 0),
+ * atom.dprop.PartialCharge (the record's charges, when it has any) and atom.prop.AutoDockType
+ * (RDKit's atom property lists), then $$$$. Returns 1; 0 on a write error or out of memory. */
+int vsg_cli_sdf_write_pose(FILE *f, const vsg_cli_sdf_mol *m, const vsg_dock_result *r, int k, long record);
+
+/* 1 when path ends in .sdf (any case), 0 for .pdbqt, −1 otherwise. */
+int vsg_cli_pose_path_kind(const char *path);
+
 #endif

@@ -1,6 +1,7 @@
 /* sdf_writer.c — SDF output that keeps the input molecule: an SDF record goes out as it was
  * read, with vsgrid's data items added before its "$$$$"; a MOL2/PDBQT/PDB record becomes a
- * V2000 molfile (atoms, bonds, formal charges) with the same items. Also CSV quoting, the rigid
+ * V2000 molfile (atoms, bonds, formal charges) with the same items; then the charges and
+ * AutoDock types as RDKit's atom property lists. Also CSV quoting, the rigid
  * move of a record (atoms and SDF text) for placed poses, and the rigid PDBQT pose writer. */
 #include <math.h>
 #include <stdio.h>
@@ -98,6 +99,53 @@ static vsg_status write_v2000(FILE *f, const vsg_ligand *lig)
     return VSG_OK;
 }
 
+/* Atoms of the molfile at the start of an SDF record's text (V2000 counts line; V3000 COUNTS), −1 when unknown. */
+static int text_atoms(const char *t, size_t n)
+{
+    size_t i = 0;
+    for (int line = 0; line < 3 && i < n; i++)
+        if (t[i] == '\n') line++;
+    if (i + 3 > n) return -1;
+    char buf[4] = {t[i], t[i + 1], t[i + 2], 0};
+    int v = atoi(buf);
+    if (i + 39 <= n && !memcmp(t + i + 34, "V3000", 5)) {
+        for (size_t k = i; k + 16 < n; k++)
+            if (!memcmp(t + k, "M  V30 COUNTS ", 14)) return atoi(t + k + 14);
+        return -1;
+    }
+    return v;
+}
+
+static int has_item(const char *t, size_t n, const char *key)
+{
+    const size_t kl = strlen(key);
+    for (size_t i = 0; i + kl <= n; i++)
+        if (t[i] == '<' && !memcmp(t + i, key, kl)) return 1;
+    return 0;
+}
+
+/* RDKit's atom property lists (atom.dprop.PartialCharge, atom.prop.AutoDockType): the charges the
+ * record was scored with and its AutoDock types, in the molfile's atom order. Left out when the
+ * molfile's atom count is not the record's (hydrogens merged for scoring), the input already has
+ * the item, or the record has no charges / untyped atoms. */
+static void write_atom_lists(FILE *f, const vsg_ligand *lig, int from_text)
+{
+    if (lig->natoms < 1) return;
+    if (from_text && text_atoms(lig->text, lig->text_len) != lig->natoms) return;
+    int charged = lig->has_charges, typed = 1;
+    for (int i = 0; i < lig->natoms; i++) charged |= lig->atoms[i].charge != 0.0, typed &= lig->atoms[i].ad_type[0] != 0;
+    if (charged && !(from_text && has_item(lig->text, lig->text_len, "<atom.dprop.PartialCharge>"))) {
+        fputs("> <atom.dprop.PartialCharge>\n", f);
+        for (int i = 0; i < lig->natoms; i++) fprintf(f, "%s%.6g", i ? " " : "", lig->atoms[i].charge);
+        fputs("\n\n", f);
+    }
+    if (typed && !(from_text && has_item(lig->text, lig->text_len, "<atom.prop.AutoDockType>"))) {
+        fputs("> <atom.prop.AutoDockType>\n", f);
+        for (int i = 0; i < lig->natoms; i++) fprintf(f, "%s%s", i ? " " : "", lig->atoms[i].ad_type);
+        fputs("\n\n", f);
+    }
+}
+
 vsg_status vsg_sdf_write_record(FILE *f, const vsg_ligand *lig, const vsg_sdf_tag *tags, int ntags)
 {
     if (!f || !lig) return vsg_fail(VSG_E_ARG, "SDF writer: NULL file or molecule");
@@ -111,6 +159,7 @@ vsg_status vsg_sdf_write_record(FILE *f, const vsg_ligand *lig, const vsg_sdf_ta
         if (st != VSG_OK) return st;
     }
     write_tags(f, tags, ntags);
+    write_atom_lists(f, lig, lig->format == VSG_LIG_SDF && lig->text && lig->text_len > 0);
     fputs("$$$$\n", f);
     return ferror(f) ? vsg_fail(VSG_E_IO, "SDF writer: write error") : VSG_OK;
 }
