@@ -7,8 +7,8 @@
 #include "engine/cli/dock_options.h"
 
 const char vsg_cli_dock_options_help[] =
-    "  --search S          effort: fast (64 chains x 40 steps), balanced (128 x 60), detail\n"
-    "                      (256 x 100), or vina (Vina 1.2's: 8 chains of 105 x (50 + atoms + 10 x\n"
+    "  --search S          effort: fast (64 chains x 40 steps), balanced (96 x 40), detail\n"
+    "                      (128 x 60), or vina (Vina 1.2's: 8 chains of 105 x (50 + atoms + 10 x\n"
     "                      (6 + torsions)) steps, 20 minima kept a chain); each chain starts from a\n"
     "                      random position, orientation and torsions in the box\n"
     "  --exhaustiveness N  Monte Carlo chains a record (overrides --search's)\n"
