@@ -40,6 +40,9 @@ static const char rescore_usage[] =
     "       vsgrid rescore RECEPTOR.pdbqt POSES... --scoring ad4 -o RESULTS.csv [--keep-maps P]\n"
     "       (AutoDock4 scores as autodock4's epdb, on a map set made around the poses: see\n"
     "       'vsgrid rescore --scoring ad4 --help' and the end)\n"
+    "       vsgrid rescore RECEPTOR.pdbqt LIBRARY... --scoring vina --placement flexible\n"
+    "       (--box ...|--around LIG) -o RESULTS.csv [--poses-out F.sdf|F.pdbqt] (docking: Vina\n"
+    "       maps of the box, then the flexible screen: 'vsgrid rescore --placement flexible --help')\n"
     "\n"
     "Rescores docking poses in one command: reads the poses once for the bounding box of their\n"
     "atoms, builds the receptor's potential grid on that box plus --padding (in memory;\n"
@@ -874,11 +877,15 @@ done:
 
 /* ---- the command ----------------------------------------------------------------------- */
 
+int vsg_cli_rescore_flexible(int argc, char **argv); /* cli_rescore_flexible.c */
+
 int vsg_cmd_rescore(int argc, char **argv)
 {
     const double t0 = vsg_now();
     static rescore_cli c; /* large (the input list): not on the stack */
     const char *scoring = vsg_cli_scoring_arg(argc, argv);
+    const char *placement = vsg_cli_placement_arg(argc, argv);
+    if (placement && !strcmp(placement, "flexible")) return vsg_cli_rescore_flexible(argc, argv); /* maps + docking */
     if (scoring && (!strcmp(scoring, "vina") || !strcmp(scoring, "vinardo"))) { /* Vina: its own CPU loop */
         int vr = vsg_cli_vina_command(argc, argv, "rescore", 1);
         return vr == -2 ? 0 : vr;
