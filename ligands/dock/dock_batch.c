@@ -141,49 +141,49 @@ static vsg_status finish_gpu_record(const vsg_vina_target *t, dock_prep *d, cons
     return st;
 }
 
-/* One GPU's share: records i with mine[i] packed, run, and finished into out. */
+/* One GPU's share of a batch: its records packed, run, the chains' minima brought back. */
+typedef struct {
+    dock_gpu_batch b;
+    float *res;
+    long long *evals;
+    vsg_status st;
+} gpu_share;
+
+/* Packs and runs the records i with mine[i] on `device` (the caller's thread for that GPU). */
 static vsg_status run_share(const vsg_vina_target *t, dock_prep *prep, const char *mine, int n, const uint64_t *seed,
-                            const vsg_dock_params *P, int device, vsg_dock_result *out, vsg_status *status,
-                            char (*message)[256])
+                            const vsg_dock_params *P, int device, gpu_share *sh)
 {
+    memset(sh, 0, sizeof *sh);
     dock_gpu_maps *maps = NULL;
     vsg_status st = device_maps(t, device, &maps);
     if (st != VSG_OK) return st;
-    dock_gpu_batch b;
-    float *res = NULL;
-    long long *evals = NULL;
-    st = dock_pack(prep, mine, n, seed, P, &b);
-    if (st == VSG_OK && b.nchain > 0) {
-        res = malloc(sizeof(float) * (size_t)(8 + b.max_rot) * (size_t)b.nchain);
-        evals = malloc(sizeof(long long) * (size_t)b.nchain);
-        if (!res || !evals) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    st = dock_pack(prep, mine, n, seed, P, &sh->b);
+    if (st == VSG_OK && sh->b.nchain > 0) {
+        sh->res = malloc(sizeof(float) * (size_t)(8 + sh->b.max_rot) * (size_t)sh->b.nchain);
+        sh->evals = malloc(sizeof(long long) * (size_t)sh->b.nchain);
+        if (!sh->res || !sh->evals) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
         const double k0 = vsg_now();
-        if (st == VSG_OK) st = dock_gpu_run(maps, &b, res, evals);
+        if (st == VSG_OK) st = dock_gpu_run(maps, &sh->b, sh->res, sh->evals);
         if (getenv("VSG_DOCK_TIMES"))
-            fprintf(stderr, "vsg_dock_batch: GPU %d: %d records, %d chains: search %.3f s\n", device, b.nrec, b.nchain,
-                    vsg_now() - k0);
+            fprintf(stderr, "vsg_dock_batch: GPU %d: %d records, %d chains: search %.3f s\n", device, sh->b.nrec,
+                    sh->b.nchain, vsg_now() - k0);
     }
-    if (st == VSG_OK && b.nchain > 0) {
-        const int stride = 8 + b.max_rot;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1)
-#endif
-        for (int r = 0; r < b.nrec; r++) {
-            const int i = b.record_of[r];
-            const dock_gpu_record *g = &b.rec[r];
-            status[i] = finish_gpu_record(t, &prep[i], res + (size_t)g->chain0 * (size_t)stride, stride, g->nchain, P,
-                                          &out[i]);
-            if (status[i] != VSG_OK) {
-                note(message, i, vsg_last_error());
-                vsg_dock_result_release(&out[i]);
-                continue;
-            }
-            for (int c = 0; c < g->nchain; c++) out[i].evaluations += evals[g->chain0 + c];
-        }
-    }
-    dock_pack_release(&b);
-    free(res), free(evals);
     return st;
+}
+
+/* Record r of a share, finished on the CPU into out[record_of[r]]. */
+static void finish_share_record(const vsg_vina_target *t, dock_prep *prep, const gpu_share *sh, int r,
+                                const vsg_dock_params *P, vsg_dock_result *out, vsg_status *status, char (*message)[256])
+{
+    const int stride = 8 + sh->b.max_rot, i = sh->b.record_of[r];
+    const dock_gpu_record *g = &sh->b.rec[r];
+    status[i] = finish_gpu_record(t, &prep[i], sh->res + (size_t)g->chain0 * (size_t)stride, stride, g->nchain, P, &out[i]);
+    if (status[i] != VSG_OK) {
+        note(message, i, vsg_last_error());
+        vsg_dock_result_release(&out[i]);
+        return;
+    }
+    for (int c = 0; c < g->nchain; c++) out[i].evaluations += sh->evals[g->chain0 + c];
 }
 
 typedef struct {
@@ -246,13 +246,33 @@ static vsg_status dock_gpu(const vsg_vina_target *t, const vsg_ligand *const *li
     for (int g = 0; g < ngpus; g++)
         for (int i = 0; i < n; i++) mine[(size_t)g * ((size_t)n + 1) + (size_t)i] = owner[i] == g;
     const double t1 = vsg_now();
+    /* each GPU searches its share from its own host thread; then every record is finished by
+     * all the host's threads (a nested parallel region would run single-threaded) */
+    gpu_share *share = calloc((size_t)ngpus, sizeof *share);
+    vsg_status st = share ? VSG_OK : vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    if (share) {
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static, 1) num_threads(ngpus) if (ngpus > 1)
 #endif
-    for (int g = 0; g < ngpus; g++)
-        gst[g] = run_share(t, prep, mine + (size_t)g * ((size_t)n + 1), n, seed, P, gpus[g], out, status, message);
-    vsg_status st = VSG_OK;
-    for (int g = 0; g < ngpus && st == VSG_OK; g++) st = gst[g];
+        for (int g = 0; g < ngpus; g++)
+            gst[g] = run_share(t, prep, mine + (size_t)g * ((size_t)n + 1), n, seed, P, gpus[g], &share[g]);
+        for (int g = 0; g < ngpus && st == VSG_OK; g++) st = gst[g];
+    }
+    if (st == VSG_OK) {
+        int total = 0;
+        for (int g = 0; g < ngpus; g++) total += share[g].b.nrec;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+        for (int k = 0; k < total; k++) {
+            int g = 0, r = k;
+            while (r >= share[g].b.nrec) r -= share[g].b.nrec, g++;
+            finish_share_record(t, prep, &share[g], r, P, out, status, message);
+        }
+    }
+    if (share)
+        for (int g = 0; g < ngpus; g++) dock_pack_release(&share[g].b), free(share[g].res), free(share[g].evals);
+    free(share);
     if (getenv("VSG_DOCK_TIMES")) /* a bench switch: where a batch's time goes */
         fprintf(stderr, "vsg_dock_batch: %d records on %d GPU(s): prepare %.3f s, search + finish %.3f s\n", n, ngpus,
                 t1 - t0, vsg_now() - t1);
