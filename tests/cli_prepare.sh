@@ -12,7 +12,7 @@
 # tautomers may differ (reported).
 # With Open Babel: the DUD-E INHA receptor (NAD cofactor kept) as PDBQT: AutoDock types only,
 # total charge -5 +- 0.05 (protein -4, NAD -1), NAD's 44 atoms kept; read by autogrid4 (no atom
-# without bonds) and vina when installed; AutoDockTools' 2BRT receptor (adgpu_set42) prepared again
+# without bonds) and vina when installed; 1MBO's haem kept (Fe +2); AutoDockTools' 2BRT receptor (adgpu_set42) prepared again
 # from its heavy atoms: the same AutoDock types (up to 10 His atoms may differ) and >= 95 % of
 # the residue charges within 0.01 e.
 # Usage: cli_prepare.sh VSGRID SOURCE_DIR BINARY_DIR
@@ -161,6 +161,15 @@ else
     [ "$diff_types" -le 10 ] || fail "2BRT: $diff_types heavy atoms typed unlike AutoDockTools: $(comm -13 mine.types adt.types | head -5)"
     awk -v n="$nres" -v c="$close" 'BEGIN { exit !(n > 300 && c >= 0.95 * n) }' ||
       fail "2BRT: only $close of $nres residue charges within 0.01 e of AutoDockTools'"
+  fi
+  # myoglobin (1MBO): a haem with its Fe (no Gasteiger parameters for Fe: the ion charge +2)
+  if [ -f "$shared/pdb/1mbo.pdb" ]; then
+    expect_rc 0 "$vsgrid" prepare "$shared/pdb/1mbo.pdb" -o 1mbo.pdbqt
+    grep -q '^HETATM.* FE  HEM .* 2\.000 Fe' 1mbo.pdbqt || fail "1MBO: the haem Fe is not +2 type Fe"
+    [ "$(grep -c ' HEM ' 1mbo.pdbqt)" = 43 ] || fail "1MBO: the haem's 43 atoms not kept"
+    expect_rc 0 "$vsgrid" prepare "$shared/pdb/1mbo.pdb" -o 1mbo.pqr
+    grep -q "HEM A155 (43 atoms): kept, Gasteiger charges, metal atoms their ion charge" err.txt ||
+      fail "1MBO PQR: haem: $(grep HEM err.txt)"
   fi
   # and to maps (prepared into a PDBQT)
   expect_rc 0 "$vsgrid" maps "$shared/dude/inha/receptor.pdb" --scoring vina --box 9.5,32.6,60.7,8,8,8 -o vm

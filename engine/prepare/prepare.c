@@ -1083,30 +1083,57 @@ static vsg_status charge_groups(job *j, const vsg_prep_options *o)
         }
         if (o->format == VSG_PREP_PDBQT)
             continue; /* charged with the whole structure */
+        /* the organic part; metal atoms (no covalent radius: Fe of a haem, Zn of a cluster) take
+           their usual ion charge, 0 when it is not known */
+        int n = j->nout - start, norg = 0, nmetal = 0, metal_q = 0;
+        patom *org = malloc((size_t)n * sizeof *org);
+        int *back = malloc((size_t)n * sizeof *back);
+        if (!org || !back) {
+            free(org);
+            free(back);
+            return vsg_fail(VSG_E_NOMEM, "out of memory");
+        }
+        for (int i = start; i < j->nout; i++) {
+            if (covalent_radius(j->out[i].element) > 0) {
+                back[norg] = i;
+                org[norg++] = j->out[i];
+            } else {
+                int qi = ion_charge(j->out[i].element);
+                j->out[i].q = qi == 99 ? 0 : qi;
+                metal_q += qi == 99 ? 0 : qi;
+                nmetal++;
+            }
+        }
         vsg_ligand lig;
         vsg_ligand_init(&lig);
-        vsg_status st = group_ligand(j->out + start, j->nout - start, &lig);
-        if (st == VSG_OK) {
+        vsg_status st = norg ? group_ligand(org, norg, &lig) : VSG_OK;
+        if (st == VSG_OK && norg) {
             mark_planar_rings(&lig, 0);
             mark_oxo_groups(&lig, 0);
             st = vsg_ligand_gasteiger(&lig);
         }
-        if (st == VSG_OK)
+        if (st == VSG_OK && norg)
             st = spread_formal_charges(&lig);
         if (st == VSG_OK) {
-            double sum = 0;
+            double sum = metal_q;
             for (int i = 0; i < lig.natoms; i++)
-                j->out[start + i].q = lig.atoms[i].charge, sum += lig.atoms[i].charge;
-            sb_printf(&j->notes, "  %s %c%d (%d atoms): kept, Gasteiger charges (sum %+.3f), Bondi radii\n", p->resn,
-                      m->a[p->first].chain, m->a[p->first].resseq, p->n, sum);
+                j->out[back[i]].q = lig.atoms[i].charge, sum += lig.atoms[i].charge;
+            sb_printf(&j->notes, "  %s %c%d (%d atoms): kept, Gasteiger charges%s (sum %+.3f), Bondi radii\n",
+                      p->resn, m->a[p->first].chain, m->a[p->first].resseq, p->n,
+                      nmetal ? ", metal atoms their ion charge" : "", sum);
         }
         vsg_ligand_release(&lig);
-        if (st == VSG_E_NOMEM || st == VSG_E_UNSUPPORTED)
+        free(org);
+        free(back);
+        if (st == VSG_E_NOMEM)
             return vsg_fail(st, "HETATM group %s %c%d: %s", p->resn, m->a[p->first].chain, m->a[p->first].resseq,
                             vsg_last_error());
-        if (st != VSG_OK)
+        if (st != VSG_OK) {
+            for (int i = start; i < j->nout; i++)
+                j->out[i].q = 0;
             sb_printf(&j->notes, "  %s %c%d (%d atoms): kept with charges 0 (no Gasteiger charges: %s)\n", p->resn,
                       m->a[p->first].chain, m->a[p->first].resseq, p->n, vsg_last_error());
+        }
     }
     return VSG_OK;
 }
@@ -1259,13 +1286,14 @@ static vsg_status pdbqt_charges(job *j, vsg_ligand *lig)
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0, k = pass ? ng : 0; i < j->nout; i++) {
             const pres *p = &m->r[j->res_of[i]];
-            int tail = p->kind == 1 || (p->kind == 2 && p->n == 1 && ion_charge(j->out[i].element) != 99);
+            int metal = p->kind == 2 && covalent_radius(j->out[i].element) <= 0;
+            int tail = p->kind == 1 || metal || (p->kind == 2 && p->n == 1 && ion_charge(j->out[i].element) != 99);
             if (tail != pass)
                 continue;
             if (tail) {
                 snprintf(j->out[i].ad, sizeof j->out[i].ad, "%s", p->kind == 1 ? "OA" : j->out[i].element);
-                if (p->kind == 1)
-                    j->out[i].q = 0;
+                int qi = ion_charge(j->out[i].element);
+                j->out[i].q = p->kind == 1 || qi == 99 ? 0 : qi;
             }
             tmp[k] = j->out[i];
             tres_of[k++] = j->res_of[i];
