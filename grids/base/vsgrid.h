@@ -1755,8 +1755,10 @@ typedef struct {
 void vsg_prep_options_default(vsg_prep_options *o);
 /* Prepares the PDB file at path (plain or .gz); *text receives the PQR or PDBQT (malloc'ed,
  * free() it); summary may be NULL. Returns VSG_OK; VSG_E_IO (cannot read), VSG_E_FORMAT (no
- * ATOM/HETATM records, bad coordinates), VSG_E_ARG, VSG_E_UNSUPPORTED (PDBQT, or PQR of an
- * organic HETATM group, in a build without Open Babel), VSG_E_DATA (Gasteiger failed), VSG_E_NOMEM. */
+ * ATOM/HETATM records, bad coordinates), VSG_E_ARG, VSG_E_UNSUPPORTED (PDBQT in a build without
+ * Open Babel), VSG_E_DATA (PDBQT: Gasteiger failed on the structure), VSG_E_NOMEM. A PQR's
+ * HETATM group that cannot have Gasteiger charges (no Open Babel, or it fails) is kept with
+ * charges 0, and the summary says so. */
 vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, char **text,
                                 vsg_prep_summary *summary);
 void vsg_prep_summary_free(vsg_prep_summary *s);
