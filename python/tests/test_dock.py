@@ -1,0 +1,51 @@
+"""Docking reproduces `vsgrid dock` for the same seed (CPU twin)."""
+import os
+
+import numpy as np
+import pytest
+
+import vsgrid
+from conftest import DATA, read_csv
+
+BIOTIN = os.path.join(DATA, "biotin.pdbqt")
+
+
+def test_dock_equals_cli(cli, vina_maps, tmp_path):
+    out, csvp = tmp_path / "d.pdbqt", tmp_path / "d.csv"
+    cli("dock", vina_maps, BIOTIN, "--devices", "cpu", "--search", "fast", "--seed", 3, "--poses", 3, "--quiet",
+        "--csv", csvp, "-o", out)
+    ref = read_csv(csvp)
+    r = vsgrid.dock(vina_maps, BIOTIN, search="fast", device="cpu", seed=3, poses=3)
+    assert len(r.poses) == len(ref) == 3
+    assert r.chains == 64 and r.steps == 40 and r.rotors == 5 and r.natoms == 18
+    for p, row in zip(r.poses, ref):
+        assert round(p.score["total"], 3) == float(row["score_kcal_mol"])
+        assert round(p.score["inter"], 3) == float(row["inter_kcal_mol"])
+        assert round(p.score["intra"], 3) == float(row["intra_kcal_mol"])
+        assert round(p.energy, 3) == float(row["search_energy_kcal_mol"])
+        assert round(p.rmsd_input, 3) == float(row["rmsd_input_A"])
+        assert p.coordinates.shape == (18, 3)
+    # the written PDBQT's first model holds the best pose's coordinates (record order for PDBQT)
+    atoms = []
+    for line in open(out):
+        if line.startswith("ENDMDL"):
+            break
+        if line.startswith(("ATOM", "HETATM")):
+            atoms.append([float(line[30:38]), float(line[38:46]), float(line[46:54])])
+    assert np.allclose(np.array(atoms), r.poses[0].coordinates[np.argsort(r.record_atom)], atol=1e-3)
+
+
+def test_dock_other_seed_differs(vina_maps):
+    a = vsgrid.dock(vina_maps, BIOTIN, search="fast", device="cpu", seed=3, poses=1, exhaustiveness=8, steps=20)
+    b = vsgrid.dock(vina_maps, BIOTIN, search="fast", device="cpu", seed=3, poses=1, exhaustiveness=8, steps=20)
+    assert a.poses[0].score == b.poses[0].score and np.array_equal(a.poses[0].coordinates, b.poses[0].coordinates)
+    assert a.chains == 8 and a.steps == 20
+
+
+def test_dock_bad_arguments(vina_maps):
+    with pytest.raises(vsgrid.ArgumentError):
+        vsgrid.dock(vina_maps, BIOTIN, search="thorough")
+    with pytest.raises(ValueError):
+        vsgrid.dock(vina_maps, BIOTIN, device="tpu")
+    with pytest.raises(vsgrid.FileError):
+        vsgrid.dock(vina_maps + "_missing", BIOTIN)
