@@ -2,8 +2,8 @@
 # `vsgrid prepare IN.pdb -o OUT.pqr|OUT.pdbqt`: receptor preparation (engine/prepare/).
 # Without extra data: --help, usage errors (2), a missing input (3), and a dipeptide of 1AJJ
 # (Pro 4, Cys 5) with a Ca2+ ion and a water: NPRO + CCYS with pdb2pqr's atoms (28), AMBER
-# charges +1 and -1, the ion +2, the water dropped (kept with --keep-waters); `vsgrid grid` of
-# the PDB itself (prepared on the way, net charge +2), and with data `vsgrid maps` of INHA's PDB.
+# charges +1 and -1, the ion +2, the water dropped (kept with --keep-waters); `vsgrid grid` and
+# `surface` of the PDB itself (prepared on the way, net charge +2), with data `maps` of INHA's PDB.
 # With ../shared/data (or $VSG_SHARED_DATA), against pdb2pqr's own regression outputs
 # (pqr/pdb2pqr/, so pdb2pqr need not be installed): 1AFS (2 chains, NADP and testosterone,
 # waters kept) with AMBER and PARSE, and 1AJJ with PARSE (its sulfate -2, its Ca2+ +2, kept):
@@ -84,6 +84,8 @@ grep -q HOH dipw.pqr || fail "--keep-waters dropped the water"
 expect_rc 0 "$vsgrid" grid dipeptide.pdb --method coulomb --around dip.pqr -o dipc.vsg
 grep -q "prepared dipeptide.pdb" err.txt || fail "grid of a PDB: no preparation summary: $(head -3 err.txt)"
 grep -q "net charge +2.000 e" err.txt || fail "grid of a PDB: net charge: $(grep 'net charge' err.txt)"
+expect_rc 0 "$vsgrid" surface dipeptide.pdb -o dip.ply
+grep -q "prepared dipeptide.pdb" err.txt && [ -s dip.ply ] || fail "surface of a PDB: $(head -3 err.txt)"
 
 shared=${VSG_SHARED_DATA:-$src/../shared/data}
 p=$shared/pqr/pdb2pqr

@@ -14,7 +14,7 @@ static const char usage[] =
     "usage: vsgrid surface RECEPTOR -o OUT.ply [options]\n"
     "\n"
     "Electrostatic potential on the molecular surface of RECEPTOR (PQR, PDBQT or MOL2 with\n"
-    "charges and radii) with the analytic linearized Poisson-Boltzmann model (ALPB; Fenley,\n"
+    "charges and radii; a PDB is prepared first as by `vsgrid prepare`, AMBER) with the analytic linearized Poisson-Boltzmann model (ALPB; Fenley,\n"
     "Gordon & Onufriev 2008), summed over all atom-vertex pairs (exact) or with hierarchical\n"
     "charge partitioning (HCP: atoms -> residues -> chains/strands -> complexes; paper 004).\n"
     "\n"
@@ -157,7 +157,10 @@ int vsg_cmd_surface(int argc, char **argv)
     float *phi_kt = NULL;
     vsg_surface_report r;
     int rc = 0;
-    vsg_status st = vsg_molecule_read(rec, NULL, &m);
+    char *prep = NULL; /* a PDB receptor is prepared (vsgrid prepare) into a PQR */
+    vsg_status st = vsg_receptor_read(rec, VSG_PREP_PQR, &m, &prep);
+    if (prep && !quiet) fputs(prep, stderr);
+    free(prep);
     size_t natoms = st == VSG_OK ? vsg_molecule_atom_count(m) : 0;
     t_read = vsg_now() - t0;
     if (st == VSG_OK && talk) fprintf(stderr, "vsgrid surface: %zu atoms read; building the surface...\n", natoms);
