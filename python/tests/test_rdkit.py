@@ -57,3 +57,15 @@ def test_rdkit_dock_and_pose_back(posed_sdf, vina_maps):
     placed = a.to_rdkit(m)
     xyz = placed.GetConformer().GetPositions()
     assert np.allclose(xyz[a.record_atom], a.poses[0].coordinates)
+
+
+def test_rdkit_conformers_are_records(vina_maps):
+    from rdkit.Chem import AllChem
+    m = Chem.AddHs(Chem.MolFromSmiles("OC(=O)CCCC[C@@H]1SC[C@@H]2NC(=O)N[C@H]12"))
+    assert len(AllChem.EmbedMultipleConfs(m, 3, randomSeed=7)) == 3
+    recs = vsgrid.read_ligands(m)
+    assert len(recs) == 3
+    for cid, r in enumerate(recs):
+        assert np.allclose(r["coordinates"], m.GetConformer(cid).GetPositions(), atol=1e-4)
+    rows = vsgrid.screen(vina_maps, m, scoring="vina")
+    assert [r["record"] for r in rows] == [1, 2, 3]

@@ -85,3 +85,33 @@ def test_python_vina_maps_equal_cli(vina_maps, tmp_path):
         assert a.splitlines()[3:] == b.splitlines()[3:]  # header lines 1-3 name the files
     with pytest.raises(vsgrid.UnsupportedError):
         vsgrid.maps(os.path.join(DATA, "1stp_receptor.pdbqt"), scoring="ad4", around=BIOTIN)
+
+
+def test_rigid_placement_equals_cli(cli, ad4_maps, tmp_path):
+    out, poses = tmp_path / "r.csv", tmp_path / "r.pdbqt"
+    cli("screen", ad4_maps, BIOTIN, "--placement", "rigid", "--around", BIOTIN, "--rotations", 300, "--devices", "cpu",
+        "--quiet", "--poses-out", poses, "-o", out)
+    ref = read_csv(out)[0]
+    mine = tmp_path / "py.pdbqt"
+    row = vsgrid.screen(ad4_maps, BIOTIN, placement="rigid", around=BIOTIN, rotations=300, poses_out=mine)[0]
+    for k in ("score_kcal_mol", "pose_index", "pose_qw", "pose_tx", "pose_ty", "pose_tz"):
+        assert row[k] == pytest.approx(float(ref[k]), abs=1e-12)
+    assert open(mine).read() == open(poses).read()
+    with pytest.raises(ValueError):
+        vsgrid.screen(ad4_maps, BIOTIN, poses_out=mine)  # poses need placement="rigid"
+
+
+def test_library_warnings_captured(coulomb_grid):
+    import warnings
+    vsgrid.capture_warnings()
+    try:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            g = vsgrid.Grid.load(coulomb_grid)
+            # the PB solve on 'auto' without a GPU warns that it runs the CPU solver
+            if vsgrid.gpu_count() == 0:
+                vsgrid.pb(os.path.join(DATA, "fas2.pqr"), spacing=2.0)
+                assert any(issubclass(x.category, vsgrid.LibraryWarning) for x in w)
+            assert g.shape
+    finally:
+        vsgrid.capture_warnings(False)

@@ -40,8 +40,9 @@ except ImportError:  # numpy is optional: lists then
 
 __all__ = ["Error", "FileError", "FormatError", "NoMemoryError", "DeviceError", "ArgumentError", "LimitError",
            "ConvergenceError", "UnsupportedError", "DataError", "Molecule", "Grid", "MapSet", "DockResult",
-           "Pose", "coulomb", "pb", "maps", "score", "screen", "dock", "version", "library_version",
-           "library_path", "gpu_count", "XS_TYPES"]
+           "Pose", "coulomb", "pb", "maps", "score", "screen", "dock", "read_ligands", "rdkit_to_sdf",
+           "capture_warnings", "LibraryWarning", "version", "library_version", "library_path", "gpu_count",
+           "XS_TYPES"]
 
 __version__ = "0.2.0"
 library_path = _lib.path
@@ -61,6 +62,31 @@ def gpu_count():
 
 
 XS_TYPES = [_L.vsg_xs_type_name(i).decode() for i in range(19)]
+
+
+# ---- warnings ----------------------------------------------------------------------------
+class LibraryWarning(UserWarning):
+    """A warning of the C library (a skipped record, a GPU fallback, an unconverged level...)."""
+
+
+_warning_callback = None
+
+
+def capture_warnings(enable=True):
+    """Route the library's warnings to Python's ``warnings`` module (:class:`LibraryWarning`),
+    e.g. so that a notebook shows them (by default they are printed on the process's stderr,
+    which a notebook kernel does not show). ``capture_warnings(False)`` restores stderr."""
+    global _warning_callback
+    import warnings
+
+    if enable:
+        def _on_warning(message, user):
+            warnings.warn(_s(message) if message else "", LibraryWarning, stacklevel=2)
+        _warning_callback = _lib.WARNING_FN(_on_warning)  # kept alive: the library holds it
+        _L.vsg_set_warning_handler(ctypes.cast(_warning_callback, ctypes.c_void_p), None)
+    else:
+        _L.vsg_set_warning_handler(None, None)
+        _warning_callback = None
 
 
 # ---- errors ------------------------------------------------------------------------------
@@ -739,11 +765,14 @@ def _is_rdkit(mol):
     return type(mol).__module__.startswith("rdkit")
 
 
-def rdkit_to_sdf(mols, path, charges="gasteiger"):
-    """Writes RDKit molecules (their hydrogens as given, each conformer... the first) to an SDF
-    that vsgrid reads with partial charges: each atom's "_GasteigerCharge" / "PartialCharge"
-    property when set, else Gasteiger charges computed by RDKit (``charges="gasteiger"``), as
-    the atom property list ``atom.dprop.PartialCharge``."""
+def rdkit_to_sdf(mols, path, charges="gasteiger", conformers="all"):
+    """Writes RDKit molecules to an SDF that vsgrid reads with their partial charges, one record
+    per conformer (``conformers="all"``, in conformer order) or of the default conformer only
+    (``conformers="first"``); hydrogens as the molecule has them. Charges: each atom's
+    "PartialCharge" property (what vsgrid's own SDF carries), else its "_GasteigerCharge", else
+    Gasteiger charges computed here by RDKit (``charges="gasteiger"``; ``charges="file"``
+    refuses a molecule without them), written as the atom property list
+    ``atom.dprop.PartialCharge``."""
     from rdkit import Chem
     from rdkit.Chem import AllChem
     w = Chem.SDWriter(os.fspath(path))
@@ -764,7 +793,9 @@ def rdkit_to_sdf(mols, path, charges="gasteiger"):
                 for a, v in zip(m.GetAtoms(), q):
                     a.SetDoubleProp("PartialCharge", float(v))
             Chem.CreateAtomDoublePropertyList(m, "PartialCharge")
-            w.write(m)
+            ids = [c.GetId() for c in m.GetConformers()] if conformers == "all" else [-1]
+            for cid in ids:
+                w.write(m, confId=cid)
     finally:
         w.close()
 
@@ -869,7 +900,8 @@ _CHARGES = {"auto": 0, "file": 1, "gasteiger": 2}
 
 
 def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperature=298.15, sdf_out=None, top=0,
-           progress=False):
+           progress=False, placement="as-is", box=None, around=None, padding=2.0, step=1.0, rotations=1000,
+           top_poses=0, poses_out=None):
     """Screens ligand files (a path, a list of paths, an RDKit molecule or a list of them) and
     returns their rows, one dict per input record in input order, the columns of `vsgrid
     screen`'s CSV (index, name, score_kcal_mol, ..., status, message; numbers as int/float,
@@ -881,9 +913,15 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
     --scoring vina`). ``device``: "cpu" (the CPU twin), "auto" (every GPU, else the CPU) or a
     GPU number. ``sdf_out``: also write the scored molecules (the best ``top``) as SDF.
 
+    ``placement="rigid"`` (AutoDock4 map sets): every molecule placed by the exhaustive
+    rigid-body search, as `vsgrid screen --placement rigid`: ``rotations`` super-Fibonacci
+    rotations (1000) times site points ``step`` Å apart (1.0) in the site box: ``box`` (cx, cy,
+    cz, sx, sy, sz), ``around`` a ligand (its first record's atom extent plus ``padding``, 2 Å),
+    or the grid's box less 2 Å a side; ``poses_out`` (.pdbqt or .sdf) gets each molecule's best
+    ``top_poses`` poses; the rows gain the best pose's columns.
+
     v1: the rows go through a temporary CSV file that is read back (the C API has no in-memory
-    row interface yet); only as-is scoring (no rigid placement or flexible docking of a whole
-    library here: use :func:`dock` per molecule)."""
+    row interface yet). Flexible docking of a library: :func:`dock` with ``all_records=True``."""
     paths_in = [ligands] if isinstance(ligands, (str, bytes, os.PathLike)) or _is_rdkit(ligands) else list(ligands)
     files, tmps = [], []
     try:
@@ -899,7 +937,9 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
         fd, csvpath = tempfile.mkstemp(suffix=".csv", prefix="vsgrid-")
         os.close(fd)
         try:
-            _screen_to(target, files, scoring, charges, device, temperature, sdf_out, top, progress, csvpath)
+            place = dict(placement=placement, box=box, around=around, padding=padding, step=step,
+                         rotations=rotations, top_poses=top_poses, poses_out=poses_out)
+            _screen_to(target, files, scoring, charges, device, temperature, sdf_out, top, progress, csvpath, place)
             rows = _read_csv(csvpath)
             if rd:  # the temporary file's name means nothing to the caller
                 for row in rows:
@@ -912,7 +952,35 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
             cm.__exit__(None, None, None)
 
 
-def _screen_to(target, files, scoring, charges, device, temperature, sdf_out, top, progress, csvpath):
+def _site_box(place, grids):
+    """The rigid placement's site box (vsg_place_box), as `vsgrid screen` resolves it."""
+    b = _lib.PlaceBox()
+    b.step = float(place["step"])
+    if place["box"] is not None and place["around"] is not None:
+        raise ValueError("give box or around, not both")
+    if place["box"] is not None:
+        v = [float(x) for x in place["box"]]
+        if len(v) != 6 or min(v[3:]) < 0:
+            raise ValueError("box: (cx, cy, cz, sx, sy, sz) with sizes >= 0")
+        b.center[:], b.half[:] = v[:3], [0.5 * x for x in v[3:]]
+    elif place["around"] is not None:
+        recs = read_ligands(place["around"])
+        if not recs or recs[0]["status"] != 0 or not len(recs[0]["coordinates"]):
+            raise FormatError(-2, "around: %s" % (recs[0]["message"] if recs else "no record"))
+        xyz = recs[0]["coordinates"]
+        lo = [min(p[d] for p in xyz) for d in range(3)]
+        hi = [max(p[d] for p in xyz) for d in range(3)]
+        b.center[:] = [0.5 * (lo[d] + hi[d]) for d in range(3)]
+        b.half[:] = [0.5 * (hi[d] - lo[d]) + float(place["padding"]) for d in range(3)]
+    else:
+        for d in range(3):
+            extent = (grids.n[d] - 1) * grids.spacing[d]
+            b.center[d] = grids.origin[d] + 0.5 * extent
+            b.half[d] = max(0.5 * extent - 2.0, 0.0)
+    return b
+
+
+def _screen_to(target, files, scoring, charges, device, temperature, sdf_out, top, progress, csvpath, place):
     inputs = (ctypes.c_char_p * len(files))(*[_b(p) for p in files])
     rep = _lib.ScreenReport()
     f = _lib.libc.fopen(_b(csvpath), b"w")
@@ -960,6 +1028,20 @@ def _screen_to(target, files, scoring, charges, device, temperature, sdf_out, to
             o.sdf_path = _b(sdf_out) if sdf_out else None
             o.top = int(top)
             o.progress = 1 if progress else 0
+            placement = _choice({"as-is": 0, "rigid": 1}, place["placement"], "placement")
+            rot = None
+            if placement == 1:
+                nrot = int(place["rotations"])
+                if not 1 <= nrot <= 10000000:
+                    raise ValueError("rotations: 1 .. 10000000")
+                rot = (_lib.Quat * nrot)()
+                _check(_L.vsg_rotations_super_fibonacci(nrot, rot))
+                o.placement, o.box = 1, _site_box(place, grids.contents)
+                o.rotations, o.nrotations = rot, nrot
+                o.top_poses = int(place["top_poses"])
+                o.poses_path = _b(place["poses_out"]) if place["poses_out"] else None
+            elif place["poses_out"] or place["box"] is not None or place["around"] is not None:
+                raise ValueError("box, around and poses_out need placement='rigid'")
             st = _L.vsg_screen_run(grids, ctypes.byref(o), ctypes.byref(rep))
     finally:
         _lib.libc.fclose(f)
@@ -1011,7 +1093,8 @@ def dock(mapset_prefix, ligand, search="balanced", device="auto", seed=0, poses=
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
     ``search`` "fast", "balanced", "detail" or "vina" (the presets; ``exhaustiveness`` and
-    ``steps`` override them), ``device`` "auto" (the GPU when usable), "cpu" or "gpu".
+    ``steps`` override them), ``device`` "auto" (the GPU when usable), "cpu", "gpu", or a GPU
+    number or list of them (the records shared among them by cost).
     ``ligand``: a file (SDF, MOL2, PDBQT) or an RDKit molecule (written to a temporary SDF with
     its partial charges). Returns a :class:`DockResult` of the first record, or with
     ``all_records`` a list of them (record i docked with seed + i, as `vsgrid screen
@@ -1028,7 +1111,14 @@ def dock(mapset_prefix, ligand, search="balanced", device="auto", seed=0, poses=
     p.poses = int(poses)
     p.seed = int(seed)
     p.threads = int(threads)
-    dev = _choice(_DEVICES, device, "device")
+    if isinstance(device, (list, tuple)) or (isinstance(device, int) and not isinstance(device, bool)):
+        gpus = list(device) if isinstance(device, (list, tuple)) else [device]
+        if not 1 <= len(gpus) <= 16:
+            raise ValueError("device: 1 to 16 GPU numbers")
+        dev, p.ngpus = 2, len(gpus)
+        p.gpus[:len(gpus)] = [int(g) for g in gpus]
+    else:
+        dev = _choice(_DEVICES, device, "device")
     sf = {"vina": 0, "vinardo": 1}
     t = ctypes.c_void_p()
     _check(_L.vsg_vina_target_maps(_b(mapset_prefix), _choice(sf, scoring, "scoring"), ctypes.byref(t)))
@@ -1036,15 +1126,12 @@ def dock(mapset_prefix, ligand, search="balanced", device="auto", seed=0, poses=
     try:
         with _LigandFile(ligand) as path:
             r = _Reader([path], keep_text=True)
+            ligs = []
             try:
-                ligs = []
                 for lig in r:
                     ligs.append(lig)
                     if not all_records:
                         break
-            finally:
-                pass
-            try:
                 if not ligs:
                     raise FormatError(-2, "%s: no record" % path)
                 ok = [lg for lg in ligs if lg.status == 0]

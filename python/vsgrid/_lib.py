@@ -317,6 +317,9 @@ _protos = {
     # docking
     "vsg_dock_params_default": (None, [ctypes.POINTER(DockParams)]),
     "vsg_dock_params_preset": (_S, [ctypes.POINTER(DockParams), ctypes.c_char_p]),
+    "vsg_rotations_super_fibonacci": (_S, [ctypes.c_int, ctypes.POINTER(Quat)]),
+    "vsg_set_warning_handler": (None, [ctypes.c_void_p, ctypes.c_void_p]),
+    "vsg_warning_count": (ctypes.c_size_t, []),
     "vsg_dock_batch": (_S, [_P, ctypes.POINTER(ctypes.POINTER(Ligand)), ctypes.c_int,
                             ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(DockParams), ctypes.c_int,
                             ctypes.POINTER(DockResult), c_int_p, ctypes.c_void_p]),
@@ -326,6 +329,8 @@ for _name, (_res, _args) in _protos.items():
     _f = getattr(lib, _name)
     _f.restype = _res
     _f.argtypes = _args
+
+WARNING_FN = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_void_p)
 
 # libc, for the FILE * the screening calls write their CSV rows to.
 libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
