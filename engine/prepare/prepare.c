@@ -1131,8 +1131,10 @@ static vsg_status charge_groups(job *j, const vsg_prep_options *o)
         if (st != VSG_OK) {
             for (int i = start; i < j->nout; i++)
                 j->out[i].q = 0;
-            sb_printf(&j->notes, "  %s %c%d (%d atoms): kept with charges 0 (no Gasteiger charges: %s)\n", p->resn,
-                      m->a[p->first].chain, m->a[p->first].resseq, p->n, vsg_last_error());
+            sb_printf(&j->notes, "  %s %c%d (%d atoms): kept with charges 0 (%s%s)\n", p->resn, m->a[p->first].chain,
+                      m->a[p->first].resseq, p->n,
+                      st == VSG_E_UNSUPPORTED ? "no Open Babel in this build for Gasteiger charges" : "no Gasteiger charges: ",
+                      st == VSG_E_UNSUPPORTED ? "" : vsg_last_error());
         }
     }
     return VSG_OK;
