@@ -83,8 +83,42 @@ def test_python_vina_maps_equal_cli(vina_maps, tmp_path):
         a = open("%s.%s.map" % (prefix, t)).read()
         b = open("%s.%s.map" % (vina_maps, t)).read()
         assert a.splitlines()[3:] == b.splitlines()[3:]  # header lines 1-3 name the files
-    with pytest.raises(vsgrid.UnsupportedError):
-        vsgrid.maps(os.path.join(DATA, "1stp_receptor.pdbqt"), scoring="ad4", around=BIOTIN)
+    with pytest.raises(ValueError):
+        vsgrid.maps(os.path.join(DATA, "1stp_receptor.pdbqt"), scoring="ad4", around=BIOTIN)  # no prefix
+
+
+def same_files(a_prefix, b_prefix):
+    """Every file of the map set a equals b's, the prefix named in the headers aside."""
+    names = sorted(f for f in os.listdir(os.path.dirname(a_prefix)))
+    assert names == sorted(os.listdir(os.path.dirname(b_prefix)))
+    for name in names:
+        a = open(os.path.join(os.path.dirname(a_prefix), name)).read().replace(a_prefix, "P")
+        b = open(os.path.join(os.path.dirname(b_prefix), name)).read().replace(b_prefix, "P")
+        assert a == b, name
+    return names
+
+
+def test_python_ad4_maps_equal_cli(ad4_maps, tmp_path):
+    prefix = str(tmp_path / "ad4" / "rec")
+    ms = vsgrid.maps(os.path.join(DATA, "1stp_receptor.pdbqt"), scoring="ad4", around=BIOTIN, prefix=prefix,
+                     device="cpu")
+    assert ms.types == ["A", "C", "NA", "OA", "N", "SA", "HD", "F", "Cl", "Br", "I", "P", "S"]
+    names = same_files(ad4_maps[:-len(".maps.fld")], prefix)
+    assert "rec.gpf" in names and "rec.e.map" in names and "rec.d.map" in names and "rec.maps.xyz" in names
+
+
+def test_python_ad4_pb_maps_equal_cli(cli, tmp_path):
+    ref = str(tmp_path / "cli" / "rec")
+    cli("maps", os.path.join(DATA, "1stp_receptor.pdbqt"), "--scoring", "ad4", "--around", BIOTIN, "--device", "cpu",
+        "--ligand-types", "C,OA", "--elec", "pb", "--salt", "0.15", "--quiet", "-o", ref)
+    prefix = str(tmp_path / "py" / "rec")
+    ms = vsgrid.maps(os.path.join(DATA, "1stp_receptor.pdbqt"), scoring="ad4", around=BIOTIN, prefix=prefix,
+                     device="cpu", ligand_types=["C", "OA"], elec="pb", pb_options={"salt": 0.15})
+    assert ms.types == ["C", "OA"]
+    same_files(ref, prefix)
+    with pytest.raises(ValueError):
+        vsgrid.maps(os.path.join(DATA, "1stp_receptor.pdbqt"), scoring="ad4", around=BIOTIN, prefix=prefix,
+                    ligand_types=["Xx"])
 
 
 def test_rigid_placement_equals_cli(cli, ad4_maps, tmp_path):

@@ -515,6 +515,33 @@ def pb(receptor, spacing=0.5, box=None, around=None, padding=None, fill=None, ep
     p = _lib.PBParams()
     _L.vsg_pb_params_default(ctypes.byref(p))
     keep = _box_params(p, spacing, box, around, padding, fill)
+    _pb_options(p, dict(eps_in=eps_in, eps_out=eps_out, temperature=temperature, salt=salt, ions=ions,
+                        ion_radius=ion_radius, surface=surface, probe=probe, bc=bc, nonlinear=nonlinear, tol=tol,
+                        max_iter=max_iter, precision=precision, threads=threads))
+    p.device, p.gpu_index = _device(device)
+    h = ctypes.c_void_p()
+    rep = _lib.PBReport()
+    _check(_L.vsg_pb_solve(m._h, ctypes.byref(p), ctypes.byref(h), ctypes.byref(rep)))
+    g = Grid(h.value)
+    g.report = _struct_dict(rep)
+    del keep
+    return g
+
+
+_PB_KEYS = ("eps_in", "eps_out", "temperature", "salt", "ions", "ion_radius", "surface", "probe", "bc", "nonlinear",
+            "tol", "max_iter", "precision", "threads")
+
+
+def _pb_options(p, o):
+    """Sets the physics and solver options of a vsg_pb_params from pb()'s keywords (those given)."""
+    unknown = set(o) - set(_PB_KEYS)
+    if unknown:
+        raise ValueError("unknown PB option(s): %s" % ", ".join(sorted(unknown)))
+    d = dict(eps_in=p.eps_in, eps_out=p.eps_out, temperature=p.temperature, salt=None, ions=None, ion_radius=2.0,
+             probe=p.probe, nonlinear=p.nonlinear, tol=p.tol, max_iter=p.max_iter, threads=p.threads)
+    d.update(o)
+    eps_in, eps_out, temperature = d["eps_in"], d["eps_out"], d["temperature"]
+    salt, ions, ion_radius = d["salt"], d["ions"], d["ion_radius"]
     p.eps_in, p.eps_out, p.temperature = float(eps_in), float(eps_out), float(temperature)
     species = []
     if salt:
@@ -526,22 +553,17 @@ def pb(receptor, spacing=0.5, box=None, around=None, padding=None, fill=None, ep
     p.n_ions = len(species)
     for i, (q, c, r) in enumerate(species):
         p.ions[i].charge, p.ions[i].molar, p.ions[i].radius = q, c, r
-    p.surface = _choice(_SURFACES, surface, "surface")
-    p.probe = float(probe)
-    p.bc = _choice(_BCS, bc, "bc")
-    p.nonlinear = 1 if nonlinear else 0
-    p.tol = float(tol)
-    p.max_iter = int(max_iter)
-    p.precision = _choice(_PRECISIONS, precision, "precision")
-    p.device, p.gpu_index = _device(device)
-    p.threads = int(threads)
-    h = ctypes.c_void_p()
-    rep = _lib.PBReport()
-    _check(_L.vsg_pb_solve(m._h, ctypes.byref(p), ctypes.byref(h), ctypes.byref(rep)))
-    g = Grid(h.value)
-    g.report = _struct_dict(rep)
-    del keep
-    return g
+    if "surface" in d:
+        p.surface = _choice(_SURFACES, d["surface"], "surface")
+    p.probe = float(d["probe"])
+    if "bc" in d:
+        p.bc = _choice(_BCS, d["bc"], "bc")
+    p.nonlinear = 1 if d["nonlinear"] else 0
+    p.tol = float(d["tol"])
+    p.max_iter = int(d["max_iter"])
+    if "precision" in d:
+        p.precision = _choice(_PRECISIONS, d["precision"], "precision")
+    p.threads = int(d["threads"])
 
 
 def _struct_dict(s):
@@ -690,7 +712,7 @@ def _autobox(ligand, padding):
 
 
 def maps(receptor, scoring="vina", box=None, around=None, padding=4.0, spacing=0.375, types=None, prefix=None,
-         device="auto", analytic=False):
+         device="auto", analytic=False, ligand_types=None, elec=None, elec_weight=None, pb_options=None):
     """A receptor's Vina or Vinardo map set on a box, as `vsgrid maps --scoring vina|vinardo`:
     one affinity map per ligand XS type (``types``: XS or AutoDock names; default all 19),
     written to ``prefix``.<type>.map when ``prefix`` is given (then `vsgrid.dock(prefix, ...)`
@@ -698,14 +720,25 @@ def maps(receptor, scoring="vina", box=None, around=None, padding=4.0, spacing=0
     ``around`` a ligand (file or RDKit molecule; vina's --autobox with ``padding``).
     Returns a dict XS type -> :class:`Grid`.
 
-    scoring="ad4" (the AutoDock4 map set of `vsgrid maps --scoring ad4`) is not offered here
-    yet: the public API has its parts (vsg_ad4_gpf_for_box, vsg_ad4_maps_cpu, the Coulomb e map,
-    vsg_autogrid_fld_write) but no one call; run the command line for it and load the result
-    with :class:`MapSet`."""
+    ``scoring="ad4"``: the AutoDock4 map set `vsgrid maps --scoring ad4 -o PREFIX` writes (the
+    same files: PREFIX.gpf, one PREFIX.<T>.map per ligand type, PREFIX.e.map, PREFIX.d.map,
+    PREFIX.maps.fld/.xyz), composed here from the public calls the command uses
+    (vsg_ad4_gpf_for_box, vsg_gpf_write/read, the Coulomb e map in AutoGrid mode or
+    vsg_pb_map_fill, vsg_ad4_maps_cpu/gpu, vsg_autogrid_maps_write, vsg_autogrid_fld_write).
+    ``ligand_types``: AutoDock types (default A,C,NA,OA,N,SA,HD,F,Cl,Br,I,P,S then the
+    ``around`` ligand's other types); ``elec`` "coulomb" (default) or "pb" (the receptor's
+    PB potential, ``pb_options`` as keywords of :func:`pb`: eps_in, eps_out, salt, ...;
+    ``elec_weight`` default AutoDock4's 0.1406). Returns the :class:`MapSet`."""
     sf = {"vina": 0, "vinardo": 1}
     if scoring == "ad4":
-        raise UnsupportedError(-8, "maps(scoring='ad4'): not in the Python module yet; run "
-                                   "'vsgrid maps REC.pdbqt --scoring ad4 ... -o P' and vsgrid.MapSet.load('P.maps.fld')")
+        if types is not None:
+            raise ValueError("types names Vina's XS types: for ad4 give ligand_types")
+        if prefix is None:
+            raise ValueError("scoring='ad4' writes a map set: give prefix")
+        return _ad4_maps(receptor, box, around, padding, spacing, ligand_types, prefix, device, elec, elec_weight,
+                         pb_options or {})
+    if elec is not None or ligand_types is not None or pb_options:
+        raise ValueError("elec, ligand_types and pb_options are for scoring='ad4'")
     if scoring not in sf:
         raise ValueError("scoring: 'vina', 'vinardo' or 'ad4', not %r" % (scoring,))
     if (box is None) == (around is None):
@@ -758,6 +791,169 @@ def maps(receptor, scoring="vina", box=None, around=None, padding=4.0, spacing=0
         for t, g in grids.items():
             _check(_L.vsg_vina_map_write(g._h, _b("%s.%s.map" % (os.fspath(prefix), t)), macro))
     return grids
+
+
+_AD4_DEFAULT_TYPES = ["A", "C", "NA", "OA", "N", "SA", "HD", "F", "Cl", "Br", "I", "P", "S"]
+
+
+def _ad4_maps(receptor, box, around, padding, spacing, ligand_types, prefix, device, elec, elec_weight, pb_options):
+    elec = elec or "coulomb"
+    if elec not in ("coulomb", "pb"):
+        raise ValueError("elec: 'coulomb' or 'pb', not %r" % (elec,))
+    if (box is None) == (around is None):
+        raise ValueError("give exactly one of box and around")
+    par = _lib.Ad4Params()
+    _check(_L.vsg_ad4_params_builtin(ctypes.byref(par)))
+    types = []
+    if ligand_types is not None:
+        for t in ligand_types:
+            if not _L.vsg_ad4_params_find(ctypes.byref(par), str(t).encode()):
+                raise ValueError("ligand_types: '%s' has no AutoDock4 parameters (AD4.1_bound.dat)" % t)
+            if t not in types:
+                types.append(str(t))
+    else:
+        types = list(_AD4_DEFAULT_TYPES)
+        if around is not None:
+            with _LigandFile(around) as apath:
+                if apath.endswith((".sdf", ".sd", ".mol", ".sdf.gz")):
+                    extra = [t for r in _records(apath)[:1] for t in r["ad_types"]]
+                else:
+                    extra = Molecule.read(apath).ad_types
+            for t in extra:
+                if t and t not in types:
+                    if not _L.vsg_ad4_params_find(ctypes.byref(par), t.encode()):
+                        raise DataError(-9, "around: ligand AutoDock type '%s' has no AutoDock4 parameters: "
+                                            "give ligand_types" % t)
+                    types.append(t)
+    if not types or len(types) > _lib.VSG_AG_MAX_MAPS - 2:
+        raise ValueError("ligand_types: 1 to %d types" % (_lib.VSG_AG_MAX_MAPS - 2))
+    if box is not None:
+        b = list(box)
+        if len(b) == 2:
+            b = list(b[0]) + list(b[1])
+        if len(b) != 6 or not all(x > 0 for x in b[3:]):
+            raise ValueError("box: (cx, cy, cz, sx, sy, sz) with sizes > 0")
+        center, size = [float(v) for v in b[:3]], [float(v) for v in b[3:]]
+    else:
+        center, size = _autobox(around, float(padding))
+        size = [float(v) for v in size]
+    rec_path = os.fspath(receptor.source if isinstance(receptor, Molecule) else receptor)
+    m = receptor if isinstance(receptor, Molecule) else Molecule.read(rec_path, prepare="pdbqt")
+    for a in m.atoms():
+        if not a["ad_type"] or not _L.vsg_ad4_params_find(ctypes.byref(par), a["ad_type"].encode()):
+            raise DataError(-9, "%s:%d: receptor atom '%s' has AutoDock type '%s', which AD4.1_bound.dat lacks"
+                            % (rec_path, a["line"], a["name"], a["ad_type"]))
+    prefix = os.fspath(prefix)
+    pbase = os.path.basename(prefix)
+    rec_in_gpf = rec_path
+    if not rec_path.startswith("/"):
+        absr = os.path.realpath(rec_path)
+        if len(absr) < 128:
+            rec_in_gpf = absr
+    tv = (ctypes.c_char_p * len(types))(*[t.encode() for t in types])
+    gpf = _lib.Gpf()
+    _check(_L.vsg_ad4_gpf_for_box(m._h, rec_in_gpf.encode(), (ctypes.c_double * 3)(*center),
+                                  (ctypes.c_double * 3)(*size), float(spacing), tv, len(types), pbase.encode(),
+                                  ctypes.byref(gpf)))
+    note = ("written by vsgrid %s: maps %s --scoring ad4 (box center %.3f %.3f %.3f, size %g %g %g A)\n"
+            "autogrid4 -p %s.gpf, run in this directory, makes the same maps%s"
+            % (library_version(), rec_path, center[0], center[1], center[2], size[0], size[1], size[2], pbase,
+               "\nexcept the e map: vsgrid's is the Poisson-Boltzmann potential (--elec pb), autogrid4's is Coulomb's"
+               if elec == "pb" else ""))
+    gpf_path = prefix + ".gpf"
+    if os.path.dirname(gpf_path):
+        os.makedirs(os.path.dirname(gpf_path), exist_ok=True)
+    _check(_L.vsg_gpf_write(ctypes.byref(gpf), _b(gpf_path), note.encode()))
+    # From here as `vsgrid grid --gpf PREFIX.gpf --autogrid-maps PREFIX` (the gpf read back: its
+    # 3-decimal centre and spacing are what autogrid4 would use).
+    gp = _lib.Gpf()
+    _check(_L.vsg_gpf_read(_b(gpf_path), ctypes.byref(gp)))
+    c = list(gp.center)
+    if gp.center_auto:
+        c = list(m.coordinates.mean(axis=0)) if _np is not None else c
+    h = gp.spacing
+    n = [gp.npts[d] + 1 for d in range(3)]
+    origin = [c[d] - (gp.npts[d] // 2) * h for d in range(3)]
+    g = Grid(_L.vsg_grid_new((ctypes.c_int * 3)(*n), (ctypes.c_double * 3)(*origin), (ctypes.c_double * 3)(h, h, h),
+                             b"kcal/mol/e"))
+    kind, gpu = _device(device)
+    use_gpu = kind == 2 or (kind == 0 and gpu_count() > 0)
+    if elec == "pb":
+        p = _lib.PBParams()
+        _L.vsg_pb_params_default(ctypes.byref(p))
+        opts = dict(pb_options)
+        _pb_options(p, opts)
+        if p.bc != 5:
+            p.bc = 4
+        if p.precision == 2:
+            p.precision = 0
+        p.device, p.gpu_index = kind, gpu
+        weight = float(elec_weight) if elec_weight else (gp.estat_coeff if gp.have_estat else par.coeff_estat)
+        rep = _lib.PBReport()
+        _check(_L.vsg_pb_map_fill(m._h, ctypes.byref(p), weight, g._h, ctypes.byref(rep)))
+    else:
+        model, eps = 2, 0.0
+        if gp.have_dielectric and gp.dielectric >= 0.0:
+            model, eps = 0, gp.dielectric
+        k = _lib.CoulombKernel()
+        _check(_L.vsg_coulomb_kernel_make(model, eps, 1, ctypes.byref(k)))
+        try:
+            if gp.have_estat:
+                ratio = 332.0 * gp.estat_coeff / k.scale
+                k.scale *= ratio
+                for i in range(k.table_n if k.table else 0):
+                    k.table[i] *= ratio
+            k.have_center = 1
+            k.center[:] = c
+            st = -8
+            if use_gpu:
+                st = _L.vsg_coulomb_gpu(m._h, ctypes.byref(k), g._h, gpu, None)
+                if st != 0 and kind == 2:
+                    _check(st)
+            if st != 0:
+                _check(_L.vsg_coulomb_cpu(m._h, ctypes.byref(k), g._h))
+        finally:
+            _L.vsg_coulomb_kernel_free(ctypes.byref(k))
+    if gp.parameter_file:
+        _check(_L.vsg_ad4_params_read(gp.parameter_file, ctypes.byref(par)))
+    nad4 = gp.n_ligand_types + 1
+    out = (ctypes.c_void_p * nad4)()
+    st = -8
+    if use_gpu:
+        st = _L.vsg_ad4_maps_gpu(m._h, ctypes.byref(gp), ctypes.byref(par), gpu, out)
+        if st != 0 and kind == 2:
+            _check(st)
+    if st != 0:
+        _check(_L.vsg_ad4_maps_cpu(m._h, ctypes.byref(gp), ctypes.byref(par), 0, out))
+    ad4 = [Grid(out[i]) for i in range(nad4)]
+    tnames = [gp.ligand_types[i].value.decode() for i in range(gp.n_ligand_types)]
+    fldp = prefix + ".maps.fld"
+    paths = [prefix + ".e.map"] + ["%s.%s.map" % (prefix, t) for t in tnames] + [prefix + ".d.map"]
+    grids = [g] + ad4
+    hd = _lib.AutogridHeader(_b(gpf_path), os.path.basename(fldp).encode(), os.path.basename(rec_path).encode())
+    _check(_L.vsg_autogrid_maps_write((ctypes.c_void_p * len(grids))(*[x._h.value for x in grids]),
+                                      (ctypes.c_char_p * len(paths))(*[_b(x) for x in paths]), len(paths),
+                                      ctypes.byref(hd)))
+    f = _lib.Fld()
+    f.spacing = h
+    for d in range(3):
+        f.npts[d] = n[d] - 1
+        f.center[d] = origin[d] + 0.5 * (n[d] - 1) * h
+    f.macromolecule = os.path.basename(rec_path).encode()
+    f.gpf = _b(gpf_path)
+    entries = [(t, "%s.%s.map" % (pbase, t)) for t in tnames] + [("e", os.path.basename(paths[0])),
+                                                               ("d", "%s.d.map" % pbase)]
+    f.n_maps = len(entries)
+    for i, (t, fn) in enumerate(entries):
+        f.maps[i].type, f.maps[i].file = t.encode(), fn.encode()
+    _check(_L.vsg_autogrid_fld_write(_b(fldp), ctypes.byref(f)))
+    if elec == "pb":
+        lines = open(fldp).read().split("\n")
+        note = ("# vsgrid: the e map is the Poisson-Boltzmann potential (kcal/mol/e) x %.4g (eps_in %g, eps_out %g), "
+                "not autogrid4's Coulomb map" % (weight, p.eps_in, p.eps_out))
+        with open(fldp, "w") as fh:
+            fh.write("\n".join(lines[:1] + [note] + lines[1:]))
+    return MapSet.load(fldp)
 
 
 # ---- ligands: files and RDKit molecules --------------------------------------------------

@@ -90,6 +90,52 @@ class VinaParams(ctypes.Structure):
     _fields_ = [("scoring", ctypes.c_int), ("tabulated", ctypes.c_int)]
 
 
+VSG_AG_PATH = 512
+VSG_AG_MAX_MAPS = 32
+
+
+class Gpf(ctypes.Structure):
+    _fields_ = [("npts", ctypes.c_int * 3), ("spacing", ctypes.c_double), ("center", ctypes.c_double * 3),
+                ("have_npts", ctypes.c_int), ("have_center", ctypes.c_int), ("center_auto", ctypes.c_int),
+                ("receptor", ctypes.c_char * VSG_AG_PATH), ("gridfld", ctypes.c_char * VSG_AG_PATH),
+                ("elecmap", ctypes.c_char * VSG_AG_PATH), ("have_dielectric", ctypes.c_int),
+                ("dielectric", ctypes.c_double), ("have_estat", ctypes.c_int), ("estat_coeff", ctypes.c_double),
+                ("n_ligand_types", ctypes.c_int), ("ligand_types", (ctypes.c_char * 4) * VSG_AG_MAX_MAPS),
+                ("n_maps", ctypes.c_int), ("maps", (ctypes.c_char * VSG_AG_PATH) * VSG_AG_MAX_MAPS),
+                ("dsolvmap", ctypes.c_char * VSG_AG_PATH), ("n_receptor_types", ctypes.c_int),
+                ("receptor_types", (ctypes.c_char * 4) * VSG_AG_MAX_MAPS), ("smooth", ctypes.c_double),
+                ("qasp", ctypes.c_double), ("parameter_file", ctypes.c_char * VSG_AG_PATH)]
+
+
+class AutogridHeader(ctypes.Structure):
+    _fields_ = [("gpf", ctypes.c_char_p), ("fld", ctypes.c_char_p), ("macromolecule", ctypes.c_char_p)]
+
+
+class FldMap(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_char * 8), ("file", ctypes.c_char * VSG_AG_PATH)]
+
+
+class Fld(ctypes.Structure):
+    _fields_ = [("npts", ctypes.c_int * 3), ("spacing", ctypes.c_double), ("center", ctypes.c_double * 3),
+                ("macromolecule", ctypes.c_char * VSG_AG_PATH), ("gpf", ctypes.c_char * VSG_AG_PATH),
+                ("xyz", ctypes.c_char * VSG_AG_PATH), ("n_maps", ctypes.c_int), ("maps", FldMap * VSG_AG_MAX_MAPS)]
+
+
+VSG_AD4_MAX_TYPES = 64
+
+
+class Ad4AtomPar(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_char * 4), ("rii", ctypes.c_double), ("epsii", ctypes.c_double),
+                ("vol", ctypes.c_double), ("solpar", ctypes.c_double), ("rij_hb", ctypes.c_double),
+                ("epsij_hb", ctypes.c_double), ("hbond", ctypes.c_int)]
+
+
+class Ad4Params(ctypes.Structure):
+    _fields_ = [("coeff_vdw", ctypes.c_double), ("coeff_hbond", ctypes.c_double), ("coeff_estat", ctypes.c_double),
+                ("coeff_desolv", ctypes.c_double), ("coeff_tors", ctypes.c_double), ("n", ctypes.c_int),
+                ("atom", Ad4AtomPar * VSG_AD4_MAX_TYPES)]
+
+
 VSG_SCORE_MAX_MAPS = 32
 VSG_SCORE_NO_TYPE = 255
 
@@ -317,6 +363,18 @@ _protos = {
     # docking
     "vsg_dock_params_default": (None, [ctypes.POINTER(DockParams)]),
     "vsg_dock_params_preset": (_S, [ctypes.POINTER(DockParams), ctypes.c_char_p]),
+    "vsg_ad4_params_builtin": (_S, [ctypes.POINTER(Ad4Params)]),
+    "vsg_ad4_params_read": (_S, [ctypes.c_char_p, ctypes.POINTER(Ad4Params)]),
+    "vsg_ad4_params_find": (ctypes.c_void_p, [ctypes.POINTER(Ad4Params), ctypes.c_char_p]),
+    "vsg_ad4_gpf_for_box": (_S, [_P, ctypes.c_char_p, ctypes.c_double * 3, ctypes.c_double * 3, ctypes.c_double,
+                                 c_char_pp, ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(Gpf)]),
+    "vsg_gpf_write": (_S, [ctypes.POINTER(Gpf), ctypes.c_char_p, ctypes.c_char_p]),
+    "vsg_gpf_read": (_S, [ctypes.c_char_p, ctypes.POINTER(Gpf)]),
+    "vsg_ad4_maps_cpu": (_S, [_P, ctypes.POINTER(Gpf), ctypes.POINTER(Ad4Params), ctypes.c_int, ctypes.POINTER(_P)]),
+    "vsg_ad4_maps_gpu": (_S, [_P, ctypes.POINTER(Gpf), ctypes.POINTER(Ad4Params), ctypes.c_int, ctypes.POINTER(_P)]),
+    "vsg_autogrid_maps_write": (_S, [ctypes.POINTER(_P), c_char_pp, ctypes.c_int, ctypes.POINTER(AutogridHeader)]),
+    "vsg_autogrid_fld_write": (_S, [ctypes.c_char_p, ctypes.POINTER(Fld)]),
+    "vsg_pb_map_fill": (_S, [_P, ctypes.POINTER(PBParams), ctypes.c_double, _P, ctypes.POINTER(PBReport)]),
     "vsg_rotations_super_fibonacci": (_S, [ctypes.c_int, ctypes.POINTER(Quat)]),
     "vsg_set_warning_handler": (None, [ctypes.c_void_p, ctypes.c_void_p]),
     "vsg_warning_count": (ctypes.c_size_t, []),
