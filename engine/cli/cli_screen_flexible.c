@@ -1,7 +1,7 @@
 /* cli_screen_flexible.c — `vsgrid screen PREFIX LIBRARY... --scoring vina|vinardo --placement
  * flexible`: every record docked into the Vina / Vinardo map set by vsg_dock_batch (the GPU
  * search, or its CPU twin), one CSV row per input record in input order (the as-is Vina screen's
- * columns, from the best pose), the best pose of each record as a PDBQT MODEL (--poses-out,
+ * columns, from the best pose), the best --poses poses of each record as PDBQT MODELs or SDF records (--poses-out,
  * dock_poses.h). Records are read in chunks (2048 for the GPU, whose chains then fill it; 64 for
  * the CPU); what the record itself says (reader status, fragments, torsion count) is checked
  * first, the rest docked in one call. Record i (the CSV's 0-based index) is docked with seed
@@ -46,9 +46,19 @@ const char vsg_cli_vina_flexible_help[] =
     "the rows repeat exactly for a seed on a device, whatever --threads or the batch. (--placement\n"
     "rigid needs an AutoDock4 map set, a .maps.fld.)\n"
     "  --max-torsions N    records with more rotatable bonds get status torsions (default 32)\n"
-    "  --poses-out F.pdbqt the best pose of each docked record as a MODEL, in input order, with\n"
-    "                      REMARK VINA RESULT (its score) and 'REMARK VSGRID RECORD: index name';\n"
-    "                      a PDBQT record keeps its tree, an SDF/MOL2 one gets the tree searched\n"
+    "  --poses-out F.pdbqt the best --poses poses of each docked record as MODELs, in input order,\n"
+    "                      with REMARK VINA RESULT (score, RMSD to the best pose) and 'REMARK\n"
+    "                      VSGRID RECORD: index name'; a PDBQT record keeps its tree, an SDF/MOL2\n"
+    "                      one gets the tree searched (AutoDock types, non-polar H merged)\n"
+    "  --poses-out F.sdf   the same poses as the input molecule: all its atoms and bonds (a PDBQT\n"
+    "                      record's inferred from distances), merged hydrogens moved with their\n"
+    "                      heavy atom, M  CHG, and the items vsgrid_score_kcal_mol (and each term),\n"
+    "                      vsgrid_pose, vsgrid_record, atom.dprop.PartialCharge and\n"
+    "                      atom.prop.AutoDockType (RDKit's atom property lists; vsgrid reads the\n"
+    "                      charges back)\n"
+    "  --poses K           poses of each record written (default 1), best first, none within\n"
+    "                      --min-rmsd of a better one; the CSV keeps one row (the best pose)\n"
+    "  --min-rmsd A        heavy-atom RMSD under which two poses are one (default 1 A)\n"
     "  --json FILE         the screen's keys plus placement, search, seed, exhaustiveness,\n"
     "                      steps, max_torsions, dock_evaluations\n"
     "Exit codes as 'vsgrid screen': 3 a library that cannot be opened or read (its rows are\n"
@@ -205,10 +215,36 @@ static void count_code(vsg_screen_report *rep, const char *code)
     }
 }
 
+/* Writes the poses of a docked record (r->res, up to p.poses of them) as PDBQT MODELs numbered on
+ * from *model, or as SDF records. Returns VSG_OK or why not. */
+static vsg_status write_poses(FILE *f, int sdf, vsg_ligand *lig, const vsg_dock_result *res, int *model)
+{
+    vsg_status st = VSG_OK;
+    if (sdf) {
+        vsg_cli_sdf_mol *m = NULL;
+        if ((st = vsg_cli_sdf_mol_new(lig, res, &m)) != VSG_OK) return st;
+        for (int k = 0; k < res->npose && st == VSG_OK; k++)
+            if (!vsg_cli_sdf_write_pose(f, m, res, k, (long)lig->index)) st = vsg_fail(VSG_E_IO, "write error on the poses");
+        vsg_cli_sdf_mol_free(m);
+        return st;
+    }
+    vsg_vina_ligand *vl = NULL; /* for the heavy atoms of the RMSD to the best pose */
+    if (res->npose > 1 && (st = vsg_vina_ligand_new(lig, &vl)) != VSG_OK) return st;
+    st = vsg_cli_dock_model_ligand(lig, res);
+    for (int k = 0; k < res->npose && st == VSG_OK; k++) {
+        const double rb = k ? vsg_cli_dock_rmsd_heavy(res, vl, res->pose[k].xyz, res->pose[0].xyz) : 0.0;
+        if (!vsg_cli_dock_write_model(f, lig, res, k, ++*model, rb, (long)lig->index))
+            st = vsg_fail(VSG_E_DATA, "%s: record %ld: the record's atom lines do not match its model", lig->source,
+                          lig->record);
+    }
+    vsg_vina_ligand_free(vl);
+    return st;
+}
+
 /* The loop: reads, docks and writes chunk by chunk. Returns VSG_OK or a whole-run failure. */
 static vsg_status run(const vsg_vina_target *t, const char *const *inputs, int ninputs, vsg_ligand_format format,
                       int max_atoms, int max_torsions, const vsg_dock_params *p, vsg_device device, FILE *csv, FILE *poses,
-                      int progress, vsg_screen_report *rep, long *evaluations)
+                      int sdf, int progress, vsg_screen_report *rep, long *evaluations)
 {
     memset(rep, 0, sizeof *rep);
     *evaluations = 0;
@@ -218,7 +254,9 @@ static vsg_status run(const vsg_vina_target *t, const char *const *inputs, int n
     vsg_status st = vsg_ligand_reader_open(inputs, ninputs, &ro, &rd);
     if (st != VSG_OK) return st;
     const int gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_gpu_count() > 0);
-    const int chunk_n = gpu ? CHUNK_GPU : CHUNK;
+    int ngpu = p->ngpus > 0 ? p->ngpus : vsg_gpu_count();
+    if (ngpu < 1) ngpu = 1;
+    const int chunk_n = gpu ? CHUNK_GPU * ngpu : CHUNK; /* each GPU gets a full share */
     vsg_ligand *chunk = malloc(sizeof *chunk * (size_t)chunk_n);
     flex_row *rows = calloc((size_t)chunk_n, sizeof *rows);
     const vsg_ligand **ligs = malloc(sizeof *ligs * (size_t)chunk_n);
@@ -282,12 +320,7 @@ static vsg_status run(const vsg_vina_target *t, const char *const *inputs, int n
                 count_code(rep, r->code);
             }
             write_row(csv, &chunk[i], chunk[i].natoms, r);
-            if (r->ok && poses && st == VSG_OK) {
-                st = vsg_cli_dock_model_ligand(&chunk[i], &r->res);
-                if (st == VSG_OK && !vsg_cli_dock_write_model(poses, &chunk[i], &r->res, 0, ++model, 0.0, (long)chunk[i].index))
-                    st = vsg_fail(VSG_E_DATA, "%s: record %ld: the record's atom lines do not match its model",
-                                  chunk[i].source, chunk[i].record);
-            }
+            if (r->ok && poses && st == VSG_OK) st = write_poses(poses, sdf, &chunk[i], &r->res, &model);
             vsg_dock_result_release(&r->res);
         }
         rep->write_s += vsg_now() - c;
@@ -328,6 +361,7 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     memset(&out, 0, sizeof out);
     vsg_dock_params p;
     vsg_dock_params_default(&p);
+    p.poses = 1; /* --poses: the best pose unless more are written */
     vsg_cli_dock_opts dopt;
     vsg_cli_dock_opts_init(&dopt, DEFAULT_SEARCH);
     vsg_vina_scoring sf = VSG_VINA_SCORING_VINA;
@@ -363,6 +397,17 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
         } else if (vsg_arg_is(&a, "-o") || vsg_arg_is(&a, "--output")) { VALUE(); out.csv = v; }
         else if (vsg_arg_is(&a, "--json")) { VALUE(); out.json = v; }
         else if (vsg_arg_is(&a, "--poses-out")) { VALUE(); poses_path = v; }
+        else if (vsg_arg_is(&a, "--poses")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || x != floor(x) || x < 1 || x > 1000)
+                return vsg_cli_usage_error(cmd, "--poses: '%s' is not an integer in 1..1000", v);
+            p.poses = (int)x;
+        } else if (vsg_arg_is(&a, "--min-rmsd")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || !(x >= 0) || x > 100)
+                return vsg_cli_usage_error(cmd, "--min-rmsd: '%s' is not a distance in 0..100 A", v);
+            p.min_rmsd = x;
+        }
         else if (vsg_arg_is(&a, "--format")) {
             VALUE();
             if (!strcmp(v, "sdf")) format = VSG_LIG_SDF;
@@ -393,11 +438,8 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     if (!target) return vsg_cli_usage_error(cmd, "no map-set PREFIX given");
     if (ninputs == 0) return vsg_cli_usage_error(cmd, "no LIBRARY given");
     if (!out.csv) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
-    if (poses_path) {
-        size_t n = strlen(poses_path);
-        if (n < 6 || strcmp(poses_path + n - 6, ".pdbqt"))
-            return vsg_cli_usage_error(cmd, "--poses-out: '%s' is not a .pdbqt file (flexible poses are written as PDBQT)", poses_path);
-    }
+    const int sdf = poses_path ? vsg_cli_pose_path_kind(poses_path) : 0;
+    if (sdf < 0) return vsg_cli_usage_error(cmd, "--poses-out: '%s' is not a .pdbqt or .sdf file", poses_path);
     for (int i = 0; i < ninputs; i++)
         if (!strcmp(inputs[i], "-") && format == VSG_LIG_AUTO) return vsg_cli_usage_error(cmd, "reading standard input needs --format");
 #ifdef _OPENMP
@@ -418,7 +460,7 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     }
     vsg_screen_report rep;
     long evaluations = 0;
-    st = run(t, inputs, ninputs, format, max_atoms, max_torsions, &p, device, csv, poses, !quiet && isatty(2), &rep,
+    st = run(t, inputs, ninputs, format, max_atoms, max_torsions, &p, device, csv, poses, sdf, !quiet && isatty(2), &rep,
              &evaluations);
     if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", out.csv);
     if (poses && fclose(poses) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", poses_path);
@@ -442,6 +484,7 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
             vsg_json_int(&j, "max_torsions", max_torsions);
             vsg_json_int(&j, "dock_evaluations", evaluations);
             if (poses_path) vsg_json_str(&j, "poses_out", poses_path);
+            vsg_json_int(&j, "poses", p.poses);
             vsg_cli_json_finish(&j, f, out.json, vsg_now() - t0);
         }
     }
