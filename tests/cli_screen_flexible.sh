@@ -10,7 +10,8 @@
 # 2 A heavy-atom RMSD of the crystal pose, and vina --score_only (when installed) agrees on the
 # first; an SDF record (data/xiap_actives_docked.sdf.gz's first) after the PDBQT library: its
 # row, its pose written with the tree searched and rescored to its score; bad input (a salt:
-# disconnected; over --max-torsions: torsions) gets its row and the run goes on; --json has the
+# disconnected; over --max-torsions: torsions) gets its row and the run goes on; a macrocycle is
+# docked with its ring as in the input and its row says so; --json has the
 # dock settings; --placement as-is stays the as-is screen. With ../shared/data (or $VSG_SHARED_DATA): the 1IEP ligand docked within 2 A.
 # Usage: cli_screen_flexible.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
@@ -137,6 +138,19 @@ expect_rc 0 "$vsgrid" screen m salt.sdf x1.sdf "$lig" --scoring vina --placement
 sed -n 2p bad.csv | grep -q "2 fragments" || fail "the salt's message: $(sed -n 2p bad.csv)"
 sed -n 3p bad.csv | grep -q "9 torsions, over --max-torsions 8" || fail "the torsion limit's message: $(sed -n 3p bad.csv)"
 [ "$(json_val bad.json max_torsions)" = 8 ] || fail "json: max_torsions"
+
+# a macrocycle (cyclododecane, one ring of 12 atoms): docked, and its row says the ring was kept
+# rigid as in the input
+awk 'BEGIN { print "cyclododecane"; print "  made by cli_screen_flexible.sh"; print "";
+  print " 12 12  0  0  0  0  0  0  0  0999 V2000";
+  for (i = 0; i < 12; i++) { a = i * 3.14159265 / 6; printf "%10.4f%10.4f%10.4f C   0  0  0  0  0  0  0  0  0  0  0  0\n", 2.955 * cos(a), 2.955 * sin(a), (i % 2) * 0.5 }
+  for (i = 1; i <= 12; i++) printf "%3d%3d  1  0\n", i, i % 12 + 1;
+  print "M  END"; print "$$$$" }' > macro.sdf
+expect_rc 0 "$vsgrid" screen m macro.sdf --scoring vina --placement flexible --exhaustiveness 1 --steps 100 --devices cpu \
+  -o macro.csv --quiet
+[ "$(sed -n 2p macro.csv | cut -d, -f14)" = ok ] || fail "the macrocycle's row: $(sed -n 2p macro.csv)"
+sed -n 2p macro.csv | grep -q "macrocycle (ring of 12 atoms) kept rigid" || fail "the macrocycle's note: $(sed -n 2p macro.csv)"
+grep -q "macrocycle" bad.csv && fail "a note on a molecule without a macrocycle"
 
 # --placement as-is: the as-is Vina screen
 expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina --placement as-is -o asis.csv --quiet

@@ -83,7 +83,53 @@ typedef struct {
     char message[256];
     vsg_dock_result res;
     long evaluations;
+    int macrocycle;   /* atoms in the largest ring of ≥ MACROCYCLE atoms (kept rigid); 0: none */
 } flex_row;
+
+#define MACROCYCLE 12 /* ring size from which a ring is a macrocycle (its flexibility matters) */
+
+/* The largest of the smallest rings through each ring bond of an SDF/MOL2 record (for each bond,
+ * the shortest path between its ends without it, plus one); 0 without rings. */
+static int largest_ring(const vsg_ligand *lig)
+{
+    const int n = lig->natoms, nb = lig->nbonds;
+    if (n < 3 || nb < 3 || lig->format == VSG_LIG_PDBQT || lig->format == VSG_LIG_PDB) return 0;
+    int *dist = malloc(sizeof(int) * (size_t)n), *queue = malloc(sizeof(int) * (size_t)n);
+    int *start = calloc((size_t)n + 1, sizeof(int)), *adj = malloc(sizeof(int) * 2 * (size_t)nb);
+    int *fill = calloc((size_t)n + 1, sizeof(int));
+    int best = 0;
+    if (!dist || !queue || !start || !adj || !fill) goto done;
+    for (int k = 0; k < nb; k++) {
+        const int a = lig->bonds[k].a, b = lig->bonds[k].b;
+        if (a < 0 || b < 0 || a >= n || b >= n) continue;
+        start[a + 1]++, start[b + 1]++;
+    }
+    for (int i = 0; i < n; i++) start[i + 1] += start[i];
+    for (int k = 0; k < nb; k++) {
+        const int a = lig->bonds[k].a, b = lig->bonds[k].b;
+        if (a < 0 || b < 0 || a >= n || b >= n) continue;
+        adj[start[a] + fill[a]++] = b, adj[start[b] + fill[b]++] = a;
+    }
+    for (int k = 0; k < nb; k++) {
+        const int a = lig->bonds[k].a, b = lig->bonds[k].b;
+        if (a < 0 || b < 0 || a >= n || b >= n) continue;
+        for (int i = 0; i < n; i++) dist[i] = -1;
+        int head = 0, tail = 0;
+        dist[a] = 0, queue[tail++] = a;
+        while (head < tail && dist[b] < 0) {
+            const int u = queue[head++];
+            for (int q = start[u]; q < start[u + 1]; q++) {
+                const int w = adj[q];
+                if (dist[w] >= 0 || (u == a && w == b)) continue; /* not through the bond itself */
+                dist[w] = dist[u] + 1, queue[tail++] = w;
+            }
+        }
+        if (dist[b] > 0 && dist[b] + 1 > best) best = dist[b] + 1;
+    }
+done:
+    free(dist), free(queue), free(start), free(adj), free(fill);
+    return best;
+}
 
 static const char *code_of(vsg_status st, const char *msg)
 {
@@ -152,6 +198,8 @@ static int precheck(const vsg_ligand *lig, int max_torsions, flex_row *r)
     vsg_vina_ligand_get_info(l, &info);
     vsg_vina_ligand_free(l);
     r->torsdof = info.torsdof;
+    const int ring = largest_ring(lig);
+    if (ring >= MACROCYCLE) r->macrocycle = ring;
     if (info.rotors > max_torsions) {
         snprintf(r->code, sizeof r->code, "%s", VSG_LIG_TORSIONS);
         snprintf(r->message, sizeof r->message, "%s: record %ld: %d torsions, over --max-torsions %d", lig->source,
@@ -195,6 +243,12 @@ static void write_row(FILE *f, const vsg_ligand *lig, int natoms, const flex_row
             vsg_csv_field(f, msg);
         } else {
             fputs("ok,", f);
+            if (r->macrocycle) { /* docked, but its ring only as the input has it */
+                char msg[200];
+                snprintf(msg, sizeof msg, "a macrocycle (ring of %d atoms) kept rigid as in the input: dock several ring conformers",
+                         r->macrocycle);
+                vsg_csv_field(f, msg);
+            }
         }
     } else {
         fputs(",,,,,,,,", f);
