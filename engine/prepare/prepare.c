@@ -756,7 +756,6 @@ static int place_residue(job *j, int r)
         src[k] = i;
         memcpy(pos[k], a->x, sizeof pos[k]);
     }
-    int added_from = -1;
     for (int phase = 0; phase < 2; phase++) {
         for (int k = 0; k < t.n; k++) {
             int h = is_hydrogen_name(t.a[k].name);
@@ -841,7 +840,6 @@ static int place_residue(job *j, int r)
             if (!emit(j, &a, r))
                 return 0;
         }
-    (void)added_from;
     for (int k = 0; k < t.n; k++)
         if (have[k] == 2) {
             patom a = proto;
