@@ -17,6 +17,7 @@
 #include "engine/cli/cli.h"
 #include "engine/cli/dock_options.h"
 #include "engine/cli/cli_vina.h"
+#include "engine/screen/screen_internal.h" /* --resume */
 
 static const char screen_usage[] =
     "usage: vsgrid screen GRID LIBRARY... -o RESULTS.csv [options]\n"
@@ -49,6 +50,14 @@ static const char screen_usage[] =
     "  --json FILE             summary: records, scored, failed (by status), kernel, device,\n"
     "                          seconds split into parse/transfer/score/write, throughput\n"
     "  --quiet                 no summary or progress on stderr\n"
+    "  --resume                go on with an interrupted screen: the rows already in the -o\n"
+    "                          file are checked against the libraries' records (index, name,\n"
+    "                          source, record) and kept, a cut last row dropped; the other\n"
+    "                          records are screened and appended (SDF and poses files too),\n"
+    "                          the result byte for byte an uninterrupted run's. Same command\n"
+    "                          line needed (RESULTS.csv.resume, written by every screen, has\n"
+    "                          it); another library or options: exit 3, nothing written.\n"
+    "                          Not with --top or '-o -'\n"
     "\n"
     "input:\n"
     "  --format F              sdf | mol2 | pdbqt | pdb (default: from each file's content,\n"
@@ -136,6 +145,7 @@ typedef struct {
     double temperature;
     int threads;
     int scoring_ad4; /* --scoring ad4: GRID must be a .maps.fld */
+    int resume;      /* --resume */
     vsg_screen_options so;
     /* placement */
     int have_box, have_padding, have_step, have_rotations;
@@ -170,6 +180,7 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
             continue;
         }
         if (vsg_arg_is(&a, "--quiet")) { c->quiet = 1; continue; }
+        if (vsg_arg_is(&a, "--resume")) { c->resume = 1; continue; }
         int r = vsg_cli_screen_option(&a, cmd, &c->so, &c->out, &devices);
         if (r < 0) return VSG_EXIT_USAGE;
         if (r > 0) continue;
@@ -250,6 +261,11 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
     if (c->ninputs == 0) return vsg_cli_usage_error(cmd, "no LIBRARY given");
     if (!c->out.csv) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
     if (c->out.top && !c->out.sdf) return vsg_cli_usage_error(cmd, "--top needs --sdf-out");
+    if (c->resume && (!strcmp(c->out.csv, "-") || c->out.top || vsg_mpi_active()))
+        return vsg_cli_usage_error(cmd, "--resume needs -o FILE.csv, and works neither with --top (the best are "
+                                        "chosen over the whole run) nor under MPI");
+    if (c->resume && c->so.poses_path && vsg_ligand_format_of(c->so.poses_path) != VSG_LIG_SDF)
+        return vsg_cli_usage_error(cmd, "--resume: --poses-out must be an .sdf file");
     for (int i = 0; i < c->ninputs; i++)
         if (!strcmp(c->inputs[i], "-") && c->so.format == VSG_LIG_AUTO)
             return vsg_cli_usage_error(cmd, "reading standard input needs --format");
@@ -545,7 +561,23 @@ int vsg_cmd_screen(int argc, char **argv)
      * poses in the pipeline), which rank 0 merges below. */
     char part[4200];
     const char *csv_path = vsg_mpi_screen_part(c.out.csv, part, sizeof part);
-    FILE *csv = strcmp(csv_path, "-") ? fopen(csv_path, "w") : stdout;
+    static char fingerprint[60000];
+    vsg_resume_fingerprint(argc, argv, fingerprint, sizeof fingerprint);
+    if (c.resume) { /* --resume: check the rows written, cut what is incomplete, skip the records done */
+        vsg_resume_spec rs = {c.out.csv, c.out.sdf, c.so.poses_path, c.so.top_poses > 1, fingerprint, c.inputs,
+                              c.ninputs, {c.so.format, 0, c.so.max_atoms}};
+        st = vsg_resume_prepare(&rs, &c.so.resume_skip);
+        if (st != VSG_OK) {
+            fprintf(stderr, "vsgrid screen: --resume: %s\n", vsg_last_error());
+            free_grids(&L);
+            return st == VSG_E_NOMEM ? VSG_EXIT_LIMIT : VSG_EXIT_INPUT;
+        }
+        c.so.resume = 1;
+        if (!c.quiet) fprintf(stderr, "vsgrid: resuming %s after its %zu rows\n", c.out.csv, c.so.resume_skip);
+    } else if (strcmp(c.out.csv, "-") && vsg_mpi_rank() == 0 && vsg_resume_sidecar_write(c.out.csv, fingerprint) != VSG_OK) {
+        vsg_warn("%s (--resume will not work on this run)", vsg_last_error());
+    }
+    FILE *csv = strcmp(csv_path, "-") ? fopen(csv_path, c.resume ? "a" : "w") : stdout;
     if (!csv) {
         fprintf(stderr, "vsgrid: cannot write %s: %s\n", csv_path, strerror(errno));
         free_grids(&L);

@@ -1,12 +1,16 @@
 /* screen_output.c — what the screening pipeline writes: CSV rows, SDF data items, the counts
  * by status, and the best-N set behind --top. */
+#define _POSIX_C_SOURCE 200809L /* getline, truncate */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "grids/base/vsgrid.h"
 #include "engine/screen/screen_internal.h"
+#include <unistd.h>
 
 /* ---- writer -------------------------------------------------------------------------------------- */
 
@@ -191,4 +195,253 @@ void vsg_screen_count_code(vsg_screen_report *rep, const char *code)
 void vsg_top_sort(top_heap *h)
 {
     qsort(h->e, h->n, sizeof *h->e, by_score);
+}
+
+/* ---- --resume (screen_internal.h) --------------------------------------------------------------- */
+
+void vsg_resume_fingerprint(int argc, char **argv, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (len) buf[0] = '\0';
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--resume") || !strcmp(a, "--quiet") || !strcmp(a, "--progress")) continue;
+        if (!strncmp(a, "--json=", 7) || !strncmp(a, "--parse-threads=", 16)) continue;
+        if (!strcmp(a, "--json") || !strcmp(a, "--parse-threads")) {
+            i++;
+            continue;
+        }
+        int w = snprintf(buf + n, len - n, "%s\n", a);
+        if (w < 0 || (size_t)w >= len - n) break;
+        n += (size_t)w;
+    }
+}
+
+static void sidecar_path(const char *csv, char *buf, size_t len) { snprintf(buf, len, "%s.resume", csv); }
+
+vsg_status vsg_resume_sidecar_write(const char *csv, const char *fingerprint)
+{
+    char path[4200];
+    sidecar_path(csv, path, sizeof path);
+    FILE *f = fopen(path, "w");
+    if (!f) return vsg_fail(VSG_E_IO, "cannot write %s: %s", path, strerror(errno));
+    fprintf(f, "vsgrid-resume 1\n%s", fingerprint);
+    if (fclose(f) != 0) return vsg_fail(VSG_E_IO, "cannot write %s", path);
+    return VSG_OK;
+}
+
+/* One CSV row (RFC 4180: a quoted field may hold line breaks) into *line; returns its length,
+ * 0 at the end; *complete: it ends with its newline. */
+static size_t csv_row_read(FILE *f, char **line, size_t *cap, int *complete)
+{
+    size_t n = 0;
+    int quotes = 0;
+    char *part = NULL;
+    size_t pcap = 0;
+    ssize_t got;
+    *complete = 0;
+    while ((got = getline(&part, &pcap, f)) > 0) {
+        if (n + (size_t)got + 1 > *cap) {
+            size_t nc = (n + (size_t)got + 1) * 2;
+            char *t = realloc(*line, nc);
+            if (!t) break;
+            *line = t, *cap = nc;
+        }
+        memcpy(*line + n, part, (size_t)got + 1);
+        n += (size_t)got;
+        for (ssize_t i = 0; i < got; i++) quotes ^= part[i] == '"';
+        if (part[got - 1] != '\n') break; /* the end of the file, inside a line */
+        if (!quotes) {
+            *complete = 1;
+            break;
+        }
+    }
+    free(part);
+    return n;
+}
+
+/* Field k of a CSV row, unquoted, into out (cut to len - 1 bytes). Returns 0 when the row has
+ * fewer fields. */
+static int csv_field_get(const char *line, int k, char *out, size_t len)
+{
+    const char *c = line;
+    for (int f = 0;; f++) {
+        size_t n = 0;
+        if (*c == '"') {
+            c++;
+            for (; *c; c++) {
+                if (*c == '"') {
+                    if (c[1] == '"') c++;
+                    else {
+                        c++;
+                        break;
+                    }
+                }
+                if (f == k && n + 1 < len) out[n++] = *c;
+            }
+        }
+        for (; *c && *c != ',' && *c != '\n' && *c != '\r'; c++)
+            if (f == k && n + 1 < len) out[n++] = *c;
+        if (f == k) {
+            out[n] = '\0';
+            return 1;
+        }
+        if (*c != ',') return 0;
+        c++;
+    }
+}
+
+typedef struct {
+    size_t *v;
+    size_t n, cap;
+} size_list;
+
+static int list_push(size_list *l, size_t x)
+{
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? 2 * l->cap : 1024;
+        size_t *t = realloc(l->v, sizeof *t * nc);
+        if (!t) return 0;
+        l->v = t, l->cap = nc;
+    }
+    l->v[l->n++] = x;
+    return 1;
+}
+
+/* The file offsets after each complete record (or group of pose records) of an SDF file. */
+static vsg_status sdf_groups(const char *path, int grouped, size_list *ends)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return errno == ENOENT ? VSG_OK : vsg_fail(VSG_E_IO, "cannot read %s: %s", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0, off = 0, pending = 0;
+    int have_pending = 0, in_record = 0, rank_next = 0;
+    long rank = 0;
+    ssize_t got;
+    vsg_status st = VSG_OK;
+    while ((got = getline(&line, &cap, f)) > 0) {
+        off += (size_t)got;
+        if (line[got - 1] != '\n') break;
+        if (!in_record) in_record = 1, rank = 0;
+        if (rank_next) {
+            rank = strtol(line, NULL, 10);
+            rank_next = 0;
+        } else if (!strncmp(line, "> <vsgrid_pose_rank>", 20)) {
+            rank_next = 1;
+        } else if (!strncmp(line, "$$$$", 4) && (line[4] == '\n' || line[4] == '\r')) {
+            in_record = 0;
+            if (!grouped) {
+                if (!list_push(ends, off)) st = vsg_fail(VSG_E_NOMEM, "out of memory");
+            } else {
+                if (rank <= 1 && have_pending && !list_push(ends, pending)) st = vsg_fail(VSG_E_NOMEM, "out of memory");
+                pending = off, have_pending = 1; /* the last group may be cut: done again */
+            }
+            if (st != VSG_OK) break;
+        }
+    }
+    free(line);
+    fclose(f);
+    return st;
+}
+
+static vsg_status cut_file(const char *path, size_t len)
+{
+    if (truncate(path, (off_t)len) != 0 && errno != ENOENT)
+        return vsg_fail(VSG_E_IO, "cannot cut %s: %s", path, strerror(errno));
+    return VSG_OK;
+}
+
+vsg_status vsg_resume_prepare(const vsg_resume_spec *s, size_t *kept)
+{
+    *kept = 0;
+    char path[4200];
+    sidecar_path(s->csv, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return vsg_fail(VSG_E_FORMAT, "%s: no %s beside it (written by every screen): it was not written by a vsgrid "
+                                      "screen that can be resumed; run without --resume",
+                        s->csv, path);
+    char want[65536], have[65536];
+    snprintf(want, sizeof want, "vsgrid-resume 1\n%s", s->fingerprint);
+    size_t hn = fread(have, 1, sizeof have - 1, f);
+    have[hn] = '\0';
+    fclose(f);
+    if (strcmp(want, have) != 0)
+        return vsg_fail(VSG_E_DATA, "%s was written by a screen with other options or libraries (%s records them): "
+                                    "resume with the same command line, or run without --resume",
+                        s->csv, path);
+    f = fopen(s->csv, "rb");
+    if (!f) return vsg_fail(VSG_E_FORMAT, "cannot read %s: %s", s->csv, strerror(errno));
+    vsg_ligand_reader *rd = NULL;
+    vsg_status st = vsg_ligand_reader_open(s->inputs, s->ninputs, &s->ro, &rd);
+    if (st != VSG_OK) {
+        fclose(f);
+        return st;
+    }
+    vsg_ligand lig;
+    vsg_ligand_init(&lig);
+    size_list rows = {NULL, 0, 0}, emit = {NULL, 0, 0}, sdf_ends = {NULL, 0, 0}, pose_ends = {NULL, 0, 0};
+    char *line = NULL, fld[5][256];
+    size_t cap = 0, off = 0, header_end = 0;
+    int complete = 0, status_col = -1;
+    size_t n = csv_row_read(f, &line, &cap, &complete);
+    if (!complete) {
+        st = vsg_fail(VSG_E_FORMAT, "%s has no complete header line: nothing to resume (run without --resume)", s->csv);
+    } else {
+        header_end = off = n;
+        for (int k = 0; csv_field_get(line, k, fld[0], sizeof fld[0]); k++)
+            if (!strcmp(fld[0], "status")) status_col = k;
+        if (strncmp(line, "index,name,source,record,", 25) != 0 || status_col < 0)
+            st = vsg_fail(VSG_E_FORMAT, "%s is not a vsgrid screen's CSV (its header)", s->csv);
+    }
+    while (st == VSG_OK && (n = csv_row_read(f, &line, &cap, &complete)) > 0 && complete) {
+        int ok = 1;
+        for (int k = 0; k < 4 && ok; k++) ok = csv_field_get(line, k, fld[k], sizeof fld[k]);
+        if (ok) ok = csv_field_get(line, status_col, fld[4], sizeof fld[4]);
+        const size_t r = rows.n;
+        if (!ok) {
+            st = vsg_fail(VSG_E_FORMAT, "%s: row %zu is not a screen row", s->csv, r + 1);
+            break;
+        }
+        if (vsg_ligand_reader_next(rd, &lig) != 1) {
+            st = vsg_fail(VSG_E_DATA, "%s: row %zu (%s) has no record in the libraries: they hold %zu records",
+                          s->csv, r + 1, fld[1], r);
+            break;
+        }
+        char idx[32], rec[32];
+        snprintf(idx, sizeof idx, "%zu", lig.index);
+        snprintf(rec, sizeof rec, "%ld", lig.record);
+        const char *nm = lig.name;
+        int name_ok = !strcmp(fld[1], nm);
+        if (strcmp(fld[0], idx) || !name_ok || strcmp(fld[2], lig.source ? lig.source : "") || strcmp(fld[3], rec)) {
+            st = vsg_fail(VSG_E_DATA,
+                          "%s: row %zu (index %s, name %s, %s record %s) is not the libraries' record %zu (name %s, "
+                          "%s record %ld): not the same library",
+                          s->csv, r + 1, fld[0], fld[1], fld[2], fld[3], lig.index, nm, lig.source ? lig.source : "",
+                          lig.record);
+            break;
+        }
+        off += n;
+        if (!list_push(&rows, off) ||
+            ((!strcmp(fld[4], "ok") || !strcmp(fld[4], "outside")) && !list_push(&emit, r)))
+            st = vsg_fail(VSG_E_NOMEM, "out of memory");
+    }
+    free(line);
+    fclose(f);
+    vsg_ligand_release(&lig);
+    vsg_ligand_reader_close(rd);
+    if (st == VSG_OK && s->sdf) st = sdf_groups(s->sdf, 0, &sdf_ends);
+    if (st == VSG_OK && s->poses) st = sdf_groups(s->poses, s->poses_grouped, &pose_ends);
+    if (st == VSG_OK) {
+        size_t e = emit.n, k = rows.n;
+        if (s->sdf && sdf_ends.n < e) e = sdf_ends.n;
+        if (s->poses && pose_ends.n < e) e = pose_ends.n;
+        if (e < emit.n) k = emit.v[e]; /* the first row whose SDF record is missing, and after */
+        st = cut_file(s->csv, k ? rows.v[k - 1] : header_end);
+        if (st == VSG_OK && s->sdf) st = cut_file(s->sdf, e ? sdf_ends.v[e - 1] : 0);
+        if (st == VSG_OK && s->poses) st = cut_file(s->poses, e ? pose_ends.v[e - 1] : 0);
+        if (st == VSG_OK) *kept = k;
+    }
+    free(rows.v), free(emit.v), free(sdf_ends.v), free(pose_ends.v);
+    return st;
 }

@@ -391,6 +391,10 @@ static void *reader_main(void *arg)
         }
         double t0 = vsg_now();
         int got = vsg_ligand_reader_next(p->reader, &lig);
+        if (got == 1 && p->o->resume && lig.index < p->o->resume_skip) { /* --resume: its row is written */
+            busy += vsg_now() - t0;
+            continue;
+        }
         if (got == 1) vsg_screen_prepare(p, &lig);
         busy += vsg_now() - t0;
         if (got != 1) break;
@@ -731,6 +735,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     if (st != VSG_OK) goto out_pool;
     p.reader_opt = ro;
     if (p.nparse > 1 && !vsg_ligand_reader_splittable(p.reader)) p.nparse = 1;
+    if (o->resume) p.nparse = 1; /* --resume: the reader skips the records done by their index */
     if (p.nparse <= 1) p.nsplit = 1;
     if (p.nsplit > 1) { /* splitter j: inputs j, j + nsplit, ..., each with a reader of its own */
         const char **paths = malloc(sizeof *paths * (size_t)o->ninputs);
@@ -760,7 +765,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     FILE *sdf = NULL;
     char part_path[4200]; /* MPI (issue 7): under the split, SDF and poses go to this rank's parts */
     if (o->sdf_path) {
-        sdf = fopen(vsg_mpi_part_path(o->sdf_path, part_path, sizeof part_path), "w");
+        sdf = fopen(vsg_mpi_part_path(o->sdf_path, part_path, sizeof part_path), o->resume ? "a" : "w");
         if (!sdf) {
             st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->sdf_path, strerror(errno));
             goto out_reader;
@@ -768,7 +773,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     }
     FILE *poses_f = NULL;
     if (o->poses_path) {
-        poses_f = fopen(vsg_mpi_part_path(o->poses_path, part_path, sizeof part_path), "w");
+        poses_f = fopen(vsg_mpi_part_path(o->poses_path, part_path, sizeof part_path), o->resume ? "a" : "w");
         if (!poses_f) {
             st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->poses_path, strerror(errno));
             if (sdf) fclose(sdf);
@@ -818,7 +823,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     }
 
     /* the writer */
-    vsg_screen_csv_header(o->csv, g, rigid);
+    if (!o->resume) vsg_screen_csv_header(o->csv, g, rigid);
     batch **early = calloc(p.npool, sizeof *early);
     write_order wo = {0, 0, 0};
     double write_busy = 0.0, write_wait = 0.0, last_show = 0.0;

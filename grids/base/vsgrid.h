@@ -1142,6 +1142,11 @@ typedef struct {
     int nrotations;
     int top_poses;              /* poses kept per molecule for poses_path (0 or 1 = the best) */
     const char *poses_path;     /* NULL, or FILE.pdbqt | FILE.sdf: every molecule's best pose(s) */
+    /* --resume: the first resume_skip records already have their rows (and SDF records): they are
+     * read but neither scored nor written, no CSV header is written and the SDF and poses files are
+     * appended to (the caller checked and truncated them; parsing is then serial) */
+    int resume;
+    size_t resume_skip;
 } vsg_screen_options;
 
 typedef struct {
