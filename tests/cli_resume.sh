@@ -90,5 +90,28 @@ else
   skip_part "rigid placement resume" "no ../shared/data"
 fi
 
+# The flexible Vina screen: record i docks with seed + i, so the resumed rows and poses are the
+# uninterrupted run's; 2 poses a record in SDF (the last record's group is done again).
+expect_rc 0 "$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring vina --around "$src/data/biotin.pdbqt" -o m \
+  --device cpu --quiet
+awk '{ print } /^TORSDOF/ { exit }' "$src/data/biotin.pdbqt" > one.pdbqt
+awk '/HETATM    2 / { $0 = substr($0, 1, 77) "Xx" } { print } /^TORSDOF/ { exit }' one.pdbqt > bad.pdbqt
+cat one.pdbqt one.pdbqt bad.pdbqt one.pdbqt > lib.pdbqt
+fx=(screen m lib.pdbqt --scoring vina --placement flexible --devices cpu --search fast --seed 7 --threads 2
+    --poses 2 --poses-out f.sdf -o f.csv --quiet)
+expect_rc 0 "$vsgrid" "${fx[@]}"
+cp f.csv ffull.csv && cp f.sdf ffull.sdf
+[ "$(wc -l < ffull.csv)" = 5 ] || fail "flexible: 4 records, $(($(wc -l < ffull.csv) - 1)) rows"
+cut_at f.csv 0.6 && cut_at f.sdf 0.3
+expect_rc 0 "$vsgrid" "${fx[@]}" --resume
+cmp -s f.csv ffull.csv || fail "resumed flexible CSV differs: $(diff f.csv ffull.csv | head -5)"
+cmp -s f.sdf ffull.sdf || fail "resumed flexible poses differ"
+cut_at f.csv 0.9
+expect_rc 0 "$vsgrid" "${fx[@]}" --resume
+cmp -s f.csv ffull.csv && cmp -s f.sdf ffull.sdf || fail "resumed flexible screen (2) differs"
+before=$(sum f.csv f.sdf)
+expect_rc 3 "$vsgrid" "${fx[@]/--seed/--exhaustiveness}" --resume
+[ "$(sum f.csv f.sdf)" = "$before" ] || fail "a refused flexible resume changed the files"
+
 echo "$fails failure(s)"
 [ "$fails" = 0 ]

@@ -23,6 +23,8 @@
 #include "engine/cli/cli_vina.h"
 #include "engine/cli/dock_options.h"
 #include "engine/cli/dock_poses.h"
+#define VSG_SCREEN_RESUME_ONLY
+#include "engine/screen/screen_internal.h" /* --resume */
 
 #define CHUNK 64        /* records docked together on the CPU */
 #define CHUNK_GPU 2048  /* on the GPU: enough chains to fill it many times over */
@@ -298,7 +300,7 @@ static vsg_status write_poses(FILE *f, int sdf, vsg_ligand *lig, const vsg_dock_
 /* The loop: reads, docks and writes chunk by chunk. Returns VSG_OK or a whole-run failure. */
 static vsg_status run(const vsg_vina_target *t, const char *const *inputs, int ninputs, vsg_ligand_format format,
                       int max_atoms, int max_torsions, const vsg_dock_params *p, vsg_device device, FILE *csv, FILE *poses,
-                      int sdf, int progress, vsg_screen_report *rep, long *evaluations)
+                      int sdf, int progress, vsg_screen_report *rep, long *evaluations, int resume, size_t skip)
 {
     memset(rep, 0, sizeof *rep);
     *evaluations = 0;
@@ -330,14 +332,16 @@ static vsg_status run(const vsg_vina_target *t, const char *const *inputs, int n
 #ifdef _OPENMP
     threads = omp_get_max_threads();
 #endif
-    fputs("index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,"
-          "unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message\n",
-          csv);
+    if (!resume) /* --resume: the header and the first `skip` rows are written */
+        fputs("index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,"
+              "unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message\n",
+              csv);
     int model = 0;
     for (;;) {
         double a = vsg_now();
         int n = 0;
-        while (n < chunk_n && vsg_ligand_reader_next(rd, &chunk[n]) == 1) n++;
+        while (n < chunk_n && vsg_ligand_reader_next(rd, &chunk[n]) == 1)
+            if (!resume || chunk[n].index >= skip) n++; /* --resume: records done are read, not docked */
         double b = vsg_now();
         rep->parse_s += b - a;
         if (n == 0) break;
@@ -409,7 +413,7 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     const double t0 = vsg_now();
     static const char *inputs[4096];
     const char *target = NULL, *poses_path = NULL;
-    int ninputs = 0, quiet = 0, threads = 0, max_atoms = 0, max_torsions = DEFAULT_MAX_TORSIONS;
+    int ninputs = 0, quiet = 0, resume = 0, threads = 0, max_atoms = 0, max_torsions = DEFAULT_MAX_TORSIONS;
     vsg_ligand_format format = VSG_LIG_AUTO;
     vsg_screen_outputs out;
     memset(&out, 0, sizeof out);
@@ -440,6 +444,7 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
         if (dr < 0) return VSG_EXIT_USAGE;
         if (dr > 0) continue;
         if (vsg_arg_is(&a, "--quiet")) quiet = 1;
+        else if (vsg_arg_is(&a, "--resume")) resume = 1;
         else if (vsg_arg_is(&a, "--scoring")) {
             VALUE();
             if (!strcmp(v, "vina")) sf = VSG_VINA_SCORING_VINA;
@@ -494,6 +499,8 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     if (!out.csv) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
     const int sdf = poses_path ? vsg_cli_pose_path_kind(poses_path) : 0;
     if (sdf < 0) return vsg_cli_usage_error(cmd, "--poses-out: '%s' is not a .pdbqt or .sdf file", poses_path);
+    if (resume && (!strcmp(out.csv, "-") || (poses_path && !sdf)))
+        return vsg_cli_usage_error(cmd, "--resume needs -o FILE.csv, and --poses-out as .sdf");
     for (int i = 0; i < ninputs; i++)
         if (!strcmp(inputs[i], "-") && format == VSG_LIG_AUTO) return vsg_cli_usage_error(cmd, "reading standard input needs --format");
 #ifdef _OPENMP
@@ -504,9 +511,25 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     vsg_vina_target *t = NULL;
     vsg_status st = vsg_vina_target_maps(target, sf, &t);
     if (st != VSG_OK) return vsg_cli_fail(st);
-    FILE *csv = strcmp(out.csv, "-") ? fopen(out.csv, "w") : stdout;
+    /* --resume (screen_internal.h): the rows written are checked and kept, the rest docked */
+    static char fingerprint[60000];
+    size_t skip = 0;
+    vsg_resume_fingerprint(argc, argv, fingerprint, sizeof fingerprint);
+    if (resume) {
+        vsg_resume_spec rs = {out.csv, NULL, poses_path, p.poses > 1, fingerprint, inputs, ninputs, {format, 0, max_atoms}};
+        st = vsg_resume_prepare(&rs, &skip);
+        if (st != VSG_OK) {
+            fprintf(stderr, "vsgrid %s: --resume: %s\n", cmd, vsg_last_error());
+            vsg_vina_target_free(t);
+            return st == VSG_E_NOMEM ? VSG_EXIT_LIMIT : VSG_EXIT_INPUT;
+        }
+        if (!quiet) fprintf(stderr, "vsgrid: resuming %s after its %zu rows\n", out.csv, skip);
+    } else if (strcmp(out.csv, "-") && vsg_resume_sidecar_write(out.csv, fingerprint) != VSG_OK) {
+        vsg_warn("%s (--resume will not work on this run)", vsg_last_error());
+    }
+    FILE *csv = strcmp(out.csv, "-") ? fopen(out.csv, resume ? "a" : "w") : stdout;
     FILE *poses = NULL;
-    if (!csv || (poses_path && !(poses = fopen(poses_path, "w")))) {
+    if (!csv || (poses_path && !(poses = fopen(poses_path, resume ? "a" : "w")))) {
         fprintf(stderr, "vsgrid: cannot write %s\n", csv ? poses_path : out.csv);
         if (csv && csv != stdout) fclose(csv);
         vsg_vina_target_free(t);
@@ -515,7 +538,7 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     vsg_screen_report rep;
     long evaluations = 0;
     st = run(t, inputs, ninputs, format, max_atoms, max_torsions, &p, device, csv, poses, sdf, !quiet && isatty(2), &rep,
-             &evaluations);
+             &evaluations, resume, skip);
     if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", out.csv);
     if (poses && fclose(poses) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", poses_path);
     if (st != VSG_OK) {

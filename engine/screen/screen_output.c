@@ -326,7 +326,8 @@ static vsg_status sdf_groups(const char *path, int grouped, size_list *ends)
         if (rank_next) {
             rank = strtol(line, NULL, 10);
             rank_next = 0;
-        } else if (!strncmp(line, "> <vsgrid_pose_rank>", 20)) {
+        } else if (!strncmp(line, "> <vsgrid_pose_rank>", 20) || /* rigid placement; flexible: */
+                   (!strncmp(line, "> <vsgrid_pose>", 15) && (line[15] == '\n' || line[15] == '\r'))) {
             rank_next = 1;
         } else if (!strncmp(line, "$$$$", 4) && (line[4] == '\n' || line[4] == '\r')) {
             in_record = 0;
