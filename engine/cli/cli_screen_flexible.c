@@ -63,6 +63,9 @@ const char vsg_cli_vina_flexible_help[] =
     "  --min-rmsd A        heavy-atom RMSD under which two poses are one (default 1 A)\n"
     "  --json FILE         the screen's keys plus placement, search, seed, exhaustiveness,\n"
     "                      steps, max_torsions, dock_evaluations\n"
+    "  --resume            go on with an interrupted screen: the -o file's rows (and the .sdf\n"
+    "                      poses) are checked against the records and kept, the rest docked and\n"
+    "                      appended, as 'vsgrid screen --resume' (same command line; exit 3 if not)\n"
     "Exit codes as 'vsgrid screen': 3 a library that cannot be opened or read (its rows are\n"
     "written, the others docked), 8 no record docked (all failed).\n"
     "The search (default --search balanced):\n";
