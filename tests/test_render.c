@@ -467,20 +467,33 @@ static void test_render_slice(const char *dir)
     snprintf(path, sizeof path, "%s/render_slice.png", dir);
     o.lo = o.hi = 0, o.scale = 0;
     CHECK_STATUS(vsg_render_slice_png(path, g, &o, &r), VSG_OK);
-    CHECK_NEAR(r.lo, -5, 0);   /* kT/e default */
-    CHECK_NEAR(r.hi, 5, 0);
+    CHECK(r.hi > 0 && r.lo == -r.hi);   /* kT/e default: symmetric, from the slice's percentiles */
+    CHECK(r.hi <= fmax(fabs(r.vmin), fabs(r.vmax)) + 1e-9);
     int dw = 0, dh = 0;
     unsigned filters = 0;
     uint8_t *back = png_decode(path, &dw, &dh, &filters);
     CHECK(dw == r.width && dh == r.height);
     free(back);
-    /* other units: symmetric at the 99th percentile of |φ| on the slice */
+    /* potentials: symmetric at the larger of |2nd|, |98th percentile| (-96 and 96.5 here) */
     double lo, hi;
     float vals[200];
     for (int i = 0; i < 200; i++) vals[i] = (float)(i % 2 ? i : -i) / 2.0f;
     vsg_slice_auto_range("kcal/mol/e", vals, 200, &lo, &hi);
-    CHECK_NEAR(hi, 98.5 / 1.0 - 0.0, 1.0);
+    CHECK_NEAR(hi, 96.5, 1e-9);
     CHECK(lo == -hi);
+    vsg_slice_auto_range("kT/e", vals, 200, &lo, &hi);
+    CHECK_NEAR(hi, 96.5, 1e-9);
+    /* an affinity map (kcal/mol): 30% clamped repulsion at 1e5 inside atoms must not set the
+     * scale; symmetric at the 2nd percentile (-0.96 here) */
+    for (int i = 0; i < 200; i++) vals[i] = i < 60 ? 1e5f : -(float)(i - 60) / 140.0f;
+    vsg_slice_auto_range("kcal/mol", vals, 200, &lo, &hi);
+    CHECK(lo < -0.9 && lo > -1.0);
+    CHECK(hi == -lo);
+    /* all non-negative (a desolvation map): 2nd..98th percentile */
+    for (int i = 0; i < 200; i++) vals[i] = (float)i;
+    vsg_slice_auto_range("kcal/mol", vals, 200, &lo, &hi);
+    CHECK_NEAR(lo, 3, 1e-9);
+    CHECK_NEAR(hi, 196, 1e-9);
     /* planes outside the grid, bad axis and scale */
     o.position = 8.5;
     CHECK_STATUS(vsg_render_slice_png(path, g, &o, &r), VSG_E_ARG);

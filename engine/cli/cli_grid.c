@@ -14,6 +14,9 @@
 #include "engine/cli/grid_batch.h"
 #include "grids/base/vsgrid.h"
 
+/* What a Σ q·φ energy holds, said next to every such number (issue 20). */
+#define VSG_ELEC_ONLY "electrostatic interaction energy only (Σ q·φ; no vdW, desolvation, entropy)"
+
 static const char grid_usage[] =
     "usage: vsgrid grid RECEPTOR -o OUT.vsg [--dx OUT.dx[.gz]] [options]\n"
     "       vsgrid grid RECEPTOR --method coulomb [--dielectric D] [--gpf FILE.gpf]\n"
@@ -374,9 +377,21 @@ static void print_summary(const vsg_pb_report *r, const vsg_pb_params *p)
             r->boundary_nodes);
     if (r->pattern_nodes > 0) fprintf(stderr, ", %ld of them updated by the stencil as patterns", r->pattern_nodes);
     fputc('\n', stderr);
-    if (r->charge_outside > 1e-6)
-        fprintf(stderr, "  %.3f e of charge lies outside the grid\n", r->charge_outside);
-    (void)p;
+    if (r->charge_outside > 1e-6) {
+        /* a sum of |q| (the charge each atom spreads to nodes beyond the fine grid's edge) */
+        if (r->levels > 1 || p->bc == VSG_BC_FOCUS_FILE)
+            fprintf(stderr, "  atoms outside the finest grid hold %.3f e (sum of |q|): harmless for the potential, "
+                            "the coarser grid holds them and focusing carries their field to this grid's boundary\n",
+                    r->charge_outside);
+        else if (p->bc == VSG_BC_ZERO)
+            fprintf(stderr, "  atoms outside the grid hold %.3f e (sum of |q|): the potential misses their field "
+                            "(zero boundary); enlarge the grid or use --bc focus\n",
+                    r->charge_outside);
+        else
+            fprintf(stderr, "  atoms outside the grid hold %.3f e (sum of |q|): the boundary values include them "
+                            "(%s), the solve inside does not; enlarge the grid or use --bc focus if they are near\n",
+                    r->charge_outside, p->bc == VSG_BC_SDH ? "sdh" : p->bc == VSG_BC_MDH ? "mdh" : "dipole");
+    }
 }
 
 static vsg_status load(const char *path, vsg_molecule **m, const char *what, int quiet)
@@ -859,9 +874,14 @@ static int run_pb(grid_cli *cl, const char *cmd, vsg_batch_row *row)
     if (st == VSG_OK) {
         double kt = r.kt_kcal;
         if (!strcmp(cmd, "energy")) {
-            printf("total grid energy        %14.4f kT  %14.4f kcal/mol\n", r.energy_kt, r.energy_kt * kt);
-            if (c.solvation) printf("solvation energy         %14.4f kT  %14.4f kcal/mol\n", dg, dg * kt);
-            if (lig) printf("interaction energy       %14.4f kT  %14.4f kcal/mol\n", pr.energy, pr.energy * kt);
+            printf("total grid energy        %14.4f kT  %14.4f kcal/mol   electrostatic only: ½Σ q·φ of the "
+                   "receptor's charges, grid self-energy included\n",
+                   r.energy_kt, r.energy_kt * kt);
+            if (c.solvation)
+                printf("solvation energy         %14.4f kT  %14.4f kcal/mol   electrostatic (polar) solvation only: "
+                       "ε_out=%g minus ε_out=ε_in; no nonpolar term\n", dg, dg * kt, c.p.eps_out);
+            if (lig)
+                printf("interaction energy       %14.4f kT  %14.4f kcal/mol   %s\n", pr.energy, pr.energy * kt, VSG_ELEC_ONLY);
             if (lig && pr.outside) printf("  (%zu of %zu ligand atoms outside the grid contribute 0)\n", pr.outside, pr.atoms);
         } else {
             if (c.output) fprintf(stderr, "vsgrid: wrote %s\n", c.output);

@@ -5,6 +5,9 @@
 
 #include "engine/cli/cli.h"
 
+/* What a Σ q·φ energy holds, said next to every such number (issue 20). */
+#define VSG_ELEC_ONLY "electrostatic interaction energy only (Σ q·φ; no vdW, desolvation, entropy)"
+
 static const char usage[] =
     "usage: vsgrid probe GRID LIGAND [--csv ATOMS.csv] [--json FILE] [--quiet]\n"
     "\n"
@@ -78,9 +81,11 @@ int vsg_cmd_probe(int argc, char **argv)
         if (cf && fclose(cf) != 0) fprintf(stderr, "vsgrid: error writing %s\n", csv), rc = VSG_EXIT_FAILURE;
         if (r.outside) fprintf(stderr, "vsgrid: warning: %zu of %zu atoms lie outside the grid and contribute 0\n", r.outside, r.atoms);
         if (kt_units)
-            printf("interaction energy %.4f kT = %.4f kcal/mol (%zu atoms, %zu outside)\n", r.energy, r.energy * kt, r.atoms, r.outside);
+            printf("interaction energy %.4f kT = %.4f kcal/mol (%zu atoms, %zu outside): %s\n", r.energy,
+                   r.energy * kt, r.atoms, r.outside, VSG_ELEC_ONLY);
         else
-            printf("interaction energy %.4f kcal/mol (%zu atoms, %zu outside)\n", r.energy, r.atoms, r.outside);
+            printf("interaction energy %.4f kcal/mol (%zu atoms, %zu outside): %s\n", r.energy, r.atoms, r.outside,
+                   VSG_ELEC_ONLY);
         if (json) {
             vsg_json j;
             FILE *f = vsg_cli_json_open(json, &j, "probe");

@@ -7,16 +7,18 @@
 #include <unistd.h>
 
 #include "engine/cli/cli.h"
+#include "engine/report/colormap.h"
 #include "grids/base/vsgrid.h"
 
 static const char usage[] =
     "usage: vsgrid render GRID --slice x=V|y=V|z=V -o SLICE.png [--range LO,HI]\n"
     "                     [--receptor FILE | --no-outline] [--scale N] [--quiet]\n"
     "\n"
-    "Draws one plane of a potential grid as a PNG: the potential in the red-white-blue scale\n"
+    "Draws one plane of a grid as a PNG: the value in the red-white-blue scale\n"
     "of APBS, PyMOL and ChimeraX (negative red, 0 white, positive blue), the outline of the\n"
     "receptor's atoms cut by the plane in black, axis names and end coordinates, the slice\n"
-    "position and a colour bar with the grid's units.\n"
+    "position and a colour bar labelled with the grid's quantity and units: potential (kT/e\n"
+    "for PB, kcal/mol/e for Coulomb and AutoGrid e maps) or affinity (kcal/mol, AutoGrid maps).\n"
     "\n"
     "GRID: .vsg, .dx, .dx.gz or AutoGrid .map[.gz] (format from the extension).\n"
     "\n"
@@ -27,9 +29,11 @@ static const char usage[] =
     "                          grid plane. Axes shown: y,z for x; x,z for y; x,y for z\n"
     "  -o, --output FILE.png   the picture (required)\n"
     "  --range LO,HI           colour range, LO < HI, in the grid's units; values beyond are\n"
-    "                          clamped to full red / blue. Default: -5,5 for kT/e grids (the\n"
-    "                          usual surface range), else symmetric at the 99th percentile of\n"
-    "                          |potential| on the slice\n"
+    "                          clamped to full red / blue. Default: from the slice's 2nd and\n"
+    "                          98th percentiles; symmetric about 0 for potentials (kT/e,\n"
+    "                          kcal/mol/e); for affinity maps (kcal/mol) symmetric at the 2nd\n"
+    "                          percentile, so the clamped repulsion inside atoms does not wash\n"
+    "                          the picture out. The summary line says which range it used\n"
     "  --receptor FILE         outline these atoms (centres and radii): PQR, PDBQT, MOL2, or\n"
     "                          PDB (coordinates only; radii by element). Default: the receptor\n"
     "                          named in the grid's metadata when that file exists (as written,\n"
@@ -156,8 +160,13 @@ int vsg_cmd_render(int argc, char **argv)
     } else if (!quiet) {
         vsg_grid_shape sh;
         vsg_grid_shape_of(g, &sh);
-        fprintf(stderr, "vsgrid render: %s: %d x %d pixels, %c = %.3f Å, potential %.3g..%.3g %s, colours %.3g..%.3g\n",
-                out, r.width, r.height, 'x' + o.axis, o.position, r.vmin, r.vmax, sh.units, r.lo, r.hi);
+        const char *q = vsg_units_quantity(sh.units);
+        const char *how = range ? "--range"
+                          : !strcmp(q, "potential") ? "2nd-98th percentile of the slice, symmetric about 0"
+                          : r.lo < 0.0 ? "2nd percentile of the slice, symmetric about 0; repulsion clamped"
+                                       : "2nd-98th percentile of the slice";
+        fprintf(stderr, "vsgrid render: %s: %d x %d pixels, %c = %.3f Å, %s %.3g..%.3g %s, colours %.3g..%.3g (%s)\n",
+                out, r.width, r.height, 'x' + o.axis, o.position, q, r.vmin, r.vmax, sh.units, r.lo, r.hi, how);
         if (outline_from)
             fprintf(stderr, "  outline: %s (%d atoms cut by the plane, %ld pixels)\n", outline_from, r.atoms_cut,
                     r.outline_pixels);

@@ -467,6 +467,7 @@ static void print_summary(const rescore_cli *c, const built_grid *B, const vsg_s
     char note[128];
     snprintf(note, sizeof note, "grid %.2f s on %s; ", B->seconds, B->device);
     vsg_cli_screen_summary(rep, note, &c->out);
+    fprintf(stderr, "  score_kcal_mol: electrostatic interaction energy only (Σ q·φ; no vdW, desolvation, entropy)\n");
 }
 
 static void json_triple(vsg_json *j, const char *key, const double v[3])
@@ -838,6 +839,8 @@ static int rescore_ad4(int argc, char **argv)
         char note[160];
         snprintf(note, sizeof note, "ad4 maps (%d types + e + d) %.2f s; ", P.ntypes, maps_s);
         vsg_cli_screen_summary(&rep, note, &c.out);
+        fprintf(stderr, "  score_kcal_mol: AutoDock4 intermolecular energy (vdW/H-bond + electrostatic + desolvation; "
+                        "no intramolecular or torsional-entropy term)\n");
         if (c.keep) fprintf(stderr, "vsgrid: kept the map set %s.maps.fld and %s.gpf\n", prefix, prefix);
     }
     if (c.out.json) {

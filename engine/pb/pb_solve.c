@@ -128,7 +128,8 @@ static void add_meta(vsg_grid *g, const vsg_molecule *m, const vsg_pb_params *p,
     vsg_grid_meta_add(g, "charge_spline", "%s", spl[p->spline]);
     vsg_grid_meta_add(g, "bc", "%s", bcs[p->bc]);
     vsg_grid_meta_add(g, "levels", "%d", r->levels);
-    vsg_grid_meta_add(g, "tol_kt_e", "%g", p->tol);
+    /* the tolerance the solve used (p->tol is 0 for "the default"), at full precision */
+    vsg_grid_meta_add(g, "tol_kt_e", "%.15g", r->tol > 0.0 ? r->tol : p->tol);
     vsg_grid_meta_add(g, "iterations", "%d", r->iterations);
     vsg_grid_meta_add(g, "converged", "%d", r->converged);
     vsg_grid_meta_add(g, "final_change_kt_e", "%g", r->final_change);
@@ -682,7 +683,9 @@ vsg_status vsg_pb_solvation(const vsg_molecule *m, const vsg_pb_params *p, doubl
     vsg_grid_free(gr);
     if (st != VSG_OK) { vsg_grid_free(gs); return st; }
     if (rs.charge_outside > 1e-6)
-        vsg_warn("%.3f e of charge lies outside the finest grid: the solvation energy leaves it out", rs.charge_outside);
+        vsg_warn("atoms outside the finest grid hold %.3f e (sum of |q|, spread to nodes beyond its edge): "
+                 "the solvation energy leaves their self-energy out; enlarge the grid to include them",
+                 rs.charge_outside);
     if (dg_kt) *dg_kt = rs.energy_kt - rr.energy_kt;
     if (solvated) *solvated = rs;
     if (reference) *reference = rr;

@@ -8,6 +8,13 @@
 
 #include "engine/report/bitmap_font.h"
 
+const char *vsg_units_quantity(const char *units)
+{
+    if (!units || !*units || strstr(units, "/e")) return "potential";   /* kT/e (PB), kcal/mol/e (Coulomb, AutoGrid e) */
+    if (!strcmp(units, "kcal/mol")) return "affinity";                 /* AutoGrid / Vina energy maps */
+    return "value";
+}
+
 double vsg_colormap_white_point(double lo, double hi)
 {
     return (lo < 0.0 && hi > 0.0) ? 0.0 : 0.5 * (lo + hi);
@@ -87,7 +94,7 @@ void vsg_colorbar_draw(uint8_t *rgb, int width, int height, int x, int y, int ba
         vsg_font_draw(rgb, width, height, lx, label_y, label, fs, black);
     }
     char title[64];
-    if (units && *units) snprintf(title, sizeof title, "potential (%s)", units);
+    if (units && *units) snprintf(title, sizeof title, "%s (%s)", vsg_units_quantity(units), units);
     else snprintf(title, sizeof title, "potential");
     int title_w = vsg_font_text_width(title, fs);
     vsg_font_draw(rgb, width, height, x + (bar_w - title_w) / 2, label_y + vsg_font_text_height(fs) + gap, title, fs,

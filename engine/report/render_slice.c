@@ -29,25 +29,38 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The automatic colour range, from the 2nd and 98th percentiles of the finite values (so a few
+ * extreme nodes, such as the clamped 1e5 kcal/mol of an AutoGrid affinity map inside the
+ * receptor's atoms, do not wash the picture out):
+ *  - potentials (units per charge: kT/e, kcal/mol/e, or no units): symmetric about 0 at the
+ *    larger of |p2|, |p98|, so that white is 0 and the sign reads at a glance;
+ *  - energy maps (kcal/mol: AutoGrid affinity and desolvation maps): when p2 < 0, symmetric
+ *    about 0 at |p2| (the favourable side sets the scale; repulsion is clamped to full blue);
+ *    otherwise p2..p98.
+ * 1 when all values are 0 (or none is finite). */
 void vsg_slice_auto_range(const char *units, const float *values, size_t n, double *lo, double *hi)
 {
-    double r = 1.0;
-    if (units && !strcmp(units, "kT/e")) {
-        r = 5.0;
-    } else {
-        float *a = malloc((n ? n : 1) * sizeof *a);
-        size_t k = 0;
-        for (size_t i = 0; a && i < n; i++)
-            if (isfinite(values[i])) a[k++] = fabsf(values[i]);
-        if (k) {
-            qsort(a, k, sizeof *a, cmp_float);
-            double p = a[(size_t)floor(0.99 * (double)(k - 1))];
-            if (p > 0.0) r = p;
-        }
-        free(a);
+    double p2 = 0.0, p98 = 0.0;
+    float *a = malloc((n ? n : 1) * sizeof *a);
+    size_t k = 0;
+    for (size_t i = 0; a && i < n; i++)
+        if (isfinite(values[i])) a[k++] = values[i];
+    if (k) {
+        qsort(a, k, sizeof *a, cmp_float);
+        p2 = a[(size_t)floor(0.02 * (double)(k - 1))];
+        p98 = a[(size_t)ceil(0.98 * (double)(k - 1))];
     }
-    *lo = -r;
-    *hi = r;
+    free(a);
+    int per_charge = !units || !*units || strstr(units, "/e") != NULL;
+    if (per_charge || p2 < 0.0) {
+        double r = per_charge ? fmax(fabs(p2), fabs(p98)) : -p2;
+        if (!(r > 0.0)) r = 1.0;
+        *lo = -r;
+        *hi = r;
+    } else {
+        *lo = p2;
+        *hi = p98 > p2 ? p98 : p2 + 1.0;
+    }
 }
 
 /* Trilinear interpolation at fractional node indices, clamped to the grid. */
