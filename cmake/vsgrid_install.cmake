@@ -56,7 +56,9 @@ if(VSG_HAVE_OPENBABEL)
   else()
     string(APPEND VSG_PC_PRIVATE " ${VSG_OPENBABEL_LIBRARY}")
   endif()
-  string(APPEND VSG_PC_PRIVATE " -lstdc++")
+endif()
+if(VSG_HAVE_OPENBABEL OR VSG_HAVE_CUDA)
+  string(APPEND VSG_PC_PRIVATE " -lstdc++") # C++ host code (Open Babel, CUDA objects)
 endif()
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/vsgridConfig.cmake.in

@@ -45,11 +45,12 @@ target_link_libraries(vsgrid_static PRIVATE ${VSG_LIB_LINK})  # link-only for th
 target_include_directories(vsgrid_static INTERFACE ${VSG_LIB_INCLUDES})
 set_target_properties(vsgrid_static PROPERTIES OUTPUT_NAME vsgrid EXPORT_NAME vsgrid_static)
 
-# A library with C++ objects (Open Babel) links with the C++ driver; the runtime library is
-# named for programs that link the static library with a C compiler (here and in vsgrid.pc).
+# A library with C++ objects (Open Babel, and the CUDA kernels' host code: static guards,
+# the static CUDA runtime) links with the C++ driver; the runtime library is named for programs
+# that link the static library with a C compiler (here and in vsgrid.pc).
 if(VSG_HAVE_OPENBABEL)
   set_target_properties(vsgrid_shared vsgrid_static PROPERTIES LINKER_LANGUAGE CXX)
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    target_link_libraries(vsgrid_static PRIVATE stdc++)
-  endif()
+endif()
+if((VSG_HAVE_OPENBABEL OR VSG_HAVE_CUDA) AND (CMAKE_C_COMPILER_ID STREQUAL "GNU" OR CMAKE_CXX_COMPILER_ID STREQUAL "GNU"))
+  target_link_libraries(vsgrid_static PRIVATE stdc++)
 endif()
