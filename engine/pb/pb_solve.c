@@ -684,7 +684,8 @@ vsg_status vsg_pb_solvation(const vsg_molecule *m, const vsg_pb_params *p, doubl
     if (st != VSG_OK) { vsg_grid_free(gs); return st; }
     if (rs.charge_outside > 1e-6)
         vsg_warn("atoms outside the finest grid hold %.3f e (sum of |q|, spread to nodes beyond its edge): "
-                 "the solvation energy leaves their self-energy out; enlarge the grid to include them",
+                 "the solvation energy counts only the charges inside it (theirs is missing); enlarge the grid to "
+                 "include them",
                  rs.charge_outside);
     if (dg_kt) *dg_kt = rs.energy_kt - rr.energy_kt;
     if (solvated) *solvated = rs;
