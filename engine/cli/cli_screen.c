@@ -47,6 +47,11 @@ static const char screen_usage[] =
     "                          score tags; other formats as V2000 molfiles with the same tags\n"
     "  --top N                 with --sdf-out: only the N best (lowest) scores, best first,\n"
     "                          with a vsgrid_rank tag\n"
+    "  --best-per-molecule     records grouped by name (protomers, tautomers, conformers):\n"
+    "                          one row per name, its best-scored record's (ties and nothing\n"
+    "                          scored: the first), in the order of first appearance, plus a\n"
+    "                          last column records (how many the name had); rows written at\n"
+    "                          the end. --top N then lists N different molecules\n"
     "  --json FILE             summary: records, scored, failed (by status), kernel, device,\n"
     "                          seconds split into parse/transfer/score/write, throughput\n"
     "  --quiet                 no summary or progress on stderr\n"
@@ -181,6 +186,7 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
         }
         if (vsg_arg_is(&a, "--quiet")) { c->quiet = 1; continue; }
         if (vsg_arg_is(&a, "--resume")) { c->resume = 1; continue; }
+        if (vsg_arg_is(&a, "--best-per-molecule")) { c->so.best_per_molecule = 1; continue; }
         int r = vsg_cli_screen_option(&a, cmd, &c->so, &c->out, &devices);
         if (r < 0) return VSG_EXIT_USAGE;
         if (r > 0) continue;
@@ -264,6 +270,8 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
     if (c->resume && (!strcmp(c->out.csv, "-") || c->out.top || vsg_mpi_active()))
         return vsg_cli_usage_error(cmd, "--resume needs -o FILE.csv, and works neither with --top (the best are "
                                         "chosen over the whole run) nor under MPI");
+    if (c->so.best_per_molecule && (c->resume || vsg_mpi_active()))
+        return vsg_cli_usage_error(cmd, "--best-per-molecule writes its rows at the end: not with --resume or under MPI");
     if (c->resume && c->so.poses_path && vsg_ligand_format_of(c->so.poses_path) != VSG_LIG_SDF)
         return vsg_cli_usage_error(cmd, "--resume: --poses-out must be an .sdf file");
     for (int i = 0; i < c->ninputs; i++)

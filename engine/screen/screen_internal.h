@@ -181,9 +181,20 @@ void vsg_screen_csv_row(FILE *f, const vsg_score_grids *g, int rigid, const row 
 void vsg_screen_count_code(vsg_screen_report *rep, const char *code);
 int vsg_screen_score_tags(vsg_sdf_tag *t, const vsg_score_grids *g, const vsg_score_result *r, long rank);
 int vsg_screen_pose_tags(vsg_sdf_tag *t, const vsg_place_pose *pp, long pose_rank);
+/* by_name (--best-per-molecule): the set holds different names, each at its best record */
 void vsg_top_offer(top_heap *h, const vsg_ligand *lig, const vsg_score_result *res, const vsg_place_pose *pp,
-                   size_t index);
+                   size_t index, int by_name);
 void vsg_top_sort(top_heap *h);
+
+/* --best-per-molecule: records grouped by name (protomers, tautomers, conformers). Each name keeps
+ * the row of its best-scored record (lowest score; ties and no scored record: the first) and its
+ * record count; vsg_mol_write writes them in the order of each name's first record, the count as
+ * a last column `records`. vsg_mol_offer: text, the row without its newline; returns 0 without memory. */
+typedef struct mol_table mol_table;
+mol_table *vsg_mol_table_new(void);
+int vsg_mol_offer(mol_table *t, const char *name, const char *text, int scored, double score);
+void vsg_mol_write(const mol_table *t, FILE *f);
+void vsg_mol_table_free(mol_table *t);
 
 #endif /* VSG_SCREEN_RESUME_ONLY */
 #endif

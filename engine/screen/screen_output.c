@@ -47,13 +47,26 @@ static void heap_sift_up(top_heap *h, size_t i)
 
 /* Offers a scored molecule to the best-N set. */
 void vsg_top_offer(top_heap *h, const vsg_ligand *lig, const vsg_score_result *res, const vsg_place_pose *pp,
-                       size_t index)
+                       size_t index, int by_name)
 {
     top_entry cand;
     cand.score = res->total;
     cand.index = index;
+    if (h->n == h->cap && !worse(&h->e[0], &cand)) return;
+    if (by_name) /* --best-per-molecule: a name already kept keeps its best record only */
+        for (size_t i = 0; i < h->n; i++) {
+            if (strcmp(h->e[i].lig.name, lig->name) != 0) continue;
+            if (!worse(&h->e[i], &cand)) return;
+            if (vsg_ligand_copy(&h->e[i].lig, lig) != VSG_OK) return;
+            h->e[i].score = cand.score;
+            h->e[i].index = index;
+            h->e[i].res = *res;
+            h->e[i].posed = pp != NULL;
+            if (pp) h->e[i].pose = *pp;
+            heap_sift_down(h, i); /* better: no longer above its children */
+            return;
+        }
     if (h->n == h->cap) {
-        if (!worse(&h->e[0], &cand)) return;
         if (vsg_ligand_copy(&h->e[0].lig, lig) != VSG_OK) return;
         h->e[0].score = cand.score;
         h->e[0].index = index;
@@ -445,4 +458,90 @@ vsg_status vsg_resume_prepare(const vsg_resume_spec *s, size_t *kept)
     }
     free(rows.v), free(emit.v), free(sdf_ends.v), free(pose_ends.v);
     return st;
+}
+
+/* ---- --best-per-molecule (screen_internal.h) ------------------------------------------------------ */
+
+typedef struct {
+    char *name, *row; /* the best record's row, without its newline */
+    double score;
+    int scored;
+    size_t count;
+} mol_entry;
+
+struct mol_table {
+    mol_entry *e; /* in the order of each name's first record */
+    size_t n, cap;
+    size_t *slot; /* open addressing: entry + 1, 0 empty */
+    size_t nslot;
+};
+
+mol_table *vsg_mol_table_new(void) { return calloc(1, sizeof(mol_table)); }
+
+static size_t name_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return (size_t)h;
+}
+
+static int mol_rehash(mol_table *t)
+{
+    size_t ns = t->nslot ? 2 * t->nslot : 1024;
+    size_t *sl = calloc(ns, sizeof *sl);
+    if (!sl) return 0;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t k = name_hash(t->e[i].name) & (ns - 1);
+        while (sl[k]) k = (k + 1) & (ns - 1);
+        sl[k] = i + 1;
+    }
+    free(t->slot);
+    t->slot = sl, t->nslot = ns;
+    return 1;
+}
+
+int vsg_mol_offer(mol_table *t, const char *name, const char *text, int scored, double score)
+{
+    if (2 * (t->n + 1) > t->nslot && !mol_rehash(t)) return 0;
+    size_t k = name_hash(name) & (t->nslot - 1);
+    for (; t->slot[k]; k = (k + 1) & (t->nslot - 1)) {
+        mol_entry *e = &t->e[t->slot[k] - 1];
+        if (strcmp(e->name, name) != 0) continue;
+        e->count++;
+        if (scored && (!e->scored || score < e->score)) { /* ties: the earlier record stays */
+            char *r = strdup(text);
+            if (!r) return 0;
+            free(e->row);
+            e->row = r, e->score = score, e->scored = 1;
+        }
+        return 1;
+    }
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 1024;
+        mol_entry *ne = realloc(t->e, sizeof *ne * nc);
+        if (!ne) return 0;
+        t->e = ne, t->cap = nc;
+    }
+    mol_entry *e = &t->e[t->n];
+    e->name = strdup(name);
+    e->row = strdup(text);
+    if (!e->name || !e->row) {
+        free(e->name), free(e->row);
+        return 0;
+    }
+    e->score = score, e->scored = scored, e->count = 1;
+    t->slot[k] = ++t->n;
+    return 1;
+}
+
+void vsg_mol_write(const mol_table *t, FILE *f)
+{
+    for (size_t i = 0; i < t->n; i++) fprintf(f, "%s,%zu\n", t->e[i].row, t->e[i].count);
+}
+
+void vsg_mol_table_free(mol_table *t)
+{
+    if (!t) return;
+    for (size_t i = 0; i < t->n; i++) free(t->e[i].name), free(t->e[i].row);
+    free(t->e), free(t->slot), free(t);
 }

@@ -823,7 +823,19 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     }
 
     /* the writer */
-    if (!o->resume) vsg_screen_csv_header(o->csv, g, rigid);
+    mol_table *mols = NULL; /* --best-per-molecule: rows kept by name, written at the end */
+    char *rowbuf = NULL;
+    size_t rowlen = 0;
+    if (o->best_per_molecule) {
+        FILE *m = open_memstream(&rowbuf, &rowlen);
+        if (m) vsg_screen_csv_header(m, g, rigid);
+        if (m && fclose(m) == 0 && rowlen > 0) fprintf(o->csv, "%.*s,records\n", (int)rowlen - 1, rowbuf);
+        free(rowbuf), rowbuf = NULL;
+        mols = vsg_mol_table_new();
+        if (!mols) st = vsg_fail(VSG_E_NOMEM, "screen: out of memory for --best-per-molecule");
+    } else if (!o->resume) {
+        vsg_screen_csv_header(o->csv, g, rigid);
+    }
     batch **early = calloc(p.npool, sizeof *early);
     write_order wo = {0, 0, 0};
     double write_busy = 0.0, write_wait = 0.0, last_show = 0.0;
@@ -881,7 +893,19 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
             if (p.nparse > 1) r->index = rep->records; /* chunks number their records from 0 */
             const vsg_score_result *res = r->lig >= 0 ? &b->res[r->lig] : NULL;
             const vsg_place_pose *pp = res && rigid ? b->poses + (size_t)r->lig * (size_t)b->kposes : NULL;
-            vsg_screen_csv_row(o->csv, g, rigid, r, res, pp);
+            if (!o->best_per_molecule) {
+                vsg_screen_csv_row(o->csv, g, rigid, r, res, pp);
+            } else if (mols) {
+                FILE *m = open_memstream(&rowbuf, &rowlen);
+                if (m) vsg_screen_csv_row(m, g, rigid, r, res, pp);
+                if (!m || fclose(m) != 0 || rowlen == 0 ||
+                    (rowbuf[rowlen - 1] = '\0', !vsg_mol_offer(mols, r->name, rowbuf, res != NULL, res ? res->total : 0.0))) {
+                    st = vsg_fail(VSG_E_NOMEM, "screen: out of memory for --best-per-molecule");
+                    vsg_mol_table_free(mols);
+                    mols = NULL;
+                }
+                free(rowbuf), rowbuf = NULL;
+            }
             rep->records++;
             if (res && pp && b->copies) {
                 vsg_ligand *lg = &b->copies[r->lig];
@@ -912,7 +936,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
                 rep->atoms += (uint64_t)r->natoms;
                 if (sdf && b->copies) {
                     if (heap.e) {
-                        vsg_top_offer(&heap, &b->copies[r->lig], res, pp, r->index);
+                        vsg_top_offer(&heap, &b->copies[r->lig], res, pp, r->index, o->best_per_molecule);
                     } else {
                         int nt = vsg_screen_score_tags(tags, g, res, 0);
                         if (pp) nt += vsg_screen_pose_tags(tags + nt, pp, 0);
@@ -958,6 +982,8 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
         }
         free(heap.e);
     }
+    if (mols) vsg_mol_write(mols, o->csv);
+    vsg_mol_table_free(mols);
     vsg_ligand_release(&scratch);
     if (poses_f && fclose(poses_f) != 0) st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->poses_path, strerror(errno));
     if (sdf && fclose(sdf) != 0) st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->sdf_path, strerror(errno));

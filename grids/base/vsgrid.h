@@ -1147,6 +1147,9 @@ typedef struct {
      * appended to (the caller checked and truncated them; parsing is then serial) */
     int resume;
     size_t resume_skip;
+    /* records grouped by name: one CSV row per name, its best-scored record's, written at the end
+     * with a last column `records` (how many the name had); top then counts different names */
+    int best_per_molecule;
 } vsg_screen_options;
 
 typedef struct {
