@@ -55,6 +55,13 @@ head -1 full.csv > r.csv && : > r.sdf
 expect_rc 0 "$vsgrid" "${scr[@]}" --resume
 cmp -s r.csv full.csv && cmp -s r.sdf full.sdf || fail "resume from the header differs"
 
+# 5. a run with parallel parsing (--parse-threads, not part of the options checked), resumed
+expect_rc 0 "$vsgrid" "${scr[@]}" --parse-threads 3
+cmp -s r.csv full.csv || fail "--parse-threads 3 rows differ"
+cut_at r.csv 0.55 && cut_at r.sdf 0.5
+expect_rc 0 "$vsgrid" "${scr[@]}" --parse-threads 3 --resume
+cmp -s r.csv full.csv && cmp -s r.sdf full.sdf || fail "resume with --parse-threads 3 differs"
+
 # Resume files that do not match: exit 3, nothing written over.
 cut_at r.csv 0.5
 before=$(sum r.csv r.sdf)

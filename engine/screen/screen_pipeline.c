@@ -618,7 +618,7 @@ static int writer_done(pipeline *p, const write_order *w)
 
 static int splitters_for(const vsg_screen_options *o, int nparse)
 {
-    if (nparse <= 1 || o->ninputs <= 1 || vsg_mpi_screen_split()) return 1;
+    if (nparse <= 1 || o->ninputs <= 1 || o->resume || vsg_mpi_screen_split()) return 1; /* --resume: one reader */
     int s = nparse / 4;
     const char *e = getenv("VSG_SCREEN_SPLITTERS");
     if (e && atoi(e) > 0) s = atoi(e);
@@ -673,6 +673,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     }
     if (p.nparse < 1) p.nparse = 1;
     if (p.nparse > VSG_SCREEN_MAX_PARSE_THREADS) p.nparse = VSG_SCREEN_MAX_PARSE_THREADS;
+    if (o->resume) p.nparse = 1; /* --resume: the one reader skips the records done, by their index */
 
     /* rigid placement: the rotations and box are the caller's; poses kept per molecule */
     const int rigid = o->placement == VSG_PLACEMENT_RIGID;
@@ -735,7 +736,6 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     if (st != VSG_OK) goto out_pool;
     p.reader_opt = ro;
     if (p.nparse > 1 && !vsg_ligand_reader_splittable(p.reader)) p.nparse = 1;
-    if (o->resume) p.nparse = 1; /* --resume: the reader skips the records done by their index */
     if (p.nparse <= 1) p.nsplit = 1;
     if (p.nsplit > 1) { /* splitter j: inputs j, j + nsplit, ..., each with a reader of its own */
         const char **paths = malloc(sizeof *paths * (size_t)o->ninputs);
