@@ -17,7 +17,7 @@ static const char usage[] =
     "  energy RECEPTOR [--solvation] [--ligand LIG]\n"
     "                                total, solvation and interaction energies (kT, kcal/mol)\n"
     "  probe GRID LIGAND             potential at a ligand's atoms and Σ q·φ\n"
-    "  info FILE                     describe a grid or molecule file\n"
+    "  info FILE                     describe a grid, molecule, ligand library or map set\n"
     "  screen GRID LIBRARY... -o RESULTS.csv\n"
     "                                score ligand libraries / docking poses on a grid or an\n"
     "                                AutoGrid map set, one CSV row per record\n"

@@ -1142,14 +1142,6 @@ typedef struct {
     int nrotations;
     int top_poses;              /* poses kept per molecule for poses_path (0 or 1 = the best) */
     const char *poses_path;     /* NULL, or FILE.pdbqt | FILE.sdf: every molecule's best pose(s) */
-    /* --resume: the first resume_skip records already have their rows (and SDF records): they are
-     * read but neither scored nor written, no CSV header is written and the SDF and poses files are
-     * appended to (the caller checked and truncated them; parsing is then serial) */
-    int resume;
-    size_t resume_skip;
-    /* records grouped by name: one CSV row per name, its best-scored record's, written at the end
-     * with a last column `records` (how many the name had); top then counts different names */
-    int best_per_molecule;
 } vsg_screen_options;
 
 typedef struct {
@@ -1707,8 +1699,11 @@ typedef struct {
     long outline_pixels;          /* pixels drawn black as outline */
 } vsg_slice_report;
 
-/* The automatic colour range: ±5 when the grid is in kT/e (the usual APBS / PyMOL surface
- * range); otherwise ± the 99th percentile of |φ| over the n values (1 when all are 0). */
+/* The automatic colour range, from the 2nd and 98th percentiles p2, p98 of the finite values
+ * (a few extreme nodes, such as an AutoGrid affinity map's clamped repulsion, do not wash the
+ * picture out): potentials (kT/e, kcal/mol/e, no units) symmetric about 0 at max(|p2|, |p98|);
+ * energy maps (kcal/mol) symmetric at |p2| when p2 < 0 (repulsion clamped), else p2..p98; 1 when
+ * all values are 0 or none is finite. */
 void vsg_slice_auto_range(const char *units, const float *values, size_t n, double *lo, double *hi);
 
 /* Samples the plane by trilinear interpolation at each pixel centre (each grid node covers
