@@ -151,6 +151,7 @@ typedef struct {
     int threads;
     int scoring_ad4; /* --scoring ad4: GRID must be a .maps.fld */
     int resume;      /* --resume */
+    vsg_screen_extra x; /* --resume, --best-per-molecule (screen_internal.h) */
     vsg_screen_options so;
     /* placement */
     int have_box, have_padding, have_step, have_rotations;
@@ -186,7 +187,7 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
         }
         if (vsg_arg_is(&a, "--quiet")) { c->quiet = 1; continue; }
         if (vsg_arg_is(&a, "--resume")) { c->resume = 1; continue; }
-        if (vsg_arg_is(&a, "--best-per-molecule")) { c->so.best_per_molecule = 1; continue; }
+        if (vsg_arg_is(&a, "--best-per-molecule")) { c->x.best_per_molecule = 1; continue; }
         int r = vsg_cli_screen_option(&a, cmd, &c->so, &c->out, &devices);
         if (r < 0) return VSG_EXIT_USAGE;
         if (r > 0) continue;
@@ -270,7 +271,7 @@ static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
     if (c->resume && (!strcmp(c->out.csv, "-") || c->out.top || vsg_mpi_active()))
         return vsg_cli_usage_error(cmd, "--resume needs -o FILE.csv, and works neither with --top (the best are "
                                         "chosen over the whole run) nor under MPI");
-    if (c->so.best_per_molecule && (c->resume || vsg_mpi_active()))
+    if (c->x.best_per_molecule && (c->resume || vsg_mpi_active()))
         return vsg_cli_usage_error(cmd, "--best-per-molecule writes its rows at the end: not with --resume or under MPI");
     if (c->resume && c->so.poses_path && vsg_ligand_format_of(c->so.poses_path) != VSG_LIG_SDF)
         return vsg_cli_usage_error(cmd, "--resume: --poses-out must be an .sdf file");
@@ -574,14 +575,14 @@ int vsg_cmd_screen(int argc, char **argv)
     if (c.resume) { /* --resume: check the rows written, cut what is incomplete, skip the records done */
         vsg_resume_spec rs = {c.out.csv, c.out.sdf, c.so.poses_path, c.so.top_poses > 1, fingerprint, c.inputs,
                               c.ninputs, {c.so.format, 0, c.so.max_atoms}};
-        st = vsg_resume_prepare(&rs, &c.so.resume_skip);
+        st = vsg_resume_prepare(&rs, &c.x.resume_skip);
         if (st != VSG_OK) {
             fprintf(stderr, "vsgrid screen: --resume: %s\n", vsg_last_error());
             free_grids(&L);
             return st == VSG_E_NOMEM ? VSG_EXIT_LIMIT : VSG_EXIT_INPUT;
         }
-        c.so.resume = 1;
-        if (!c.quiet) fprintf(stderr, "vsgrid: resuming %s after its %zu rows\n", c.out.csv, c.so.resume_skip);
+        c.x.resume = 1;
+        if (!c.quiet) fprintf(stderr, "vsgrid: resuming %s after its %zu rows\n", c.out.csv, c.x.resume_skip);
     } else if (strcmp(c.out.csv, "-") && vsg_mpi_rank() == 0 && vsg_resume_sidecar_write(c.out.csv, fingerprint) != VSG_OK) {
         vsg_warn("%s (--resume will not work on this run)", vsg_last_error());
     }
@@ -618,7 +619,7 @@ int vsg_cmd_screen(int argc, char **argv)
     c.so.ninputs = c.ninputs;
     vsg_cli_screen_bind(&c.so, &c.out, csv, c.quiet);
     vsg_screen_report rep;
-    st = vsg_screen_run(L.g, &c.so, &rep);
+    st = vsg_screen_run_extra(L.g, &c.so, &c.x, &rep);
     if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", csv_path);
     /* MPI (issue 7): sum the counts, rank 0 merges the parts */
     st = vsg_mpi_screen_finish(st, c.out.csv, c.out.sdf, c.out.top, c.so.poses_path, &rep);

@@ -41,6 +41,22 @@ void vsg_resume_fingerprint(int argc, char **argv, char *buf, size_t len);
 vsg_status vsg_resume_sidecar_write(const char *csv, const char *fingerprint);
 vsg_status vsg_resume_prepare(const vsg_resume_spec *s, size_t *kept);
 
+/* The pipeline's options that the public vsg_screen_options does not carry (its layout is part of
+ * the ABI: the Python module mirrors it), for `vsgrid screen`:
+ * resume: the first resume_skip records already have their rows (and SDF records): they are read
+ *   but neither scored nor written, no CSV header is written and the SDF and poses files are
+ *   appended to (the caller checked and cut them, vsg_resume_prepare; parsing is then serial);
+ * best_per_molecule: records grouped by name, one CSV row per name (its best-scored record's,
+ *   written at the end with a last column `records`); top then counts different names.
+ * vsg_screen_run(g, o, rep) is vsg_screen_run_extra(g, o, NULL, rep). */
+typedef struct {
+    int resume;
+    size_t resume_skip;
+    int best_per_molecule;
+} vsg_screen_extra;
+vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_options *o, const vsg_screen_extra *x,
+                                vsg_screen_report *rep);
+
 /* The rest is the pipeline's own (a command that needs only --resume defines
  * VSG_SCREEN_RESUME_ONLY before including this header). */
 #ifndef VSG_SCREEN_RESUME_ONLY
@@ -109,6 +125,7 @@ typedef struct {
 struct pipeline {
     const vsg_score_grids *g;
     const vsg_screen_options *o;
+    const vsg_screen_extra *x; /* never NULL */
     vsg_ligand_reader *reader;
     queue free_q, work_q, done_q;
     batch *pool;

@@ -391,7 +391,7 @@ static void *reader_main(void *arg)
         }
         double t0 = vsg_now();
         int got = vsg_ligand_reader_next(p->reader, &lig);
-        if (got == 1 && p->o->resume && lig.index < p->o->resume_skip) { /* --resume: its row is written */
+        if (got == 1 && p->x->resume && lig.index < p->x->resume_skip) { /* --resume: its row is written */
             busy += vsg_now() - t0;
             continue;
         }
@@ -618,7 +618,7 @@ static int writer_done(pipeline *p, const write_order *w)
 
 static int splitters_for(const vsg_screen_options *o, int nparse)
 {
-    if (nparse <= 1 || o->ninputs <= 1 || o->resume || vsg_mpi_screen_split()) return 1; /* --resume: one reader */
+    if (nparse <= 1 || o->ninputs <= 1 || vsg_mpi_screen_split()) return 1;
     int s = nparse / 4;
     const char *e = getenv("VSG_SCREEN_SPLITTERS");
     if (e && atoi(e) > 0) s = atoi(e);
@@ -629,6 +629,14 @@ static int splitters_for(const vsg_screen_options *o, int nparse)
 
 vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o, vsg_screen_report *rep)
 {
+    return vsg_screen_run_extra(g, o, NULL, rep);
+}
+
+vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_options *o, const vsg_screen_extra *x,
+                                vsg_screen_report *rep)
+{
+    static const vsg_screen_extra none;
+    if (!x) x = &none;
     memset(rep, 0, sizeof *rep);
     if (!g || !o || !o->csv || o->ninputs < 1 || o->ndevices < 1 || o->ndevices > VSG_SCREEN_MAX_DEVICES)
         return vsg_fail(VSG_E_ARG, "screen: bad arguments");
@@ -638,6 +646,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     memset(&p, 0, sizeof p);
     p.g = g;
     p.o = o;
+    p.x = x;
     pthread_mutex_init(&p.progress_mu, NULL);
     pthread_mutex_init(&p.quota_mu, NULL);
     pthread_cond_init(&p.quota_cv, NULL);
@@ -673,7 +682,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     }
     if (p.nparse < 1) p.nparse = 1;
     if (p.nparse > VSG_SCREEN_MAX_PARSE_THREADS) p.nparse = VSG_SCREEN_MAX_PARSE_THREADS;
-    if (o->resume) p.nparse = 1; /* --resume: the one reader skips the records done, by their index */
+    if (x->resume) p.nparse = 1; /* --resume: the one reader skips the records done, by their index */
 
     /* rigid placement: the rotations and box are the caller's; poses kept per molecule */
     const int rigid = o->placement == VSG_PLACEMENT_RIGID;
@@ -765,7 +774,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     FILE *sdf = NULL;
     char part_path[4200]; /* MPI (issue 7): under the split, SDF and poses go to this rank's parts */
     if (o->sdf_path) {
-        sdf = fopen(vsg_mpi_part_path(o->sdf_path, part_path, sizeof part_path), o->resume ? "a" : "w");
+        sdf = fopen(vsg_mpi_part_path(o->sdf_path, part_path, sizeof part_path), x->resume ? "a" : "w");
         if (!sdf) {
             st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->sdf_path, strerror(errno));
             goto out_reader;
@@ -773,7 +782,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     }
     FILE *poses_f = NULL;
     if (o->poses_path) {
-        poses_f = fopen(vsg_mpi_part_path(o->poses_path, part_path, sizeof part_path), o->resume ? "a" : "w");
+        poses_f = fopen(vsg_mpi_part_path(o->poses_path, part_path, sizeof part_path), x->resume ? "a" : "w");
         if (!poses_f) {
             st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->poses_path, strerror(errno));
             if (sdf) fclose(sdf);
@@ -826,14 +835,14 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     mol_table *mols = NULL; /* --best-per-molecule: rows kept by name, written at the end */
     char *rowbuf = NULL;
     size_t rowlen = 0;
-    if (o->best_per_molecule) {
+    if (x->best_per_molecule) {
         FILE *m = open_memstream(&rowbuf, &rowlen);
         if (m) vsg_screen_csv_header(m, g, rigid);
         if (m && fclose(m) == 0 && rowlen > 0) fprintf(o->csv, "%.*s,records\n", (int)rowlen - 1, rowbuf);
         free(rowbuf), rowbuf = NULL;
         mols = vsg_mol_table_new();
         if (!mols) st = vsg_fail(VSG_E_NOMEM, "screen: out of memory for --best-per-molecule");
-    } else if (!o->resume) {
+    } else if (!x->resume) {
         vsg_screen_csv_header(o->csv, g, rigid);
     }
     batch **early = calloc(p.npool, sizeof *early);
@@ -893,7 +902,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
             if (p.nparse > 1) r->index = rep->records; /* chunks number their records from 0 */
             const vsg_score_result *res = r->lig >= 0 ? &b->res[r->lig] : NULL;
             const vsg_place_pose *pp = res && rigid ? b->poses + (size_t)r->lig * (size_t)b->kposes : NULL;
-            if (!o->best_per_molecule) {
+            if (!x->best_per_molecule) {
                 vsg_screen_csv_row(o->csv, g, rigid, r, res, pp);
             } else if (mols) {
                 FILE *m = open_memstream(&rowbuf, &rowlen);
@@ -936,7 +945,7 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
                 rep->atoms += (uint64_t)r->natoms;
                 if (sdf && b->copies) {
                     if (heap.e) {
-                        vsg_top_offer(&heap, &b->copies[r->lig], res, pp, r->index, o->best_per_molecule);
+                        vsg_top_offer(&heap, &b->copies[r->lig], res, pp, r->index, x->best_per_molecule);
                     } else {
                         int nt = vsg_screen_score_tags(tags, g, res, 0);
                         if (pp) nt += vsg_screen_pose_tags(tags + nt, pp, 0);
