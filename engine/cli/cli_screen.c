@@ -17,7 +17,6 @@
 #include "engine/cli/cli.h"
 #include "engine/cli/dock_options.h"
 #include "engine/cli/cli_vina.h"
-#include "engine/screen/screen_internal.h" /* --resume */
 
 static const char screen_usage[] =
     "usage: vsgrid screen GRID LIBRARY... -o RESULTS.csv [options]\n"
@@ -151,7 +150,7 @@ typedef struct {
     int threads;
     int scoring_ad4; /* --scoring ad4: GRID must be a .maps.fld */
     int resume;      /* --resume */
-    vsg_screen_extra x; /* --resume, --best-per-molecule (screen_internal.h) */
+    vsg_screen_extra x; /* --resume, --best-per-molecule (vsgrid.h) */
     vsg_screen_options so;
     /* placement */
     int have_box, have_padding, have_step, have_rotations;

@@ -23,8 +23,6 @@
 #include "engine/cli/cli_vina.h"
 #include "engine/cli/dock_options.h"
 #include "engine/cli/dock_poses.h"
-#define VSG_SCREEN_RESUME_ONLY
-#include "engine/screen/screen_internal.h" /* --resume */
 
 #define CHUNK 64        /* records docked together on the CPU */
 #define CHUNK_GPU 2048  /* on the GPU: enough chains to fill it many times over */
@@ -514,7 +512,7 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     vsg_vina_target *t = NULL;
     vsg_status st = vsg_vina_target_maps(target, sf, &t);
     if (st != VSG_OK) return vsg_cli_fail(st);
-    /* --resume (screen_internal.h): the rows written are checked and kept, the rest docked */
+    /* --resume (vsgrid.h, vsg_resume_prepare): the rows written are checked and kept, the rest docked */
     static char fingerprint[60000];
     size_t skip = 0;
     vsg_resume_fingerprint(argc, argv, fingerprint, sizeof fingerprint);

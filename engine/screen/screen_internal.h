@@ -14,52 +14,6 @@
 #include "ligands/readers/ligand_reader.h"
 #include "engine/screen/screen.h"
 
-/* --resume (screen_output.c): an interrupted screen goes on from the rows its CSV holds.
- * Every screen writing a CSV file also writes CSV.resume, its fingerprint: the command line
- * (vsg_resume_fingerprint: every argument but --resume, --quiet, --progress, --json F and
- * --parse-threads N, which change no row). vsg_resume_prepare checks and cuts the files of an
- * interrupted run: the fingerprint must be the one given; the CSV's complete rows (a last line
- * without its newline is dropped) must be the library's first records, index, name, source and
- * record columns in order (the inputs are read with ro); the SDF files hold one record (sdf) or
- * one group of pose records (poses: a group starts at a record without a vsgrid_pose_rank (or
- * flexible: vsgrid_pose) tag or
- * with rank 1; poses_grouped: the last group may be cut, so it is done again) per row whose
- * status is ok or outside, in row order; records after the last complete one are cut, and so
- * are the rows whose SDF records are missing. Only when every check passes are the files
- * truncated to what is kept; *kept is then the number of rows kept (the records to skip).
- * Returns VSG_OK; VSG_E_FORMAT or VSG_E_DATA: the files do not belong to this screen (message
- * set; nothing written); VSG_E_IO; VSG_E_NOMEM. */
-typedef struct {
-    const char *csv, *sdf, *poses; /* paths; sdf and poses NULL when not written */
-    int poses_grouped;             /* several pose records per row */
-    const char *fingerprint;
-    const char *const *inputs;
-    int ninputs;
-    vsg_ligand_reader_options ro;
-} vsg_resume_spec;
-void vsg_resume_fingerprint(int argc, char **argv, char *buf, size_t len);
-vsg_status vsg_resume_sidecar_write(const char *csv, const char *fingerprint);
-vsg_status vsg_resume_prepare(const vsg_resume_spec *s, size_t *kept);
-
-/* The pipeline's options that the public vsg_screen_options does not carry (its layout is part of
- * the ABI: the Python module mirrors it), for `vsgrid screen`:
- * resume: the first resume_skip records already have their rows (and SDF records): they are read
- *   but neither scored nor written, no CSV header is written and the SDF and poses files are
- *   appended to (the caller checked and cut them, vsg_resume_prepare; parsing is then serial);
- * best_per_molecule: records grouped by name, one CSV row per name (its best-scored record's,
- *   written at the end with a last column `records`); top then counts different names.
- * vsg_screen_run(g, o, rep) is vsg_screen_run_extra(g, o, NULL, rep). */
-typedef struct {
-    int resume;
-    size_t resume_skip;
-    int best_per_molecule;
-} vsg_screen_extra;
-vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_options *o, const vsg_screen_extra *x,
-                                vsg_screen_report *rep);
-
-/* The rest is the pipeline's own (a command that needs only --resume defines
- * VSG_SCREEN_RESUME_ONLY before including this header). */
-#ifndef VSG_SCREEN_RESUME_ONLY
 #define ROWS_PER_BATCH 4096
 #define VSG_SCREEN_MAX_SPLITTERS 16
 /* Records per chunk of the parallel parse: small enough that a library of a few thousand
@@ -213,5 +167,4 @@ int vsg_mol_offer(mol_table *t, const char *name, const char *text, int scored, 
 void vsg_mol_write(const mol_table *t, FILE *f);
 void vsg_mol_table_free(mol_table *t);
 
-#endif /* VSG_SCREEN_RESUME_ONLY */
 #endif
