@@ -3,7 +3,8 @@
 # SDF inside a record) goes on from the rows written and ends byte for byte as an uninterrupted
 # run; a resume file of another library or other options is refused (exit 3, file untouched).
 # As-is screen with --sdf-out, rigid placement with --poses-out (../shared/data), the flexible
-# Vina screen (docking seeds follow the record index, so resumed rows are the same).
+# Vina screen (docking seeds follow the record index, so resumed rows are the same), the Vina
+# as-is screen.
 # Usage: cli_resume.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
 vsgrid=$1 src=$2 work=$3/cli_resume
@@ -119,6 +120,19 @@ cmp -s f.csv ffull.csv && cmp -s f.sdf ffull.sdf || fail "resumed flexible scree
 before=$(sum f.csv f.sdf)
 expect_rc 3 "$vsgrid" "${fx[@]/--seed/--exhaustiveness}" --resume
 [ "$(sum f.csv f.sdf)" = "$before" ] || fail "a refused flexible resume changed the files"
+
+# The Vina as-is screen (--scoring vina, CPU): 4 records, resumed from a cut row.
+vs=(screen m lib.pdbqt --scoring vina -o v.csv --quiet)
+expect_rc 0 "$vsgrid" "${vs[@]}"
+cp v.csv vfull.csv
+[ "$(wc -l < vfull.csv)" = 5 ] || fail "vina: 4 records, $(($(wc -l < vfull.csv) - 1)) rows"
+cut_at v.csv 0.7
+expect_rc 0 "$vsgrid" "${vs[@]}" --resume
+cmp -s v.csv vfull.csv || fail "resumed Vina CSV differs: $(diff v.csv vfull.csv | head -5)"
+cut_at v.csv 0.5
+before=$(sum v.csv)
+expect_rc 3 "$vsgrid" screen m one.pdbqt --scoring vina -o v.csv --quiet --resume
+[ "$(sum v.csv)" = "$before" ] || fail "a refused Vina resume changed the file"
 
 echo "$fails failure(s)"
 [ "$fails" = 0 ]

@@ -192,7 +192,8 @@ const char vsg_cli_vina_help[] =
     "and scores on its atoms as 'vina --receptor R --score_only --autobox' (no maps needed: vina\n"
     "itself scores on explicit atoms there). PDBQT poses keep their torsion tree; SDF/MOL2 get\n"
     "AutoDock types, non-polar H merged and rotatable bonds as Meeko counts them. Options:\n"
-    "-o FILE.csv, --json FILE, --quiet, --format F, --max-atoms N, --threads N (not under mpirun).\n";
+    "-o FILE.csv, --json FILE, --quiet, --format F, --max-atoms N, --threads N (not under mpirun),\n"
+    "--resume (as 'vsgrid screen --resume': the rows already in -o FILE kept, the rest appended).\n";
 
 const char *vsg_cli_scoring_arg(int argc, char **argv)
 {
@@ -209,6 +210,8 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
     static const char *inputs[4096];
     const char *target = NULL;
     int ninputs = 0, quiet = 0, threads = 0;
+    vsg_screen_extra ext; /* --resume */
+    memset(&ext, 0, sizeof ext);
     vsg_screen_outputs out;
     memset(&out, 0, sizeof out);
     vsg_vina_screen_options vo;
@@ -230,6 +233,7 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
         }
 #define VALUE() do { if (!(v = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; } while (0)
         if (vsg_arg_is(&a, "--quiet")) quiet = 1;
+        else if (vsg_arg_is(&a, "--resume")) ext.resume = 1;
         else if (vsg_arg_is(&a, "--scoring")) {
             VALUE();
             if (!strcmp(v, "vina")) sf = VSG_VINA_SCORING_VINA;
@@ -262,6 +266,7 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
     if (!target) return vsg_cli_usage_error(cmd, rescore ? "no RECEPTOR given" : "no map-set PREFIX given");
     if (ninputs == 0) return vsg_cli_usage_error(cmd, "no POSES given");
     if (!out.csv) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
+    if (ext.resume && !strcmp(out.csv, "-")) return vsg_cli_usage_error(cmd, "--resume needs -o FILE.csv");
     for (int i = 0; i < ninputs; i++)
         if (!strcmp(inputs[i], "-") && vo.format == VSG_LIG_AUTO) return vsg_cli_usage_error(cmd, "reading standard input needs --format");
 #ifdef _OPENMP
@@ -280,7 +285,22 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
     }
     vsg_molecule_free(rec);
     if (st != VSG_OK) return vsg_cli_fail(st);
-    FILE *csv = strcmp(out.csv, "-") ? fopen(out.csv, "w") : stdout;
+    /* --resume (vsgrid.h, vsg_resume_prepare): the rows written are checked and kept */
+    static char fingerprint[60000];
+    vsg_resume_fingerprint(argc, argv, fingerprint, sizeof fingerprint);
+    if (ext.resume) {
+        vsg_resume_spec rs = {out.csv, NULL, NULL, 0, fingerprint, inputs, ninputs, {vo.format, 0, vo.max_atoms}};
+        st = vsg_resume_prepare(&rs, &ext.resume_skip);
+        if (st != VSG_OK) {
+            fprintf(stderr, "vsgrid %s: --resume: %s\n", cmd, vsg_last_error());
+            vsg_vina_target_free(t);
+            return st == VSG_E_NOMEM ? VSG_EXIT_LIMIT : VSG_EXIT_INPUT;
+        }
+        if (!quiet) fprintf(stderr, "vsgrid: resuming %s after its %zu rows\n", out.csv, ext.resume_skip);
+    } else if (strcmp(out.csv, "-") && vsg_resume_sidecar_write(out.csv, fingerprint) != VSG_OK) {
+        vsg_warn("%s (--resume will not work on this run)", vsg_last_error());
+    }
+    FILE *csv = strcmp(out.csv, "-") ? fopen(out.csv, ext.resume ? "a" : "w") : stdout;
     if (!csv) {
         fprintf(stderr, "vsgrid: cannot write %s\n", out.csv);
         vsg_vina_target_free(t);
@@ -291,7 +311,7 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
     vo.csv = csv;
     vo.progress = !quiet && isatty(2);
     vsg_screen_report rep;
-    st = vsg_vina_screen_run(t, &vo, &rep);
+    st = vsg_vina_screen_run_extra(t, &vo, &ext, &rep);
     if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", out.csv);
     if (st != VSG_OK) {
         vsg_vina_target_free(t);

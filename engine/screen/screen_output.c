@@ -210,7 +210,7 @@ void vsg_top_sort(top_heap *h)
     qsort(h->e, h->n, sizeof *h->e, by_score);
 }
 
-/* ---- --resume (screen_internal.h) --------------------------------------------------------------- */
+/* ---- --resume (vsgrid.h) --------------------------------------------------------------------- */
 
 void vsg_resume_fingerprint(int argc, char **argv, char *buf, size_t len)
 {

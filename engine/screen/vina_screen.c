@@ -103,6 +103,14 @@ static void write_row(FILE *f, const vsg_ligand *lig, const vina_row *r)
 
 vsg_status vsg_vina_screen_run(const vsg_vina_target *t, const vsg_vina_screen_options *o, vsg_screen_report *rep)
 {
+    return vsg_vina_screen_run_extra(t, o, NULL, rep);
+}
+
+vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_screen_options *o,
+                                     const vsg_screen_extra *x, vsg_screen_report *rep)
+{
+    const int resume = x && x->resume;
+    const size_t skip = resume ? x->resume_skip : 0;
     if (!t || !o || !rep || !o->csv || !o->inputs || o->ninputs < 1)
         return vsg_fail(VSG_E_ARG, "vsg_vina_screen_run: NULL argument or no inputs");
     memset(rep, 0, sizeof *rep);
@@ -119,13 +127,15 @@ vsg_status vsg_vina_screen_run(const vsg_vina_target *t, const vsg_vina_screen_o
         return vsg_fail(VSG_E_NOMEM, "out of memory");
     }
     for (int i = 0; i < CHUNK; i++) vsg_ligand_init(&chunk[i]);
-    fputs("index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,"
-          "unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message\n",
-          o->csv);
+    if (!resume) /* --resume: the header and the first `skip` rows are written */
+        fputs("index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,"
+              "unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message\n",
+              o->csv);
     for (;;) {
         double a = vsg_now();
         int n = 0;
-        while (n < CHUNK && vsg_ligand_reader_next(rd, &chunk[n]) == 1) n++;
+        while (n < CHUNK && vsg_ligand_reader_next(rd, &chunk[n]) == 1)
+            if (!resume || chunk[n].index >= skip) n++; /* --resume: records done are read, not scored */
         double b = vsg_now();
         rep->parse_s += b - a;
         if (n == 0) break;

@@ -1416,6 +1416,9 @@ typedef struct {
  * VSG_E_ARG (NULL, no inputs, the reader's VSG_E_ARG); VSG_E_IO (a write error on the CSV);
  * VSG_E_NOMEM. A bad record never fails the run: it gets its row. */
 vsg_status vsg_vina_screen_run(const vsg_vina_target *t, const vsg_vina_screen_options *o, vsg_screen_report *rep);
+/* The same with x's resume (vsg_screen_extra; best_per_molecule is not used); x NULL: none. */
+vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_screen_options *o,
+                                     const vsg_screen_extra *x, vsg_screen_report *rep);
 
 /* ---- Flexible docking (CPU twin) ------------------------------------------------------- */
 /* Docks one ligand into a Vina or Vinardo map set by AutoDock Vina 1.2's method, on the CPU
