@@ -54,6 +54,8 @@ grep -q "max-memory" err.txt || fail "memory refusal does not name --max-memory"
 # --device gpu without a GPU → 5 (only where no GPU is present).
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
   expect_rc 5 "$vsgrid" grid "$src/data/fas2.pqr" -o x.vsg --device gpu --spacing 1.0
+else
+  skip_part "the --device gpu refusal (exit 5)" "a GPU is present"
 fi
 
 # A real run: coarse grid of fasciculin, all outputs, JSON keys.

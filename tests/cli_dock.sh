@@ -70,7 +70,7 @@ cmp -s a.pdbqt c.pdbqt && fail "seeds 7 and 8 give the same poses"
 shared=${VSG_SHARED_DATA:-$src/../shared/data}
 d=$shared/autodock_vina/1iep
 if [ ! -f "$d/1iep_receptor.pdbqt" ]; then
-  echo "1IEP redocking skipped: no shared data at $shared"
+  skip_part "1IEP redocking" "no shared data at $shared; set VSG_SHARED_DATA"
 else
   expect_rc 0 "$vsgrid" maps "$d/1iep_receptor.pdbqt" --scoring vina --around "$d/1iep_ligand.pdbqt" --quiet -o m
   t0=$(date +%s.%N)
@@ -101,7 +101,7 @@ else
     awk -v a="$s" -v b="$vs" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && d <= 0.01) }' ||
       fail "1IEP: vsgrid's score $s, vina --score_only $vs"
   else
-    echo "vina not installed: the score check against vina --score_only skipped"
+    skip_part "1IEP score against vina --score_only" "vina not installed"
   fi
 fi
 [ "$fails" = 0 ] && echo "cli_dock: all checks passed"

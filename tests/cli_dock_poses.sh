@@ -37,7 +37,7 @@ if [ -f "$inha" ]; then
   zcat "$inha" | awk '/^@<TRIPOS>MOLECULE/ { n++ } n <= 3' > inha.mol2
   libs+=(inha.mol2)
 else
-  echo "no shared data at $shared: the MOL2 records skipped"
+  skip_part "the DUD-E INHA MOL2 records" "no shared data at $shared; set VSG_SHARED_DATA"
 fi
 awk '{ print } /^TORSDOF/ { exit }' "$lig" > biotin.pdbqt
 libs+=(biotin.pdbqt)
@@ -117,7 +117,7 @@ EOF
       fail "the first MOL2 record's charges are not the input's"
   fi
 else
-  echo "RDKit not installed (/usr/bin/python3): the RDKit checks skipped"
+  skip_part "the RDKit checks" "RDKit not installed for /usr/bin/python3"
 fi
 
 # the PDBQT poses: 3 MODELs a record, vina --score_only rescores each to its VINA RESULT
@@ -131,7 +131,7 @@ if command -v vina > /dev/null 2>&1; then
   done
   echo "vina --score_only rescored the $((3 * n)) PDBQT poses to their VINA RESULT"
 else
-  echo "vina not installed: the check against vina --score_only skipped"
+  skip_part "PDBQT poses against vina --score_only" "vina not installed"
 fi
 
 # vsgrid dock -o OUT.sdf: the poses of its --csv

@@ -111,11 +111,11 @@ expect_rc 3 "$vsgrid" enrich badlab.csv --label-column active
 expect_rc 3 "$vsgrid" enrich empty.csv --actives act.txt
 
 # A real DUD-E target against scripts/enrichment.py.
-dude=$src/../shared/data/dude/inha
+dude=$(shared_data "$src")/dude/inha
 if [ ! -r "$dude/actives_final.mol2.gz" ] || [ ! -r "$dude/decoys_final.mol2.gz" ]; then
-  echo "skipped the DUD-E comparison: no $dude"
+  skip_part "the DUD-E comparison" "no $dude; set VSG_SHARED_DATA"
 elif [ ! -x /usr/bin/python3 ]; then
-  echo "skipped the DUD-E comparison: no /usr/bin/python3"
+  skip_part "the DUD-E comparison" "no /usr/bin/python3"
 else
   # One row per mol2 record (protomers repeat names), as a screen CSV: score -0.3 per heavy atom
   # minus 0.05 (record mod 3) (protomers of one molecule differ, many molecules tie); every 97th

@@ -29,7 +29,7 @@ printf '# nothing\n\n' > empty.txt
 expect_rc 3 "$vsgrid" grid --receptors empty.txt -o '{}.vsg'
 
 for dev in cpu gpu; do
-  [ $dev = gpu ] && [ $has_gpu = 0 ] && { echo "no GPU: GPU batch skipped"; continue; }
+  [ $dev = gpu ] && [ $has_gpu = 0 ] && { skip_part "the GPU batch" "no GPU"; continue; }
   # The batch: the bad receptor is reported and skipped, the exit code is its (3).
   expect_rc 3 "$vsgrid" grid --receptors list.txt -o "$dev/grids/{}.vsg" --dx "$dev/{}.dx" --json "$dev/{}.json" \
     --summary $dev.csv --spacing 1.0 --salt 0.15 --device $dev

@@ -134,7 +134,7 @@ if command -v python3 > /dev/null 2>&1; then
     fail "Coulomb eps 20: $(cat uni/c.out)"
   python3 "$src/tests/pb_coulomb_maps.py" uni/rec.e.map uni/c.e.map "$rec" uniform || fail "PB vs Coulomb, uniform eps 20"
 else
-  echo "python3 not found: the PB-against-Coulomb checks are skipped"
+  skip_part "the PB-against-Coulomb checks" "python3 not found"
 fi
 
 [ "$fails" = 0 ] && echo "cli_maps_ad4: ok"

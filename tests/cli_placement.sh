@@ -5,8 +5,8 @@
 # Usage: cli_placement.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
 vsgrid=$1 src=$2 work=$3/cli_placement
-d=$src/../shared/data/autodock_gpu/1stp
-[ -f "$d/1stp_protein.maps.fld" ] || { echo "skipped: $d absent"; exit 77; }
+d=${VSG_SHARED_DATA:-$src/../shared/data}/autodock_gpu/1stp
+[ -f "$d/1stp_protein.maps.fld" ] || { echo "skipped: $d absent (../shared/data; set VSG_SHARED_DATA)"; exit 77; }
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 . "$(dirname "$0")/lib_cli.sh"
 col() { awk -F, -v c="$2" 'NR > 1 { print $c }' "$1"; }

@@ -93,7 +93,7 @@ have_ob=0
 shared=${VSG_SHARED_DATA:-$src/../shared/data}
 p=$shared/pqr/pdb2pqr
 if [ ! -f "$p/1AFS.pdb.gz" ]; then
-  echo "pdb2pqr comparisons skipped: no shared data at $shared"
+  skip_part "pdb2pqr comparisons" "no shared data at $shared; set VSG_SHARED_DATA"
 else
   compare() { # MINE REF LABEL [names]: residues by number (the K-th residue numbered N)
     resq "$1" > mine.res; resq "$2" > ref.res
@@ -135,9 +135,9 @@ else
 fi
 
 if [ "$have_ob" = 0 ]; then
-  echo "PDBQT checks skipped: this vsgrid has no Open Babel (Gasteiger charges)"
+  skip_part "PDBQT checks" "this vsgrid has no Open Babel (Gasteiger charges)"
 elif [ ! -f "$shared/dude/inha/receptor.pdb" ]; then
-  echo "INHA PDBQT checks skipped: no shared data at $shared"
+  skip_part "INHA PDBQT checks" "no shared data at $shared; set VSG_SHARED_DATA"
 else
   expect_rc 0 "$vsgrid" prepare "$shared/dude/inha/receptor.pdb" -o inha.pdbqt
   bad=$(awk '/^(ATOM|HETATM)/ { t = substr($0, 78, 2); sub(/ +$/, "", t)
@@ -179,6 +179,8 @@ else
     expect_rc 0 "$vsgrid" prepare "$shared/pdb/1mbo.pdb" -o 1mbo.pqr
     grep -q "HEM A155 (43 atoms): kept, Gasteiger charges, metal atoms their ion charge" err.txt ||
       fail "1MBO PQR: haem: $(grep HEM err.txt)"
+  else
+    skip_part "1MBO haem checks" "no $shared/pdb/1mbo.pdb"
   fi
   # and to maps (prepared into a PDBQT)
   expect_rc 0 "$vsgrid" maps "$shared/dude/inha/receptor.pdb" --scoring vina --box 9.5,32.6,60.7,8,8,8 -o vm
@@ -191,13 +193,13 @@ else
       grep -q "no bonded atoms" ag.glg && fail "autogrid4 found atoms without bonds: $(grep -m1 'no bonded' ag.glg)"
     fi
   else
-    echo "autogrid4 not installed: the AutoGrid check skipped"
+    skip_part "autogrid4 reading the INHA PDBQT" "autogrid4 not installed"
   fi
   if command -v vina > /dev/null 2>&1; then
     vina --receptor inha.pdbqt --ligand "$src/data/biotin.pdbqt" --score_only --autobox > vina.txt 2>&1 ||
       fail "vina did not read the INHA PDBQT: $(tail -3 vina.txt)"
   else
-    echo "vina not installed: the Vina check skipped"
+    skip_part "vina reading the INHA PDBQT" "vina not installed"
   fi
 fi
 [ "$fails" = 0 ] || exit 1

@@ -65,7 +65,7 @@ cmp -s bad.csv bad2.csv || fail "--keep-maps set screened differs: $(diff bad.cs
 shared=${VSG_SHARED_DATA:-$src/../shared/data}
 d=$shared/autodock_vina/1iep
 if [ ! -f "$d/1iep_receptor.pdbqt" ]; then
-  echo "skipped: the 1IEP checks (no shared data at $shared)"
+  skip_part "the 1IEP checks" "no shared data at $shared; set VSG_SHARED_DATA"
 else
   # (1) rescore == maps --around POSES + screen P.maps.fld POSES, exactly (the default devices).
   poses=$d/1iep_ligand_ad4_out.pdbqt
@@ -108,7 +108,7 @@ else
     done
     echo "1iep: rescore --scoring ad4 against autodock4 epdb (autogrid4's maps): max |diff| $maxd kcal/mol"
   else
-    echo "skipped: the autodock4 epdb comparison (autogrid4 or autodock4 not installed)"
+    skip_part "the autodock4 epdb comparison" "autogrid4 or autodock4 not installed"
   fi
 fi
 

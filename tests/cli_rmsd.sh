@@ -50,7 +50,7 @@ shared=${VSG_SHARED_DATA:-$src/../shared/data}
 x=$shared/autodock_gpu/1stp
 d=$shared/autodock_vina/1iep
 if [ ! -f "$d/1iep_ligand_vina_out.pdbqt" ] || [ ! -f "$x/1stp_ligand.pdb" ]; then
-  echo "crystal-ligand checks skipped: no shared data at $shared"
+  skip_part "crystal-ligand checks" "no shared data at $shared; set VSG_SHARED_DATA"
 else
   # another molecule: the row stays, empty, and the exit code says so
   expect_rc 3 "$vsgrid" rmsd "$lig" "$d/1iep_ligand.pdbqt"
@@ -85,7 +85,7 @@ else
         fail "1IEP $poses: vsgrid $ours, obrms $theirs"
     done
   else
-    echo "obrms not installed: the comparison with Open Babel skipped"
+    skip_part "the comparison with Open Babel obrms" "obrms not installed"
   fi
 fi
 [ "$fails" = 0 ] && echo "cli_rmsd: all checks passed"

@@ -5,7 +5,7 @@
 # Usage: cli_screen.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
 vsgrid=$1 src=$2 work=$3/cli_screen
-shared=$src/../shared/data
+shared=${VSG_SHARED_DATA:-$src/../shared/data}
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 . "$(dirname "$0")/lib_cli.sh"
 rows() { tail -n +2 "$1" | wc -l | tr -d ' '; }     # data rows of a CSV
@@ -110,7 +110,7 @@ if [ -d "$shared" ]; then
   head -1 ad.csv | grep -q "vdw_hb_kcal_mol,elec_kcal_mol,desolv_kcal_mol" || fail "AD4 header: $(head -1 ad.csv)"
   [ "$(cut -d, -f11 ad.csv | tail -1)" = ok ] || fail "AD4 crystal pose: $(tail -1 ad.csv)"
 else
-  echo "skipping the real-library part: $shared absent"
+  skip_part "the real-library part" "no shared data at $shared; set VSG_SHARED_DATA"
 fi
 
 if [ "$fails" -ne 0 ]; then

@@ -111,7 +111,7 @@ if command -v vina > /dev/null 2>&1; then
   awk -v a="$want" -v b="$vs" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && d <= 0.01) }' ||
     fail "pose 1: vsgrid $want, vina --score_only $vs"
 else
-  echo "vina not installed: the check against vina --score_only skipped"
+  skip_part "pose 1 against vina --score_only" "vina not installed"
 fi
 
 # an SDF record after the PDBQT library (a second input): docked, written with the tree searched
@@ -160,7 +160,7 @@ cmp -s asis.csv plain.csv || fail "--placement as-is differs from the plain Vina
 shared=${VSG_SHARED_DATA:-$src/../shared/data}
 d=$shared/autodock_vina/1iep
 if [ ! -f "$d/1iep_receptor.pdbqt" ]; then
-  echo "1IEP skipped: no shared data at $shared"
+  skip_part "1IEP flexible docking" "no shared data at $shared; set VSG_SHARED_DATA"
 else
   expect_rc 0 "$vsgrid" maps "$d/1iep_receptor.pdbqt" --scoring vina --around "$d/1iep_ligand.pdbqt" --quiet -o m1
   expect_rc 0 "$vsgrid" screen m1 "$d/1iep_ligand.pdbqt" --scoring vina --placement flexible --seed 1 \

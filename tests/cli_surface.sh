@@ -85,7 +85,7 @@ assert red > 100 and blue > 100, (red, blue)
 print("PNG", w, "x", h, "red", red, "blue", blue)
 EOF
 else
-  echo "PNG decode check skipped: no python3 with PIL"
+  skip_part "PNG decode check" "no python3 with PIL"
 fi
 
 # GEM's own input: 1UWO chain A with its MSMS surface (../shared, not redistributed).
@@ -157,7 +157,7 @@ EOF
   A=$(grep -o '"electrostatic_size_A": [0-9.e+]*' nuc.json | awk '{ print $2 }')
   "$py" gem_ref.py "$g/nucleosome.pqr.gz" nuc.ply nuc.csv "$A" 0 1000 || fail "--gem-compat differs from GEM's formula (nucleosome)"
 else
-  echo "GEM/MSMS comparison skipped: ../shared/data/gem_hcp or python3 absent"
+  skip_part "GEM/MSMS comparison" "no $g or no python3; set VSG_SHARED_DATA"
 fi
 
 [ "$fails" = 0 ] && echo "cli_surface: all checks passed"

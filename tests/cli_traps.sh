@@ -95,7 +95,7 @@ awk '/^(ATOM|HETATM)/ { el = substr($0, 78, 2); gsub(/ /, "", el)
 "$vsgrid" screen g.vsg noconect.pdb -o r.csv --devices cpu --charges gasteiger --quiet 2>err.txt
 case $? in
   0) [ "$(status_of r.csv 0)" = ok ] || fail "PDB without CONECT, gasteiger: $(cat r.csv)" ;;
-  7) echo "skipped the Gasteiger check of PDB ligands: vsgrid built without Open Babel" ;;
+  7) skip_part "the Gasteiger check of PDB ligands" "vsgrid built without Open Babel" ;;
   *) fail "PDB without CONECT, gasteiger: $(cat err.txt) $(cat r.csv)" ;;
 esac
 expect_rc 0 "$vsgrid" rescore "$rec" noconect.pdb --scoring vina -o r.csv --quiet

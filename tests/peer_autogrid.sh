@@ -5,4 +5,6 @@
 # data/1stp_receptor.pdbqt in the 1STP box of AutoDock-GPU's 1stp.gpf, plus 2BRT and 1IEP
 # when ../shared/data is there (scripts/compare_autogrid.sh --quick).
 # Usage: peer_autogrid.sh VSGRID SOURCE_DIR BINARY_DIR. Exit 77 (skipped) without autogrid4.
+command -v autogrid4 > /dev/null 2>&1 && [ ! -d "${VSG_SHARED_DATA:-$2/../shared/data}" ] &&
+  echo "SKIPPED-PART: 2BRT and 1IEP (no ../shared/data; set VSG_SHARED_DATA)"
 exec bash "$2/scripts/compare_autogrid.sh" --quick "$1"

@@ -320,9 +320,9 @@ int main(void)
     CHECK_STATUS(vsg_ad4_params_builtin(&par), VSG_OK);
     unit_checks(&par);
     const char *shared = shared_data_dir();
-    if (!shared) SKIP("the autodock4 comparison: ../shared/data not found (set VSG_SHARED_DATA)");
+    if (!shared) SKIP("the autodock4 comparison: " VSG_NO_SHARED " (the unit checks passed)");
     if (system("command -v autodock4 > /dev/null 2>&1") != 0)
-        SKIP("the autodock4 comparison: autodock4 not on PATH (apt-get install autodock)");
+        SKIP("the autodock4 comparison: autodock4 not on PATH, apt-get install autodock (the unit checks passed)");
     printf("%-5s %-36s %5s %9s %10s %10s %9s %9s %9s %9s\n", "case", "pose", "atoms", "pairs", "autodock4", "vsgrid",
            "d total", "d vdw+hb", "d elec", "d desolv");
     double max_diff = 0.0;

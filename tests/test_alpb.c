@@ -206,7 +206,7 @@ static void test_gem_compat(void)
 {
     const char *dir = shared_data_dir();
     if (!dir) {
-        printf("GEM comparison skipped: ../shared/data not found\n");
+        VSG_SKIP_PART("GEM comparison", VSG_NO_SHARED);
         return;
     }
     char pqr[1200];

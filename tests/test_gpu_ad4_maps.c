@@ -155,7 +155,7 @@ int main(void)
         compare("1stp spacing 0.2, smooth 0", rec, &gpf, &par);
         vsg_molecule_free(rec);
     } else {
-        printf("no shared data (../shared/data or $VSG_SHARED_DATA): 1STP skipped\n");
+        VSG_SKIP_PART("1STP maps", VSG_NO_SHARED);
     }
 
     /* random receptors */

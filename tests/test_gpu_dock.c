@@ -336,10 +336,7 @@ static void test_twins(const char *base)
 
 int main(void)
 {
-    if (vsg_gpu_count() < 1) {
-        printf("no GPU: skipped\n");
-        return 77;
-    }
+    if (vsg_gpu_count() < 1) SKIP("no GPU");
     char rec[1024], ligp[1024], prefix[1024];
     snprintf(rec, sizeof rec, "%s/data/1stp_receptor.pdbqt", VSG_SOURCE_DIR);
     snprintf(ligp, sizeof ligp, "%s/data/biotin.pdbqt", VSG_SOURCE_DIR);
@@ -363,7 +360,7 @@ int main(void)
     snprintf(ligp, sizeof ligp, "%s/autodock_vina/1iep/1iep_ligand.pdbqt", base);
     FILE *f = fopen(rec, "r");
     if (!f) {
-        printf("../shared/data absent: the 1IEP case skipped\n");
+        VSG_SKIP_PART("the 1IEP case", VSG_NO_SHARED);
         CHECK_EXIT();
     }
     fclose(f);

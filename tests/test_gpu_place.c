@@ -432,7 +432,7 @@ static void test_1stp(void)
     ligand l;
     vsg_mapset *ms = read_1stp(&l);
     if (!ms) {
-        printf("skipped 1STP: ../shared/data/autodock_gpu/1stp absent\n");
+        VSG_SKIP_PART("1STP placement", "no autodock_gpu/1stp in ../shared/data; set VSG_SHARED_DATA");
         return;
     }
     const vsg_score_grids *g = vsg_mapset_grids(ms);

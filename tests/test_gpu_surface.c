@@ -116,7 +116,7 @@ int main(void)
 
     const char *dir = shared_data_dir();
     if (!dir) {
-        printf("nucleosome cases skipped: ../shared/data not found\n");
+        VSG_SKIP_PART("nucleosome cases", VSG_NO_SHARED);
         CHECK_EXIT();
     }
     char nuc[1200];

@@ -146,7 +146,7 @@ static void run_two_complexes(const char *path)
 int main(void)
 {
     const char *dir = shared_data_dir();
-    if (!dir) SKIP("../shared/data not found (GEM's nucleosome and 1UWO inputs)");
+    if (!dir) SKIP("GEM's nucleosome and 1UWO inputs: " VSG_NO_SHARED);
     char nuc[1200], uwo[1200];
     snprintf(nuc, sizeof nuc, "%s/gem_hcp/nucleosome.pqr.gz", dir);
     snprintf(uwo, sizeof uwo, "%s/gem_hcp/1uwo_A.pqr", dir);

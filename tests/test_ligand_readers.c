@@ -611,7 +611,7 @@ int main(void)
     test_mol2_corpus();
     test_pdbqt_pdb_corpus();
     if (!shared_data_dir()) {
-        printf("real-file checks skipped: ../shared/data is absent\n");
+        VSG_SKIP_PART("real-file checks", VSG_NO_SHARED);
         CHECK_EXIT();
     }
     test_real_files();

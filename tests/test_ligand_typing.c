@@ -328,6 +328,6 @@ int main(void)
     if (shared_data_dir())
         test_real_molecules();
     else
-        printf("real molecules: skipped (../shared/data not found; set VSG_SHARED_DATA)\n");
+        VSG_SKIP_PART("real molecules", VSG_NO_SHARED);
     CHECK_EXIT();
 }

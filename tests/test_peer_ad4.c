@@ -452,7 +452,7 @@ static int run_case(const char *shared, const complex_case *cc, double *max_diff
 int main(void)
 {
     const char *shared = shared_data_dir();
-    if (!shared) SKIP("../shared/data not found (set VSG_SHARED_DATA)");
+    if (!shared) SKIP(VSG_NO_SHARED);
     if (system("command -v autodock4 > /dev/null 2>&1") != 0) SKIP("autodock4 not on PATH (apt-get install autodock)");
     double max_diff = 0.0;
     int failed = 0;

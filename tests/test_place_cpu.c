@@ -234,12 +234,16 @@ static int test_1stp(void)
 {
     const char *data = shared_data_dir(); /* ../shared/data or $VSG_SHARED_DATA */
     char dir[1100], fld[1200], ligpath[1200];
-    snprintf(dir, sizeof dir, "%s/autodock_gpu/1stp", data ? data : VSG_SOURCE_DIR "/../shared/data");
+    if (!data) {
+        VSG_SKIP_PART("1STP placement", VSG_NO_SHARED);
+        return 0;
+    }
+    snprintf(dir, sizeof dir, "%s/autodock_gpu/1stp", data);
     snprintf(fld, sizeof fld, "%s/1stp_protein.maps.fld", dir);
     snprintf(ligpath, sizeof ligpath, "%s/1stp_ligand.pdbqt", dir);
     struct stat sb;
     if (stat(fld, &sb) != 0 || stat(ligpath, &sb) != 0) {
-        printf("skipped 1STP: %s absent\n", dir);
+        VSG_SKIP_PART("1STP placement", "no autodock_gpu/1stp in ../shared/data; set VSG_SHARED_DATA");
         return 0;
     }
     vsg_mapset *ms = NULL;

@@ -944,7 +944,7 @@ int main(void)
     test_malformed();
     test_write_pqr();
     if (shared_data_dir()) test_real_files();
-    else printf("shared/data not found: real-file checks skipped (set VSG_SHARED_DATA)\n");
+    else VSG_SKIP_PART("real-file checks", VSG_NO_SHARED);
     test_mutations();
     test_large();
     test_stdin();

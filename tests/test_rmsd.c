@@ -161,7 +161,7 @@ int main(void)
     /* 5. real records: the 1STP crystal biotin (SDF) against data/biotin.pdbqt */
     const char *shared = shared_data_dir();
     if (!shared) {
-        printf("1STP biotin check skipped: no ../shared/data\n");
+        VSG_SKIP_PART("1STP biotin check", VSG_NO_SHARED);
     } else {
         char sdf[1200];
         snprintf(sdf, sizeof sdf, "%s/autodock_gpu/1stp/Ligands_noHydrogens_withMissing_1_Instances.sdf", shared);

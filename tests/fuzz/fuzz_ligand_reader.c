@@ -3,16 +3,24 @@
  * in the one format named by VSG_FUZZ_FORMAT (sdf, mol2, pdbqt, pdb), with text kept and a
  * small atom limit so that the too-many-atoms path is reached too. Every record is walked:
  * counts, indices and statuses must agree, atoms and bonds must lie inside their arrays.
- * Built and run by scripts/fuzz.sh. */
+ * VSG_FUZZ_FORMAT=gz: the bytes are a gzip file, read from disk as in.sdf.gz and in.mol2.gz (the
+ * inflater: ISA-L or zlib, as built). Built by tests/fuzz/CMakeLists.txt (with the mutation
+ * driver, fuzz_driver.c, or with libFuzzer: VSG_FUZZ=ON under clang); run by scripts/fuzz.sh and
+ * ctest -L fuzz. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ligands/ligand.h"
 #include "ligands/readers/ligand_reader.h"
 
 static vsg_ligand_format only = VSG_LIG_AUTO;
+static int gz;
+static char gz_dir[256];
+static void remove_dir(void) { rmdir(gz_dir); }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -25,10 +33,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (f && strcmp(f, "mol2") == 0) only = VSG_LIG_MOL2;
     if (f && strcmp(f, "pdbqt") == 0) only = VSG_LIG_PDBQT;
     if (f && strcmp(f, "pdb") == 0) only = VSG_LIG_PDB;
+    if (f && strcmp(f, "gz") == 0) {
+        const char *t = getenv("TMPDIR");
+        gz = 1;
+        snprintf(gz_dir, sizeof gz_dir, "%s/vsg-fuzz-XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(gz_dir)) abort();
+        atexit(remove_dir);
+    }
     return 0;
 }
 
-static void read_as(const uint8_t *data, size_t size, vsg_ligand_format fmt)
+static void read_as(const uint8_t *data, size_t size, vsg_ligand_format fmt, const char *path)
 {
     vsg_ligand_reader_options opt;
     vsg_ligand_reader *r;
@@ -37,7 +52,11 @@ static void read_as(const uint8_t *data, size_t size, vsg_ligand_format fmt)
     memset(&opt, 0, sizeof opt);
     opt.keep_text = 1;
     opt.max_atoms = 64;
-    if (vsg_ligand_reader_open_memory(data, size, fmt, &opt, &r) != VSG_OK) abort();
+    if (path) {
+        if (vsg_ligand_reader_open(&path, 1, &opt, &r) != VSG_OK) abort();
+    } else if (vsg_ligand_reader_open_memory(data, size, fmt, &opt, &r) != VSG_OK) {
+        abort();
+    }
     vsg_ligand_init(&lig);
     vsg_ligand_init(&copy);
     while (vsg_ligand_reader_next(r, &lig)) {
@@ -54,7 +73,7 @@ static void read_as(const uint8_t *data, size_t size, vsg_ligand_format fmt)
         if (lig.status != VSG_OK) failed++;
         if (vsg_ligand_copy(&copy, &lig) != VSG_OK) abort();
         n++;
-        if (n > size + 1) abort(); /* every record consumes at least one line */
+        if (!path && n > size + 1) abort(); /* every record consumes at least one line */
     }
     count = vsg_ligand_reader_count(r, &nf);
     if (count != n || nf != failed) abort();
@@ -63,15 +82,28 @@ static void read_as(const uint8_t *data, size_t size, vsg_ligand_format fmt)
     vsg_ligand_reader_close(r);
 }
 
+static void read_gz(const uint8_t *data, size_t size, const char *name)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/%s", gz_dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) abort();
+    read_as(data, size, VSG_LIG_AUTO, path);
+    unlink(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (only != VSG_LIG_AUTO) {
-        read_as(data, size, only);
+    if (gz) {
+        read_gz(data, size, "in.sdf.gz");
+        read_gz(data, size, "in.mol2.gz");
+    } else if (only != VSG_LIG_AUTO) {
+        read_as(data, size, only, NULL);
     } else {
-        read_as(data, size, VSG_LIG_SDF);
-        read_as(data, size, VSG_LIG_MOL2);
-        read_as(data, size, VSG_LIG_PDBQT);
-        read_as(data, size, VSG_LIG_PDB);
+        read_as(data, size, VSG_LIG_SDF, NULL);
+        read_as(data, size, VSG_LIG_MOL2, NULL);
+        read_as(data, size, VSG_LIG_PDBQT, NULL);
+        read_as(data, size, VSG_LIG_PDB, NULL);
     }
     return 0;
 }
