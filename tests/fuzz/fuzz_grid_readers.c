@@ -5,6 +5,7 @@
  *   pqr, pdbqt, mol2   vsg_molecule_read (receptor), every atom finite
  *   pdb                vsg_receptor_read (PDB preparation into PQR), vsg_outline_read
  *   dx, vsg, map       vsg_grid_read / vsg_autogrid_map_read, node count and values walked
+ *                      (.vsg: the header's CRC-32 made right again, so mutants reach the parser)
  *   fld                vsg_autogrid_fld_read, then vsg_mapset_read (its maps absent or fuzzed)
  *   gpf                vsg_gpf_read
  * Built by tests/fuzz/CMakeLists.txt with the mutation driver (fuzz_driver.c) or libFuzzer. */
@@ -15,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "grids/base/vsgrid.h"
 
@@ -106,7 +109,19 @@ static void walk_grid(vsg_grid *g)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     FILE *f = fopen(path, "wb");
+    uint8_t *fixed = NULL;
+    if (!strcmp(fmt, "vsg") && size >= 20) { /* the header CRC-32 at 16 + H, H at 12 (little-endian) */
+        uint32_t h = (uint32_t)data[12] | (uint32_t)data[13] << 8 | (uint32_t)data[14] << 16 | (uint32_t)data[15] << 24;
+        if ((uint64_t)h + 20 <= size && (fixed = malloc(size)) != NULL) {
+            memcpy(fixed, data, size);
+            uint32_t c = (uint32_t)crc32(crc32(0L, Z_NULL, 0), fixed + 16, (uInt)h);
+            for (int i = 0; i < 4; i++) fixed[16 + h + i] = (uint8_t)(c >> (8 * i));
+            data = fixed;
+        }
+    }
     if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) abort();
+    free(fixed);
+    fixed = NULL;
     if (!strcmp(fmt, "pqr") || !strcmp(fmt, "pdbqt") || !strcmp(fmt, "mol2")) {
         vsg_molecule *m = NULL;
         if (vsg_molecule_read(path, NULL, &m) == VSG_OK) walk_molecule(m);
