@@ -373,7 +373,7 @@ static vsg_status parse_header(char *text, size_t len, const char *path, header 
     memset(h, 0, sizeof *h);
     if (memchr(text, '\0', len))
         return vsg_fail(VSG_E_FORMAT, "%s: header contains a NUL byte", path);
-    h->meta = malloc(len + 1);
+    h->meta = malloc(len + 2); /* each line and a '\n' (len + 1 when the last has none), the NUL */
     if (!h->meta) return vsg_fail(VSG_E_NOMEM, "%s: out of memory", path);
     char *p = text, *end = text + len;
     int lineno = 0;
