@@ -63,6 +63,8 @@ gpf)
   printf 'npts 20 20 20\ngridfld r.maps.fld\nspacing 0.375\nreceptor_types A C HD N OA\nligand_types C HD OA\nreceptor r.pdbqt\ngridcenter 1.0 2.0 3.0\nsmooth 0.5\nmap r.C.map\nmap r.HD.map\nmap r.OA.map\nelecmap r.e.map\ndsolvmap r.d.map\ndielectric -0.1465\n' > "$d/small.gpf" ;;
 *) echo "FAIL: unknown format $fmt"; exit 1 ;;
 esac
+# inputs that once crashed a reader (tests/fuzz/regressions/FORMAT) run first, as seeds
+[ -d "$src/tests/fuzz/regressions/$fmt" ] && cp "$src/tests/fuzz/regressions/$fmt"/* "$d/"
 n=$(find "$d" -type f | wc -l)
 echo "$fmt: $n seed files in $d, $secs s from seed $seed"
 export VSG_FUZZ_CRASH_DIR=$work
