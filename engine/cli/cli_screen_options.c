@@ -136,9 +136,14 @@ void vsg_cli_screen_summary(const vsg_screen_report *rep, const char *grid_note,
     for (size_t i = 0; i < rep->by_code_n; i++)
         fprintf(stderr, "%s%s %zu", i ? ", " : " (", rep->by_code[i], rep->by_code_count[i]);
     fprintf(stderr, "%s\n", rep->by_code_n ? ")" : "");
-    fprintf(stderr, "  %skernel %s (%s) on %s; %.2f s (%.0f molecules/s): parse %.2f s, transfer %.2f s, score %.2f s, write %.2f s\n",
-            grid_note, rep->kernel, rep->precision, rep->device, rep->seconds,
-            rep->seconds > 0 ? rep->records / rep->seconds : 0.0, rep->parse_s, rep->transfer_s, rep->score_s, rep->write_s);
+    /* a rate under one a second reads as seconds a molecule ("0 molecules/s" said nothing) */
+    const double rate = rep->seconds > 0 ? rep->records / rep->seconds : 0.0;
+    char rate_s[48];
+    if (rate >= 1 || rep->records == 0) snprintf(rate_s, sizeof rate_s, "%.0f molecules/s", rate);
+    else snprintf(rate_s, sizeof rate_s, "%.3g s a molecule", rep->seconds / (double)rep->records);
+    fprintf(stderr, "  %skernel %s (%s) on %s; %.2f s (%s): parse %.2f s, transfer %.2f s, score %.2f s, write %.2f s\n",
+            grid_note, rep->kernel, rep->precision, rep->device, rep->seconds, rate_s, rep->parse_s, rep->transfer_s,
+            rep->score_s, rep->write_s);
     if (strcmp(out->csv, "-")) fprintf(stderr, "vsgrid: wrote %s\n", out->csv);
     if (out->sdf) fprintf(stderr, "vsgrid: wrote %s\n", out->sdf);
 }

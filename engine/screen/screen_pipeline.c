@@ -572,8 +572,11 @@ static void show_progress(pipeline *p, const vsg_screen_report *rep, double t0, 
         if (left < 0) left = 0;
         snprintf(eta, sizeof eta, ", %.0f%%, ETA %d:%02d", 100.0 * done / total, (int)(left / 60), (int)left % 60);
     }
-    fprintf(stderr, "\rvsgrid: %zu records, %zu failed, %.1fk/s%s   %s", rep->records, rep->failed, rate / 1000.0, eta,
-            final ? "\n" : "");
+    char rs[32]; /* thousands a second for screens, seconds a molecule for slow placement */
+    if (rate >= 1000) snprintf(rs, sizeof rs, "%.1fk/s", rate / 1000.0);
+    else if (rate >= 1 || rep->records == 0) snprintf(rs, sizeof rs, "%.1f/s", rate);
+    else snprintf(rs, sizeof rs, "%.3g s a molecule", el / (double)rep->records);
+    fprintf(stderr, "\rvsgrid: %zu records, %zu failed, %s%s   %s", rep->records, rep->failed, rs, eta, final ? "\n" : "");
     fflush(stderr);
 }
 
