@@ -405,51 +405,6 @@ static void write_json(const screen_cli *c, const loaded_grids *L, const vsg_scr
 
 /* ---- the end-of-run verdict and receptor checks (issue 20: no silent wrong answer) ------------ */
 
-int vsg_cli_screen_verdict(const char *cmd, const char *const *inputs, int ninputs, const vsg_screen_report *rep)
-{
-    if (!rep) return 0;
-    size_t io = 0;
-    for (size_t i = 0; i < rep->by_code_n; i++)
-        if (!strcmp(rep->by_code[i], VSG_LIG_IO)) io += rep->by_code_count[i];
-    if (io > 0) {
-        char names[1024] = "";
-        size_t len = 0;
-        int bad = 0;
-        for (int i = 0; i < ninputs; i++) {
-            if (!strcmp(inputs[i], "-")) continue;
-            FILE *f = fopen(inputs[i], "rb");
-            if (f) {
-                fclose(f);
-                continue;
-            }
-            if (bad++ < 8 && len + strlen(inputs[i]) + 8 < sizeof names)
-                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", inputs[i]);
-        }
-        if (bad > 0)
-            fprintf(stderr, "vsgrid %s: error: %d of %d librar%s cannot be opened: %s%s (check the path%s; the other "
-                            "libraries were screened, every record has its row): exit %d\n",
-                    cmd, bad, ninputs, ninputs == 1 ? "y" : "ies", names, bad > 8 ? ", ..." : "", bad == 1 ? "" : "s",
-                    VSG_EXIT_INPUT);
-        else
-            fprintf(stderr, "vsgrid %s: error: %zu record%s could not be read (status io: a truncated or corrupt file; "
-                            "see the message column): exit %d\n",
-                    cmd, io, io == 1 ? "" : "s", VSG_EXIT_INPUT);
-        return VSG_EXIT_INPUT;
-    }
-    if (rep->records > 0 && rep->scored <= rep->outside) {
-        if (rep->scored > 0)
-            fprintf(stderr, "vsgrid %s: warning: no record was scored inside the grid (all %zu scored records have atoms "
-                            "outside it): the molecules are not in the pocket. Dock or place them (screen --placement "
-                            "flexible|rigid), or build the grid around them (vsgrid rescore): exit %d\n",
-                    cmd, rep->scored, VSG_EXIT_NOTHING_SCORED);
-        else
-            fprintf(stderr, "vsgrid %s: warning: none of the %zu records could be scored (see the status and message "
-                            "columns): exit %d\n",
-                    cmd, rep->records, VSG_EXIT_NOTHING_SCORED);
-        return VSG_EXIT_NOTHING_SCORED;
-    }
-    return 0;
-}
 
 int vsg_cli_check_charges(const char *cmd, const char *path, const vsg_molecule *m, int allow)
 {

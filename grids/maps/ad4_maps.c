@@ -59,14 +59,6 @@ static float to_map_float(double v)
     return (float)(floor(v * 1000.0 + 0.5) / 1000.0);
 }
 
-int ad4_name_class(const char *t)
-{
-    if (!strcmp(t, "HD")) return 1;
-    if (!strcmp(t, "H")) return 2;
-    if (!strcmp(t, "OA") || !strcmp(t, "SA")) return 3;
-    return 0;
-}
-
 vsg_status vsg_ad4_maps_cpu(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4_params *p, int threads,
                             vsg_grid **out)
 {

@@ -17,6 +17,14 @@ void ad4_plan_free(ad4_plan *pl)
     pl->s = NULL, pl->tab = pl->sol = NULL;
 }
 
+int ad4_name_class(const char *t)
+{
+    if (!strcmp(t, "HD")) return 1;
+    if (!strcmp(t, "H")) return 2;
+    if (!strcmp(t, "OA") || !strcmp(t, "SA")) return 3;
+    return 0;
+}
+
 vsg_status ad4_plan_make(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_ad4_params *p, ad4_plan *pl)
 {
     if (!pl) return vsg_fail(VSG_E_ARG, "ad4 maps: NULL argument");

@@ -14,28 +14,6 @@
 #include "ligands/dock/dock_rng.h"
 
 
-void vsg_dock_params_default(vsg_dock_params *p)
-{
-    if (!p) return;
-    memset(p, 0, sizeof *p);
-    p->exhaustiveness = 8;
-    p->poses = 9;
-    p->min_rmsd = 1.0;
-    p->random_start = 1;
-}
-
-void vsg_dock_result_release(vsg_dock_result *r)
-{
-    if (!r) return;
-    if (r->pose)
-        for (int i = 0; i < r->npose; i++) free(r->pose[i].xyz);
-    free(r->pose);
-    free(r->record_atom);
-    free(r->body);
-    free(r->rotor);
-    memset(r, 0, sizeof *r);
-}
-
 typedef dock_kept kept;
 
 typedef struct {
