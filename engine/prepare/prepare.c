@@ -129,7 +129,8 @@ vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, c
         return vsg_fail(VSG_E_NOMEM, "out of memory");
     job j;
     memset(&j, 0, sizeof j);
-    vsg_status st = prep_read_pdb(path, &j.m, &j.s.altlocs_dropped);
+    vsg_status st = prep_is_mmcif(path) ? prep_read_mmcif(path, &j.m, &j.s.altlocs_dropped, &j.notes)
+                                        : prep_read_pdb(path, &j.m, &j.s.altlocs_dropped);
     if (st != VSG_OK) {
         release_job(&j);
         return st;

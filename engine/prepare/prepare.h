@@ -86,6 +86,11 @@ void prep_build_residues(job *j);
 int prep_is_water(const char *resn);
 int prep_res_atom(const model *m, const pres *p, const char *name);
 
+/* mmcif_model.c: the same model from a PDBx/mmCIF file's _atom_site (notes: chain IDs mapped
+ * to one character); whether a file is mmCIF (by content, else by name) */
+vsg_status prep_read_mmcif(const char *path, model *m, int *altdrop, sbuf *notes);
+int prep_is_mmcif(const char *path);
+
 /* templates.c */
 int prep_load_templates(void);
 int prep_find_template(const char *resn);

@@ -1,5 +1,6 @@
-/* receptor_read.c — a receptor for any command: a PDB file is prepared (vsg_receptor_prepare)
- * into a temporary PQR or PDBQT and read back; any other file is read as it is. */
+/* receptor_read.c — a receptor for any command: a PDB or PDBx/mmCIF file is prepared
+ * (vsg_receptor_prepare) into a temporary PQR or PDBQT and read back; any other file is read as
+ * it is. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "grids/base/vsgrid.h"
+#include "engine/prepare/prepare.h"
 
 static int ends_with(const char *s, const char *tail)
 {
@@ -19,7 +21,7 @@ int vsg_receptor_is_pdb(const char *path)
     if (!path)
         return 0;
     return ends_with(path, ".pdb") || ends_with(path, ".ent") || ends_with(path, ".pdb.gz") ||
-           ends_with(path, ".ent.gz") || ends_with(path, ".PDB") || ends_with(path, ".PDB.gz");
+           ends_with(path, ".ent.gz") || ends_with(path, ".PDB") || ends_with(path, ".PDB.gz") || prep_is_mmcif(path);
 }
 
 vsg_status vsg_receptor_read(const char *path, vsg_prep_format format, vsg_molecule **out, char **report)
