@@ -37,7 +37,7 @@ static const char grid_usage[] =
     "vsgrid screen. Parameters: AD4.1_bound.dat built in, or the gpf's parameter_file.\n"
     "\n"
     "RECEPTOR: PQR (charges and radii), PDBQT (charges; radii by AutoDock type), MOL2\n"
-    "(charges; radii by element), optionally gzipped, or PDB: prepared first as by `vsgrid\n"
+    "(charges; radii by element), optionally gzipped, or PDB or mmCIF: prepared first as by `vsgrid\n"
     "prepare` (hydrogens, AMBER charges and radii, HETATM groups kept; its summary on stderr).\n"
     "\n"
     "Several receptors (an ensemble, MD snapshots, a target panel) are done in turn by one\n"

@@ -34,7 +34,7 @@ static const char usage[] =
     "                 NAME.gpf` run in PREFIX's directory makes the same maps (the e map too\n"
     "                 unless --elec pb)\n"
     "  RECEPTOR       PDBQT (AutoDock types; Vina's XS types are assigned as Vina 1.2 does), or\n"
-    "                 PDB: prepared first as by `vsgrid prepare -o X.pdbqt` (summary on stderr)\n"
+    "                 PDB or mmCIF: prepared first as by `vsgrid prepare -o X.pdbqt` (summary on stderr)\n"
     "  --scoring S    vina (default), vinardo or ad4\n"
     "  --box CX,CY,CZ,SX,SY,SZ   box center and size (A), as vina's --center_x.. --size_x..\n"
     "  --around LIG   box around a ligand, as vina's --autobox: centered on the mean of its\n"

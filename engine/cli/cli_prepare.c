@@ -8,15 +8,18 @@
 #include "engine/cli/cli.h"
 
 static const char usage[] =
-    "usage: vsgrid prepare IN.pdb -o OUT.pqr|OUT.pdbqt [--ff amber|parse] [--ph 7.4] [--keep-waters]\n"
+    "usage: vsgrid prepare IN.pdb|IN.cif -o OUT.pqr|OUT.pdbqt [--ff amber|parse] [--ph 7.4] [--keep-waters]\n"
     "\n"
-    "Prepares a receptor from a PDB file (plain or .gz; first model) as pdb2pqr does without\n"
+    "Prepares a receptor from a PDB or mmCIF file (plain or .gz; first model) as pdb2pqr does without\n"
     "titration: hydrogens from pdb2pqr's residue templates (ideal geometry superposed on each\n"
     "residue; missing heavy atoms rebuilt the same way), Lys/Arg +, Asp/Glu -, charged N and C\n"
     "termini at each chain's ends, S-S bonded Cys as CYX, His as HID or HIE by its best\n"
     "hydrogen-bond partner; alternate locations: highest occupancy (first on a tie).\n"
     "Cofactors, metals and other HETATM groups are kept: metal and halide ions with their formal\n"
     "charge, other groups with Gasteiger charges (Open Babel) and Bondi radii. Waters are dropped.\n"
+    "PDBx/mmCIF (.cif, .mmcif, or any file that opens a data_ block): the _atom_site table's author\n"
+    "fields, as the entry's PDB file gives them; chain IDs longer than one character get a free\n"
+    "one (the summary says which).\n"
     "  -o OUT          .pqr: AMBER (default) or PARSE charges and radii (pdb2pqr's tables);\n"
     "                  .pdbqt: Gasteiger charges and AutoDock 4 types, polar H kept, non-polar H\n"
     "                  merged into their carbons (as AutoDock's receptor preparation)\n"
@@ -61,10 +64,10 @@ int vsg_cmd_prepare(int argc, char **argv)
             continue;
         }
         if (arg[0] == '-' && arg[1]) return vsg_cli_usage_error("prepare", "unknown option %s", arg);
-        if (in) return vsg_cli_usage_error("prepare", "one input PDB file (got '%s' and '%s')", in, arg);
+        if (in) return vsg_cli_usage_error("prepare", "one input PDB or mmCIF file (got '%s' and '%s')", in, arg);
         in = arg;
     }
-    if (!in || !out) return vsg_cli_usage_error("prepare", "needs IN.pdb and -o OUT.pqr|OUT.pdbqt");
+    if (!in || !out) return vsg_cli_usage_error("prepare", "needs IN.pdb|IN.cif and -o OUT.pqr|OUT.pdbqt");
     size_t n = strlen(out);
     if (n >= 6 && !strcmp(out + n - 6, ".pdbqt")) o.format = VSG_PREP_PDBQT;
     else if (n >= 4 && !strcmp(out + n - 4, ".pqr")) o.format = VSG_PREP_PQR;

@@ -14,7 +14,7 @@ static const char usage[] =
     "usage: vsgrid surface RECEPTOR -o OUT.ply [options]\n"
     "\n"
     "Electrostatic potential on the molecular surface of RECEPTOR (PQR, PDBQT or MOL2 with\n"
-    "charges and radii; a PDB is prepared first as by `vsgrid prepare`, AMBER) with the analytic linearized Poisson-Boltzmann model (ALPB; Fenley,\n"
+    "charges and radii; a PDB or mmCIF file is prepared first as by `vsgrid prepare`, AMBER) with the analytic linearized Poisson-Boltzmann model (ALPB; Fenley,\n"
     "Gordon & Onufriev 2008), summed over all atom-vertex pairs (exact) or with hierarchical\n"
     "charge partitioning (HCP: atoms -> residues -> chains/strands -> complexes; paper 004).\n"
     "\n"

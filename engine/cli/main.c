@@ -30,7 +30,7 @@ static const char usage[] =
     "                                Vina / Vinardo (as vina --write_maps); --elec pb\n"
     "  dock PREFIX LIGAND -o OUT.pdbqt\n"
     "                                dock a flexible ligand into a Vina map set (CPU)\n"
-    "  prepare IN.pdb -o OUT.pqr|OUT.pdbqt\n"
+    "  prepare IN.pdb|IN.cif -o OUT.pqr|OUT.pdbqt\n"
     "                                receptor preparation: hydrogens, protonation, AMBER/PARSE\n"
     "                                or Gasteiger charges, HETATM groups kept (as pdb2pqr)\n"
     "  rmsd REF POSES                symmetry-aware heavy-atom RMSD of each pose against a\n"

@@ -1802,7 +1802,8 @@ typedef struct {
 } vsg_prep_summary;
 
 void vsg_prep_options_default(vsg_prep_options *o);
-/* Prepares the PDB file at path (plain or .gz); *text receives the PQR or PDBQT (malloc'ed,
+/* Prepares the PDB or PDBx/mmCIF file at path (plain or .gz; mmCIF by content: a data_ block)
+ * (mmcif_model.c); *text receives the PQR or PDBQT (malloc'ed,
  * free() it); summary may be NULL. Returns VSG_OK; VSG_E_IO (cannot read), VSG_E_FORMAT (no
  * ATOM/HETATM records, bad coordinates), VSG_E_ARG, VSG_E_UNSUPPORTED (PDBQT in a build without
  * Open Babel), VSG_E_DATA (PDBQT: Gasteiger failed on the structure), VSG_E_NOMEM. A PQR's
@@ -1811,7 +1812,8 @@ void vsg_prep_options_default(vsg_prep_options *o);
 vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, char **text,
                                 vsg_prep_summary *summary);
 void vsg_prep_summary_free(vsg_prep_summary *s);
-/* A receptor for any command: a PDB file (".pdb", ".ent", plain or ".gz": vsg_receptor_is_pdb)
+/* A receptor for any command: a PDB file (".pdb", ".ent", plain or ".gz": vsg_receptor_is_pdb;
+ * also PDBx/mmCIF: ".cif", ".mmcif", or a data_ block)
  * is prepared with the default options into `format` (PQR with AMBER charges and radii for
  * potentials, PDBQT for AutoDock/Vina maps) and read; *report (when report is not NULL) then
  * receives the summary (malloc'ed, free() it; NULL for other files). Any other file is read by
