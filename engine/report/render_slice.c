@@ -12,8 +12,11 @@
 
 #include "engine/report/bitmap_font.h"
 #include "engine/report/colormap.h"
+#include "engine/report/render_slice.h"
 
 static const char axis_name[3] = {'x', 'y', 'z'};
+
+int vsg_slice_font_scale(int plot_width, int plot_height) { return plot_width >= 400 || plot_height >= 400 ? 2 : 1; }
 
 /* The grid as this file reads it, through the public accessors. */
 typedef struct {
@@ -183,7 +186,7 @@ vsg_status vsg_render_slice_rgb(const vsg_grid *grid, const vsg_slice_options *o
     if (o->outline) r->atoms_cut = paint_discs(g, o->outline, a, u, v, o->position, s, pw, ph, mask);
 
     /* layout: title on top, y labels on the left, x labels and the colour bar below */
-    int fs = (pw >= 400 || ph >= 400) ? 2 : 1, th = vsg_font_text_height(fs), gap = 4 * fs;
+    int fs = vsg_slice_font_scale(pw, ph), th = vsg_font_text_height(fs), gap = 4 * fs;
     char umin[32], umax[32], vmin[32], vmax[32], uname[16], vname[16], title[256];
     snprintf(umin, sizeof umin, "%.1f", g->origin[u]);
     snprintf(umax, sizeof umax, "%.1f", g->origin[u] + (g->n[u] - 1) * g->spacing[u]);
