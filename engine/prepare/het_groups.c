@@ -1,12 +1,14 @@
 /* het_groups.c — cofactors, ions and waters (HETATM groups): kept, bonds from distances, bond
  * orders guessed (planar rings aromatic, oxo groups), Gasteiger charges through Open Babel with
- * each formal charge spread over its group, Bondi radii; lone ions their formal charge. */
+ * each formal charge spread over its group, Bondi radii; lone ions their formal charge; waters
+ * (kept on request) with two hydrogens and the force field's water charges. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/prepare/prepare.h"
+#include "grids/base/constants.h"
 
 /* Bonds of a group from distances (covalent radii + 0.45 Å). */
 static vsg_status group_ligand(const patom *a, int n, vsg_ligand *lig)
@@ -186,6 +188,54 @@ vsg_status prep_spread_formal_charges(vsg_ligand *lig)
     return VSG_OK;
 }
 
+/* A water force field's charge and radius: AMBER.DAT's WAT (OW, HW), PARSE.DAT's H2O (OH, HH1,
+ * HH2), as pdb2pqr names them (AMBER.names, PARSE.names). */
+static void water_params(const vsg_prep_options *o, int hydrogen, double *q, double *rad)
+{
+    const char *key = o->ff == VSG_PREP_PARSE ? (hydrogen ? "H2O HH1 " : "H2O OH ")
+                                              : (hydrogen ? "WAT HW " : "WAT OW ");
+    const char *const *table = o->ff == VSG_PREP_PARSE ? vsg_ff_parse : vsg_ff_amber;
+    for (int i = 0; table[i]; i++)
+        if (strncmp(table[i], key, strlen(key)) == 0 && sscanf(table[i] + strlen(key), "%lf %lf", q, rad) == 2)
+            return;
+    *q = 0, *rad = 0;
+}
+
+/* A kept water: its O as read (hydrogens read are rebuilt), two H in TIP3P's geometry (0.9572 Å,
+ * 104.52°) named H1, H2 as pdb2pqr writes them, oriented for hydrogen bonds later
+ * (polar_hydrogens.c). PQR: the force field's water charges and radii; PDBQT: set with the
+ * types (pdbqt_charges.c). */
+static vsg_status emit_water(job *j, const vsg_prep_options *o, int r)
+{
+    const pres *p = &j->m.r[r];
+    int oxygen = -1;
+    for (int i = p->first; i < p->first + p->n; i++)
+        if (!strcmp(j->m.a[i].element, "O") && oxygen < 0)
+            oxygen = i;
+        else if (!strcmp(j->m.a[i].element, "H") || !strcmp(j->m.a[i].element, "D"))
+            j->h_dropped++;
+    if (oxygen < 0)
+        return VSG_OK;
+    j->waters_kept++;
+    static const double half = 104.52 / 2 * VSG_PI / 180, oh = 0.9572;
+    patom a = j->m.a[oxygen];
+    water_params(o, 0, &a.q, &a.r);
+    if (!prep_emit(j, &a, r))
+        return vsg_fail(VSG_E_NOMEM, "out of memory");
+    for (int k = 0; k < 2; k++) {
+        patom h = j->m.a[oxygen];
+        snprintf(h.name, sizeof h.name, "H%d", k + 1);
+        snprintf(h.element, sizeof h.element, "H");
+        h.x[0] += oh * cos(half), h.x[1] += (k ? -oh : oh) * sin(half);
+        h.added = 1, h.occ = 1;
+        water_params(o, 1, &h.q, &h.r);
+        j->s.h_added++;
+        if (!prep_emit(j, &h, r))
+            return vsg_fail(VSG_E_NOMEM, "out of memory");
+    }
+    return VSG_OK;
+}
+
 vsg_status prep_charge_groups(job *j, const vsg_prep_options *o)
 {
     model *m = &j->m;
@@ -196,13 +246,9 @@ vsg_status prep_charge_groups(job *j, const vsg_prep_options *o)
                 j->s.waters_dropped++;
                 continue;
             }
-            j->waters_kept++;
-            for (int i = p->first; i < p->first + p->n; i++) {
-                patom a = m->a[i];
-                a.q = 0, a.r = prep_bondi_radius(a.element);
-                if (!prep_emit(j, &a, r))
-                    return vsg_fail(VSG_E_NOMEM, "out of memory");
-            }
+            vsg_status st = emit_water(j, o, r);
+            if (st != VSG_OK)
+                return st;
             continue;
         }
         if (p->kind != 2)

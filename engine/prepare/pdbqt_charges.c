@@ -120,11 +120,49 @@ static int reorder_group(patom *a, int n)
     return 1;
 }
 
+/* A water's Gasteiger charges (O, H): AutoDock's receptor preparation (prepare_receptor4.py
+ * with waters kept, -U nphs_lps) adds their hydrogens and charges each water, a molecule of its
+ * own, by Gasteiger like the protein; types OA and HD (a donor). The same method, through Open
+ * Babel, on one H2O (charges depend on the bonds only, not on the orientation). */
+static vsg_status water_gasteiger(double *qo, double *qh)
+{
+    vsg_ligand w;
+    vsg_ligand_init(&w);
+    w.atoms = calloc(3, sizeof *w.atoms);
+    w.bonds = calloc(2, sizeof *w.bonds);
+    if (!w.atoms || !w.bonds) {
+        vsg_ligand_release(&w);
+        return vsg_fail(VSG_E_NOMEM, "out of memory");
+    }
+    w.atoms_cap = 3, w.bonds_cap = 2, w.natoms = 3, w.nbonds = 2;
+    static const char *const el[3] = {"O", "H", "H"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(w.atoms[i].element, sizeof w.atoms[i].element, "%s", el[i]);
+        snprintf(w.atoms[i].name, sizeof w.atoms[i].name, "%s", el[i]);
+        w.atoms[i].x = i == 1 ? 0.9572 : i == 2 ? -0.2400 : 0;
+        w.atoms[i].y = i == 2 ? 0.9266 : 0;
+    }
+    w.bonds[0] = (vsg_lig_bond){0, 1, 1}, w.bonds[1] = (vsg_lig_bond){0, 2, 1};
+    vsg_status st = vsg_ligand_gasteiger(&w);
+    if (st == VSG_OK)
+        *qo = w.atoms[0].charge, *qh = w.atoms[1].charge;
+    vsg_ligand_release(&w);
+    return st;
+}
+
 vsg_status prep_pdbqt_charges(job *j, vsg_ligand *lig)
 {
     model *m = &j->m;
+    double water_q[2] = {0, 0};
+    for (int i = 0; i < j->nout; i++)
+        if (m->r[j->res_of[i]].kind == 1) {
+            vsg_status st = water_gasteiger(&water_q[0], &water_q[1]);
+            if (st != VSG_OK)
+                return st;
+            break;
+        }
     /* ions and waters last, outside the Gasteiger molecule (Open Babel has no parameters for
-       metal ions): ions keep their formal charge, waters 0 */
+       metal ions): ions keep their formal charge, waters their own Gasteiger charges */
     patom *tmp = malloc((size_t)j->nout * sizeof *tmp);
     int *tres_of = malloc((size_t)j->nout * sizeof *tres_of), ng = 0;
     if (!tmp || !tres_of) {
@@ -139,10 +177,12 @@ vsg_status prep_pdbqt_charges(job *j, vsg_ligand *lig)
             int tail = p->kind == 1 || metal || (p->kind == 2 && p->n == 1 && prep_ion_charge(j->out[i].element) != 99);
             if (tail != pass)
                 continue;
+            int wh = p->kind == 1 && !strcmp(j->out[i].element, "H");
             if (tail) {
-                snprintf(j->out[i].ad, sizeof j->out[i].ad, "%s", p->kind == 1 ? "OA" : j->out[i].element);
+                const char *type = p->kind == 1 ? (wh ? "HD" : "OA") : j->out[i].element;
+                snprintf(j->out[i].ad, sizeof j->out[i].ad, "%s", type);
                 int qi = prep_ion_charge(j->out[i].element);
-                j->out[i].q = p->kind == 1 || qi == 99 ? 0 : qi;
+                j->out[i].q = p->kind == 1 ? water_q[wh] : qi == 99 ? 0 : qi;
             }
             tmp[k] = j->out[i];
             tres_of[k++] = j->res_of[i];

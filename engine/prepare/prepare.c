@@ -151,6 +151,8 @@ vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, c
             }
         }
     st = prep_charge_groups(&j, &o);
+    if (st == VSG_OK)
+        st = prep_polar_hydrogens(&j);
     if (st == VSG_OK && o.format == VSG_PREP_PQR)
         prep_charge_residues(&j, &o);
     vsg_ligand lig;
@@ -198,7 +200,8 @@ vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, c
     prep_printf(&rep, "  %d amino acids (His: %d HID, %d HIE by H-bond partner; %d disulfides), %d other groups kept, "
                     "%d waters %s, %d alternate locations dropped, %d input hydrogens rebuilt\n",
               j.s.residues, j.s.his_hid, j.s.his_hie, j.s.disulfides, j.s.het_groups,
-              o.keep_waters ? j.waters_kept : j.s.waters_dropped, o.keep_waters ? "kept" : "dropped",
+              o.keep_waters ? j.waters_kept : j.s.waters_dropped,
+              o.keep_waters ? "kept (hydrogens added, oriented for H-bonds)" : "dropped",
               j.s.altlocs_dropped, j.h_dropped);
     if (j.missing_heavy)
         prep_printf(&rep, "  %d missing heavy atoms rebuilt from templates\n", j.missing_heavy);

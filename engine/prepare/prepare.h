@@ -1,6 +1,7 @@
 /* prepare.h — internals of receptor preparation (engine/prepare/), shared by its steps:
  * pdb_model.c (reading, residues) → protonation.c (Cys, His states) → hydrogens.c (missing atoms
- * and hydrogens from templates.c) → het_groups.c (cofactors, ions, waters) → ff_charges.c (PQR)
+ * and hydrogens from templates.c) → het_groups.c (cofactors, ions, waters) → polar_hydrogens.c
+ * (rotatable polar H and waters' H for hydrogen bonds) → ff_charges.c (PQR)
  * or pdbqt_charges.c (PDBQT) → prepare.c (the pipeline, the text and the summary). The force-field
  * tables are embedded in ff_data.c (generated from data/forcefields/ by embed_forcefields.py). */
 #ifndef VSG_PREPARE_H
@@ -113,6 +114,10 @@ vsg_status prep_charge_groups(job *j, const vsg_prep_options *o);
 void prep_mark_planar_rings(vsg_ligand *lig, int from);
 void prep_mark_oxo_groups(vsg_ligand *lig, int from);
 vsg_status prep_spread_formal_charges(vsg_ligand *lig);
+
+/* polar_hydrogens.c: rotatable polar H (Ser, Thr, Tyr, free Cys, Lys NH3+, N-terminal NH3+) and
+ * kept waters' H turned for hydrogen bonds, once every residue and group is placed */
+vsg_status prep_polar_hydrogens(job *j);
 
 /* ff_charges.c, pdbqt_charges.c */
 void prep_charge_residues(job *j, const vsg_prep_options *o);
