@@ -11,12 +11,15 @@
  * PDB bonds (issue 20: Gasteiger charges and torsions need them): the CONECT records inside the
  * record (before its END/ENDMDL; a serial repeated in one atom's CONECT lines is a double or
  * triple bond, as the PDB format and Open Babel write them), else bonds inferred from
- * distances (ligands/bond_infer.h), all single. */
+ * distances (ligands/bond_infer.h). Bonds that carry no order (inferred, or CONECT that repeats
+ * no serial) get orders and formal charges from geometry and valence (ligands/bond_orders.h),
+ * so that Gasteiger charges, AutoDock types and torsions see the molecule an SDF would give. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ligands/bond_infer.h"
+#include "ligands/bond_orders.h"
 #include "ligands/readers/reader_internal.h"
 
 /* "REMARK  Name = X" → X (rank 2); "COMPND    X" → X (rank 1). */
@@ -232,6 +235,13 @@ static int index_of_serial(const vsg_lig_ctx *c, const vsg_ligand *lig, int seri
     return -1;
 }
 
+static void perceive_orders(vsg_lig_ctx *c, vsg_ligand *lig)
+{
+    if (vsg_perceive_bond_orders(lig) != VSG_OK)
+        vsg_lig_failf(c, lig, VSG_E_NOMEM, VSG_LIG_TOO_MANY, lig->line, "out of memory for the bond orders of %d atoms",
+                      lig->natoms);
+}
+
 /* The record's bonds: its CONECT pairs (serials in lig->bonds) as atom indices, a pair named
  * k times from one side of order k (at most 3); none, or none that name its atoms: inferred. */
 static void pdb_bonds(vsg_lig_ctx *c, vsg_ligand *lig)
@@ -263,7 +273,12 @@ static void pdb_bonds(vsg_lig_ctx *c, vsg_ligand *lig)
     }
     free(raw);
     lig->nbonds = n;
-    if (n > 0) return;
+    if (n > 0) {
+        int ordered = 0;
+        for (int e = 0; e < n; e++) ordered |= lig->bonds[e].order > 1;
+        if (!ordered) perceive_orders(c, lig);
+        return;
+    }
     int *pairs = NULL, np = 0;
     if (vsg_infer_bonds(lig->atoms, lig->natoms, &pairs, &np) != VSG_OK) {
         vsg_lig_failf(c, lig, VSG_E_NOMEM, VSG_LIG_TOO_MANY, lig->line, "out of memory for the bonds of %d atoms", lig->natoms);
@@ -278,6 +293,7 @@ static void pdb_bonds(vsg_lig_ctx *c, vsg_ligand *lig)
         lig->nbonds = np;
     }
     free(pairs);
+    perceive_orders(c, lig);
 }
 
 int vsg_lig_read_pdb(vsg_lig_ctx *c, vsg_ligand *lig)
