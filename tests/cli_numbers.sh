@@ -39,6 +39,19 @@ expect_rc 0 "$vsgrid" probe site.vsg "$lig"
 grep -q "electrostatic interaction energy only" out.txt || fail "probe: energy names no terms: $(cat out.txt)"
 expect_rc 0 "$vsgrid" rescore "$rec" "$lig" --method coulomb -o r.csv
 grep -q "score_kcal_mol: electrostatic interaction energy only" err.txt || fail "rescore: score names no terms: $(cat err.txt)"
+# ... and so do screens: electrostatics only on a potential grid, AutoDock4's intermolecular
+# energy on an AD4 map set, Vina's estimated free energy on Vina maps
+expect_rc 0 "$vsgrid" screen site.vsg "$lig" -o s.csv --devices cpu
+grep -q "score_kcal_mol: electrostatic interaction energy only .*, of each pose as given" err.txt ||
+  fail "screen on a potential grid: score names no terms: $(cat err.txt)"
+expect_rc 0 "$vsgrid" maps "$rec" --scoring ad4 --around "$lig" --padding 2 --ligand-types A,C,OA,N,HD,SA --quiet -o ad4/p
+expect_rc 0 "$vsgrid" screen ad4/p.maps.fld "$lig" -o s.csv --devices cpu
+grep -q "score_kcal_mol: AutoDock4 intermolecular energy (vdW/H-bond + electrostatic + desolvation" err.txt ||
+  fail "screen on an AD4 map set: score names no terms: $(cat err.txt)"
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --around "$lig" --quiet -o vina/p
+expect_rc 0 "$vsgrid" screen vina/p "$lig" --scoring vina -o s.csv
+grep -q "score_kcal_mol: Vina's estimated free energy of binding of each pose as given" err.txt ||
+  fail "screen --scoring vina: score names no terms: $(cat err.txt)"
 
 # 5. render: an AutoGrid affinity map is labelled affinity, kcal/mol, and its colours come from
 # the slice's percentiles (the clamped 1e5 inside atoms would give a blank picture)

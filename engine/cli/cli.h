@@ -63,6 +63,15 @@ int vsg_cli_screen_verdict(const char *cmd, const char *const *inputs, int ninpu
  * AutoGrid e-map) refuses them with a message naming the likely cause, unless allowed
  * (--allow-zero-charges: then a warning). Returns 0 (go on) or VSG_EXIT_INPUT (message printed). */
 int vsg_cli_check_charges(const char *cmd, const char *path, const vsg_molecule *m, int allow);
+/* A receptor named on the command line (cli_receptor.c): read, a PDB prepared first into
+ * `format` with its summary on stderr unless quiet. */
+vsg_status vsg_cli_read_receptor(const char *path, vsg_prep_format format, int quiet, vsg_molecule **m);
+/* For an AutoDock4 map set, whose gpf names the receptor file: a PDB is prepared into a PDBQT
+ * written at keep, and *used points to keep; any other receptor is used as it is (*used = path). */
+vsg_status vsg_cli_receptor_pdbqt(const char *path, const char *keep, int quiet, const char **used);
+/* VSG_OK, or a failure that says how to make a grid when path names a receptor file (.pdb,
+ * .pqr, .pdbqt, .mol2, .cif) where screen expects a grid or map set. */
+vsg_status vsg_cli_receptor_not_grid(const char *path);
 /* Distance (Å) from the box [lo, hi] to the nearest receptor atom (0 inside; INFINITY without atoms). */
 double vsg_cli_box_distance(const vsg_molecule *m, const double lo[3], const double hi[3]);
 /* An output path that cannot be written (its folder missing or read-only, or a folder itself):

@@ -113,7 +113,8 @@ int vsg_cmd_dock(int argc, char **argv)
     if (vsg_cli_dock_apply("dock", &dopt, &p, &device)) return VSG_EXIT_USAGE;
 
     vsg_vina_target *t = NULL;
-    vsg_status st = vsg_vina_target_maps(prefix, sf, &t);
+    vsg_status st = vsg_cli_receptor_not_grid(prefix);
+    if (st == VSG_OK) st = vsg_vina_target_maps(prefix, sf, &t);
     if (st != VSG_OK) return vsg_cli_fail(st);
     const char *paths[1] = {ligpath};
     vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 1, 0};

@@ -396,11 +396,9 @@ static void print_summary(const vsg_pb_report *r, const vsg_pb_params *p)
 
 static vsg_status load(const char *path, vsg_molecule **m, const char *what, int quiet)
 {
-    char *prep = NULL; /* a PDB receptor is prepared (vsgrid prepare) into a PQR */
-    vsg_status st = strcmp(what, "receptor") == 0 ? vsg_receptor_read(path, VSG_PREP_PQR, m, &prep)
+    /* a PDB receptor is prepared (vsgrid prepare) into a PQR */
+    vsg_status st = strcmp(what, "receptor") == 0 ? vsg_cli_read_receptor(path, VSG_PREP_PQR, quiet, m)
                                                   : vsg_molecule_read(path, NULL, m);
-    if (prep && !quiet) fputs(prep, stderr);
-    free(prep);
     if (st == VSG_OK && !quiet)
         fprintf(stderr, "vsgrid: %s %s: %zu atoms, net charge %+.3f e\n", what, path, vsg_molecule_atom_count(*m),
                 vsg_molecule_net_charge(*m));
@@ -1058,7 +1056,7 @@ int vsg_cli_ad4_mapset(const vsg_cli_mapset_job *job)
     c.elec_pb = job->elec_pb;
     c.elec_weight = job->elec_weight;
     c.box_checked = job->box_checked;
-    c.allow_zero_charges = 1; /* charges all 0: a warning here (maps has no --allow-zero-charges; rescore refused already) */
+    c.allow_zero_charges = 1; /* refused or allowed by the caller (maps --allow-zero-charges; rescore) */
     vsg_batch_row row;
     memset(&row, 0, sizeof row);
     row.path = job->receptor;

@@ -18,7 +18,8 @@ static const char usage[] =
     "                   (--box CX,CY,CZ,SX,SY,SZ | --around LIGAND [--padding 4])\n"
     "                   [--spacing 0.375] [--types C,N,OA,...] [--ligand-types A,C,...]\n"
     "                   [--elec coulomb|pb|none] [--elec-weight W] [PB options] [--analytic]\n"
-    "                   [--device auto|cpu|gpu|N] [--gpu-memory MB] [--json FILE] [--quiet] -o PREFIX\n"
+    "                   [--device auto|cpu|gpu|N] [--gpu-memory MB] [--allow-zero-charges]\n"
+    "                   [--json FILE] [--quiet] -o PREFIX\n"
     "\n"
     "A receptor's whole map set on a box, for docking or for `vsgrid screen`:\n"
     "  vina, vinardo  AutoDock Vina 1.2 affinity maps: for each ligand XS atom type, the sum of\n"
@@ -34,7 +35,9 @@ static const char usage[] =
     "                 NAME.gpf` run in PREFIX's directory makes the same maps (the e map too\n"
     "                 unless --elec pb)\n"
     "  RECEPTOR       PDBQT (AutoDock types; Vina's XS types are assigned as Vina 1.2 does), or\n"
-    "                 PDB or mmCIF: prepared first as by `vsgrid prepare -o X.pdbqt` (summary on stderr)\n"
+    "                 PDB or mmCIF: prepared first as by `vsgrid prepare -o X.pdbqt` (summary on stderr);\n"
+    "                 for ad4 the prepared receptor is kept as PREFIX.receptor.pdbqt, the file\n"
+    "                 PREFIX.gpf names\n"
     "  --scoring S    vina (default), vinardo or ad4\n"
     "  --box CX,CY,CZ,SX,SY,SZ   box center and size (A), as vina's --center_x.. --size_x..\n"
     "  --around LIG   box around a ligand, as vina's --autobox: centered on the mean of its\n"
@@ -81,11 +84,13 @@ static const char usage[] =
     "                 ad4: the CPU twin's values after autogrid4's 3-decimal rounding. A GPU that\n"
     "                 fails falls back to the CPU twin with a warning\n"
     "  --gpu-memory MB  vina: most GPU memory to use (default: the free memory; big boxes go in slabs)\n"
+    "  --allow-zero-charges  ad4: make the maps although every receptor charge is 0 (refused\n"
+    "                 otherwise: the e map would be 0; a PDBQT written by `obabel -xr` has no charges)\n"
     "  --json FILE    ad4: a machine-readable summary\n"
     "  -o PREFIX      output prefix (directory + name), as vina's --write_maps\n"
     "  --quiet        no summary line\n"
     "Exit codes: 0 ok, 2 usage (e.g. a --ligand-types type without parameters), 3 bad input (a\n"
-    "receptor atom type without parameters or XS equivalent, all charges 0 with --elec pb), 1 other.\n"
+    "receptor atom type without parameters or XS equivalent, all charges 0 for ad4 or --elec pb), 1 other.\n"
     "A box reaching more than 8 A past the receptor's atoms is warned about (its affinity maps are\n"
     "0 there), as is a box no receptor atom is near.\n";
 
@@ -243,7 +248,7 @@ int vsg_cmd_maps(int argc, char **argv)
     double padding = 4.0, gpu_mb = 0.0, x, elec_weight = -1.0;
     vsg_device device = VSG_DEVICE_AUTO;
     int gpu_index = -1;
-    int quiet = 0, rc, ad4 = 0, elec = -1; /* elec: -1 default, 0 none, 1 coulomb, 2 pb */
+    int quiet = 0, rc, ad4 = 0, elec = -1, allow_zero = 0; /* elec: -1 default, 0 none, 1 coulomb, 2 pb */
     vsg_vina_box box = {{0, 0, 0}, {0, 0, 0}, 0.375};
     vsg_vina_params p;
     vsg_vina_params_default(&p);
@@ -314,6 +319,7 @@ int vsg_cmd_maps(int argc, char **argv)
             continue;
         }
         if (vsg_arg_is(&a, "--quiet")) { quiet = 1; continue; }
+        if (vsg_arg_is(&a, "--allow-zero-charges")) { allow_zero = 1; continue; }
         if (arg[0] == '-' && arg[1]) {
             /* the PB options of `vsgrid grid`, for --elec pb (--threads for every map) */
             int r = vsg_cli_pb_option(&a, "maps", &pb, &dummy_around, &quiet);
@@ -341,6 +347,7 @@ int vsg_cmd_maps(int argc, char **argv)
     if (ad4 && types_s) return vsg_cli_usage_error("maps", "--types names Vina's XS types: for ad4 give --ligand-types");
     if (!ad4 && ltypes_s) return vsg_cli_usage_error("maps", "--ligand-types is for --scoring ad4: for vina give --types");
     if (!ad4 && json) return vsg_cli_usage_error("maps", "--json is for --scoring ad4");
+    if (!ad4 && allow_zero) return vsg_cli_usage_error("maps", "--allow-zero-charges is for --scoring ad4 (Vina has no charges)");
     if (ad4 && p.tabulated == 0) return vsg_cli_usage_error("maps", "--analytic is for vina and vinardo");
     if (box_s) {
         double b[6];
@@ -372,16 +379,28 @@ int vsg_cmd_maps(int argc, char **argv)
 
     double t0 = vsg_now();
     vsg_molecule *rec = NULL;
-    char *prep = NULL; /* a PDB receptor is prepared (vsgrid prepare) into a PDBQT */
-    vsg_status st = vsg_receptor_read(rec_path, VSG_PREP_PDBQT, &rec, &prep);
-    if (prep && !quiet) fputs(prep, stderr);
-    free(prep);
+    /* a PDB receptor is prepared (vsgrid prepare) into a PDBQT; for an AutoDock4 set it is kept
+       as PREFIX.receptor.pdbqt, the file the gpf names, so that autogrid4 -p makes the same maps */
+    vsg_status st = VSG_OK;
+    char *keep = NULL;
+    if (ad4 && vsg_receptor_is_pdb(rec_path)) {
+        size_t klen = strlen(prefix) + 32;
+        if (!(keep = malloc(klen))) return vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "out of memory"));
+        snprintf(keep, klen, "%s.receptor.pdbqt", prefix);
+        st = vsg_cli_receptor_pdbqt(rec_path, keep, quiet, &rec_path);
+    }
+    if (st == VSG_OK) st = vsg_cli_read_receptor(rec_path, VSG_PREP_PDBQT, quiet || keep, &rec);
     if (st != VSG_OK && strstr(vsg_last_error(), "unknown AutoDock atom type")) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s", vsg_last_error());
         st = vsg_fail(st, "%s: correct the atom's type (prepare_receptor4.py) or remove the atom", msg);
     }
     if (st == VSG_OK && ad4) st = ad4_check_receptor(rec, &par);
+    if (st == VSG_OK && ad4 && elec == 1 && !allow_zero && (rc = vsg_cli_check_charges("maps", rec_path, rec, 0)) != 0) {
+        vsg_molecule_free(rec);
+        free(keep);
+        return rc;
+    }
     if (st == VSG_OK && elec == 2) {
         size_t charged = 0;
         vsg_atom_info at;
@@ -443,6 +462,7 @@ int vsg_cmd_maps(int argc, char **argv)
         }
         free(gpf_path);
         vsg_molecule_free(rec);
+        free(keep);
         return rc;
     }
     const char *ran = "cpu";
@@ -500,5 +520,6 @@ int vsg_cmd_maps(int argc, char **argv)
     vsg_grid_free(emap);
     free(path);
     vsg_molecule_free(rec);
+    free(keep);
     return rc;
 }

@@ -51,7 +51,9 @@ static const char rescore_usage[] =
     "CSV row per input record, in input order. Box: centre of the atom extent rounded to 0.001 Å,\n"
     "edges = extent + 2 x padding rounded up to whole spacings.\n"
     "\n"
-    "RECEPTOR  PQR (charges and radii), PDBQT (charges; radii by AutoDock type), MOL2, or .gz\n"
+    "RECEPTOR  PQR (charges and radii), PDBQT (charges; radii by AutoDock type), MOL2, or .gz;\n"
+    "          or a PDB file, prepared first as 'vsgrid prepare' does (summary on stderr): into a\n"
+    "          PQR (AMBER) here, a PDBQT for --scoring vina|vinardo|ad4\n"
     "POSES     SDF (V2000/V3000), MOL2, PDBQT (multi-MODEL pose files), PDB; .gz read directly;\n"
     "          several files. Standard input ('-') cannot be read twice: not accepted.\n"
     "\n"
@@ -132,7 +134,8 @@ static const char rescore_ad4_usage[] =
     "  contain, e and d, on a box around all the poses (vina's --autobox rule, as 'maps\n"
     "  --around': centred on the mean of their atoms, each side ceil(2 x (largest distance from\n"
     "  the centre + padding)), npts made even), then every pose scored where it is.\n"
-    "  RECEPTOR      PDBQT (AutoDock types and charges)\n"
+    "  RECEPTOR      PDBQT (AutoDock types and charges), or PDB: prepared into a PDBQT as\n"
+    "                'vsgrid prepare' does, kept as P.receptor.pdbqt (the file P.gpf names)\n"
     "  --keep-maps PREFIX  write the map set as PREFIX.<type>.map, PREFIX.e.map, PREFIX.d.map,\n"
     "                PREFIX.maps.fld/.xyz and PREFIX.gpf ('autogrid4 -p' on it in PREFIX's\n"
     "                folder makes the same maps) and keep it; default: a temporary folder,\n"
@@ -738,9 +741,10 @@ static int rescore_ad4(int argc, char **argv)
     vsg_gpf gpf;
     vsg_screen_report rep;
     char tmpdir[PATH_MAX] = "", prefix[PATH_MAX], path[PATH_MAX + 16], abs_rec[PATH_MAX], name[128];
+    char rec_pdbqt[PATH_MAX + 32];
     double maps_s = 0.0;
     vsg_status st = vsg_ad4_params_builtin(&par);
-    if (st == VSG_OK) st = vsg_molecule_read(c.receptor, NULL, &rec);
+    if (st == VSG_OK) st = vsg_cli_read_receptor(c.receptor, VSG_PREP_PDBQT, c.quiet, &rec); /* a PDB: prepared */
     if (st == VSG_OK && (rc = vsg_cli_check_charges("rescore", c.receptor, rec, c.allow_zero_charges)) != 0) {
         if (csv != stdout) fclose(csv);
         goto done;
@@ -767,9 +771,16 @@ static int rescore_ad4(int argc, char **argv)
         }
     }
     /* the gpf, as `maps --scoring ad4` writes it, then the maps from it by the same code */
+    /* a PDB receptor: its PDBQT beside the maps, the file the gpf names (prepared again, quietly) */
+    const char *rec_used = c.receptor;
     if (st == VSG_OK) {
-        const char *rec_in_gpf = c.receptor;
-        if (c.receptor[0] != '/' && realpath(c.receptor, abs_rec) && strlen(abs_rec) < 128) rec_in_gpf = abs_rec;
+        snprintf(path, sizeof path, "%s.receptor.pdbqt", prefix);
+        st = vsg_cli_receptor_pdbqt(c.receptor, path, 1, &rec_used);
+        if (st == VSG_OK && rec_used != c.receptor) snprintf(rec_pdbqt, sizeof rec_pdbqt, "%s", path), rec_used = rec_pdbqt;
+    }
+    if (st == VSG_OK) {
+        const char *rec_in_gpf = rec_used;
+        if (rec_used[0] != '/' && realpath(rec_used, abs_rec) && strlen(abs_rec) < 128) rec_in_gpf = abs_rec;
         const char *pbase = strrchr(prefix, '/');
         pbase = pbase ? pbase + 1 : prefix;
         const char *tv[AD4_MAX_TYPES];
@@ -802,7 +813,7 @@ static int rescore_ad4(int argc, char **argv)
     if (st == VSG_OK) {
         vsg_cli_mapset_job job;
         memset(&job, 0, sizeof job);
-        job.receptor = c.receptor;
+        job.receptor = rec_used;
         job.gpf = path;
         job.prefix = prefix;
         vsg_pb_params_default(&job.pb);
@@ -910,7 +921,7 @@ int vsg_cmd_rescore(int argc, char **argv)
         fprintf(stderr, "vsgrid: cannot write %s: %s\n", c.out.csv, strerror(errno));
         return VSG_EXIT_INPUT;
     }
-    vsg_status st = vsg_molecule_read(c.receptor, NULL, &m);
+    vsg_status st = vsg_cli_read_receptor(c.receptor, VSG_PREP_PQR, c.quiet, &m); /* a PDB: prepared */
     if (st == VSG_OK && !c.quiet)
         fprintf(stderr, "vsgrid: receptor %s: %zu atoms, net charge %+.3f e\n", c.receptor, vsg_molecule_atom_count(m),
                 vsg_molecule_net_charge(m));

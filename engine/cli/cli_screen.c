@@ -318,7 +318,9 @@ static vsg_status load_grids(const char *path, double temperature, loaded_grids 
         if (st == VSG_OK) L->g = vsg_mapset_grids(L->maps);
         return st;
     }
-    vsg_status st = vsg_grid_read(path, &L->grid);
+    vsg_status st = vsg_cli_receptor_not_grid(path);
+    if (st != VSG_OK) return st;
+    st = vsg_grid_read(path, &L->grid);
     if (st != VSG_OK) return st;
     st = vsg_score_grids_from_grid(L->grid, temperature, &L->elec);
     if (st == VSG_OK) L->g = &L->elec;
@@ -582,7 +584,14 @@ int vsg_cmd_screen(int argc, char **argv)
         free_grids(&L);
         return vsg_cli_fail(st);
     }
-    if (!c.quiet) vsg_cli_screen_summary(&rep, "", &c.out);
+    if (!c.quiet) {
+        vsg_cli_screen_summary(&rep, "", &c.out);
+        fprintf(stderr, "  score_kcal_mol: %s%s\n",
+                L.maps ? "AutoDock4 intermolecular energy (vdW/H-bond + electrostatic + desolvation; no intramolecular "
+                         "or torsional-entropy term)"
+                       : "electrostatic interaction energy only (Σ q·φ; no vdW, desolvation, entropy)",
+                c.so.placement == VSG_PLACEMENT_RIGID ? ", of each record's best rigid placement" : ", of each pose as given");
+    }
     if (!c.quiet && c.so.placement == VSG_PLACEMENT_RIGID)
         fprintf(stderr, "vsgrid: placement: %.3g poses, %.3g scored (the rest left the grid), %.3g poses/s scored%s%s\n",
                 (double)rep.poses, (double)rep.poses_scored, rep.score_s > 0 ? rep.poses_scored / rep.score_s : 0.0,

@@ -510,7 +510,8 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
     (void)threads;
 #endif
     vsg_vina_target *t = NULL;
-    vsg_status st = vsg_vina_target_maps(target, sf, &t);
+    vsg_status st = vsg_cli_receptor_not_grid(target);
+    if (st == VSG_OK) st = vsg_vina_target_maps(target, sf, &t);
     if (st != VSG_OK) return vsg_cli_fail(st);
     /* --resume (vsgrid.h, vsg_resume_prepare): the rows written are checked and kept, the rest docked */
     static char fingerprint[60000];
@@ -547,7 +548,12 @@ int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd)
         return vsg_cli_fail(st);
     }
     out.sdf = poses_path; /* the summary's "wrote" line */
-    if (!quiet) vsg_cli_screen_summary(&rep, "on the maps; ", &out);
+    if (!quiet) {
+        vsg_cli_screen_summary(&rep, "on the maps; ", &out);
+        fprintf(stderr, "  score_kcal_mol: %s's estimated free energy of binding of each record's best docked pose, "
+                        "(inter + intra - unbound) / (1 + w N_rot), rescored as 'vina --score_only'\n",
+                sf == VSG_VINA_SCORING_VINARDO ? "Vinardo" : "Vina");
+    }
     if (out.json) {
         vsg_json j;
         FILE *f = vsg_cli_json_open(out.json, &j, cmd);

@@ -283,10 +283,11 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
     vsg_molecule *rec = NULL;
     vsg_status st;
     if (rescore) {
-        st = vsg_molecule_read(target, NULL, &rec);
+        st = vsg_cli_read_receptor(target, VSG_PREP_PDBQT, quiet, &rec); /* a PDB: prepared */
         if (st == VSG_OK) st = vsg_vina_target_receptor(rec, sf, &t);
     } else {
-        st = vsg_vina_target_maps(target, sf, &t);
+        st = vsg_cli_receptor_not_grid(target);
+        if (st == VSG_OK) st = vsg_vina_target_maps(target, sf, &t);
     }
     vsg_molecule_free(rec);
     if (st != VSG_OK) return vsg_cli_fail(st);
@@ -322,7 +323,12 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
         vsg_vina_target_free(t);
         return vsg_cli_fail(st);
     }
-    if (!quiet) vsg_cli_screen_summary(&rep, rescore ? "on the receptor's atoms; " : "on the maps; ", &out);
+    if (!quiet) {
+        vsg_cli_screen_summary(&rep, rescore ? "on the receptor's atoms; " : "on the maps; ", &out);
+        fprintf(stderr, "  score_kcal_mol: %s's estimated free energy of binding of each pose as given, (inter + intra - "
+                        "unbound) / (1 + w N_rot), as 'vina --score_only'; each term in its own column\n",
+                sf == VSG_VINA_SCORING_VINARDO ? "Vinardo" : "Vina");
+    }
     if (out.json) {
         vsg_json j;
         FILE *f = vsg_cli_json_open(out.json, &j, cmd);

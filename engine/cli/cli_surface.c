@@ -157,10 +157,7 @@ int vsg_cmd_surface(int argc, char **argv)
     float *phi_kt = NULL;
     vsg_surface_report r;
     int rc = 0;
-    char *prep = NULL; /* a PDB receptor is prepared (vsgrid prepare) into a PQR */
-    vsg_status st = vsg_receptor_read(rec, VSG_PREP_PQR, &m, &prep);
-    if (prep && !quiet) fputs(prep, stderr);
-    free(prep);
+    vsg_status st = vsg_cli_read_receptor(rec, VSG_PREP_PQR, quiet, &m); /* a PDB: prepared into a PQR */
     size_t natoms = st == VSG_OK ? vsg_molecule_atom_count(m) : 0;
     t_read = vsg_now() - t0;
     if (st == VSG_OK && talk) fprintf(stderr, "vsgrid surface: %zu atoms read; building the surface...\n", natoms);

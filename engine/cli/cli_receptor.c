@@ -1,0 +1,67 @@
+/* cli_receptor.c — receptors named on the command line. A PDB file is prepared as `vsgrid
+ * prepare` does (vsg_receptor_read) with its summary on stderr, so every command that takes a
+ * receptor takes a PDB the same way; where a file must name the receptor for another program
+ * (the gpf of an AutoDock4 map set, which autogrid4 reads), the prepared PDBQT is kept beside it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cli/cli.h"
+#include "engine/cli/grid_batch.h"
+
+vsg_status vsg_cli_read_receptor(const char *path, vsg_prep_format format, int quiet, vsg_molecule **m)
+{
+    char *prep = NULL;
+    vsg_status st = vsg_receptor_read(path, format, m, &prep);
+    if (prep && !quiet) fputs(prep, stderr);
+    free(prep);
+    return st;
+}
+
+vsg_status vsg_cli_receptor_pdbqt(const char *path, const char *keep, int quiet, const char **used)
+{
+    *used = path;
+    if (!vsg_receptor_is_pdb(path)) return VSG_OK;
+    vsg_prep_options o;
+    vsg_prep_options_default(&o);
+    o.format = VSG_PREP_PDBQT;
+    char *text = NULL;
+    vsg_prep_summary s;
+    memset(&s, 0, sizeof s);
+    vsg_status st = vsg_receptor_prepare(path, &o, &text, &s);
+    if (st != VSG_OK) return st;
+    if (s.report && !quiet) fputs(s.report, stderr);
+    vsg_prep_summary_free(&s);
+    st = vsg_batch_make_dirs(keep); /* keep's folder, as mkdir -p */
+    if (st != VSG_OK) {
+        free(text);
+        return st;
+    }
+    FILE *f = fopen(keep, "w");
+    int ok = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0) ok = 0;
+    free(text);
+    if (!ok) return vsg_fail(VSG_E_IO, "cannot write the prepared receptor %s", keep);
+    if (!quiet) fprintf(stderr, "vsgrid: prepared receptor written to %s (the gpf names it)\n", keep);
+    *used = keep;
+    return VSG_OK;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+vsg_status vsg_cli_receptor_not_grid(const char *path)
+{
+    static const char *const receptor_ext[] = {".pdb", ".pdb.gz", ".ent", ".ent.gz", ".pqr", ".pqr.gz", ".pdbqt",
+                                               ".pdbqt.gz", ".mol2", ".cif", ".cif.gz", ".mmcif", NULL};
+    for (int i = 0; receptor_ext[i]; i++)
+        if (ends_with(path, receptor_ext[i]))
+            return vsg_fail(VSG_E_FORMAT, "%s is a receptor, not a grid or map set: screen scores on maps made from "
+                            "it first ('vsgrid maps %s --scoring vina|ad4 --around LIG -o PREFIX', or 'vsgrid grid %s "
+                            "--around LIG -o G.vsg'); 'vsgrid rescore %s POSES' does both in one command",
+                            path, path, path, path);
+    return VSG_OK;
+}
