@@ -80,14 +80,14 @@ static int grid_build(cell_grid *g, const patom *a, int n)
     g->cell = CELL;
     for (;;) {
         double cells = 1;
-        for (int d = 0; d < 3; d++) {
-            g->dim[d] = (int)((hi[d] - g->lo[d]) / g->cell) + 1;
-            cells *= g->dim[d];
-        }
+        for (int d = 0; d < 3; d++)
+            cells *= floor((hi[d] - g->lo[d]) / g->cell) + 1;
         if (cells <= 4.0 * n + 4096)
             break;
         g->cell *= 1.5;
     }
+    for (int d = 0; d < 3; d++)
+        g->dim[d] = (int)((hi[d] - g->lo[d]) / g->cell) + 1;
     size_t nc = (size_t)g->dim[0] * g->dim[1] * g->dim[2];
     g->head = malloc(nc * sizeof *g->head);
     g->next = malloc(((size_t)n + 1) * sizeof *g->next);
@@ -118,7 +118,7 @@ static void grid_move(cell_grid *g, patom *a, int i, const double *x)
     g->head[to] = i;
 }
 
-/* Atoms within r ≤ the cell size of p. */
+/* Atoms within r of p (r ≤ the cell size, at least 4.2 Å). */
 static int near_atoms(const scene *s, const double *p, double r, int *out)
 {
     const cell_grid *g = &s->g;
@@ -170,12 +170,17 @@ static int in_list(int k, const int *own, int nown)
     return 0;
 }
 
-/* The surroundings of a group on donor d (own: its atoms): every other atom within the cell size
- * of d (its H lie within 1.4 Å of d, and look 2.2 Å further for bumps, 3.5 Å from d for
+static int by_index(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+/* The surroundings of a group on donor d (own: its atoms): every other atom within 4.2 Å of d
+ * (its H lie within 1.4 Å of d, and look 2.2 Å further for bumps, 3.5 Å from d for
  * acceptors), less those bonded to d and, in the first sweep, the waters' H. */
 static int environment(const scene *s, int d, const int *own, int nown, int *env)
 {
-    int nb[MAXNEAR], n = near_atoms(s, s->a[d].x, s->g.cell, nb), m = 0;
+    int nb[MAXNEAR], n = near_atoms(s, s->a[d].x, CELL, nb), m = 0;
     for (int i = 0; i < n; i++) {
         int k = nb[i];
         if (k == d || in_list(k, own, nown) || (s->unplaced_waters && (s->acc[k] & WATER_H)))
@@ -184,6 +189,7 @@ static int environment(const scene *s, int d, const int *own, int nown, int *env
             continue; /* bonded to the donor */
         env[m++] = k;
     }
+    qsort(env, (size_t)m, sizeof *env, by_index); /* the grid's order would depend on the frame */
     return m;
 }
 
