@@ -178,7 +178,9 @@ static void set_need(perceiver *p, int i, int explicit_h)
         else if (d == 3) need = angle_sum(p, i) >= PLANAR_SUM, miss = COST_CARBON;
         else if (d == 2 && mean_angle > LINEAR_ANGLE) need = 2, miss = COST_CARBON;
         else if (d == 2 && planar_ring(p, i)) need = 1, miss = COST_CARBON;
-        else if (d == 2) need = mean_angle > TRIGONAL_ANGLE && max_shortness(p, i) >= 0.06, miss = COST_GEOMETRY_CARBON;
+        else if (d == 2) /* C=C 1.34 Å is 0.18 short, a conjugated single bond 0.05: in rings too */
+            need = max_shortness(p, i) >= 0.12 || (mean_angle > TRIGONAL_ANGLE && max_shortness(p, i) >= 0.06),
+            miss = COST_GEOMETRY_CARBON;
         else if (d == 1) need = s1 > 0.24 ? 2 : s1 > 0.10, miss = COST_GEOMETRY_CARBON;
         break;
     case 7:
@@ -197,7 +199,7 @@ static void set_need(perceiver *p, int i, int explicit_h)
         break;
     case 16:
         if (d == 1 && z1 > 1)
-            need = explicit_h || z1 != 6 || s1 > 0.10, miss = explicit_h ? COST_TERMINAL : COST_TERMINAL_NO_H;
+            need = explicit_h || z1 != 6 || s1 > 0.05, miss = explicit_h ? COST_TERMINAL : COST_TERMINAL_NO_H; /* C=S 1.71 */
         else if (d == 3 && has_terminal_o(p, i)) need = 1, miss = COST_HYPERVALENT;
         else if (d == 4) need = 2, miss = COST_HYPERVALENT;
         break;

@@ -100,6 +100,22 @@ case $? in
 esac
 expect_rc 0 "$vsgrid" rescore "$rec" noconect.pdb --scoring vina -o r.csv --quiet
 [ "$(awk -F, 'NR == 2 { print $11 }' r.csv)" = 5 ] || fail "PDB without CONECT: torsions $(cat r.csv)"
+# A box around a ligand in any ligand format: the crystal ligand's PDB (no charges needed for a
+# box; refused before) and an SDF give the grid the PDBQT of the same atoms gives.
+awk '/^(ATOM|HETATM)/ { n++; x[n] = substr($0, 31, 8); y[n] = substr($0, 39, 8); z[n] = substr($0, 47, 8)
+       el = substr($0, 78, 2); gsub(/ /, "", el); if (el == "OA") el = "O"; else if (el == "SA") el = "S"
+       else if (el == "HD") el = "H"; else if (el == "A") el = "C"; else if (el == "NA") el = "N"; e[n] = el }
+     END { print "biotin"; print "  hand"; print ""; printf "%3d%3d  0  0  0  0  0  0  0  0999 V2000\n", n, 0
+           for (i = 1; i <= n; i++) printf "%10.4f%10.4f%10.4f %-3s 0  0  0  0  0  0  0  0  0  0  0  0\n", x[i], y[i], z[i], e[i]
+           print "M  END"; print "$$$$" }' "$lig" > around.sdf
+for f in "$lig" noconect.pdb around.sdf; do
+  expect_rc 0 "$vsgrid" grid "$rec" --method coulomb --around "$f" --spacing 1 --device cpu -o around.vsg --quiet
+  "$vsgrid" info around.vsg | grep -E "origin|^.*grid [0-9]" >> around.txt
+done
+[ "$(sort -u around.txt | wc -l)" = 2 ] || fail "grid --around PDBQT/PDB/SDF: different boxes: $(cat around.txt)"
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --around around.sdf -o sdf/p --quiet
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --around "$lig" -o pdbqt/p --quiet
+cmp -s sdf/p.C_H.map pdbqt/p.C_H.map || fail "maps --around an SDF: not the PDBQT's box"
 
 # 5. The content decides the format: MOL2 in a .sd file (and gzipped), PDBQT in a .txt file;
 # unknown: the error names --format.

@@ -72,6 +72,9 @@ vsg_status vsg_cli_receptor_pdbqt(const char *path, const char *keep, int quiet,
 /* VSG_OK, or a failure that says how to make a grid when path names a receptor file (.pdb,
  * .pqr, .pdbqt, .mol2, .cif) where screen expects a grid or map set. */
 vsg_status vsg_cli_receptor_not_grid(const char *path);
+/* The ligand of --around: PQR, PDBQT and MOL2 as the molecule readers read them (every atom);
+ * any other ligand format (SDF, a crystal ligand's PDB, .gz) by its first record. */
+vsg_status vsg_cli_read_around(const char *path, vsg_molecule **m);
 /* Distance (Å) from the box [lo, hi] to the nearest receptor atom (0 inside; INFINITY without atoms). */
 double vsg_cli_box_distance(const vsg_molecule *m, const double lo[3], const double hi[3]);
 /* An output path that cannot be written (its folder missing or read-only, or a folder itself):

@@ -397,7 +397,8 @@ static void print_summary(const vsg_pb_report *r, const vsg_pb_params *p)
 static vsg_status load(const char *path, vsg_molecule **m, const char *what, int quiet)
 {
     /* a PDB receptor is prepared (vsgrid prepare) into a PQR */
-    vsg_status st = strcmp(what, "receptor") == 0 ? vsg_cli_read_receptor(path, VSG_PREP_PQR, quiet, m)
+    vsg_status st = !strcmp(what, "receptor")     ? vsg_cli_read_receptor(path, VSG_PREP_PQR, quiet, m)
+                    : !strcmp(what, "box around") ? vsg_cli_read_around(path, m)
                                                   : vsg_molecule_read(path, NULL, m);
     if (st == VSG_OK && !quiet)
         fprintf(stderr, "vsgrid: %s %s: %zu atoms, net charge %+.3f e\n", what, path, vsg_molecule_atom_count(*m),

@@ -41,7 +41,8 @@ static const char usage[] =
     "  --scoring S    vina (default), vinardo or ad4\n"
     "  --box CX,CY,CZ,SX,SY,SZ   box center and size (A), as vina's --center_x.. --size_x..\n"
     "  --around LIG   box around a ligand, as vina's --autobox: centered on the mean of its\n"
-    "                 atoms, each side ceil(2*(largest distance from the center + padding))\n"
+    "                 atoms, each side ceil(2*(largest distance from the center + padding)); any\n"
+    "                 ligand format (PDBQT, MOL2, SDF, a crystal ligand's PDB: its first record)\n"
     "  --padding A    with --around (default 4, vina's --autobox_add)\n"
     "  --spacing A    grid spacing (default 0.375); intervals per side ceil(size/spacing), made\n"
     "                 even (vina's --force_even_voxels; a gpf's even npts), so nodes per side are\n"
@@ -116,7 +117,7 @@ static int parse_types(const char *s, vsg_xs_type *out, int *n)
 static int box_around(const char *path, double padding, vsg_vina_box *b)
 {
     vsg_molecule *m = NULL;
-    vsg_status st = vsg_molecule_read(path, NULL, &m);
+    vsg_status st = vsg_cli_read_around(path, &m);
     if (st != VSG_OK) return vsg_cli_fail(st);
     size_t n = vsg_molecule_atom_count(m);
     double c[3] = {0, 0, 0}, far[3] = {0, 0, 0};
@@ -176,7 +177,7 @@ static int ad4_types(const char *list, const char *around, const vsg_ad4_params 
         add_type(types, n, ad4_default_types[i]);
     if (around) {
         vsg_molecule *m = NULL;
-        vsg_status st = vsg_molecule_read(around, NULL, &m);
+        vsg_status st = vsg_cli_read_around(around, &m);
         if (st != VSG_OK) return vsg_cli_fail(st);
         vsg_atom_info a;
         for (size_t i = 0; i < vsg_molecule_atom_count(m) && st == VSG_OK; i++) {

@@ -1,7 +1,8 @@
-/* cli_receptor.c — receptors named on the command line. A PDB file is prepared as `vsgrid
- * prepare` does (vsg_receptor_read) with its summary on stderr, so every command that takes a
- * receptor takes a PDB the same way; where a file must name the receptor for another program
- * (the gpf of an AutoDock4 map set, which autogrid4 reads), the prepared PDBQT is kept beside it. */
+/* cli_receptor.c — receptors, and the ligands that place boxes, named on the command line. A
+ * PDB receptor is prepared as `vsgrid prepare` does (vsg_receptor_read) with its summary on
+ * stderr, so every command that takes a receptor takes a PDB the same way; where a file must
+ * name the receptor for another program (the gpf of an AutoDock4 map set, which autogrid4
+ * reads), the prepared PDBQT is kept beside it. A --around ligand may be in any ligand format. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,4 +65,15 @@ vsg_status vsg_cli_receptor_not_grid(const char *path)
                             "--around LIG -o G.vsg'); 'vsgrid rescore %s POSES' does both in one command",
                             path, path, path, path);
     return VSG_OK;
+}
+
+vsg_status vsg_cli_read_around(const char *path, vsg_molecule **m)
+{
+    char base[4096];
+    snprintf(base, sizeof base, "%s", path);
+    size_t n = strlen(base);
+    if (n > 3 && !strcmp(base + n - 3, ".gz")) base[n - 3] = '\0';
+    if (ends_with(base, ".pqr") || ends_with(base, ".pdbqt") || ends_with(base, ".mol2"))
+        return vsg_molecule_read(path, NULL, m);
+    return vsg_ligand_file_molecule(path, m); /* SDF, PDB (no charges needed for a box), ... */
 }

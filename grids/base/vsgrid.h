@@ -851,6 +851,12 @@ vsg_status vsg_ligand_assign_ad_types(vsg_ligand *lig);
 /* AutoDock's ligand preparation merges non-polar hydrogens into their heavy atom (charge
  * added, atom removed); AD4 maps assume it. Keeps atom order otherwise. */
 void vsg_ligand_merge_nonpolar_h(vsg_ligand *lig);
+/* The first record of a ligand file of any format the ligand reader takes (SDF, MOL2, PDBQT, PDB;
+ * .gz) as a molecule: coordinates, charges as read, radii by element, AutoDock types (assigned
+ * for SDF/MOL2 records with bonds). For boxes around a ligand (vsg_pb_params.around). Returns
+ * VSG_OK; the reader's status with its message (VSG_E_IO, VSG_E_FORMAT, ...); VSG_E_DATA (no
+ * record, no atoms); VSG_E_NOMEM. */
+vsg_status vsg_ligand_file_molecule(const char *path, vsg_molecule **out);
 /* Gasteiger–Marsili charges through Open Babel. _available: 1 when this build has Open Babel.
  * vsg_ligand_gasteiger returns VSG_OK; VSG_E_ARG: lig NULL; VSG_E_DATA: an unknown element, a
  * bad or duplicate bond, or Open Babel failed on the molecule; VSG_E_NOMEM; VSG_E_UNSUPPORTED:
@@ -1776,17 +1782,20 @@ vsg_status vsg_outline_read(const char *path, vsg_molecule **out);
 
 /* ---- receptor preparation: PDB → PQR or PDBQT (engine/prepare/) ------------------------- */
 /* Hydrogens from pdb2pqr's residue templates (superposed on each residue's heavy atoms; missing
- * heavy atoms are rebuilt the same way), the protonation pdb2pqr gives without titration
- * (Lys/Arg +, Asp/Glu −, charged termini at each chain's ends, Cys in S–S bonds as CYX, His
- * HID or HIE by its best hydrogen-bond partner), alternate locations resolved (highest
- * occupancy, then first), waters dropped unless keep_waters, every other HETATM group kept.
+ * heavy atoms are rebuilt the same way), at pH 7.4 the protonation pdb2pqr gives without
+ * titration (Lys/Arg +, Asp/Glu −, charged termini at each chain's ends, Cys in S–S bonds as CYX,
+ * His HID or HIE by its best hydrogen-bond partner; other pH: ph below), alternate locations
+ * resolved (highest occupancy, then first), waters dropped unless keep_waters, every other HETATM
+ * group kept.
  * PQR: AMBER or PARSE charges and radii on standard residues (pdb2pqr's tables, embedded),
  * metals their formal charge, other groups Gasteiger charges and Bondi radii. PDBQT: Gasteiger
  * charges over the whole structure, AutoDock 4 types, non-polar hydrogens merged. */
 typedef enum { VSG_PREP_PQR = 0, VSG_PREP_PDBQT = 1 } vsg_prep_format;
 typedef enum { VSG_PREP_AMBER = 0, VSG_PREP_PARSE = 1 } vsg_prep_forcefield;
 typedef struct {
-    double ph;                  /* 7.4; only the fixed states above are used (no titration) */
+    double ph;                  /* 7.4; states from fixed model pKa values, as OpenMM's addHydrogens
+                                   (Asp, Glu 4.4, His 6.5, Cys 8.5, Lys 10.0; no pKa prediction):
+                                   at 7.4 the states above; names like HIP, ASH in the input win */
     vsg_prep_forcefield ff;     /* PQR charges and radii */
     vsg_prep_format format;
     int keep_waters;            /* 0: drop HOH/WAT */
@@ -1799,6 +1808,8 @@ typedef struct {
     int his_hid, his_hie, disulfides;
     double total_charge;        /* e, the written charges */
     char *report;               /* multi-line summary (malloc'ed; vsg_prep_summary_free) */
+    int his_hip, asp_ash, glu_glh, lys_lyn, cys_cym; /* states the pH gave (model pKa values) */
+    int kept_named;             /* amino acids whose input name was a state (HID ... CYX): kept */
 } vsg_prep_summary;
 
 void vsg_prep_options_default(vsg_prep_options *o);
