@@ -1,15 +1,18 @@
 /* bench_bond_orders.c — the vsgrid side of scripts/bench_bond_orders.py: reads a library with
  * bond orders (TRUTH: SDF or MOL2) and the same molecules as PDB without CONECT, record by
- * record, gives both Gasteiger charges (Open Babel) and AutoDock 4 types, and prints one line
- * a molecule for the script to compare:
+ * record, gives both Gasteiger charges (Open Babel), AutoDock 4 types and rotatable bonds, and
+ * prints one line a molecule for the script to compare:
  *   index  name  atoms  max|Δq|  types_equal  bonds(a-b:order,...)  formal(atom:charge,...)
- * (atoms 0-based; max|Δq| is -1 when charges failed on either side, types_equal -1 when
- * typing failed). usage: bench_bond_orders TRUTH.sdf|.mol2[.gz] MOLECULES.pdb[.gz] */
+ *   rotors_equal
+ * (atoms 0-based; max|Δq| is -1 when charges failed on either side, types_equal and
+ * rotors_equal -1 when typing or the torsions failed).
+ * usage: bench_bond_orders TRUTH.sdf|.mol2[.gz] MOLECULES.pdb[.gz] */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "grids/base/vsgrid.h"
+#include "ligands/torsions/torsions.h"
 
 static void print_line(const vsg_ligand *t, const vsg_ligand *p, size_t k)
 {
@@ -32,7 +35,14 @@ static void print_line(const vsg_ligand *t, const vsg_ligand *p, size_t k)
     int first = 1;
     for (int i = 0; i < p->natoms; i++)
         if (p->atoms[i].formal) printf("%s%d:%d", first ? "" : ",", i, p->atoms[i].formal), first = 0;
-    printf("%s\n", first ? "-" : "");
+    printf("%s\t", first ? "-" : "");
+    vsg_torsions tt = {0}, tp = {0};
+    int rotors = -1;
+    if (p->status == VSG_OK && vsg_torsions_from_bonds(t, &tt) == VSG_OK && vsg_torsions_from_bonds(p, &tp) == VSG_OK)
+        rotors = tt.nrotors == tp.nrotors;
+    vsg_torsions_release(&tt);
+    vsg_torsions_release(&tp);
+    printf("%d\n", rotors);
 }
 
 int main(int argc, char **argv)

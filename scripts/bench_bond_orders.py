@@ -11,6 +11,7 @@ vsgrid's side):
            order; the bond set itself must be equal too (distance inference)
   charges  Gasteiger charges (Open Babel) within 0.01 e on every atom
   types    AutoDock 4 types equal on every atom
+  rotors   the same number of rotatable bonds (single, acyclic, not terminal, not amide C-N)
 Without hydrogens the reference is the same file with its hydrogens removed (MOL2: the atom and
 bond lines dropped; SDF: RDKit's RemoveHs), read by vsgrid the same way.
 
@@ -165,7 +166,7 @@ def run_set(args, label, items, truth_kind, with_h):
         if writer:
             writer.close()
     out = subprocess.run([args.helper, truth_path, pdb_path], capture_output=True, text=True, check=True).stdout
-    ok_b = ok_q = ok_t = 0
+    ok_b = ok_q = ok_t = ok_r = 0
     failures = []
     for line, (name, m) in zip(out.splitlines(), mols):
         f = line.split("\t")
@@ -173,10 +174,11 @@ def run_set(args, label, items, truth_kind, with_h):
         ok_b += right
         ok_q += 0 <= float(f[3]) <= 0.01
         ok_t += f[4] == "1"
+        ok_r += f[7] == "1"
         if not right:
             failures.append("%s: %s (%s)" % (name, why, Chem.MolToSmiles(Chem.RemoveHs(m))))
     n = len(mols)
-    return n, ok_b / n, ok_q / n, ok_t / n, failures
+    return n, ok_b / n, ok_q / n, ok_t / n, ok_r / n, failures
 
 
 def main():
@@ -202,12 +204,13 @@ def main():
         for with_h in (True, False):
             for kind in kinds:
                 rows.append(("%s (%s)" % (label, kind), "yes" if with_h else "no") + run_set(args, label, items, kind, with_h))
-    print("%-12s %-3s %6s %8s %8s %8s" % ("set", "H", "mols", "bonds", "charges", "types"))
+    print("%-12s %-3s %6s %8s %8s %8s %8s" % ("set", "H", "mols", "bonds", "charges", "types", "rotors"))
     for r in rows:
-        print("%-12s %-3s %6d %7.1f%% %7.1f%% %7.1f%%" % (r[0], r[1], r[2], 100 * r[3], 100 * r[4], 100 * r[5]))
+        print("%-12s %-3s %6d %7.1f%% %7.1f%% %7.1f%% %7.1f%%" % (r[0], r[1], r[2], 100 * r[3], 100 * r[4], 100 * r[5],
+                                                              100 * r[6]))
     if args.failures:
         for r in rows:
-            for line in r[6][:args.failures]:
+            for line in r[7][:args.failures]:
                 print("%s H=%s %s" % (r[0], r[1], line))
     label = args.check or rows[0][0]
     with_h = [r for r in rows if r[0] == label and r[1] == "yes"]

@@ -9,7 +9,9 @@
 # waters kept) with AMBER and PARSE, and 1AJJ with PARSE (its sulfate -2, its Ca2+ +2, kept):
 # every residue's charge equal (1e-4 e),
 # every residue's atom count equal, and (AMBER: pdb2pqr's names) every heavy atom's name; His
-# tautomers may differ (reported).
+# tautomers may differ (reported). Protonation at a pH: 1AJJ at --ph 4 and 11 (the states and
+# total charge); states named in the input (GLH, HIP, ASH, LYN) kept at pH 11; with pdb2pqr30
+# installed, its charges of such named residues (and of INHA with CYM 243) equal ours.
 # With Open Babel: the DUD-E INHA receptor (NAD cofactor kept) as PDBQT: AutoDock types only,
 # total charge -5 +- 0.05 (protein -4, NAD -1), NAD's 44 atoms kept; read by autogrid4 (no atom
 # without bonds) and vina when installed; 1MBO's haem kept (Fe +2); AutoDockTools' 2BRT receptor (adgpu_set42) prepared again
@@ -128,6 +130,44 @@ else
     grep -q "SO4 A72 (5 atoms): kept with charges 0 (no Open Babel" err.txt || fail "1AJJ: sulfate note: $(cat err.txt)"
   fi
   grep -q "CA A73: ion, formal charge +2" err.txt || fail "1AJJ: Ca2+ not +2: $(cat err.txt)"
+  # protonation at a pH (model pKa values): 1AJJ has 2 His, 4 Asp, 4 Glu, 2 Lys, no free Cys,
+  # none at a chain end; -5 at pH 7.4, +5 at pH 4 (HIP, ASH, GLH), -7 at pH 11 (LYN)
+  for case in "4|2 HIP, 4 ASH, 4 GLH, 0 LYN, 0 CYM|+5.0000" "11|0 HIP, 0 ASH, 0 GLH, 2 LYN, 0 CYM|-7.0000"; do
+    IFS='|' read -r ph states charge <<< "$case"
+    expect_rc 0 "$vsgrid" prepare "$p/1AJJ.pdb" -o "1ajj_ph$ph.pqr" --ph "$ph"
+    grep -q "pH $ph.0 (model pKa values, no titration): $states;" err.txt ||
+      fail "1AJJ at pH $ph: states: $(grep 'pH' err.txt)"
+    grep -q "total charge $charge e" err.txt || fail "1AJJ at pH $ph: $(grep 'total charge' err.txt), expected $charge"
+  done
+  # states named in the input win at any pH: GLH 9, HIP 11, ASH 25, LYN 31 (-5 + 3 - 1 = -3)
+  awk 'BEGIN { m[9] = "GLH"; m[11] = "HIP"; m[25] = "ASH"; m[31] = "LYN" }
+       /^ATOM/ { r = substr($0, 23, 4) + 0; if (r in m) $0 = substr($0, 1, 17) m[r] substr($0, 21) } { print }' \
+    "$p/1AJJ.pdb" > 1ajj_named.pdb
+  expect_rc 0 "$vsgrid" prepare 1ajj_named.pdb -o 1ajj_named.pqr --ph 11
+  grep -q "0 HIP, 0 ASH, 0 GLH, 1 LYN, 0 CYM; states kept as named in the input: 4" err.txt ||
+    fail "1AJJ with named states at pH 11: $(grep 'pH' err.txt)"
+  grep -q "total charge -4.0000 e" err.txt || fail "1AJJ with named states at pH 11: $(grep 'total charge' err.txt)"
+  [ "$(awk '$4 == "ASH" && $3 == "HD2"' 1ajj_named.pqr | wc -l)" = 1 ] || fail "the named ASH 25 has no HD2"
+  # pdb2pqr honours such names without an option: its charges of the named residues (and of
+  # INHA with its one free Cys named CYM) against ours, AMBER and PARSE
+  if command -v pdb2pqr30 > /dev/null 2>&1; then
+    awk '/^ATOM/ { if (substr($0, 18, 3) == "CYS" && substr($0, 23, 4) + 0 == 243) $0 = substr($0, 1, 17) "CYM" substr($0, 21)
+                   print } END { print "END" }' "$shared/dude/inha/receptor.pdb" > inha_cym.pdb
+    for ff in AMBER PARSE; do
+      lc=$(echo "$ff" | tr A-Z a-z)
+      pdb2pqr30 --ff "$ff" --keep-chain 1ajj_named.pdb "1ajj_named_ref_$lc.pqr" > pdb2pqr.log 2>&1 ||
+        fail "pdb2pqr30 --ff $ff on 1ajj_named.pdb: $(tail -2 pdb2pqr.log)"
+      expect_rc 0 "$vsgrid" prepare 1ajj_named.pdb -o "1ajj_named_$lc.pqr" --ff "$lc"
+      compare "1ajj_named_$lc.pqr" "1ajj_named_ref_$lc.pqr" "1AJJ with GLH, HIP, ASH, LYN, $ff"
+      pdb2pqr30 --ff "$ff" inha_cym.pdb "inha_cym_ref_$lc.pqr" > pdb2pqr.log 2>&1 ||
+        fail "pdb2pqr30 --ff $ff on inha_cym.pdb: $(tail -2 pdb2pqr.log)"
+      expect_rc 0 "$vsgrid" prepare inha_cym.pdb -o "inha_cym_$lc.pqr" --ff "$lc"
+      compare "inha_cym_$lc.pqr" "inha_cym_ref_$lc.pqr" "INHA with CYM 243, $ff"
+      resq "inha_cym_$lc.pqr" | grep -q '^243#1 -1.0000 10 CYM$' || fail "INHA $ff: CYM 243 not -1 with 10 atoms"
+    done
+  else
+    skip_part "pdb2pqr with named protonation states" "pdb2pqr30 not installed"
+  fi
   his() { fields "$1" | awk '{ if ($1 != last) { seen[$1]++; last = $1 } }
                               ($2 == "HD1" || $2 == "HE2") && $3 == "HIS" { print $1 "#" seen[$1], $2 }' | sort; }
   his 1afs_amber.pqr > h1; his 1afs_ref_amber.pqr > h2

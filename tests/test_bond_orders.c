@@ -8,7 +8,9 @@
  * (geometry decides). Checked: every non-aromatic bond's order; the aromatic bonds a Kekulé
  * structure (each ring atom at most one double bond, as many double bonds as RDKit's form, none
  * on a pyrrole-type NH when H is there); the formal charges, where a carboxylate or nitro
- * group's oxygens may swap their double bond and charge (resonance forms of one structure). */
+ * group's oxygens may swap their double bond and charge (resonance forms of one structure).
+ * Through the PDB reader: orders perceived without CONECT and with CONECT that repeats no
+ * serial, kept as stated when CONECT repeats one. */
 #include "ligands/bond_orders.h"
 #include "tests/check.h"
 
@@ -331,6 +333,60 @@ static int check_case(const molecule_case *mc, int with_h)
     return check_failures - before;
 }
 
+/* Acetone through the PDB reader: conect 0 writes no CONECT, 1 CONECT that repeats nothing,
+ * 2 CONECT that repeats the C1–C2 pair (a double bond the file states, wrong on purpose). */
+static void write_acetone_pdb(const char *path, int conect)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fprintf(f, "COMPND    acetone\n");
+    for (int i = 0; i < 10; i++)
+        fprintf(f, "HETATM%5d %-4s UNL     1    %8.3f%8.3f%8.3f  1.00  0.00          %2s\n", i + 1, acetone_atoms[i].el,
+                acetone_atoms[i].x, acetone_atoms[i].y, acetone_atoms[i].z, acetone_atoms[i].el);
+    for (int e = 0; conect && e < (int)(sizeof acetone_bonds / sizeof acetone_bonds[0]); e++) {
+        fprintf(f, "CONECT%5d%5d\n", acetone_bonds[e].a + 1, acetone_bonds[e].b + 1);
+        if (conect == 2 && acetone_bonds[e].a == 0 && acetone_bonds[e].b == 1) fprintf(f, "CONECT%5d%5d\n", 1, 2);
+    }
+    fprintf(f, "END\n");
+    fclose(f);
+}
+
+/* The order of bond a–b in the first record of path, 0 when absent or unreadable. */
+static int read_order(const char *path, int a, int b)
+{
+    vsg_ligand_reader *r;
+    const char *paths[1] = {path};
+    int order = 0;
+    if (vsg_ligand_reader_open(paths, 1, NULL, &r) != VSG_OK) return 0;
+    vsg_ligand lig;
+    vsg_ligand_init(&lig);
+    if (vsg_ligand_reader_next(r, &lig) == 1 && lig.status == VSG_OK)
+        for (int e = 0; e < lig.nbonds; e++)
+            if ((lig.bonds[e].a == a && lig.bonds[e].b == b) || (lig.bonds[e].a == b && lig.bonds[e].b == a))
+                order = lig.bonds[e].order;
+    vsg_ligand_release(&lig);
+    vsg_ligand_reader_close(r);
+    return order;
+}
+
+static void check_reader(void)
+{
+    const int before = check_failures;
+    const char *none = scratch_path("bond_orders_none.pdb"), *plain = scratch_path("bond_orders_plain.pdb"),
+               *stated = scratch_path("bond_orders_stated.pdb");
+    write_acetone_pdb(none, 0);
+    write_acetone_pdb(plain, 1);
+    write_acetone_pdb(stated, 2);
+    CHECK(read_order(none, 1, 3) == 2);   /* no CONECT: perceived C=O */
+    CHECK(read_order(none, 0, 1) == 1);
+    CHECK(read_order(plain, 1, 3) == 2);  /* CONECT without repeats: perceived */
+    CHECK(read_order(stated, 0, 1) == 2); /* the file's orders are kept as stated */
+    CHECK(read_order(stated, 1, 3) == 1);
+    remove(none), remove(plain), remove(stated);
+    printf("%-20s PDB reader: %s\n", "acetone", check_failures > before ? "FAIL" : "ok");
+}
+
 int main(void)
 {
     const molecule_case cases[] = {CASE(benzene),        CASE(pyridine),           CASE(imidazole),
@@ -342,6 +398,7 @@ int main(void)
             int f = check_case(&cases[k], with_h);
             printf("%-20s %s H: %s\n", cases[k].name, with_h ? "with   " : "without", f ? "FAIL" : "ok");
         }
+    check_reader();
     /* a bond that names a missing atom is refused */
     vsg_lig_atom one[1] = {{.element = "C"}};
     vsg_lig_bond bad[1] = {{0, 3, 1}};

@@ -19,7 +19,9 @@ static int ff_lookup(const char *const *table, const char *res, const char *atom
     return 0;
 }
 
-/* AMBER.names: termini are N+RES / C+RES, the N-terminal H is H1 (NPRO's: H3). */
+/* AMBER.names: termini are N+RES / C+RES, the N-terminal H is H1 (NPRO's: H3); LYN's HZ1 is
+ * HZ3 (pdb2pqr's LYN patch removes HZ3, AMBER.DAT's LYN has HZ2, HZ3). AMBER.DAT has no
+ * terminal ASH, GLH, LYN, CYM: protonation.c keeps such residues charged at a chain end. */
 static int amber_params(const pres *p, const char *atom, double *q, double *r)
 {
     char res[8];
@@ -27,13 +29,15 @@ static int amber_params(const pres *p, const char *atom, double *q, double *r)
     const char *name = atom;
     if (p->nterm && strcmp(atom, "H") == 0)
         name = strcmp(p->ff, "PRO") ? "H1" : "H3";
+    else if (strcmp(p->ff, "LYN") == 0 && strcmp(atom, "HZ1") == 0)
+        name = "HZ3";
     return ff_lookup(vsg_ff_amber, res, name, q, r);
 }
 
-/* PARSE.names: HIE → HIS, CYX → CSS, H → HN, HA3 → HA1, HB3 → HB1 (not ALA), HG3 → HG1
- * (not ILE, VAL), HD3 → HD1 (not ILE, LEU), HE3 → HE1 (not MET, TRP), ILE HG13 → HG11;
- * termini: the BK+/BK-/PR+/PR- groups first (H → H1, O → O1, OXT → O2; NPRO H2 → HN2),
- * then the residue. */
+/* PARSE.names: HIE → HIS, HIP → HI+, CYX → CSS, ASH → AS0, GLH → GL0, LYN → LY0, CYM → CY-,
+ * H → HN, HA3 → HA1, HB3 → HB1 (not ALA), HG3 → HG1 (not ILE, VAL), HD3 → HD1 (not ILE,
+ * LEU), HE3 → HE1 (not MET, TRP), ILE HG13 → HG11; termini: the BK+/BK-/PR+/PR- groups first
+ * (H → H1, O → O1, OXT → O2; NPRO H2 → HN2), then the residue. */
 static int parse_params(const pres *p, const char *atom, double *q, double *r)
 {
     const char *res = p->ff;
@@ -43,6 +47,14 @@ static int parse_params(const pres *p, const char *atom, double *q, double *r)
         res = "HI+";
     else if (strcmp(res, "CYX") == 0)
         res = "CSS";
+    else if (strcmp(res, "ASH") == 0)
+        res = "AS0";
+    else if (strcmp(res, "GLH") == 0)
+        res = "GL0";
+    else if (strcmp(res, "LYN") == 0)
+        res = "LY0";
+    else if (strcmp(res, "CYM") == 0)
+        res = "CY-";
     int pro = strcmp(p->ff, "PRO") == 0;
     if (p->nterm) {
         const char *g = pro ? "PR+" : "BK+", *n = atom;

@@ -1,7 +1,8 @@
 /* pdb_model.c — the input model of receptor preparation: ATOM/HETATM records up to the first
  * END/ENDMDL (alternate locations: the highest occupancy, the first on a tie), grouped into
- * residues; amino acids matched to their templates, chains' termini, and peptide gaps (a gap
- * inside a chain is not a terminus, as pdb2pqr). */
+ * residues; amino acids matched to their templates (a protonation state named in the input,
+ * HIP, ASH, ..., kept as the residue's form), chains' termini, and peptide gaps (a gap inside a
+ * chain is not a terminus, as pdb2pqr). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -110,14 +111,27 @@ vsg_status prep_read_pdb(const char *path, model *m, int *altdrop)
     return VSG_OK;
 }
 
+/* Input names of protonation states: the standard residue whose template they use, and the
+ * state they ask for (CHARMM's HSD/HSE/HSP as AMBER's HID/HIE/HIP). MSE has no template. */
+static const char *const aa_alias[][3] = {
+    {"HID", "HIS", "HID"}, {"HIE", "HIS", "HIE"}, {"HIP", "HIS", "HIP"}, {"HSD", "HIS", "HID"},
+    {"HSE", "HIS", "HIE"}, {"HSP", "HIS", "HIP"}, {"CYX", "CYS", "CYX"}, {"CYM", "CYS", "CYM"},
+    {"ASH", "ASP", "ASH"}, {"GLH", "GLU", "GLH"}, {"LYN", "LYS", "LYN"}, {"MSE", "", ""}};
+
 static const char *aa_base(const char *resn)
 {
-    static const char *const alias[][2] = {{"HID", "HIS"}, {"HIE", "HIS"}, {"HIP", "HIS"}, {"HSD", "HIS"},
-                                           {"HSE", "HIS"}, {"HSP", "HIS"}, {"CYX", "CYS"}, {"CYM", "CYS"},
-                                           {"ASH", "ASP"}, {"GLH", "GLU"}, {"LYN", "LYS"}, {"MSE", ""}};
-    for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
-        if (strcmp(resn, alias[i][0]) == 0)
-            return alias[i][1];
+    for (size_t i = 0; i < sizeof aa_alias / sizeof aa_alias[0]; i++)
+        if (strcmp(resn, aa_alias[i][0]) == 0)
+            return aa_alias[i][1];
+    return resn;
+}
+
+/* The template form a residue starts with: the state its input name asks for, else its name. */
+static const char *aa_state(const char *resn)
+{
+    for (size_t i = 0; i < sizeof aa_alias / sizeof aa_alias[0]; i++)
+        if (strcmp(resn, aa_alias[i][0]) == 0)
+            return aa_alias[i][2];
     return resn;
 }
 
@@ -166,7 +180,7 @@ void prep_build_residues(job *j)
         p->tmpl = base[0] ? prep_find_template(base) : -1;
         if (p->tmpl >= 0 && prep_res_atom(m, p, "CA") >= 0 && (prep_res_atom(m, p, "N") >= 0 || prep_res_atom(m, p, "C") >= 0)) {
             p->kind = 0;
-            snprintf(p->ff, sizeof p->ff, "%s", base);
+            snprintf(p->ff, sizeof p->ff, "%s", aa_state(p->resn));
             char c = m->a[p->first].chain;
             if (last_aa < 0 || c != chain) {
                 p->nterm = 1;

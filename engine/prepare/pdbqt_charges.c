@@ -38,7 +38,9 @@ static int add_bond(vsg_ligand *lig, int a, int b, int order)
     return 1;
 }
 
-/* Double and aromatic bonds, and formal charges, of the standard residues. */
+/* Double and aromatic bonds of the standard residues (formal charges: by protonation state, in
+ * prep_pdbqt_charges: LYS NZ, ARG NH2, HIP NE2 +1; ASP OD2, GLU OE2, CYM SG −1; ASH, GLH, LYN,
+ * HID, HIE 0). */
 static const char *const multiple_bonds[] = {
     "* C O 2",      "ASP CG OD1 2",  "GLU CD OE1 2",  "ASN CG OD1 2",  "GLN CD OE1 2",  "ARG CZ NH2 2",
     "PHE CG CD1 4", "PHE CD1 CE1 4", "PHE CE1 CZ 4",  "PHE CZ CE2 4",  "PHE CE2 CD2 4", "PHE CD2 CG 4",
@@ -273,6 +275,10 @@ vsg_status prep_pdbqt_charges(job *j, vsg_ligand *lig)
         if (!strcmp(p->ff, "ASP") && (f = ATOM_OF(r, "OD2")) >= 0)
             lig->atoms[f].formal = -1;
         if (!strcmp(p->ff, "GLU") && (f = ATOM_OF(r, "OE2")) >= 0)
+            lig->atoms[f].formal = -1;
+        if (!strcmp(p->ff, "HIP") && (f = ATOM_OF(r, "NE2")) >= 0)
+            lig->atoms[f].formal = 1;
+        if (!strcmp(p->ff, "CYM") && (f = ATOM_OF(r, "SG")) >= 0)
             lig->atoms[f].formal = -1;
         if (!strcmp(p->ff, "CYX")) {
             int sg = ATOM_OF(r, "SG");

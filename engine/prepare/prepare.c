@@ -8,9 +8,9 @@
  * placed by superposing (Horn's quaternion fit) the template's atoms near it in the bond graph
  * on the residue's atoms, heavy atoms first; the backbone amide H bisects C(i−1)–N–CA. Termini:
  * the first amino acid of each chain gets NH3+ (H, H2, H3; Pro H, H2), the last OXT (built
- * when absent); gaps inside a chain are not termini (as pdb2pqr). Cys pairs with SG–SG
- * < 2.5 Å are CYX; His is HID or HIE by hydrogen-bond partners near the ring nitrogens (his_score),
- * HIE on a tie. Charges and radii come from
+ * when absent); gaps inside a chain are not termini (as pdb2pqr). Protonation states at the pH
+ * from model pKa values (protonation.c); Cys pairs with SG–SG < 2.5 Å are CYX; a neutral His is
+ * HID or HIE by hydrogen-bond partners near the ring nitrogens. Charges and radii come from
  * pdb2pqr's AMBER.DAT / PARSE.DAT with its name rules (AMBER.names / PARSE.names).
  * Other HETATM groups: bonds from distances, Gasteiger charges (Open Babel), Bondi radii;
  * single metal ions their formal charge. */
@@ -141,7 +141,7 @@ vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, c
         release_job(&j);
         return vsg_fail(VSG_E_NOMEM, "out of memory");
     }
-    prep_protonation(&j);
+    prep_protonation(&j, &o);
     for (int r = 0; r < j.m.nr; r++)
         if (j.m.r[r].kind == 0) {
             j.s.residues++;
@@ -205,9 +205,9 @@ vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, c
               j.s.altlocs_dropped, j.h_dropped);
     if (j.missing_heavy)
         prep_printf(&rep, "  %d missing heavy atoms rebuilt from templates\n", j.missing_heavy);
-    if (fabs(o.ph - 7.4) > 1.5)
-        prep_printf(&rep, "  note: pH %.1f, but the protonation states are pdb2pqr's fixed ones (no pKa titration)\n",
-                  o.ph);
+    prep_printf(&rep, "  pH %.1f (model pKa values, no titration): %d HIP, %d ASH, %d GLH, %d LYN, %d CYM; states kept as "
+                      "named in the input: %d\n",
+                o.ph, j.s.his_hip, j.s.asp_ash, j.s.glu_glh, j.s.lys_lyn, j.s.cys_cym, j.s.kept_named);
     if (j.notes.s)
         prep_printf(&rep, "%s", j.notes.s);
     prep_printf(&rep, "  total charge %+.4f e\n", total);

@@ -1,5 +1,5 @@
 /* prepare.h — internals of receptor preparation (engine/prepare/), shared by its steps:
- * pdb_model.c (reading, residues) → protonation.c (Cys, His states) → hydrogens.c (missing atoms
+ * pdb_model.c (reading, residues) → protonation.c (states at the pH) → hydrogens.c (missing atoms
  * and hydrogens from templates.c) → het_groups.c (cofactors, ions, waters) → polar_hydrogens.c
  * (rotatable polar H and waters' H for hydrogen bonds) → ff_charges.c (PQR)
  * or pdbqt_charges.c (PDBQT) → prepare.c (the pipeline, the text and the summary). The force-field
@@ -100,7 +100,7 @@ void prep_residue_template(const pres *p, tres *out);
 void prep_superpose(const double (*t)[3], const double (*r)[3], int n, double R[3][3], double ct[3], double cr[3]);
 
 /* protonation.c, hydrogens.c */
-void prep_protonation(job *j);
+void prep_protonation(job *j, const vsg_prep_options *o);
 int prep_place_residue(job *j, int r);
 
 /* elements.c: Bondi radius; formal charge of a lone ion (99: not an ion); covalent radius (0:

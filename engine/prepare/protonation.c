@@ -1,6 +1,11 @@
-/* protonation.c — the protonation states pdb2pqr gives when it does not titrate: Cys pairs with
- * SG–SG < 2.5 Å are CYX; His is HID or HIE by hydrogen-bond partners near the ring nitrogens
- * (his_score), HIE on a tie. */
+/* protonation.c — the protonation state of each amino acid at the given pH, as OpenMM's
+ * Modeller.addHydrogens(pH) chooses it: fixed model pKa values per residue type (below), not a
+ * pKa prediction of the structure (for that: PROPKA, e.g. through pdb2pqr --titration-state-method
+ * propka). A state named in the input (HID, HIE, HIP, ASH, GLH, LYN, CYM, CYX; CHARMM's HSD,
+ * HSE, HSP) is kept whatever the pH. Cys pairs with SG–SG < 2.5 Å are CYX at any pH; a neutral
+ * His is HID or HIE by hydrogen-bond partners near the ring nitrogens (his_score), HIE on a tie.
+ * Termini stay charged (OpenMM and pdb2pqr without PROPKA do the same). Arg and Tyr stay
+ * protonated: AMBER.DAT has no ARN or TYM. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,12 +72,70 @@ static double his_score(const model *m, const pres *p, const char *ring_n, const
     return score;
 }
 
-void prep_protonation(job *j)
+/* OpenMM's model pKa values (wrappers/python/openmm/app/data/hydrogens.xml, maxph: the H is
+ * there when pH <= maxph; modeller.py: HIP when pH <= 6.5), openmm/openmm 1a47c2f (2026). */
+static const double pka_asp = 4.4, pka_glu = 4.4, pka_his = 6.5, pka_cys = 8.5, pka_lys = 10.0;
+
+static int is_state(const char *ff, const char *const *names)
 {
+    for (; *names; names++)
+        if (strcmp(ff, *names) == 0)
+            return 1;
+    return 0;
+}
+
+/* The state a titratable residue takes at pH ph: its ff unchanged when it stays as it is. */
+static const char *state_at_ph(const char *ff, double ph)
+{
+    if (!strcmp(ff, "ASP") && ph <= pka_asp)
+        return "ASH";
+    if (!strcmp(ff, "GLU") && ph <= pka_glu)
+        return "GLH";
+    if (!strcmp(ff, "HIS") && ph <= pka_his)
+        return "HIP";
+    if (!strcmp(ff, "LYS") && ph > pka_lys)
+        return "LYN";
+    if (!strcmp(ff, "CYS") && ph > pka_cys)
+        return "CYM";
+    return ff;
+}
+
+/* AMBER.DAT has N- and C-terminal forms of HIP but not of ASH, GLH, LYN, CYM: their charged
+ * forms there (NULL: a terminal form exists) */
+static const char *amber_terminal_charged(const char *st)
+{
+    static const char *const pairs[][2] = {{"ASH", "ASP"}, {"GLH", "GLU"}, {"LYN", "LYS"}, {"CYM", "CYS"}};
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+        if (!strcmp(st, pairs[k][0]))
+            return pairs[k][1];
+    return NULL;
+}
+
+/* the states the pH gave (not those named in the input) */
+static void count_state(vsg_prep_summary *s, const char *ff)
+{
+    if (!strcmp(ff, "HIP"))
+        s->his_hip++;
+    else if (!strcmp(ff, "ASH"))
+        s->asp_ash++;
+    else if (!strcmp(ff, "GLH"))
+        s->glu_glh++;
+    else if (!strcmp(ff, "LYN"))
+        s->lys_lyn++;
+    else if (!strcmp(ff, "CYM"))
+        s->cys_cym++;
+}
+
+void prep_protonation(job *j, const vsg_prep_options *o)
+{
+    static const char *const named_states[] = {"HID", "HIE", "HIP", "ASH", "GLH", "LYN", "CYM", "CYX", NULL};
     model *m = &j->m;
-    /* disulfides */
+    for (int r = 0; r < m->nr; r++)
+        if (m->r[r].kind == 0 && is_state(m->r[r].ff, named_states))
+            j->s.kept_named++;
+    /* disulfides: every pair of Cys (or CYX by name) with SG–SG < 2.5 Å */
     for (int r = 0; r < m->nr; r++) {
-        if (m->r[r].kind != 0 || strcmp(m->r[r].ff, "CYS") != 0)
+        if (m->r[r].kind != 0 || (strcmp(m->r[r].ff, "CYS") != 0 && strcmp(m->r[r].ff, "CYX") != 0))
             continue;
         int sg = prep_res_atom(m, &m->r[r], "SG");
         for (int t = r + 1; sg >= 0 && t < m->nr; t++) {
@@ -86,13 +149,33 @@ void prep_protonation(job *j)
             }
         }
     }
-    /* histidines: HID or HIE, whichever makes the better hydrogen bonds (below) */
     for (int r = 0; r < m->nr; r++) {
         pres *p = &m->r[r];
-        if (p->kind != 0 || strcmp(p->ff, "HIS") != 0)
+        if (p->kind != 0)
             continue;
+        int named = is_state(p->ff, named_states);
+        const char *st = state_at_ph(p->ff, o->ph);
+        const char *charged = (p->nterm || p->cterm) && o->format == VSG_PREP_PQR && o->ff == VSG_PREP_AMBER
+                                  ? amber_terminal_charged(st)
+                                  : NULL;
+        if (charged) {
+            prep_printf(&j->notes, "  %s %c%d at the chain's %s end: %s (AMBER.DAT has no %s%s; pdb2pqr leaves it "
+                                   "out)\n",
+                        p->resn, m->a[p->first].chain, m->a[p->first].resseq, p->nterm ? "N" : "C", charged,
+                        p->nterm ? "N" : "C", st);
+            j->s.kept_named -= named;
+            snprintf(p->ff, sizeof p->ff, "%s", charged);
+            continue;
+        }
+        if (st != p->ff) {
+            snprintf(p->ff, sizeof p->ff, "%s", st);
+            count_state(&j->s, st);
+        }
+        if (strcmp(p->ff, "HIS") != 0)
+            continue;
+        /* a neutral His: HID or HIE, whichever makes the better hydrogen bonds (his_score: ring
+           N as donor, H on it, minus as acceptor; HID when ND1 gains more) */
         double sd = his_score(m, p, "ND1", "CG", "CE1"), se = his_score(m, p, "NE2", "CD2", "CE1");
-        /* his_score: ring N as donor (H on it) minus as acceptor; HID when ND1 gains more */
         int hid = sd >= se - 1e-9;
         snprintf(p->ff, sizeof p->ff, hid ? "HID" : "HIE");
         if (hid)

@@ -91,8 +91,9 @@ static void tremove(tres *r, const char *name)
             }
 }
 
-/* The template of one residue in its protonation and terminal state (PATCHES.xml's NTERM and
- * CTERM coordinates). */
+/* The template of one residue in its protonation and terminal state: PATCHES.xml's patches
+ * (HID, HIE: one ring H removed; HIP: both kept; CYX, CYM: no HG; LYN: no HZ3; ASH, GLH: the
+ * acid H on OD2, OE2, which AMBER.DAT names; NTERM and CTERM coordinates). */
 void prep_residue_template(const pres *p, tres *out)
 {
     *out = g_tmpl[p->tmpl];
@@ -100,8 +101,14 @@ void prep_residue_template(const pres *p, tres *out)
         tremove(out, "HE2");
     else if (strcmp(p->ff, "HIE") == 0)
         tremove(out, "HD1");
-    else if (strcmp(p->ff, "CYX") == 0)
+    else if (strcmp(p->ff, "CYX") == 0 || strcmp(p->ff, "CYM") == 0)
         tremove(out, "HG");
+    else if (strcmp(p->ff, "LYN") == 0)
+        tremove(out, "HZ3");
+    else if (strcmp(p->ff, "ASH") == 0)
+        tadd(out, "HD2", 2.105, -3.427, 1.930, "OD2");
+    else if (strcmp(p->ff, "GLH") == 0)
+        tadd(out, "HE2", 1.977, -4.036, 3.680, "OE2");
     if (p->nterm) {
         int pro = strcmp(p->ff, "PRO") == 0;
         tremove(out, "H");
