@@ -27,7 +27,8 @@
 #include "ligands/bond_orders.h"
 
 enum {
-    SEARCH_BUDGET = 200000,  /* nodes a conjugated system may cost; the best so far is kept */
+    SEARCH_BUDGET = 20000000, /* atom visits a conjugated system may cost (each search node visits
+                                 the system's atoms); past it the best so far is kept */
     COST_CARBON = 100,       /* an sp/sp2 carbon left without its π bond: a radical */
     COST_HYPERVALENT = 50,   /* a sulfonyl/phosphoryl S or P without its S=O / P=O */
     COST_GEOMETRY_CARBON = 20, /* a carbon whose need only a chain angle suggested */
@@ -49,11 +50,13 @@ typedef struct {
     const vsg_lig_atom *at;
     vsg_lig_bond *bonds;
     int *z, *start, *nbr, *via;       /* neighbours of i: nbr[start[i] .. start[i+1]) by bond via[] */
-    int *need, *rem, *miss_cost, *use_cost, *left, *best_left, *comp;
+    int *need, *rem, *miss_cost, *use_cost, *left, *best_left;
+    int *members, *system_start;      /* atoms of conjugated system s: members[system_start[s] ..
+                                         system_start[s+1]) */
     int *ord, *best_ord;
     double *shortness;                /* Å shorter than the single-bond length of the pair */
     unsigned char *pi_ok;             /* the bond may carry π bonds */
-    int cost, best, current;
+    int cost, best, first, last;      /* first, last: the members of the system searched */
     long budget;
 } perceiver;
 
@@ -237,10 +240,12 @@ typedef struct {
  * choices first, cheaper choices and relatively shorter bonds first; the best is kept. */
 static void search(perceiver *p)
 {
-    if (p->cost >= p->best || p->budget-- <= 0) return;
+    if (p->cost >= p->best || p->budget <= 0) return;
+    p->budget -= p->last - p->first;
     int pick = -1, fewest = INT_MAX;
-    for (int i = 0; i < p->n && fewest > 0; i++) {
-        if (p->comp[i] != p->current || p->rem[i] <= 0) continue;
+    for (int m = p->first; m < p->last && fewest > 0; m++) {
+        const int i = p->members[m];
+        if (p->rem[i] <= 0) continue;
         int choices = 0;
         for (int k = p->start[i]; k < p->start[i + 1]; k++)
             choices += p->pi_ok[p->via[k]] && p->ord[p->via[k]] < 3 && p->rem[p->nbr[k]] > 0;
@@ -248,8 +253,11 @@ static void search(perceiver *p)
     }
     if (pick < 0) {
         p->best = p->cost;
-        memcpy(p->best_ord, p->ord, (size_t)p->nb * sizeof *p->ord);
-        memcpy(p->best_left, p->left, (size_t)p->n * sizeof *p->left);
+        for (int m = p->first; m < p->last; m++) { /* the system's atoms and bonds only */
+            const int a = p->members[m];
+            p->best_left[a] = p->left[a];
+            for (int k = p->start[a]; k < p->start[a + 1]; k++) p->best_ord[p->via[k]] = p->ord[p->via[k]];
+        }
         return;
     }
     const int i = pick;
@@ -282,25 +290,27 @@ static void search(perceiver *p)
     }
 }
 
-/* Labels the conjugated systems: atoms with needs joined by bonds that may carry them. */
-static void label_systems(perceiver *p, int *stack)
+/* Lists the conjugated systems (atoms with needs joined by bonds that may carry them) in
+ * members[], breadth first; seen[] is scratch. Returns how many. */
+static int list_systems(perceiver *p, unsigned char *seen)
 {
-    int label = 0;
-    for (int i = 0; i < p->n; i++) p->comp[i] = -1;
+    int count = 0, tail = 0;
+    memset(seen, 0, (size_t)p->n);
     for (int i = 0; i < p->n; i++) {
-        if (p->comp[i] >= 0 || p->need[i] <= 0) continue;
-        int top = 0;
-        stack[top++] = i;
-        p->comp[i] = label;
-        while (top) {
-            const int a = stack[--top];
-            for (int k = p->start[a]; k < p->start[a + 1]; k++) {
-                const int b = p->nbr[k];
-                if (p->pi_ok[p->via[k]] && p->need[b] > 0 && p->comp[b] < 0) p->comp[b] = label, stack[top++] = b;
+        if (seen[i] || p->need[i] <= 0) continue;
+        p->system_start[count++] = tail;
+        seen[i] = 1;
+        p->members[tail++] = i;
+        for (int head = p->system_start[count - 1]; head < tail; head++) {
+            const int x = p->members[head];
+            for (int k = p->start[x]; k < p->start[x + 1]; k++) {
+                const int y = p->nbr[k];
+                if (p->pi_ok[p->via[k]] && p->need[y] > 0 && !seen[y]) seen[y] = 1, p->members[tail++] = y;
             }
         }
-        label++;
     }
+    p->system_start[count] = tail;
+    return count;
 }
 
 /* Whether c is a carbon with a terminal C=O. */
@@ -346,9 +356,9 @@ vsg_status vsg_perceive_bond_orders(vsg_ligand *lig)
                             lig->bonds[e].b + 1, n);
     if (n == 0) return VSG_OK;
     perceiver p = {.n = n, .nb = nb, .at = lig->atoms, .bonds = lig->bonds, .best = INT_MAX};
-    int *ints = calloc((size_t)(12 * n + 2 + 4 * nb), sizeof *ints);
+    int *ints = calloc((size_t)(11 * n + 3 + 4 * nb), sizeof *ints);
     double *shortness = malloc((size_t)(nb ? nb : 1) * sizeof *shortness);
-    unsigned char *pi_ok = calloc((size_t)(nb ? nb : 1), 1);
+    unsigned char *pi_ok = calloc((size_t)(nb + n), 1); /* and the systems' seen[] */
     if (!ints || !shortness || !pi_ok) {
         free(ints), free(shortness), free(pi_ok);
         return vsg_fail(VSG_E_NOMEM, "out of memory perceiving the bond orders of %d atoms", n);
@@ -362,9 +372,10 @@ vsg_status vsg_perceive_bond_orders(vsg_ligand *lig)
     p.use_cost = f, f += n;
     p.left = f, f += n;
     p.best_left = f, f += n;
-    p.comp = f, f += n;
-    int *fill = f, *stack = f + n + 1;
-    f += 3 * n + 1;
+    p.members = f, f += n;
+    p.system_start = f, f += n + 1;
+    int *fill = f;
+    f += n;
     p.nbr = f, f += 2 * nb;
     p.via = f, f += 2 * nb;
     p.ord = malloc((size_t)(2 * (nb ? nb : 1)) * sizeof *p.ord);
@@ -394,18 +405,19 @@ vsg_status vsg_perceive_bond_orders(vsg_ligand *lig)
     }
     for (int e = 0; e < nb; e++) pi_ok[e] = (unsigned char)pi_allowed(&p, lig->bonds[e].a, lig->bonds[e].b);
     for (int i = 0; i < n; i++) set_need(&p, i, explicit_h);
-    label_systems(&p, stack);
+    const int systems = list_systems(&p, pi_ok + nb);
     memcpy(p.best_ord, p.ord, (size_t)nb * sizeof *p.ord);
-    for (p.current = 0;; p.current++) {
-        int any = 0;
-        for (int i = 0; i < n && !any; i++) any = p.comp[i] == p.current;
-        if (!any) break;
+    for (int sys = 0; sys < systems; sys++) {
+        p.first = p.system_start[sys], p.last = p.system_start[sys + 1];
         p.best = INT_MAX, p.cost = 0, p.budget = SEARCH_BUDGET;
         search(&p);
-        /* the best of this system becomes the ground the next one is searched on */
-        memcpy(p.ord, p.best_ord, (size_t)nb * sizeof *p.ord);
-        memcpy(p.left, p.best_left, (size_t)n * sizeof *p.left);
-        for (int i = 0; i < n; i++) p.rem[i] = p.comp[i] == p.current ? 0 : p.rem[i];
+        /* the best of this system stays (its bonds and atoms are its own): the next one is
+         * searched beside it */
+        for (int m = p.first; m < p.last; m++) {
+            const int i = p.members[m];
+            p.left[i] = p.best_left[i], p.rem[i] = 0;
+            for (int k = p.start[i]; k < p.start[i + 1]; k++) p.ord[p.via[k]] = p.best_ord[p.via[k]];
+        }
     }
     for (int e = 0; e < nb; e++) lig->bonds[e].order = p.ord[e];
     set_charges(&p, lig, explicit_h);
