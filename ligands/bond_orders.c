@@ -31,7 +31,7 @@ enum {
                                  the system's atoms); past it the best so far is kept */
     COST_CARBON = 100,       /* an sp/sp2 carbon left without its π bond: a radical */
     COST_HYPERVALENT = 50,   /* a sulfonyl/phosphoryl S or P without its S=O / P=O */
-    COST_GEOMETRY_CARBON = 20, /* a carbon whose need only a chain angle suggested */
+    COST_GEOMETRY_CARBON = 20, /* a carbon whose need only bond lengths and angles suggest */
     COST_NITROGEN = 10,      /* an imine/pyridine N (explicit H) left single: N− */
     COST_OPTIONAL_N = 3,     /* without H: an N that may carry H instead (pyrrole-type) */
     COST_CHARGED_N = 5,      /* a planar three-connected N taking a π bond: N+ */
@@ -172,7 +172,8 @@ static void set_need(perceiver *p, int i, int explicit_h)
 {
     const int d = degree(p, i);
     int need = 0, miss = 0, use = 0, ring;
-    const double mean_angle = d == 2 ? angle(&p->at[p->nbr[p->start[i]]], &p->at[i], &p->at[p->nbr[p->start[i] + 1]]) : 0;
+    const int *nbr = p->nbr + p->start[i];
+    const double mean_angle = d == 2 ? angle(&p->at[nbr[0]], &p->at[i], &p->at[nbr[1]]) : 0.0;
     const double s1 = d == 1 ? p->shortness[p->via[p->start[i]]] : 0.0;
     const int z1 = d == 1 ? p->z[p->nbr[p->start[i]]] : 0;
     switch (p->z[i]) {
@@ -201,8 +202,8 @@ static void set_need(perceiver *p, int i, int explicit_h)
             need = explicit_h || z1 != 6 || s1 > 0.12, miss = explicit_h ? COST_TERMINAL : COST_TERMINAL_NO_H;
         break;
     case 16:
-        if (d == 1 && z1 > 1)
-            need = explicit_h || z1 != 6 || s1 > 0.05, miss = explicit_h ? COST_TERMINAL : COST_TERMINAL_NO_H; /* C=S 1.71 */
+        if (d == 1 && z1 > 1) /* C=S 1.71 Å, C–S 1.81 */
+            need = explicit_h || z1 != 6 || s1 > 0.05, miss = explicit_h ? COST_TERMINAL : COST_TERMINAL_NO_H;
         else if (d == 3 && has_terminal_o(p, i)) need = 1, miss = COST_HYPERVALENT;
         else if (d == 4) need = 2, miss = COST_HYPERVALENT;
         break;
@@ -217,7 +218,7 @@ static void set_need(perceiver *p, int i, int explicit_h)
     p->use_cost[i] = use;
 }
 
-/* Whether bond e (a–b) may carry π bonds: between C, N, O, S, P, never O–O, and a
+/* Whether the bond a–b may carry π bonds: between C, N, O, S, P, never O–O, and a
  * three- or four-connected S or P only to a terminal O or S. */
 static int pi_allowed(const perceiver *p, int a, int b)
 {
@@ -225,8 +226,8 @@ static int pi_allowed(const perceiver *p, int a, int b)
     if (za <= 1 || zb <= 1 || (za == 8 && zb == 8)) return 0;
     for (int r = 0; r < 2; r++) {
         const int x = r ? b : a, y = r ? a : b;
-        if ((p->z[x] == 15 || (p->z[x] == 16 && degree(p, x) >= 3)) && !((p->z[y] == 8 || p->z[y] == 16) && is_terminal(p, y)))
-            return 0;
+        const int hypervalent = p->z[x] == 15 || (p->z[x] == 16 && degree(p, x) >= 3);
+        if (hypervalent && !((p->z[y] == 8 || p->z[y] == 16) && is_terminal(p, y))) return 0;
     }
     return 1;
 }
@@ -336,9 +337,8 @@ static void set_charges(perceiver *p, vsg_ligand *lig, int explicit_h)
             const int j = p->nbr[p->start[i]];
             const double r = distance(&p->at[i], &p->at[j]);
             /* without H a short bond says O− (carboxylate 1.26, P–O− 1.52 Å), a long one OH */
-            formal = explicit_h || p->z[j] == 7 || p->z[j] == 16 || (p->z[j] == 6 && r < 1.30) || (p->z[j] == 15 && r < 1.54)
-                         ? -1
-                         : 0;
+            const int short_bond = (p->z[j] == 6 && r < 1.30) || (p->z[j] == 15 && r < 1.54);
+            formal = explicit_h || p->z[j] == 7 || p->z[j] == 16 || short_bond ? -1 : 0;
         } else if (p->z[i] == 8 && d == 1 && !explicit_h && valence == 1 && carboxyl_carbon(p, p->nbr[p->start[i]])) {
             formal = -1; /* no H to say COOH: a carboxylate at pH 7, as libraries write them */
         } else if (p->z[i] == 16 && explicit_h && d == 1 && p->left[i]) formal = -1;
@@ -352,8 +352,8 @@ vsg_status vsg_perceive_bond_orders(vsg_ligand *lig)
     const int n = lig->natoms, nb = lig->nbonds;
     for (int e = 0; e < nb; e++)
         if (lig->bonds[e].a < 0 || lig->bonds[e].a >= n || lig->bonds[e].b < 0 || lig->bonds[e].b >= n)
-            return vsg_fail(VSG_E_ARG, "bond %d joins atoms %d and %d of a %d-atom molecule", e + 1, lig->bonds[e].a + 1,
-                            lig->bonds[e].b + 1, n);
+            return vsg_fail(VSG_E_ARG, "bond %d joins atoms %d and %d of a %d-atom molecule", e + 1,
+                            lig->bonds[e].a + 1, lig->bonds[e].b + 1, n);
     if (n == 0) return VSG_OK;
     perceiver p = {.n = n, .nb = nb, .at = lig->atoms, .bonds = lig->bonds, .best = INT_MAX};
     int *ints = calloc((size_t)(11 * n + 3 + 4 * nb), sizeof *ints);

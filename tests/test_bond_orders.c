@@ -234,7 +234,8 @@ static int resonant_oxygen(const molecule_case *mc, int i)
     int nbr = -1, deg = 0;
     if (strcmp(mc->atoms[i].el, "O")) return 0;
     for (int e = 0; e < mc->nbonds; e++)
-        if (mc->bonds[e].a == i || mc->bonds[e].b == i) deg++, nbr = mc->bonds[e].a == i ? mc->bonds[e].b : mc->bonds[e].a;
+        if (mc->bonds[e].a == i || mc->bonds[e].b == i)
+            deg++, nbr = mc->bonds[e].a == i ? mc->bonds[e].b : mc->bonds[e].a;
     if (deg != 1) return 0;
     int terminal_o = 0;
     for (int e = 0; e < mc->nbonds; e++) {
