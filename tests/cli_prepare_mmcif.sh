@@ -7,7 +7,7 @@
 # the real wwPDB entry 1MBO (data/1mbo.cif.gz) against the PDB entry (../shared/data/pdb/1mbo.pdb):
 # 1601 atoms read, 10 alternate locations dropped, PQR and PDBQT equal. The reader is chosen by
 # content (a .pdb name holding mmCIF, a .cif name holding PDB records) and reads .gz; grid,
-# energy, surface and maps take a .cif receptor; malformed files exit 3 naming file:line.
+# energy, surface and maps take a .cif receptor; malformed files (8 kinds) exit 3 naming file:line.
 # Usage: cli_prepare_mmcif.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
 vsgrid=$1 src=$2 work=$3/cli_prepare_mmcif
@@ -178,10 +178,12 @@ sed 's/ 4.673 7.669 / 4.6.73 7.669 /' edge.cif > badnumber.cif
 sed 's/^HETATM 16 O "O" /HETATM 16 O "O /' edge.cif > badquote.cif
 printf 'data_X\n_struct.title\n;never closed\n' > opentext.cif
 sed 's/ 5 CYS A CA  1$/ 5 CYSTEINE A CA  1/' edge.cif > longname.cif
+sed 's/ 4.673 7.669 / -1234.5 7.669 /' edge.cif > farout.cif
 for c in "noatoms.cif:2: no _atom_site table" "nocartn.cif:16: _atom_site without _atom_site.Cartn_z" \
          "truncated.cif:40: the _atom_site loop (line 16) ends after 92 values" \
          "badnumber.cif:45: _atom_site.Cartn_x: '4.6.73' is not a number" "badquote.cif:52: quoted value never closed" \
-         "opentext.cif:3: ';' text field never closed" "longname.cif:45: residue name 'CYSTEINE' longer than"; do
+         "opentext.cif:3: ';' text field never closed" "longname.cif:45: residue name 'CYSTEINE' longer than" \
+         "farout.cif:45: _atom_site.Cartn_x -1234.5 is outside the PDB format's -999.999..9999.999 A"; do
   f=${c%%:*}
   expect_rc 3 "$vsgrid" prepare "$f" -o bad.pqr
   grep -qF "$c" err.txt || fail "$f: expected '$c', got: $(cat err.txt)"

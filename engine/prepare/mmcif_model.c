@@ -292,9 +292,13 @@ static vsg_status take_row(reader *r)
             r->wrapped++;
         }
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         if ((st = number(r, F_X + k, &a.x[k])) != VSG_OK)
             return st;
+        if (!(a.x[k] > -999.9995 && a.x[k] < 9999.9995)) /* what a PDB file can hold, and the output */
+            return vsg_fail(VSG_E_FORMAT, "%s:%d: _atom_site.%s %g is outside the PDB format's -999.999..9999.999 A "
+                                          "(the PQR/PDBQT columns)", r->path, r->row_line, field_name[F_X + k], a.x[k]);
+    }
     a.occ = 1;
     if (get(r, F_OCC) && (st = number(r, F_OCC, &a.occ)) != VSG_OK)
         return st;
