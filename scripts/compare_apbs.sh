@@ -20,28 +20,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 2
 fails=0
+. "$here/scripts/lib_apbs.sh" # box_of, apbs_elec
 kt=$(awk 'BEGIN { printf "%.9f", 1.987204259e-3 * 298.15 }')
-
-# APBS grid for a molecule: "CX CY CZ N" with N = 32k+1 nodes covering extent + 24 Å at 0.5 Å.
-box_of() {
-  awk '/^ATOM|^HETATM/ { x=$(NF-4); y=$(NF-3); z=$(NF-2); n++
-    if (n==1 || x<a) a=x; if (n==1 || x>A) A=x; if (n==1 || y<b) b=y; if (n==1 || y>B) B=y
-    if (n==1 || z<c) c=z; if (n==1 || z>C) C=z }
-    END { e = A-a; if (B-b > e) e = B-b; if (C-c > e) e = C-c
-          need = (e + 24) / 0.5; k = int((need - 1) / 32) + 1
-          printf "%.3f %.3f %.3f %d", (a+A)/2, (b+B)/2, (c+C)/2, 32*k+1 }' "$1"
-}
-
-# apbs_elec NAME CENTRE DIME SDIE SRAD SALT(0|1) [WRITE_STEM]
-apbs_elec() {
-  printf 'elec name %s\n    mg-manual\n    dime %s %s %s\n    grid 0.5 0.5 0.5\n    gcent %s\n' "$1" "$3" "$3" "$3" "$2"
-  printf '    mol 1\n    lpbe\n    bcfl mdh\n    pdie 2.0\n    sdie %s\n    srfm mol\n    chgm spl0\n' "$4"
-  printf '    srad %s\n    swin 0.3\n    sdens 10.0\n    temp 298.15\n' "$5"
-  [ "$6" = 1 ] && printf '    ion charge 1 conc 0.15 radius 2.0\n    ion charge -1 conc 0.15 radius 2.0\n'
-  printf '    calcenergy total\n    calcforce no\n'
-  [ -n "${7:-}" ] && printf '    write pot dx %s\n' "$7"
-  printf 'end\n'
-}
 
 row() {  # row CASE QUANTITY VSGRID APBS LIMIT(fraction or -) VSG_SECONDS APBS_SECONDS
   awk -v c="$1" -v q="$2" -v a="$3" -v b="$4" -v l="$5" -v ts="$6" -v ta="$7" 'BEGIN {

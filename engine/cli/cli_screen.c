@@ -338,33 +338,25 @@ static vsg_status resolve_box(const screen_cli *c, const vsg_score_grids *g, vsg
         return VSG_OK;
     }
     if (c->around) {
-        const char *paths[1] = {c->around};
-        vsg_ligand_reader *rd = NULL;
-        vsg_status st = vsg_ligand_reader_open(paths, 1, NULL, &rd);
-        if (st != VSG_OK) return st;
-        vsg_ligand lig;
-        vsg_ligand_init(&lig);
-        int got = vsg_ligand_reader_next(rd, &lig);
-        if (got != 1 || lig.status != VSG_OK || lig.natoms < 1) {
-            st = vsg_fail(VSG_E_FORMAT, "--around %s: %s", c->around,
-                          got != 1 ? "no record" : lig.status != VSG_OK ? lig.message : "no atoms");
-        } else {
-            double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-            for (int i = 0; i < lig.natoms; i++) {
-                const double p[3] = {lig.atoms[i].x, lig.atoms[i].y, lig.atoms[i].z};
-                for (int d = 0; d < 3; d++) {
-                    if (p[d] < lo[d]) lo[d] = p[d];
-                    if (p[d] > hi[d]) hi[d] = p[d];
-                }
-            }
+        vsg_molecule *m = NULL;
+        vsg_status st = vsg_ligand_file_molecule(c->around, &m); /* its first record */
+        if (st != VSG_OK) return vsg_fail(st, "--around: %s", vsg_last_error());
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        vsg_atom_info a;
+        for (size_t i = 0; i < vsg_molecule_atom_count(m); i++) {
+            if (vsg_molecule_atom(m, i, &a) != VSG_OK) continue;
+            const double p[3] = {a.x, a.y, a.z};
             for (int d = 0; d < 3; d++) {
-                box->center[d] = 0.5 * (lo[d] + hi[d]);
-                box->half[d] = 0.5 * (hi[d] - lo[d]) + c->padding;
+                if (p[d] < lo[d]) lo[d] = p[d];
+                if (p[d] > hi[d]) hi[d] = p[d];
             }
         }
-        vsg_ligand_release(&lig);
-        vsg_ligand_reader_close(rd);
-        return st;
+        for (int d = 0; d < 3; d++) {
+            box->center[d] = 0.5 * (lo[d] + hi[d]);
+            box->half[d] = 0.5 * (hi[d] - lo[d]) + c->padding;
+        }
+        vsg_molecule_free(m);
+        return VSG_OK;
     }
     const double margin = 2.0;
     for (int d = 0; d < 3; d++) {
