@@ -2,10 +2,12 @@
  *
  * The classical perception (Baber & Hodgkin 1992; Labute 2005; Open Babel's
  * PerceiveBondOrders), re-derived, in two steps:
- *  1. How many π bonds each atom needs. With explicit hydrogens, valence says it: a carbon of
- *     degree 3 needs one, of degree 2 two; a nitrogen of degree 2 one, of degree 1 two (nitrile);
- *     a terminal O or S one; a sulfonyl S two, a sulfinyl S or a phosphoryl P one (to terminal O
- *     or S only). Without hydrogens the geometry says it: the angle sum of a three-connected atom
+ *  1. How many π bonds each atom needs. Where hydrogens are explicit (all of them when any sits
+ *     on a carbon; those of N, O, S when only polar ones are there, as PDBQT keeps them), valence
+ *     says it: a carbon of degree 3 needs one, of degree 2 two; a nitrogen of degree 2 one, of
+ *     degree 1 two (nitrile); a terminal O or S one; a sulfonyl S two, a sulfinyl S or a
+ *     phosphoryl P one (to terminal O or S only). Elsewhere the geometry says it: the angle sum of
+ *     a three-connected atom
  *     (planar: sp2), the angle of a two-connected one (linear: sp; about 120°: sp2), membership
  *     of a planar 5- or 6-membered ring (aromatic candidates: their angles alone do not tell),
  *     and, for terminal atoms, how much shorter than a single bond their bond is.
@@ -15,9 +17,10 @@
  *     oxygen's low: it becomes O−). A planar three-connected nitrogen may take a π bond at a
  *     small cost (it becomes N+: pyridinium, amidinium); a nitro or N-oxide nitrogen must.
  * Formal charges then follow from valence: N with four bonds +1; a terminal O left without its
- * π bond −1 (with explicit H; without, when its bond is short: nitro, sulfonate, phosphate, or
- * it sits on a carboxyl carbon: the libraries write carboxylic acids as carboxylates, whatever
- * their geometry); with explicit H a two-connected N left without one −1 (tetrazolate). */
+ * π bond −1 (with explicit polar H; without, when its bond is short: nitro, sulfonate,
+ * phosphate, or it sits on a carboxyl carbon: the libraries write carboxylic acids as
+ * carboxylates, whatever their geometry); with explicit polar H a two-connected N left without
+ * one −1 (tetrazolate). */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -32,7 +35,7 @@ enum {
     COST_CARBON = 100,       /* an sp/sp2 carbon left without its π bond: a radical */
     COST_HYPERVALENT = 50,   /* a sulfonyl/phosphoryl S or P without its S=O / P=O */
     COST_GEOMETRY_CARBON = 20, /* a carbon whose need only bond lengths and angles suggest */
-    COST_NITROGEN = 10,      /* an imine/pyridine N (explicit H) left single: N− */
+    COST_NITROGEN = 10,      /* an imine/pyridine N left single: N− (or an NH in a 6-ring) */
     COST_OPTIONAL_N = 3,     /* without H: an N that may carry H instead (pyrrole-type) */
     COST_CHARGED_N = 5,      /* a planar three-connected N taking a π bond: N+ */
     COST_TERMINAL = 4,       /* a terminal O or S left single: O−, S−; more than an optional N */
@@ -168,7 +171,7 @@ static int has_terminal_o(const perceiver *p, int i)
 }
 
 /* The π bonds atom i needs, what each unmet one costs, what taking one costs (step 1). */
-static void set_need(perceiver *p, int i, int explicit_h)
+static void set_need(perceiver *p, int i, int carbon_h, int polar_h)
 {
     const int d = degree(p, i);
     int need = 0, miss = 0, use = 0, ring;
@@ -178,7 +181,7 @@ static void set_need(perceiver *p, int i, int explicit_h)
     const int z1 = d == 1 ? p->z[p->nbr[p->start[i]]] : 0;
     switch (p->z[i]) {
     case 6:
-        if (explicit_h) need = d == 3 ? 1 : d == 2 ? 2 : 0, miss = COST_CARBON;
+        if (carbon_h) need = d == 3 ? 1 : d == 2 ? 2 : 0, miss = COST_CARBON;
         else if (d == 3) need = angle_sum(p, i) >= PLANAR_SUM, miss = COST_CARBON;
         else if (d == 2 && mean_angle > LINEAR_ANGLE) need = 2, miss = COST_CARBON;
         else if (d == 2 && planar_ring(p, i)) need = 1, miss = COST_CARBON;
@@ -190,7 +193,7 @@ static void set_need(perceiver *p, int i, int explicit_h)
     case 7:
         if (d == 3 && has_terminal_o(p, i)) need = 1, miss = COST_CARBON; /* nitro, N-oxide: N+ */
         else if (d == 3 && angle_sum(p, i) >= PLANAR_SUM) need = 1, use = COST_CHARGED_N;
-        else if (explicit_h) need = d == 2 ? 1 : d == 1 ? 2 : 0, miss = COST_NITROGEN;
+        else if (polar_h) need = d == 2 ? 1 : d == 1 ? 2 : 0, miss = COST_NITROGEN;
         else if (d == 2 && (ring = planar_ring(p, i)) != 0) /* NH fits a 5-ring (pyrrole), not a 6-ring */
             need = 1, miss = ring == 5 ? COST_OPTIONAL_N : COST_NITROGEN;
         else if (d == 2 && mean_angle > LINEAR_ANGLE) need = 2, miss = COST_NITROGEN;
@@ -199,11 +202,11 @@ static void set_need(perceiver *p, int i, int explicit_h)
         break;
     case 8:
         if (d == 1 && z1 > 1)
-            need = explicit_h || z1 != 6 || s1 > 0.12, miss = explicit_h ? COST_TERMINAL : COST_TERMINAL_NO_H;
+            need = polar_h || z1 != 6 || s1 > 0.12, miss = polar_h ? COST_TERMINAL : COST_TERMINAL_NO_H;
         break;
     case 16:
         if (d == 1 && z1 > 1) /* C=S 1.71 Å, C–S 1.81 */
-            need = explicit_h || z1 != 6 || s1 > 0.05, miss = explicit_h ? COST_TERMINAL : COST_TERMINAL_NO_H;
+            need = polar_h || z1 != 6 || s1 > 0.05, miss = polar_h ? COST_TERMINAL : COST_TERMINAL_NO_H;
         else if (d == 3 && has_terminal_o(p, i)) need = 1, miss = COST_HYPERVALENT;
         else if (d == 4) need = 2, miss = COST_HYPERVALENT;
         break;
@@ -324,7 +327,7 @@ static int carboxyl_carbon(const perceiver *p, int c)
 }
 
 /* Formal charges from the valences found (see the file comment). */
-static void set_charges(perceiver *p, vsg_ligand *lig, int explicit_h)
+static void set_charges(perceiver *p, vsg_ligand *lig, int polar_h)
 {
     for (int i = 0; i < p->n; i++) {
         int valence = 0;
@@ -332,16 +335,16 @@ static void set_charges(perceiver *p, vsg_ligand *lig, int explicit_h)
         const int d = degree(p, i);
         int formal = 0;
         if (p->z[i] == 7 && valence == 4) formal = 1;
-        else if (p->z[i] == 7 && explicit_h && d == 2 && valence == 2 && p->left[i]) formal = -1;
+        else if (p->z[i] == 7 && polar_h && d == 2 && valence == 2 && p->left[i]) formal = -1;
         else if (p->z[i] == 8 && d == 1 && p->left[i]) {
             const int j = p->nbr[p->start[i]];
             const double r = distance(&p->at[i], &p->at[j]);
             /* without H a short bond says O− (carboxylate 1.26, P–O− 1.52 Å), a long one OH */
             const int short_bond = (p->z[j] == 6 && r < 1.30) || (p->z[j] == 15 && r < 1.54);
-            formal = explicit_h || p->z[j] == 7 || p->z[j] == 16 || short_bond ? -1 : 0;
-        } else if (p->z[i] == 8 && d == 1 && !explicit_h && valence == 1 && carboxyl_carbon(p, p->nbr[p->start[i]])) {
+            formal = polar_h || p->z[j] == 7 || p->z[j] == 16 || short_bond ? -1 : 0;
+        } else if (p->z[i] == 8 && d == 1 && !polar_h && valence == 1 && carboxyl_carbon(p, p->nbr[p->start[i]])) {
             formal = -1; /* no H to say COOH: a carboxylate at pH 7, as libraries write them */
-        } else if (p->z[i] == 16 && explicit_h && d == 1 && p->left[i]) formal = -1;
+        } else if (p->z[i] == 16 && polar_h && d == 1 && p->left[i]) formal = -1;
         lig->atoms[i].formal = formal;
     }
 }
@@ -387,13 +390,14 @@ vsg_status vsg_perceive_bond_orders(vsg_ligand *lig)
     p.shortness = shortness;
     p.pi_ok = pi_ok;
 
-    int explicit_h = 0;
+    int carbon_h = 0, polar_h = 0; /* hydrogens on carbons are all there; on N, O, S */
     for (int i = 0; i < n; i++) p.z[i] = element_z(lig->atoms[i].element);
     for (int e = 0; e < nb; e++) {
         p.start[lig->bonds[e].a + 1]++, p.start[lig->bonds[e].b + 1]++;
         p.ord[e] = 1;
         const int za = p.z[lig->bonds[e].a], zb = p.z[lig->bonds[e].b];
-        explicit_h |= (za == 1 && zb == 6) || (za == 6 && zb == 1);
+        carbon_h |= (za == 1 && zb == 6) || (za == 6 && zb == 1);
+        polar_h |= za == 1 || zb == 1;
         const vsg_lig_atom *a = &lig->atoms[lig->bonds[e].a], *b = &lig->atoms[lig->bonds[e].b];
         shortness[e] = vsg_covalent_radius(a->element) + vsg_covalent_radius(b->element) - distance(a, b);
     }
@@ -404,7 +408,7 @@ vsg_status vsg_perceive_bond_orders(vsg_ligand *lig)
         p.nbr[fill[b]] = a, p.via[fill[b]++] = e;
     }
     for (int e = 0; e < nb; e++) pi_ok[e] = (unsigned char)pi_allowed(&p, lig->bonds[e].a, lig->bonds[e].b);
-    for (int i = 0; i < n; i++) set_need(&p, i, explicit_h);
+    for (int i = 0; i < n; i++) set_need(&p, i, carbon_h, polar_h);
     const int systems = list_systems(&p, pi_ok + nb);
     memcpy(p.best_ord, p.ord, (size_t)nb * sizeof *p.ord);
     for (int sys = 0; sys < systems; sys++) {
@@ -420,7 +424,7 @@ vsg_status vsg_perceive_bond_orders(vsg_ligand *lig)
         }
     }
     for (int e = 0; e < nb; e++) lig->bonds[e].order = p.ord[e];
-    set_charges(&p, lig, explicit_h);
+    set_charges(&p, lig, polar_h);
     free(ints), free(shortness), free(pi_ok), free(p.ord);
     return VSG_OK;
 }

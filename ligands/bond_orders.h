@@ -11,8 +11,9 @@
  * Babel and vsg_ligand_assign_ad_types perceive as aromatic) and lig->atoms[].formal where the
  * structure demands a charge (ammonium and iminium N+, nitro N+/O−, carboxylate O−, ...).
  * Hydrogens: when any hydrogen sits on a carbon every hydrogen is taken to be explicit and
- * valences decide; otherwise hybridisation comes from the geometry. Returns VSG_OK, VSG_E_ARG
- * (lig NULL or a bond naming a missing atom) or VSG_E_NOMEM. */
+ * valences decide; when hydrogens sit only on other atoms (polar hydrogens, as in PDBQT) those
+ * atoms' valences decide and the carbons' geometry; without hydrogens the geometry decides.
+ * Returns VSG_OK, VSG_E_ARG (lig NULL or a bond naming a missing atom) or VSG_E_NOMEM. */
 vsg_status vsg_perceive_bond_orders(vsg_ligand *lig);
 
 #endif

@@ -2,9 +2,10 @@
 """bench_bond_orders.py — how well vsgrid perceives bond orders of PDB ligands without CONECT
 (ligands/bond_orders.c), measured against molecules whose orders are known.
 
-For each set (DUD-E INHA actives + decoys, MOL2; the RDKit EGFR set, SDF) and with or without
-hydrogens, the molecules are written as PDB without CONECT (RDKit's MolToPDBBlock, CONECT lines
-dropped; hydrogens removed by RDKit for the second run), read by vsgrid, and compared per
+For each set (DUD-E INHA actives + decoys, MOL2; the RDKit EGFR set, SDF) and with all
+hydrogens, only those not on carbon (polar, as PDBQT keeps them) or none, the molecules are written
+as PDB without CONECT (RDKit's MolToPDBBlock, CONECT lines dropped; hydrogens removed by RDKit),
+read by vsgrid, and compared per
 molecule with the same molecules read from their MOL2/SDF (scripts/bench_bond_orders.c prints
 vsgrid's side):
   bonds    every bond equal: aromatic vs aromatic (RDKit's model on both sides), else the same
@@ -12,8 +13,8 @@ vsgrid's side):
   charges  Gasteiger charges (Open Babel) within 0.01 e on every atom
   types    AutoDock 4 types equal on every atom
   rotors   the same number of rotatable bonds (single, acyclic, not terminal, not amide C-N)
-Without hydrogens the reference is the same file with its hydrogens removed (MOL2: the atom and
-bond lines dropped; SDF: RDKit's RemoveHs), read by vsgrid the same way.
+With fewer hydrogens the reference is the same file with those hydrogens removed (MOL2: the atom
+and bond lines dropped; SDF: RDKit's), read by vsgrid the same way.
 
 INHA's reference charges come from its MOL2 as vsgrid reads it, which has no formal charges
 (MOL2 carries none); the row "inha (sdf)" compares with the same molecules written by RDKit
@@ -42,9 +43,24 @@ def mol2_blocks(path):
     return ["@<TRIPOS>MOLECULE" + b for b in text.split("@<TRIPOS>MOLECULE")[1:]]
 
 
-def mol2_without_h(block):
-    """The MOL2 record without its hydrogen atoms and their bonds, atoms renumbered."""
+def mol2_without_h(block, polar_kept=False):
+    """The MOL2 record without its hydrogen atoms (polar_kept: those on carbon only) and their
+    bonds, atoms renumbered."""
     out, section, keep, atoms, bonds = [], None, {}, [], []
+    element = {}
+    for line in block.split("@<TRIPOS>ATOM")[-1].split("@<TRIPOS>")[0].splitlines()[1:]:
+        f = line.split()
+        if len(f) >= 6:
+            element[int(f[0])] = f[5].split(".")[0]
+    hydrogen_on_carbon = set()
+    for line in block.split("@<TRIPOS>BOND")[-1].splitlines()[1:]:
+        f = line.split()
+        if len(f) >= 4 and not line.startswith("@"):
+            a, b = int(f[1]), int(f[2])
+            if element.get(a) == "H" and element.get(b) == "C":
+                hydrogen_on_carbon.add(a)
+            if element.get(b) == "H" and element.get(a) == "C":
+                hydrogen_on_carbon.add(b)
     for line in block.splitlines():
         if line.startswith("@<TRIPOS>"):
             section = line.strip()
@@ -53,7 +69,7 @@ def mol2_without_h(block):
             continue
         f = line.split()
         if section == "@<TRIPOS>ATOM" and f:
-            if f[5].split(".")[0] != "H":
+            if f[5].split(".")[0] != "H" or (polar_kept and int(f[0]) not in hydrogen_on_carbon):
                 keep[int(f[0])] = len(keep) + 1
                 atoms.append(f)
         elif section == "@<TRIPOS>BOND" and f:
@@ -92,14 +108,14 @@ def pdb_block(mol, name):
     return "".join(l + "\n" for l in Chem.MolToPDBBlock(mol).splitlines() if not l.startswith("CONECT"))
 
 
-def bonds_right(truth, line_bonds, line_formal, with_h):
+def bonds_right(truth, line_bonds, line_formal, hydrogens):
     """Whether vsgrid's bonds (and charges) give the reference's bonds, RDKit perceiving both."""
     mine = Chem.RWMol()
     formal = dict(tuple(map(int, f.split(":"))) for f in line_formal.split(",")) if line_formal != "-" else {}
     for a in truth.GetAtoms():
         atom = Chem.Atom(a.GetAtomicNum())
         atom.SetFormalCharge(formal.get(a.GetIdx(), 0))
-        atom.SetNoImplicit(with_h)
+        atom.SetNoImplicit(hydrogens == "all" or (hydrogens == "polar" and a.GetAtomicNum() != 6))
         mine.AddAtom(atom)
     types = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE}
     pairs = set()
@@ -147,22 +163,41 @@ def bonds_right(truth, line_bonds, line_formal, with_h):
     return True, ""
 
 
-def run_set(args, label, items, truth_kind, with_h):
-    tag = "%s_%s_%s" % (label, truth_kind, "h" if with_h else "noh")
+def strip(mol, hydrogens):
+    """mol with all its hydrogens, those not on carbon (polar), or none; atom order kept."""
+    if hydrogens == "all":
+        return Chem.Mol(mol)
+    if hydrogens == "none":
+        return Chem.RemoveHs(mol)
+    rw = Chem.RWMol(mol)
+    for a in sorted((a.GetIdx() for a in mol.GetAtoms()
+                     if a.GetAtomicNum() == 1 and a.GetNeighbors()[0].GetAtomicNum() == 6), reverse=True):
+        rw.RemoveAtom(a)
+    for a in rw.GetAtoms():  # the carbons' hydrogens become implicit, not radicals
+        if a.GetAtomicNum() == 6:
+            a.SetNoImplicit(False)
+            a.SetNumRadicalElectrons(0)
+    m = rw.GetMol()
+    Chem.SanitizeMol(m)
+    return m
+
+
+def run_set(args, label, items, truth_kind, hydrogens):
+    tag = "%s_%s_%s" % (label, truth_kind, hydrogens)
     truth_path = os.path.join(args.work, tag + (".mol2" if truth_kind == "mol2" else ".sdf"))
     pdb_path = os.path.join(args.work, tag + ".pdb")
     mols = []
     with open(pdb_path, "w") as pdb, open(truth_path, "w") as truth:
         writer = None if truth_kind == "mol2" else Chem.SDWriter(truth)
         for name, mol, block in items:
-            m = Chem.Mol(mol) if with_h else Chem.RemoveHs(mol)
+            m = strip(mol, hydrogens)
             mols.append((name, m))
             pdb.write(pdb_block(Chem.Mol(m), name))
             if writer:
                 m.SetProp("_Name", name)
                 writer.write(m)
             else:
-                truth.write(block if with_h else mol2_without_h(block))
+                truth.write(block if hydrogens == "all" else mol2_without_h(block, hydrogens == "polar"))
         if writer:
             writer.close()
     out = subprocess.run([args.helper, truth_path, pdb_path], capture_output=True, text=True, check=True).stdout
@@ -170,7 +205,7 @@ def run_set(args, label, items, truth_kind, with_h):
     failures = []
     for line, (name, m) in zip(out.splitlines(), mols):
         f = line.split("\t")
-        right, why = bonds_right(m, f[5], f[6], with_h)
+        right, why = bonds_right(m, f[5], f[6], hydrogens)
         ok_b += right
         ok_q += 0 <= float(f[3]) <= 0.01
         ok_t += f[4] == "1"
@@ -201,20 +236,20 @@ def main():
     for label in args.sets.split(","):
         items = load(label, args.shared, args.limit)
         kinds = ["mol2", "sdf"] if label == "inha" else ["sdf"]
-        for with_h in (True, False):
+        for hydrogens in ("all", "polar", "none"):
             for kind in kinds:
-                rows.append(("%s (%s)" % (label, kind), "yes" if with_h else "no") + run_set(args, label, items, kind, with_h))
-    print("%-12s %-3s %6s %8s %8s %8s %8s" % ("set", "H", "mols", "bonds", "charges", "types", "rotors"))
+                rows.append(("%s (%s)" % (label, kind), hydrogens) + run_set(args, label, items, kind, hydrogens))
+    print("%-12s %-5s %6s %8s %8s %8s %8s" % ("set", "H", "mols", "bonds", "charges", "types", "rotors"))
     for r in rows:
-        print("%-12s %-3s %6d %7.1f%% %7.1f%% %7.1f%% %7.1f%%" % (r[0], r[1], r[2], 100 * r[3], 100 * r[4], 100 * r[5],
+        print("%-12s %-5s %6d %7.1f%% %7.1f%% %7.1f%% %7.1f%%" % (r[0], r[1], r[2], 100 * r[3], 100 * r[4], 100 * r[5],
                                                               100 * r[6]))
     if args.failures:
         for r in rows:
             for line in r[7][:args.failures]:
                 print("%s H=%s %s" % (r[0], r[1], line))
     label = args.check or rows[0][0]
-    with_h = [r for r in rows if r[0] == label and r[1] == "yes"]
-    without_h = [r for r in rows if r[0] == label and r[1] == "no"]
+    with_h = [r for r in rows if r[0] == label and r[1] == "all"]
+    without_h = [r for r in rows if r[0] == label and r[1] == "none"]
     if not with_h:
         print("FAIL: no row '%s'" % label)
         return 1
