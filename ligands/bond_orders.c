@@ -36,7 +36,9 @@ enum {
     COST_HYPERVALENT = 50,   /* a sulfonyl/phosphoryl S or P without its S=O / P=O */
     COST_GEOMETRY_CARBON = 20, /* a carbon whose need only bond lengths and angles suggest */
     COST_NITROGEN = 10,      /* an imine/pyridine N left single: N− (or an NH in a 6-ring) */
-    COST_OPTIONAL_N = 3,     /* without H: an N that may carry H instead (pyrrole-type) */
+    COST_OPTIONAL_N = 3,     /* without H: a chain N that may carry H instead (amide, aniline) */
+    COST_RING_NH = 4,        /* without H: a 5-ring N that may (pyrrole-type); a chain NH is the
+                                likelier tautomer when the two compete */
     COST_CHARGED_N = 5,      /* a planar three-connected N taking a π bond: N+ */
     COST_TERMINAL = 4,       /* a terminal O or S left single: O−, S−; more than an optional N */
     COST_TERMINAL_NO_H = 12  /* the same without H (or OH, SH): more than any N left for an H,
@@ -184,7 +186,8 @@ static void set_need(perceiver *p, int i, int carbon_h, int polar_h)
         if (carbon_h) need = d == 3 ? 1 : d == 2 ? 2 : 0, miss = COST_CARBON;
         else if (d == 3) need = angle_sum(p, i) >= PLANAR_SUM, miss = COST_CARBON;
         else if (d == 2 && mean_angle > LINEAR_ANGLE) need = 2, miss = COST_CARBON;
-        else if (d == 2 && planar_ring(p, i)) need = 1, miss = COST_CARBON;
+        else if (d == 2 && planar_ring(p, i) && max_shortness(p, i) >= 0.07) /* not a CH2 of indoline */
+            need = 1, miss = COST_CARBON;
         else if (d == 2) /* C=C 1.34 Å is 0.18 short, a conjugated single bond 0.05: in rings too */
             need = max_shortness(p, i) >= 0.12 || (mean_angle > TRIGONAL_ANGLE && max_shortness(p, i) >= 0.06),
             miss = COST_GEOMETRY_CARBON;
@@ -194,8 +197,8 @@ static void set_need(perceiver *p, int i, int carbon_h, int polar_h)
         if (d == 3 && has_terminal_o(p, i)) need = 1, miss = COST_CARBON; /* nitro, N-oxide: N+ */
         else if (d == 3 && angle_sum(p, i) >= PLANAR_SUM) need = 1, use = COST_CHARGED_N;
         else if (polar_h) need = d == 2 ? 1 : d == 1 ? 2 : 0, miss = COST_NITROGEN;
-        else if (d == 2 && (ring = planar_ring(p, i)) != 0) /* NH fits a 5-ring (pyrrole), not a 6-ring */
-            need = 1, miss = ring == 5 ? COST_OPTIONAL_N : COST_NITROGEN;
+        else if (d == 2 && (ring = planar_ring(p, i)) != 0 && max_shortness(p, i) >= 0.05)
+            need = 1, miss = ring == 5 ? COST_RING_NH : COST_NITROGEN; /* NH fits a 5-ring, not a 6-ring */
         else if (d == 2 && mean_angle > LINEAR_ANGLE) need = 2, miss = COST_NITROGEN;
         else if (d == 2) need = max_shortness(p, i) > 0.14, miss = COST_OPTIONAL_N; /* C=N 1.28, Ar–NH 1.38 Å */
         else if (d == 1) need = s1 > 0.24 ? 2 : s1 > 0.12, miss = s1 > 0.24 ? COST_NITROGEN : COST_OPTIONAL_N;
