@@ -104,6 +104,7 @@ static double torsion(const vsg_lig_atom *a, const vsg_lig_atom *b, const vsg_li
     const double n1[3] = {b1[1] * b2[2] - b1[2] * b2[1], b1[2] * b2[0] - b1[0] * b2[2], b1[0] * b2[1] - b1[1] * b2[0]};
     const double n2[3] = {b2[1] * b3[2] - b2[2] * b3[1], b2[2] * b3[0] - b2[0] * b3[2], b2[0] * b3[1] - b2[1] * b3[0]};
     const double nb2 = sqrt(b2[0] * b2[0] + b2[1] * b2[1] + b2[2] * b2[2]);
+    if (nb2 == 0.0) return 0.0; /* coincident atoms: no torsion to speak of */
     const double m1[3] = {n1[1] * b2[2] / nb2 - n1[2] * b2[1] / nb2, n1[2] * b2[0] / nb2 - n1[0] * b2[2] / nb2,
                           n1[0] * b2[1] / nb2 - n1[1] * b2[0] / nb2};
     const double x = n1[0] * n2[0] + n1[1] * n2[1] + n1[2] * n2[2], y = m1[0] * n2[0] + m1[1] * n2[1] + m1[2] * n2[2];

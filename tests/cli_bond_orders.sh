@@ -6,8 +6,9 @@
 # charges) and as the original MOL2. Measured (2026-11-26): with H every bond right in 50/50,
 # Gasteiger charges within 0.01 e of the SDF's 50/50 and AutoDock types equal 50/50 (the MOL2's
 # 49/50 and 47/50: vsgrid reads MOL2 without formal charges and keeps its aromaticity, and the
-# SDF and MOL2 of one molecule differ as much); without H every bond right in 50/50. The library
-# client is built with the project (every scripts/bench_*.c); without it the test is skipped.
+# SDF and MOL2 of one molecule differ as much); with polar H only and without H every bond right
+# in 50/50 too. The library client is built with the project (every scripts/bench_*.c); without
+# it the test is skipped.
 set -u
 src=$2
 build=$3
