@@ -14,7 +14,8 @@
  *  2. Which bonds get them: a b-matching of those needs over the bonds that can carry a π bond,
  *     searched depth first per conjugated system, the atom with the fewest choices first and the
  *     relatively shortest bond first, each unmet need paying a cost (a carbon's high, a terminal
- *     oxygen's low: it becomes O−). A planar three-connected nitrogen may take a π bond at a
+ *     oxygen's low: it becomes O−); of equally cheap structures the one whose π bonds are the
+ *     shortest (an enolate's C–O− is longer than its C=O), looked for a while after the first. A planar three-connected nitrogen may take a π bond at a
  *     small cost (it becomes N+: pyridinium, amidinium); a nitro or N-oxide nitrogen must.
  * Formal charges then follow from valence: N with four bonds +1; a terminal O left without its
  * π bond −1 (with explicit polar H; without, when its bond is short: nitro, sulfonate,
@@ -32,6 +33,8 @@
 enum {
     SEARCH_BUDGET = 20000000, /* atom visits a conjugated system may cost (each search node visits
                                  the system's atoms); past it the best so far is kept */
+    TIE_BUDGET = 2000,       /* search nodes left, once a structure is found, for a cheaper one
+                                or one as cheap on shorter bonds */
     COST_CARBON = 100,       /* an sp/sp2 carbon left without its π bond: a radical */
     COST_HYPERVALENT = 50,   /* a sulfonyl/phosphoryl S or P without its S=O / P=O */
     COST_GEOMETRY_CARBON = 20, /* a carbon whose need only bond lengths and angles suggest */
@@ -62,6 +65,8 @@ typedef struct {
     double *shortness;                /* Å shorter than the single-bond length of the pair */
     unsigned char *pi_ok;             /* the bond may carry π bonds */
     int cost, best, first, last;      /* first, last: the members of the system searched */
+    double shorter, best_shorter;     /* Σ shortness of the π bonds placed: among the cheapest
+                                         structures, the one on the shortest bonds */
     long budget;
 } perceiver;
 
@@ -245,10 +250,11 @@ typedef struct {
 } option;
 
 /* Depth-first b-matching of the current conjugated system (step 2): the atom with the fewest
- * choices first, cheaper choices and relatively shorter bonds first; the best is kept. */
+ * choices first, cheaper choices and relatively shorter bonds first; the cheapest structure is
+ * kept, of equal costs the one on the shortest bonds. */
 static void search(perceiver *p)
 {
-    if (p->cost >= p->best || p->budget <= 0) return;
+    if (p->cost > p->best || p->budget <= 0) return;
     p->budget -= p->last - p->first;
     int pick = -1, fewest = INT_MAX;
     for (int m = p->first; m < p->last && fewest > 0; m++) {
@@ -260,7 +266,10 @@ static void search(perceiver *p)
         if (choices < fewest) fewest = choices, pick = i;
     }
     if (pick < 0) {
-        p->best = p->cost;
+        if (p->cost == p->best && p->shorter <= p->best_shorter) return;
+        const long tie = TIE_BUDGET * (long)(p->last - p->first);
+        if (p->best == INT_MAX && p->budget > tie) p->budget = tie; /* the first structure: look nearby */
+        p->best = p->cost, p->best_shorter = p->shorter;
         for (int m = p->first; m < p->last; m++) { /* the system's atoms and bonds only */
             const int a = p->members[m];
             p->best_left[a] = p->left[a];
@@ -288,10 +297,10 @@ static void search(perceiver *p)
         const int e = opt[o].bond, j = e < 0 ? -1 : p->bonds[e].a == i ? p->bonds[e].b : p->bonds[e].a;
         p->rem[i]--;
         p->cost += opt[o].cost;
-        if (e >= 0) p->ord[e]++, p->rem[j]--;
+        if (e >= 0) p->ord[e]++, p->rem[j]--, p->shorter += opt[o].shortness;
         else p->left[i]++;
         search(p);
-        if (e >= 0) p->ord[e]--, p->rem[j]++;
+        if (e >= 0) p->ord[e]--, p->rem[j]++, p->shorter -= opt[o].shortness;
         else p->left[i]--;
         p->cost -= opt[o].cost;
         p->rem[i]++;
@@ -417,7 +426,7 @@ vsg_status vsg_perceive_bond_orders(vsg_ligand *lig)
     memcpy(p.best_ord, p.ord, (size_t)nb * sizeof *p.ord);
     for (int sys = 0; sys < systems; sys++) {
         p.first = p.system_start[sys], p.last = p.system_start[sys + 1];
-        p.best = INT_MAX, p.cost = 0, p.budget = SEARCH_BUDGET;
+        p.best = INT_MAX, p.cost = 0, p.shorter = 0.0, p.budget = SEARCH_BUDGET;
         search(&p);
         /* the best of this system stays (its bonds and atoms are its own): the next one is
          * searched beside it */
