@@ -15,8 +15,9 @@
  *     searched depth first per conjugated system, the atom with the fewest choices first and the
  *     relatively shortest bond first, each unmet need paying a cost (a carbon's high, a terminal
  *     oxygen's low: it becomes O−); of equally cheap structures the one whose π bonds are the
- *     shortest (an enolate's C–O− is longer than its C=O), looked for a while after the first. A planar three-connected nitrogen may take a π bond at a
- *     small cost (it becomes N+: pyridinium, amidinium); a nitro or N-oxide nitrogen must.
+ *     shortest (an enolate's C–O− is longer than its C=O), looked for a while after the first.
+ *     A planar three-connected nitrogen may take a π bond at a small cost (it becomes N+:
+ *     pyridinium, amidinium); a nitro or N-oxide nitrogen must; a sulfonamide N may stay N−.
  * Formal charges then follow from valence: N with four bonds +1; a terminal O left without its
  * π bond −1 (with explicit polar H; without, when its bond is short: nitro, sulfonate,
  * phosphate, or it sits on a carboxyl carbon: the libraries write carboxylic acids as
@@ -39,6 +40,7 @@ enum {
     COST_HYPERVALENT = 50,   /* a sulfonyl/phosphoryl S or P without its S=O / P=O */
     COST_GEOMETRY_CARBON = 20, /* a carbon whose need only bond lengths and angles suggest */
     COST_NITROGEN = 10,      /* an imine/pyridine N left single: N− (or an NH in a 6-ring) */
+    COST_SULFONYL_N = 2,     /* an N on a sulfonyl S left single: the sulfonamide anion, acidic */
     COST_OPTIONAL_N = 3,     /* without H: a chain N that may carry H instead (amide, aniline) */
     COST_RING_NH = 4,        /* without H: a 5-ring N that may (pyrrole-type); a chain NH is the
                                 likelier tautomer when the two compete */
@@ -171,6 +173,13 @@ static double max_shortness(const perceiver *p, int i)
     return s;
 }
 
+static int on_sulfonyl(const perceiver *p, int i)
+{
+    for (int k = p->start[i]; k < p->start[i + 1]; k++)
+        if (p->z[p->nbr[k]] == 16 && degree(p, p->nbr[k]) == 4) return 1;
+    return 0;
+}
+
 static int has_terminal_o(const perceiver *p, int i)
 {
     for (int k = p->start[i]; k < p->start[i + 1]; k++)
@@ -202,7 +211,8 @@ static void set_need(perceiver *p, int i, int carbon_h, int polar_h)
     case 7:
         if (d == 3 && has_terminal_o(p, i)) need = 1, miss = COST_CARBON; /* nitro, N-oxide: N+ */
         else if (d == 3 && angle_sum(p, i) >= PLANAR_SUM) need = 1, use = COST_CHARGED_N;
-        else if (polar_h) need = d == 2 ? 1 : d == 1 ? 2 : 0, miss = COST_NITROGEN;
+        else if (polar_h)
+            need = d == 2 ? 1 : d == 1 ? 2 : 0, miss = on_sulfonyl(p, i) ? COST_SULFONYL_N : COST_NITROGEN;
         else if (d == 2 && (ring = planar_ring(p, i)) != 0 && max_shortness(p, i) >= 0.05)
             need = 1, miss = ring == 5 ? COST_RING_NH : COST_NITROGEN; /* NH fits a 5-ring, not a 6-ring */
         else if (d == 2 && mean_angle > LINEAR_ANGLE) need = 2, miss = COST_NITROGEN;
