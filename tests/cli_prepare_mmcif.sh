@@ -136,6 +136,12 @@ for f in edge_gz.cif.gz edge_cif_content.pdb edge_pdb_content.cif; do
   same_but_remark "$f.pqr" edge_pdb.pqr "$f"
 done
 
+# a residue number PDB's four columns cannot hold: modulo 10000, counted in the summary
+sed 's/ 73 CA AA CA  1$/ 12345 CA AA CA  1/' edge.cif > wrap.cif
+expect_rc 0 "$vsgrid" prepare wrap.cif -o wrap.pqr
+grep -q "1 atoms with residue numbers outside -999..9999: written modulo 10000" err.txt &&
+  grep -q '^HETATM.* CA  CA  B2345 ' wrap.pqr || fail "residue 12345: $(grep -i modulo err.txt) $(grep HETATM wrap.pqr)"
+
 # receptors for the other commands, prepared on the way
 expect_rc 0 "$vsgrid" grid edge.cif --method coulomb --around edge_pdb.pqr -o g.vsg --device cpu
 grep -q "prepared edge.cif" err.txt && grep -q "receptor edge.cif: 29 atoms, net charge +2.000 e" err.txt ||

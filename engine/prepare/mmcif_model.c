@@ -340,13 +340,13 @@ static vsg_status check_columns(const reader *r, int line)
 
 /* One-character chain IDs as they are; each longer one the first character no chain uses
  * (A-Z, a-z, 0-9), in order of appearance; past 62 chains the characters are used again. */
-static void assign_chains(reader *r, sbuf *notes)
+static vsg_status assign_chains(reader *r, sbuf *notes)
 {
     static const char pool[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     char *to = malloc((size_t)r->nchains + 1);
     int used[256] = {0}, next = 0, mapped = 0;
     if (!to)
-        return;
+        return vsg_fail(VSG_E_NOMEM, "out of memory reading %s", r->path);
     for (int i = 0; i < r->nchains; i++)
         if (strlen(r->chains[i]) == 1)
             used[(unsigned char)r->chains[i][0]] = 1;
@@ -370,6 +370,7 @@ static void assign_chains(reader *r, sbuf *notes)
     for (int i = 0; i < r->m->n; i++)
         r->m->a[i].chain = to[r->chain_of[i]];
     free(to);
+    return VSG_OK;
 }
 
 static vsg_status read_atom_site(reader *r, int *found)
@@ -508,12 +509,10 @@ vsg_status prep_read_mmcif(const char *path, model *m, int *altdrop, sbuf *notes
         st = vsg_fail(VSG_E_FORMAT, "%s:%d: no _atom_site table (the atoms) in the first data block", path, last);
     else if (st == VSG_OK && m->n == 0)
         st = vsg_fail(VSG_E_FORMAT, "%s:%d: the _atom_site table has no atoms", path, last);
-    if (st == VSG_OK) {
-        assign_chains(&r, notes);
-        if (r.wrapped)
-            prep_printf(notes, "  %d atoms with residue numbers outside -999..9999: written modulo 10000\n",
-                        r.wrapped);
-    }
+    if (st == VSG_OK)
+        st = assign_chains(&r, notes);
+    if (st == VSG_OK && r.wrapped)
+        prep_printf(notes, "  %d atoms with residue numbers outside -999..9999: written modulo 10000\n", r.wrapped);
     free(r.chains);
     free(r.chain_of);
     return st;
