@@ -9,8 +9,8 @@
 #
 #   scripts/fuzz.sh [SECONDS] [CASE...]
 #   CASE: ligand:sdf ligand:mol2 ligand:pdbqt ligand:pdb ligand:gz (the ligand readers) and
-#         grid:pqr grid:pdbqt grid:pdb grid:dx grid:map grid:fld grid:gpf grid:vsg (receptor,
-#         PDB preparation and grid readers); default: all. A bare format means ligand: for
+#         grid:pqr grid:pdbqt grid:pdb grid:cif grid:dx grid:map grid:fld grid:gpf grid:vsg (receptor,
+#         PDB and mmCIF preparation and grid readers); default: all. A bare format means ligand: for
 #         sdf mol2 pdbqt pdb gz and grid: for the others.
 #
 # The build and each case's work folder (seeds, libFuzzer's corpus, crash-* files, log_*.txt)
@@ -23,7 +23,7 @@ secs=${1:-60}
 shift || true
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=(ligand:sdf ligand:mol2 ligand:pdbqt ligand:pdb ligand:gz grid:pqr grid:pdbqt
-                                 grid:pdb grid:dx grid:map grid:fld grid:gpf grid:vsg)
+                                 grid:pdb grid:cif grid:dx grid:map grid:fld grid:gpf grid:vsg)
 work=${VSG_FUZZ_DIR:-/tmp/vsg-fuzz}
 seed=${VSG_FUZZ_SEED:-1}
 mkdir -p "$work"

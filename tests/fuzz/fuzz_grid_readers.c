@@ -4,6 +4,7 @@
  * out of bounds) and what it returns must be whole:
  *   pqr, pdbqt, mol2   vsg_molecule_read (receptor), every atom finite
  *   pdb                vsg_receptor_read (PDB preparation into PQR), vsg_outline_read
+ *   cif                vsg_receptor_read (PDBx/mmCIF preparation into PQR)
  *   dx, vsg, map       vsg_grid_read / vsg_autogrid_map_read, node count and values walked
  *                      (.vsg: the header's CRC-32 made right again, so mutants reach the parser)
  *   fld                vsg_autogrid_fld_read, then vsg_mapset_read (its maps absent or fuzzed)
@@ -55,7 +56,7 @@ static void write_seeds(const char *to)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    static const char *const known[] = {"pqr", "pdbqt", "mol2", "pdb", "dx", "vsg", "map", "fld", "gpf"};
+    static const char *const known[] = {"pqr", "pdbqt", "mol2", "pdb", "cif", "dx", "vsg", "map", "fld", "gpf"};
     const char *f = getenv("VSG_FUZZ_FORMAT"), *t = getenv("TMPDIR");
     size_t i;
     (void)argc, (void)argv;
@@ -63,7 +64,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         for (i = 0; i < sizeof known / sizeof *known; i++)
             if (!strcmp(f, known[i])) fmt = known[i];
         if (strcmp(f, fmt) != 0) {
-            fprintf(stderr, "VSG_FUZZ_FORMAT=%s: not one of pqr pdbqt mol2 pdb dx vsg map fld gpf\n", f);
+            fprintf(stderr, "VSG_FUZZ_FORMAT=%s: not one of pqr pdbqt mol2 pdb cif dx vsg map fld gpf\n", f);
             exit(2);
         }
     }
@@ -133,6 +134,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(report);
         m = NULL;
         if (vsg_outline_read(path, &m) == VSG_OK) walk_molecule(m);
+    } else if (!strcmp(fmt, "cif")) {
+        vsg_molecule *m = NULL;
+        char *report = NULL;
+        if (vsg_receptor_read(path, VSG_PREP_PQR, &m, &report) == VSG_OK) walk_molecule(m);
+        else if (m) abort();
+        free(report);
     } else if (!strcmp(fmt, "dx") || !strcmp(fmt, "vsg")) {
         vsg_grid *g = NULL;
         if (vsg_grid_read(path, &g) == VSG_OK) walk_grid(g);

@@ -45,6 +45,16 @@ pdb)
   [ -f "$shared/autodock_gpu/1stp/1stp_ligand.pdb" ] && cp "$shared/autodock_gpu/1stp/1stp_ligand.pdb" "$d/1stp_ligand.pdb"
   cut_lines "$shared/pdb/1mbo.pdb" 400 "$d/1mbo_head.pdb"
   [ -f "$d/1mbo_head.pdb" ] && grep -E '^(ATOM|HETATM|CONECT|END)' "$d/1mbo_head.pdb" | head -80 > "$d/1mbo.pdb" && rm -f "$d/1mbo_head.pdb" ;;
+cif)
+  # hand-written edge cases: quotes with quotes inside, '.' and '?', a ';' text field, columns
+  # out of order, an insertion code, alternate locations, a two-character chain, two models,
+  # a second data block; the head of the real 1MBO entry (data/) and its first 60 atoms
+  printf "data_E\n_struct.title 'a dog's \"life\" # x'\n_struct.details\n;text loop_ _atom_site.x\n;\nloop_\n_atom_site.group_PDB\n_atom_site.label_atom_id\n_atom_site.label_alt_id\n_atom_site.label_comp_id\n_atom_site.auth_asym_id\n_atom_site.auth_seq_id\n_atom_site.pdbx_PDB_ins_code\n_atom_site.Cartn_z\n_atom_site.Cartn_y\n_atom_site.Cartn_x\n_atom_site.occupancy\n_atom_site.type_symbol\n_atom_site.pdbx_PDB_model_num\nATOM N . GLY A 1 ? 1.0 2.0 3.0 1.00 N 1\nATOM CA . GLY A 1 ? 1.5 2.1 4.4 1.00 C 1\nATOM C A GLY A 1 ? 2.9 2.0 4.9 0.40 C 1\nATOM C B GLY A 1 ? 2.8 2.2 4.8 0.60 C 1\nATOM O . GLY A 1 ?\n 3.3 1.0 5.5 1.00 O 1\nHETATM \"O\" . HOH AA 2 A 9.0 9.0 9.0 . O 1\nATOM N . GLY A 1 ? 0 0 0 1 N 2\ndata_F\n_atom_site.Cartn_x 1\n" > "$d/edge.cif"
+  if [ -f "$src/data/1mbo.cif.gz" ]; then
+    zcat "$src/data/1mbo.cif.gz" | head -n 120 > "$d/1mbo_head.cif"
+    zcat "$src/data/1mbo.cif.gz" | awk 'NR == 1 { print; next } /^_atom_site\./ && !p { p = 1; print "loop_" }
+                                        p && /^(ATOM|HETATM)/ && ++k > 60 { exit } p' > "$d/1mbo_atoms.cif"
+  fi ;;
 pqr)
   cut_lines "$src/data/fas2.pqr" 80 "$d/fas2.pqr"
   cut_lines "$src/data/1mbo.pqr.gz" 80 "$d/1mbo.pqr"
