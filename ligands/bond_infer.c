@@ -115,3 +115,10 @@ vsg_status vsg_infer_bonds(const vsg_lig_atom *atoms, int n, int **pairs, int *n
     *npairs = m;
     return VSG_OK;
 }
+
+vsg_status vsg_ligand_bonds_by_distance(const vsg_ligand *lig, int **pairs, int *npairs)
+{
+    if (!lig || !pairs || !npairs) return vsg_fail(VSG_E_ARG, "vsg_ligand_bonds_by_distance: NULL argument");
+    vsg_status st = vsg_infer_bonds(lig->atoms, lig->natoms, pairs, npairs);
+    return st == VSG_OK ? VSG_OK : vsg_fail(st, "out of memory inferring bonds");
+}

@@ -52,7 +52,7 @@ static const char rescore_usage[] =
     "edges = extent + 2 x padding rounded up to whole spacings.\n"
     "\n"
     "RECEPTOR  PQR (charges and radii), PDBQT (charges; radii by AutoDock type), MOL2, or .gz;\n"
-    "          or a PDB file, prepared first as 'vsgrid prepare' does (summary on stderr): into a\n"
+    "          or a PDB or mmCIF file, prepared first as 'vsgrid prepare' does (summary on stderr): into a\n"
     "          PQR (AMBER) here, a PDBQT for --scoring vina|vinardo|ad4\n"
     "POSES     SDF (V2000/V3000), MOL2, PDBQT (multi-MODEL pose files), PDB; .gz read directly;\n"
     "          several files. Standard input ('-') cannot be read twice: not accepted.\n"

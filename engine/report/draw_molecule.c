@@ -120,60 +120,6 @@ static void segment(layer *L, const point *p, const point *q, double hw, const u
         }
 }
 
-/* Covalent radii (Å, Cordero et al. 2008, as Open Babel has them) for bonds by distance. */
-static double covalent_radius(const char *el)
-{
-    static const struct {
-        const char *el;
-        double r;
-    } table[] = {{"H", 0.31}, {"D", 0.31}, {"B", 0.84}, {"C", 0.76}, {"N", 0.71}, {"O", 0.66}, {"F", 0.57},
-                 {"Si", 1.11}, {"P", 1.07}, {"S", 1.05}, {"Cl", 1.02}, {"Se", 1.20}, {"Br", 1.20}, {"I", 1.39}};
-    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
-        if (!strcmp(el, table[k].el)) return table[k].r;
-    return 1.5;
-}
-
-static const vsg_lig_atom *sort_atoms;
-static int cmp_atom_x(const void *a, const void *b)
-{
-    double x = sort_atoms[*(const int *)a].x, y = sort_atoms[*(const int *)b].x;
-    return (x > y) - (x < y);
-}
-
-/* Bonds of a record without a bond table, by distance (header), 2 atom indices each: a sweep
- * along x, so the cost stays near linear. Returns the count, or -1 when out of memory. */
-static int bonds_by_distance(const vsg_ligand *lig, int **pairs)
-{
-    int n = lig->natoms, np = 0, cap = 2 * n + 8;
-    int *order = malloc((size_t)(n ? n : 1) * sizeof *order);
-    *pairs = malloc((size_t)cap * 2 * sizeof **pairs);
-    if (!order || !*pairs) {
-        free(order), free(*pairs), *pairs = NULL;
-        return -1;
-    }
-    for (int k = 0; k < n; k++) order[k] = k;
-    sort_atoms = lig->atoms;
-    qsort(order, (size_t)n, sizeof *order, cmp_atom_x);
-    const double reach = 2 * 1.5 + 0.45;   /* the largest bond length the rule allows */
-    for (int k = 0; k < n; k++)
-        for (int m = k + 1; m < n && lig->atoms[order[m]].x - lig->atoms[order[k]].x < reach; m++) {
-            const vsg_lig_atom *a = &lig->atoms[order[k]], *b = &lig->atoms[order[m]];
-            double dx = a->x - b->x, dy = a->y - b->y, dz = a->z - b->z, d = sqrt(dx * dx + dy * dy + dz * dz);
-            if (!(d > 0.4 && d < covalent_radius(a->element) + covalent_radius(b->element) + 0.45)) continue;
-            if (np == cap) {
-                int *grown = realloc(*pairs, (size_t)(cap *= 2) * 2 * sizeof *grown);
-                if (!grown) {
-                    free(order), free(*pairs), *pairs = NULL;
-                    return -1;
-                }
-                *pairs = grown;
-            }
-            (*pairs)[2 * np] = order[k], (*pairs)[2 * np + 1] = order[m], np++;
-        }
-    free(order);
-    return np;
-}
-
 static const point *sort_points;
 static int cmp_farther_first(const void *a, const void *b)
 {
@@ -188,7 +134,8 @@ static int draw_pose(layer *L, const vsg_slice_frame *f, const vsg_ligand *lig, 
     const vsg_slice_report *r = &f->report;
     int n = lig->natoms, in_view = 0, *pairs = NULL, nb = 0, *order = malloc((size_t)(n ? n : 1) * sizeof *order);
     point *pt = malloc((size_t)(n ? n : 1) * sizeof *pt);
-    if (lig->nbonds == 0 && n > 1) nb = bonds_by_distance(lig, &pairs);
+    /* a record without a bond table (PDBQT): bonds by distance, Open Babel's rule */
+    if (lig->nbonds == 0 && n > 1 && vsg_ligand_bonds_by_distance(lig, &pairs, &nb) != VSG_OK) nb = -1;
     if (!order || !pt || nb < 0) {
         free(order), free(pt), free(pairs);
         return -1;

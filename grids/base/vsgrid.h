@@ -857,6 +857,11 @@ void vsg_ligand_merge_nonpolar_h(vsg_ligand *lig);
  * VSG_OK; the reader's status with its message (VSG_E_IO, VSG_E_FORMAT, ...); VSG_E_DATA (no
  * record, no atoms); VSG_E_NOMEM. */
 vsg_status vsg_ligand_file_molecule(const char *path, vsg_molecule **out);
+/* Bonds of a record from its distances, for records that carry none (PDBQT; a PDB without
+ * CONECT gets them from the reader): Open Babel's rule, bonded when 0.4 Å < d < r_cov(a) +
+ * r_cov(b) + 0.45 Å, each hydrogen keeping its nearest partner. *pairs (malloc'ed; free it)
+ * gets 2 atom indices per bond, *npairs the count. Returns VSG_OK, VSG_E_ARG or VSG_E_NOMEM. */
+vsg_status vsg_ligand_bonds_by_distance(const vsg_ligand *lig, int **pairs, int *npairs);
 /* Gasteiger–Marsili charges through Open Babel. _available: 1 when this build has Open Babel.
  * vsg_ligand_gasteiger returns VSG_OK; VSG_E_ARG: lig NULL; VSG_E_DATA: an unknown element, a
  * bad or duplicate bond, or Open Babel failed on the molecule; VSG_E_NOMEM; VSG_E_UNSUPPORTED:
