@@ -69,9 +69,11 @@ vsg_status prep_read_pdb(const char *path, model *m, int *altdrop)
         if (!vsg_parse_int(buf, strlen(buf), &a.resseq))
             a.resseq = 0;
         for (int k = 0; k < 3; k++)
-            if (len < (size_t)(38 + 8 * k) || !vsg_parse_double(line + 30 + 8 * k, 8, &a.x[k])) {
+            if (len < (size_t)(38 + 8 * k) || !vsg_parse_double(line + 30 + 8 * k, 8, &a.x[k]) ||
+                !(a.x[k] > -999.9995 && a.x[k] < 9999.9995)) { /* 8.3 columns hold no more ("1e+28" would) */
                 vsg_lines_close(L);
-                return vsg_fail(VSG_E_FORMAT, "%s:%d: bad coordinates", path, a.line);
+                return vsg_fail(VSG_E_FORMAT, "%s:%d: bad coordinates (numbers in -999.999..9999.999 A in "
+                                "columns 31-54)", path, a.line);
             }
         a.occ = 1;
         if (len >= 60)
