@@ -1,5 +1,5 @@
-/* ff_charges.c — PQR charges and radii of amino acids from pdb2pqr's AMBER.DAT / PARSE.DAT, with
- * its naming rules (AMBER.names, PARSE.names). */
+/* ff_charges.c — PQR charges and radii of amino acids and nucleotides from pdb2pqr's AMBER.DAT
+ * / PARSE.DAT, with its naming rules (AMBER.names, PARSE.names). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,16 +93,36 @@ static int parse_params(const pres *p, const char *atom, double *q, double *r)
     return ff_lookup(vsg_ff_parse, res, name, q, r);
 }
 
+/* AMBER.names / PARSE.names for nucleotides: the residue DA, DA5, DA3 or DAN (both ends: a chain
+ * of one); H5' → H5'1, H5'' → H5'2, H2' → H2'1, H2'' → H2'2 (DNA) or HO'2 (RNA), OP1/OP2 →
+ * O1P/O2P. The same rules for both tables (PARSE.DAT has only RNA: prep_na_check_ff). */
+static int nucleotide_params(const char *const *table, const pres *p, const char *atom, double *q, double *r)
+{
+    char res[8];
+    snprintf(res, sizeof res, "%s%s", p->ff, p->nterm && p->cterm ? "N" : p->nterm ? "5" : p->cterm ? "3" : "");
+    static const char *const names[][2] = {{"H5'", "H5'1"}, {"H5''", "H5'2"}, {"H2'", "H2'1"}, {"OP1", "O1P"},
+                                           {"OP2", "O2P"}};
+    const char *name = atom;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(atom, names[i][0]))
+            name = names[i][1];
+    if (!strcmp(atom, "H2''"))
+        name = p->ff[0] == 'D' ? "H2'2" : "HO'2";
+    return ff_lookup(table, res, name, q, r);
+}
+
 void prep_charge_residues(job *j, const vsg_prep_options *o)
 {
     model *m = &j->m;
     for (int i = 0; i < j->nout; i++) {
         pres *p = &m->r[j->res_of[i]];
-        if (p->kind != 0)
+        if (p->kind != 0 && p->kind != 3)
             continue;
         double q = 0, rad = 0;
-        int ok = o->ff == VSG_PREP_PARSE ? parse_params(p, j->out[i].name, &q, &rad)
-                                          : amber_params(p, j->out[i].name, &q, &rad);
+        int ok = p->kind == 3 ? nucleotide_params(o->ff == VSG_PREP_PARSE ? vsg_ff_parse : vsg_ff_amber, p,
+                                                  j->out[i].name, &q, &rad)
+                 : o->ff == VSG_PREP_PARSE ? parse_params(p, j->out[i].name, &q, &rad)
+                                           : amber_params(p, j->out[i].name, &q, &rad);
         if (!ok) {
             prep_printf(&j->notes, "  no %s parameters for %s %s %c%d: charge 0\n",
                       o->ff == VSG_PREP_PARSE ? "PARSE" : "AMBER", j->out[i].name, p->resn, j->out[i].chain,

@@ -1,7 +1,7 @@
-/* hydrogens.c — one amino acid completed from its template: heavy atoms as read (renamed to the
- * template's), missing ones rebuilt, then every hydrogen; each placed by superposing the
- * template's atoms nearest it in the bond graph on the residue's, and the backbone amide H
- * bisecting C(i−1)–N–CA. */
+/* hydrogens.c — one amino acid or nucleotide completed from its template: heavy atoms as read
+ * (renamed to the template's), missing ones rebuilt, then every hydrogen; each placed by
+ * superposing the template's atoms nearest it in the bond graph on the residue's, and the
+ * backbone amide H bisecting C(i−1)–N–CA. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,8 +27,8 @@ static const char *template_altname(const char *name)
     return name;
 }
 
-/* One amino acid: heavy atoms as read (renamed to the template's), the missing ones built,
- * then every hydrogen of the template built. */
+/* One amino acid or nucleotide: heavy atoms as read (renamed to the template's), the missing
+ * ones built, then every hydrogen of the template built. */
 int prep_place_residue(job *j, int r)
 {
     model *m = &j->m;
@@ -43,7 +43,8 @@ int prep_place_residue(job *j, int r)
             j->h_dropped++;
             continue;
         }
-        int k = prep_tatom_index(&t, template_altname(a->name));
+        char buf[5];
+        int k = prep_tatom_index(&t, p->kind == 3 ? prep_na_template_name(a->name, buf) : template_altname(a->name));
         if (k < 0) {
             j->extra_dropped++;
             prep_printf(&j->notes, "  dropped atom %s of %s %c%d (not in the template)\n", a->name, p->resn,
@@ -128,13 +129,16 @@ int prep_place_residue(job *j, int r)
             have[k] = 2;
         }
     }
-    /* emit: atoms read in file order, then the built ones in template order */
+    /* emit: atoms read in file order, then the built ones in template order; a phosphate O read
+       as OP1/OP2 keeps that name (pdb2pqr keeps it) */
     patom proto = m->a[p->first];
     proto.het = 0;
     for (int k = 0; k < t.n; k++)
         if (have[k] == 1) {
             patom a = m->a[src[k]];
-            snprintf(a.name, sizeof a.name, "%s", t.a[k].name);
+            const char *other = p->kind == 3 ? prep_na_other_name(t.a[k].name) : NULL;
+            if (!other || strcmp(a.name, other) != 0)
+                snprintf(a.name, sizeof a.name, "%s", t.a[k].name);
             if (!prep_emit(j, &a, r))
                 return 0;
         }

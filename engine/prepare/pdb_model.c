@@ -2,7 +2,7 @@
  * END/ENDMDL (alternate locations: the highest occupancy, the first on a tie), grouped into
  * residues; amino acids matched to their templates (a protonation state named in the input,
  * HIP, ASH, ..., kept as the residue's form), chains' termini, and peptide gaps (a gap inside a
- * chain is not a terminus, as pdb2pqr). */
+ * chain is not a terminus, as pdb2pqr); then the nucleotides (nucleic_acids.c). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -208,4 +208,5 @@ void prep_build_residues(job *j)
         if (c < 0 || n < 0 || prep_dist2(m->a[c].x, m->a[n].x) > 2.0 * 2.0)
             p->prev = -2; /* gap: not a terminus (as pdb2pqr), amide H from the template */
     }
+    prep_nucleic_acids(j);
 }

@@ -1,7 +1,7 @@
 /* pdbqt_charges.c — a PDBQT receptor as AutoDock's preparation gives it: Gasteiger charges over
- * the whole structure (bonds and orders of the standard residues from the templates, formal
- * charges of charged residues and termini spread over their groups), AutoDock 4 types, non-polar
- * hydrogens merged into their carbons. */
+ * the whole structure (bonds and orders of the standard residues and nucleotides from the
+ * templates, formal charges of charged residues, termini and phosphates spread over their
+ * groups), AutoDock 4 types, non-polar hydrogens merged into their carbons. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +11,10 @@
 
 static int find_out(const job *j, int first, int count, const char *name)
 {
+    /* a nucleotide's phosphate O is written as read: O1P or OP1 */
+    const char *other = first >= 0 && j->m.r[j->res_of[first]].kind == 3 ? prep_na_other_name(name) : NULL;
     for (int i = first; first >= 0 && i < first + count; i++)
-        if (strcmp(j->out[i].name, name) == 0)
+        if (strcmp(j->out[i].name, name) == 0 || (other && strcmp(j->out[i].name, other) == 0))
             return i;
     return -1;
 }
@@ -48,6 +50,13 @@ static const char *const multiple_bonds[] = {
     "TRP CG CD1 4", "TRP CD1 NE1 4", "TRP NE1 CE2 4", "TRP CE2 CD2 4", "TRP CD2 CG 4",  "TRP CE2 CZ2 4",
     "TRP CZ2 CH2 4", "TRP CH2 CZ3 4", "TRP CZ3 CE3 4", "TRP CE3 CD2 4", "HI* CG ND1 4", "HI* ND1 CE1 4",
     "HI* CE1 NE2 4", "HI* NE2 CD2 4", "HI* CD2 CG 4",  NULL};
+
+/* Nucleotides, by base (the form's second letter): the base rings aromatic, their exocyclic
+ * C=O double, the phosphate's P=O1P double (its O2P −1 in prep_pdbqt_charges). */
+static const char *const nucleotide_bonds[] = {
+    "* P O1P 2",   "AG N9 C8 4", "AG C8 N7 4", "AG N7 C5 4", "AG C5 C4 4", "AG C4 N9 4", "AG C5 C6 4",
+    "AG C6 N1 4",  "AG N1 C2 4", "AG C2 N3 4", "AG N3 C4 4", "G C6 O6 2",  "CTU N1 C2 4", "CTU C2 N3 4",
+    "CTU N3 C4 4", "CTU C4 C5 4", "CTU C5 C6 4", "CTU C6 N1 4", "CTU C2 O2 2", "TU C4 O4 2", NULL};
 
 static int res_matches(const char *pat, const char *ff)
 {
@@ -235,7 +244,7 @@ vsg_status prep_pdbqt_charges(job *j, vsg_ligand *lig)
         pres *p = &m->r[r];
         if (first[r] < 0)
             continue;
-        if (p->kind != 0) {
+        if (p->kind != 0 && p->kind != 3) {
             int from = lig->nbonds;
             for (int a = first[r]; a < first[r] + count[r]; a++)
                 for (int b = a + 1; b < first[r] + count[r]; b++) {
@@ -255,6 +264,21 @@ vsg_status prep_pdbqt_charges(job *j, vsg_ligand *lig)
         for (int k = 0; k < t.n; k++)
             for (int b = 0; b < t.a[k].nb; b++)
                 ok &= add_bond(lig, ATOM_OF(r, t.a[k].name), ATOM_OF(r, t.a[k].bond[b]), 1);
+        if (p->kind == 3) {
+            for (int e = 0; nucleotide_bonds[e]; e++) {
+                char bases[8], a1[8], a2[8];
+                int order;
+                if (sscanf(nucleotide_bonds[e], "%7s %7s %7s %d", bases, a1, a2, &order) == 4 &&
+                    (bases[0] == '*' || strchr(bases, p->ff[1])))
+                    ok &= add_bond(lig, ATOM_OF(r, a1), ATOM_OF(r, a2), order);
+            }
+            int f;
+            if (p->prev >= 0)
+                ok &= add_bond(lig, ATOM_OF(p->prev, "O3'"), ATOM_OF(r, "P"), 1);
+            if ((f = ATOM_OF(r, "O2P")) >= 0)
+                lig->atoms[f].formal = -1;
+            continue;
+        }
         for (int e = 0; multiple_bonds[e]; e++) {
             char rp[8], a1[8], a2[8];
             int order;

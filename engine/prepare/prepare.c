@@ -12,6 +12,7 @@
  * from model pKa values (protonation.c); Cys pairs with SG–SG < 2.5 Å are CYX; a neutral His is
  * HID or HIE by hydrogen-bond partners near the ring nitrogens. Charges and radii come from
  * pdb2pqr's AMBER.DAT / PARSE.DAT with its name rules (AMBER.names / PARSE.names).
+ * Nucleotides (nucleic_acids.c): NA.xml's templates, 5' ends without phosphate, AMBER charges.
  * Other HETATM groups: bonds from distances, Gasteiger charges (Open Babel), Bondi radii;
  * single metal ions their formal charge. */
 #include <ctype.h>
@@ -141,10 +142,15 @@ vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, c
         release_job(&j);
         return vsg_fail(VSG_E_NOMEM, "out of memory");
     }
+    st = prep_na_check_ff(&j, &o);
+    if (st != VSG_OK) {
+        release_job(&j);
+        return st;
+    }
     prep_protonation(&j, &o);
     for (int r = 0; r < j.m.nr; r++)
-        if (j.m.r[r].kind == 0) {
-            j.s.residues++;
+        if (j.m.r[r].kind == 0 || j.m.r[r].kind == 3) {
+            j.s.residues += j.m.r[r].kind == 0;
             if (!prep_place_residue(&j, r)) {
                 release_job(&j);
                 return vsg_fail(VSG_E_NOMEM, "out of memory");
@@ -203,6 +209,10 @@ vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, c
               o.keep_waters ? j.waters_kept : j.s.waters_dropped,
               o.keep_waters ? "kept (hydrogens added, oriented for H-bonds)" : "dropped",
               j.s.altlocs_dropped, j.h_dropped);
+    if (j.na_dna + j.na_rna)
+        prep_printf(&rep, "  %d nucleotides (%d DNA, %d RNA): %d 5' ends (phosphate removed, H5T), %d 3' ends (H3T), "
+                          "%d breaks in the O3'-P links (not ends)\n",
+                    j.na_dna + j.na_rna, j.na_dna, j.na_rna, j.na_5, j.na_3, j.na_gaps);
     if (j.missing_heavy)
         prep_printf(&rep, "  %d missing heavy atoms rebuilt from templates\n", j.missing_heavy);
     prep_printf(&rep, "  pH %.1f (model pKa values, no titration): %d HIP, %d ASH, %d GLH, %d LYN, %d CYM; states kept as "

@@ -1,23 +1,24 @@
 /* prepare.h — internals of receptor preparation (engine/prepare/), shared by its steps:
- * pdb_model.c (reading, residues) → protonation.c (states at the pH) → hydrogens.c (missing atoms
- * and hydrogens from templates.c) → het_groups.c (cofactors, ions, waters) → polar_hydrogens.c
- * (rotatable polar H and waters' H for hydrogen bonds) → ff_charges.c (PQR)
- * or pdbqt_charges.c (PDBQT) → prepare.c (the pipeline, the text and the summary). The force-field
- * tables are embedded in ff_data.c (generated from data/forcefields/ by embed_forcefields.py). */
+ * pdb_model.c (reading, residues; nucleic_acids.c: nucleotides) → protonation.c (states at the
+ * pH) → hydrogens.c (missing atoms and hydrogens from templates.c) → het_groups.c (cofactors,
+ * ions, waters) → polar_hydrogens.c (rotatable polar H and waters' H for hydrogen bonds) →
+ * ff_charges.c (PQR) or pdbqt_charges.c (PDBQT) → prepare.c (the pipeline, the text and the
+ * summary). The force-field tables are embedded in ff_data.c (generated from data/forcefields/
+ * by embed_forcefields.py). */
 #ifndef VSG_PREPARE_H
 #define VSG_PREPARE_H
 
 #include "grids/base/vsgrid.h"
 
-/* NULL-terminated arrays of lines: residue templates ("RES ATOM x y z BONDS"), AMBER.DAT and
- * PARSE.DAT ("RES ATOM charge radius [type]"). */
+/* NULL-terminated arrays of lines: residue templates (AA.xml, then NA.xml: "RES ATOM x y z
+ * BONDS"), AMBER.DAT and PARSE.DAT ("RES ATOM charge radius [type]"). */
 extern const char *const vsg_ff_templates[];
 extern const char *const vsg_ff_amber[];
 extern const char *const vsg_ff_parse[];
 
 /* Template atoms and residues (ideal coordinates with hydrogens, bonds by name); input and
  * output atoms (patom); residues (pres); the input model; one preparation (job). */
-enum { MAXB = 6, MAX_TATOMS = 32 };
+enum { MAXB = 6, MAX_TATOMS = 40 };
 
 typedef struct {
     char name[5];
@@ -42,10 +43,10 @@ typedef struct {
 typedef struct {
     int first, n;
     char resn[4];     /* as read */
-    char ff[5];       /* the template form: HID, HIE, CYX or resn */
-    int kind;         /* 0 amino acid, 1 water, 2 other group */
-    int nterm, cterm, tmpl;
-    int prev;         /* index of the preceding amino acid of the chain, −1 */
+    char ff[5];       /* the template form: HID, HIE, CYX or resn; a nucleotide's DA..DT, RA..RU */
+    int kind;         /* 0 amino acid, 1 water, 2 other group, 3 nucleotide */
+    int nterm, cterm, tmpl; /* a nucleotide's 5' and 3' ends */
+    int prev;         /* the preceding amino acid (nucleotide: O3'–P bonded) of the chain, −1 */
 } pres;
 
 typedef struct {
@@ -69,6 +70,7 @@ typedef struct {
     sbuf notes;
     vsg_prep_summary s;
     int missing_heavy, unplaced, h_dropped, extra_dropped, unknown, waters_kept;
+    int na_dna, na_rna, na_5, na_3, na_gaps; /* nucleotides; 5'/3' ends (H5T, H3T); O3'–P gaps */
 } job;
 
 static inline double prep_dist2(const double *a, const double *b)
@@ -86,6 +88,15 @@ vsg_status prep_read_pdb(const char *path, model *m, int *altdrop);
 void prep_build_residues(job *j);
 int prep_is_water(const char *resn);
 int prep_res_atom(const model *m, const pres *p, const char *name);
+
+/* nucleic_acids.c: the nucleotides among the residues (kind 3, form, template, 5'/3' ends, O3'–P
+ * links), called by prep_build_residues; an input atom name as the template's (O5*, H5'1, OP1,
+ * C5M, ...); the other name of a phosphate O (O1P ↔ OP1, as pdb2pqr keeps the input's); PARSE
+ * has no DNA */
+void prep_nucleic_acids(job *j);
+const char *prep_na_template_name(const char *name, char buf[5]);
+const char *prep_na_other_name(const char *name);
+vsg_status prep_na_check_ff(const job *j, const vsg_prep_options *o);
 
 /* mmcif_model.c: the same model from a PDBx/mmCIF file's _atom_site (notes: chain IDs mapped
  * to one character); whether a file is mmCIF (by content, else by name) */

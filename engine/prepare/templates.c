@@ -1,5 +1,6 @@
-/* templates.c — pdb2pqr's AA.xml residue templates (ideal coordinates with hydrogens), in the
- * protonation and terminal state of a residue (PATCHES.xml's NTERM/CTERM coordinates), and Horn's
+/* templates.c — pdb2pqr's AA.xml and NA.xml residue templates (ideal coordinates with hydrogens),
+ * in the protonation and terminal state of a residue (PATCHES.xml's NTERM/CTERM coordinates; the
+ * DNA and 5'/3' patches of nucleotides), and Horn's
  * quaternion superposition that fits a template onto the atoms a residue has. */
 #include <math.h>
 #include <stdio.h>
@@ -91,6 +92,26 @@ static void tremove(tres *r, const char *name)
             }
 }
 
+/* PATCHES.xml's nucleotide patches: DA, DC, DG are RA, RC, RG without O2' (the H2'' on C2',
+ * where the ribose has its HO2', named H2'' by NA.xml); a 5' end loses its phosphate for H5T on
+ * O5', a 3' end gets H3T on O3'. */
+static void nucleotide_template(const pres *p, tres *out)
+{
+    if (p->ff[0] == 'D' && strcmp(p->ff, "DT") != 0) {
+        tremove(out, "H2''");
+        tremove(out, "O2'");
+        tadd(out, "H2''", 6.025106, 2.060820, 3.524673, "C2'");
+    }
+    if (p->nterm) {
+        tremove(out, "P");
+        tremove(out, "O1P");
+        tremove(out, "O2P");
+        tadd(out, "H5T", 2.5858, 1.9226, 0.0818, "O5'");
+    }
+    if (p->cterm)
+        tadd(out, "H3T", 5.911984, 4.450161, 3.797897, "O3'");
+}
+
 /* The template of one residue in its protonation and terminal state: PATCHES.xml's patches
  * (HID, HIE: one ring H removed; HIP: both kept; CYX, CYM: no HG; LYN: no HZ3; ASH, GLH: the
  * acid H on OD2, OE2, which AMBER.DAT names; NTERM and CTERM coordinates). */
@@ -109,6 +130,10 @@ void prep_residue_template(const pres *p, tres *out)
         tadd(out, "HD2", 2.105, -3.427, 1.930, "OD2");
     else if (strcmp(p->ff, "GLH") == 0)
         tadd(out, "HE2", 1.977, -4.036, 3.680, "OE2");
+    if (p->kind == 3) {
+        nucleotide_template(p, out);
+        return;
+    }
     if (p->nterm) {
         int pro = strcmp(p->ff, "PRO") == 0;
         tremove(out, "H");
