@@ -86,6 +86,10 @@ expect_rc 3 "$vsgrid" grid "$rec" --method coulomb --box 80,80,80,10,10,10 --dev
 expect_rc 3 "$vsgrid" rescore "$rec" far.pdbqt --method coulomb --device cpu --devices cpu -o r.csv --quiet
 grep -q "not placed on this receptor" err.txt || fail "rescore, far poses: $(cat err.txt)"
 expect_rc 3 "$vsgrid" rescore "$rec" far.pdbqt --scoring ad4 --device cpu --devices cpu -o r.csv --quiet
+# a PDB coordinate its 8.3 columns cannot hold: a format error naming the line (was 'out of memory')
+printf 'ATOM      1  N   GLY A   1     1.0e+28   2.000   3.000  1.00  0.00           N\nEND\n' > huge.pdb
+expect_rc 3 "$vsgrid" prepare huge.pdb -o huge.pqr
+grep -q "huge.pdb:1: bad coordinates" err.txt || fail "prepare, a coordinate of 1e+28: $(cat err.txt)"
 
 # 4. PDB ligands: bonds from CONECT (orders from repeated serials), else from distances.
 awk '/^(ATOM|HETATM)/ { el = substr($0, 78, 2); gsub(/ /, "", el)
