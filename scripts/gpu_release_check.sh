@@ -7,7 +7,7 @@
 #   VSG_SHARED_DATA=... bash scripts/gpu_release_check.sh
 set -u
 out=${OUT:-gpu_release_logs}
-mkdir -p "$out"
+mkdir -p "$out" && out=$(cd "$out" && pwd)
 jobs=$(nproc 2>/dev/null || echo 4)
 nvidia-smi -L | tee "$out/gpu.txt"
 t0=$SECONDS
@@ -15,11 +15,11 @@ cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DVSG_WERROR=ON -DVSG_CUDA=ON
   cmake --build build-gpu -j "$jobs" > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; echo "BUILD FAILED"; exit 1; }
 echo "build: $((SECONDS - t0)) s"
 t0=$SECONDS
-(cd build-gpu && ctest -L gpu --output-on-failure --timeout 300 > "../$out/ctest_gpu.log" 2>&1)
+(cd build-gpu && ctest -L gpu --output-on-failure --timeout 300 > "$out/ctest_gpu.log" 2>&1)
 echo "ctest -L gpu: $((SECONDS - t0)) s"; grep -E "tests passed|Failed|\*\*\*" "$out/ctest_gpu.log" | tail -12
 t0=$SECONDS
 (cd build-gpu && ctest -R "install_package|python_module|api_boundary|cli_receptor_pdb|cli_screen_flexible|cli_dock" \
-  --output-on-failure --timeout 300 > "../$out/ctest_misc.log" 2>&1)
+  --output-on-failure --timeout 300 > "$out/ctest_misc.log" 2>&1)
 echo "library/API/CLI tests: $((SECONDS - t0)) s"; grep -E "Test +#|tests passed" "$out/ctest_misc.log" | tail -10
 # the demo's docking step on the GPU (presets fast and balanced), then its enrichment
 v=build-gpu/vsgrid d=data/inha w=$(mktemp -d)
