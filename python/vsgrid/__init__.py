@@ -1,4 +1,5 @@
-"""vsgrid from Python: grids, map sets, scores, screens and docking over the public C API.
+"""vsgrid from Python: receptor preparation, grids, map sets, scores, screens and docking over the
+public C API.
 
 A thin ctypes layer over ``libvsgrid.so`` (grids/base/vsgrid.h, the one contract): no compiler
 step. numpy is used when present (arrays in and out); RDKit molecules are accepted where a
@@ -15,6 +16,7 @@ Example::
     g.shape, g.origin, g.spacing, g.units
     phi = g.values                       # numpy view, g.values[i, j, k] is node (i, j, k)
     rec = vsgrid.Molecule.read("receptor.pqr")
+    prep = vsgrid.prepare("1abc.cif.gz", out="receptor.pqr", ph=7.0)   # prep.report, prep.molecule()
     pb = vsgrid.pb(rec, spacing=0.5, salt=0.15)
     vsgrid.maps("receptor.pdbqt", scoring="vina", around="ligand.pdbqt", prefix="maps/rec")
     rows = vsgrid.screen("maps/rec", "library.sdf", scoring="vina")
@@ -40,7 +42,8 @@ except ImportError:  # numpy is optional: lists then
 
 __all__ = ["Error", "FileError", "FormatError", "NoMemoryError", "DeviceError", "ArgumentError", "LimitError",
            "ConvergenceError", "UnsupportedError", "DataError", "Molecule", "Grid", "MapSet", "DockResult",
-           "Pose", "coulomb", "pb", "maps", "score", "screen", "dock", "read_ligands", "rdkit_to_sdf",
+           "Pose", "PreparedReceptor", "prepare", "coulomb", "pb", "maps", "score", "screen", "dock",
+           "read_ligands", "rdkit_to_sdf",
            "capture_warnings", "LibraryWarning", "version", "library_version", "library_path", "gpu_count",
            "XS_TYPES"]
 
@@ -194,13 +197,15 @@ class Molecule:
 
     @classmethod
     def read(cls, path, format=None, prepare="pqr"):
-        """Reads a molecule. A PDB file (".pdb", ".ent", plain or gzipped) is prepared first, as
-        `vsgrid prepare` does, into ``prepare`` ("pqr": AMBER charges and radii, for potentials;
-        "pdbqt": AutoDock types, for maps)."""
+        """Reads a molecule. A PDB file (".pdb", ".ent", plain or gzipped) or a PDBx/mmCIF file
+        (".cif", ".mmcif", plain or gzipped, or any file that opens a data_ block) is prepared
+        first, as `vsgrid prepare` does with its default options, into ``prepare`` ("pqr": AMBER
+        charges and radii, for potentials; "pdbqt": AutoDock types, for maps); :func:`prepare`
+        takes the other options and returns the summary."""
         h = ctypes.c_void_p()
         p = os.fspath(path)
-        low = p.lower()
-        if format is None and (low.endswith((".pdb", ".ent", ".pdb.gz", ".ent.gz"))):
+        if format is None and (p.lower().endswith((".pdb", ".ent", ".pdb.gz", ".ent.gz"))
+                               or _L.vsg_receptor_is_pdb(_b(p))):
             kinds = {"pqr": 0, "pdbqt": 1}
             if prepare not in kinds:
                 raise ValueError("prepare: 'pqr' or 'pdbqt', not %r" % (prepare,))
@@ -278,6 +283,103 @@ class Molecule:
 
 def _molecule(m, prepare="pqr"):
     return m if isinstance(m, Molecule) else Molecule.read(m, prepare=prepare)
+
+
+# ---- receptor preparation ----------------------------------------------------------------
+_PREP_FORMATS = {"pqr": _lib.VSG_PREP_PQR, "pdbqt": _lib.VSG_PREP_PDBQT}
+_PREP_FORCEFIELDS = {"amber": _lib.VSG_PREP_AMBER, "parse": _lib.VSG_PREP_PARSE}
+
+
+class PreparedReceptor:
+    """A receptor prepared by :func:`prepare`: ``text`` (the PQR or PDBQT), ``report`` (the
+    summary `vsgrid prepare` prints), ``format`` ("pqr" or "pdbqt"), ``total_charge`` (e) and
+    every count of the C library's ``vsg_prep_summary`` under its name: atoms_in, atoms_out,
+    h_added, heavy_added, residues, het_groups, waters_dropped, altlocs_dropped, his_hid, his_hie,
+    disulfides, his_hip, asp_ash, glu_glh, lys_lyn, cys_cym, kept_named (``counts`` has them as
+    a dict)."""
+
+    def __init__(self, source, fmt, raw, summary):
+        self.source = source
+        self.format = fmt
+        self._raw = raw
+        self.text = raw.decode("utf-8", errors="surrogateescape")
+        self.report = _s(summary.report or b"")
+        self.total_charge = float(summary.total_charge)
+        self.counts = {name: int(getattr(summary, name)) for name in _lib.PREP_COUNTS}
+        for name, value in self.counts.items():
+            setattr(self, name, value)
+
+    def write(self, path):
+        """Writes the text, the bytes `vsgrid prepare -o` writes."""
+        try:
+            with open(path, "wb") as f:
+                f.write(self._raw)
+        except OSError as e:
+            raise FileError(-1, "cannot write %s: %s" % (os.fspath(path), e.strerror or e)) from e
+
+    def molecule(self):
+        """The prepared receptor as a :class:`Molecule` (read back through a temporary file, as
+        the library's own vsg_receptor_read does)."""
+        fd, tmp = tempfile.mkstemp(prefix="vsgrid-prepared-", suffix="." + self.format)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(self._raw)
+            m = Molecule.read(tmp, format=self.format)
+        finally:
+            os.remove(tmp)
+        m.source = self.source
+        return m
+
+    def __repr__(self):
+        return "<vsgrid.PreparedReceptor %s: %s, %d atoms, total charge %+.4f e>" % (
+            self.source, self.format, self.atoms_out, self.total_charge)
+
+
+def _prep_format(out, format):
+    if format is not None:
+        _choice(_PREP_FORMATS, format, "format")
+    if out is None:
+        return format or "pqr"
+    low = os.fspath(out).lower()
+    by_name = "pdbqt" if low.endswith(".pdbqt") else "pqr" if low.endswith(".pqr") else None
+    if format is None and by_name is None:
+        raise ValueError("out: must end in .pqr or .pdbqt (or give format=), not %r" % (os.fspath(out),))
+    if format is not None and by_name is not None and by_name != format:
+        raise ValueError("format %r but out %r ends in .%s" % (format, os.fspath(out), by_name))
+    return format or by_name
+
+
+def prepare(path, out=None, forcefield="amber", format=None, ph=7.4, keep_waters=False):
+    """Prepares a receptor from a PDB or PDBx/mmCIF file (plain or gzipped) as `vsgrid prepare`
+    does: hydrogens, protonation at ``ph`` (model pKa values), charges and radii (``forcefield``
+    "amber" or "parse", for PQR) or Gasteiger charges and AutoDock types (PDBQT), HETATM groups
+    kept, waters dropped unless ``keep_waters``. ``format`` is "pqr" or "pdbqt": by default from
+    ``out``'s extension, else "pqr". When ``out`` is given the file is written too. Returns a
+    :class:`PreparedReceptor` (``text``, ``report``, the counts, ``total_charge``, ``write()``,
+    ``molecule()``). Raises FileError (unreadable input), FormatError (a malformed record, named
+    by file:line), ArgumentError/ValueError (bad options), UnsupportedError (PDBQT in a build
+    without Open Babel)."""
+    fmt = _prep_format(out, format)
+    o = _lib.PrepOptions()
+    _L.vsg_prep_options_default(ctypes.byref(o))
+    o.ff = _choice(_PREP_FORCEFIELDS, forcefield, "forcefield")
+    o.format = _PREP_FORMATS[fmt]
+    o.ph = float(ph)
+    o.keep_waters = 1 if keep_waters else 0
+    p = os.fspath(path)
+    text = ctypes.c_void_p()
+    summary = _lib.PrepSummary()
+    st = _L.vsg_receptor_prepare(_b(p), ctypes.byref(o), ctypes.byref(text), ctypes.byref(summary))
+    try:
+        _check(st)
+        r = PreparedReceptor(p, fmt, ctypes.string_at(text), summary)
+    finally:
+        if text.value:
+            _lib.libc.free(text)
+        _L.vsg_prep_summary_free(ctypes.byref(summary))
+    if out is not None:
+        r.write(out)
+    return r
 
 
 # ---- grids -------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """ctypes declarations of the public C API (grids/base/vsgrid.h), and the library's loading.
 
 Only the calls and structs the Python module uses are declared. The struct layouts follow the
-header field by field; tests/test_layout.py checks them against the library's defaults.
+header field by field; python/tests/test_errors.py checks them against the library's defaults
+(and test_prepare.py the prepare summary against the command's report).
 """
 import ctypes
 import ctypes.util
@@ -254,6 +255,28 @@ class VinaLigandInfo(ctypes.Structure):
                 ("nbonds", ctypes.c_int), ("npairs", ctypes.c_int)]
 
 
+VSG_PREP_PQR, VSG_PREP_PDBQT = 0, 1
+VSG_PREP_AMBER, VSG_PREP_PARSE = 0, 1
+
+
+class PrepOptions(ctypes.Structure):
+    _fields_ = [("ph", ctypes.c_double), ("ff", ctypes.c_int), ("format", ctypes.c_int),
+                ("keep_waters", ctypes.c_int)]
+
+
+# vsg_prep_summary: the counts, total_charge, report (malloc'ed: vsg_prep_summary_free), then the
+# counts added later at the end (the pH's states, kept_named).
+PREP_COUNTS = ("atoms_in", "atoms_out", "h_added", "heavy_added", "residues", "het_groups", "waters_dropped",
+               "altlocs_dropped", "his_hid", "his_hie", "disulfides", "his_hip", "asp_ash", "glu_glh", "lys_lyn",
+               "cys_cym", "kept_named")
+
+
+class PrepSummary(ctypes.Structure):
+    _fields_ = ([(n, ctypes.c_int) for n in PREP_COUNTS[:11]] +
+                [("total_charge", ctypes.c_double), ("report", ctypes.c_char_p)] +
+                [(n, ctypes.c_int) for n in PREP_COUNTS[11:]])
+
+
 # ---- loading -----------------------------------------------------------------------------
 def _candidates():
     env = os.environ.get("VSGRID_LIB")
@@ -300,6 +323,11 @@ _protos = {
     # molecules
     "vsg_molecule_read": (_S, [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_P)]),
     "vsg_receptor_read": (_S, [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(_P), ctypes.POINTER(_P)]),
+    "vsg_receptor_is_pdb": (ctypes.c_int, [ctypes.c_char_p]),
+    "vsg_prep_options_default": (None, [ctypes.POINTER(PrepOptions)]),
+    "vsg_receptor_prepare": (_S, [ctypes.c_char_p, ctypes.POINTER(PrepOptions), ctypes.POINTER(_P),
+                                  ctypes.POINTER(PrepSummary)]),
+    "vsg_prep_summary_free": (None, [ctypes.POINTER(PrepSummary)]),
     "vsg_molecule_free": (None, [_P]),
     "vsg_molecule_atom_count": (ctypes.c_size_t, [_P]),
     "vsg_molecule_atom": (_S, [_P, ctypes.c_size_t, ctypes.POINTER(AtomInfo)]),
