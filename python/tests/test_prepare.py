@@ -1,6 +1,7 @@
 """Receptor preparation (vsgrid.prepare): the text and summary `vsgrid prepare` gives, byte for
 byte; the summary's counts equal the numbers of the command's report (a ctypes layout that
 differs from vsg_prep_summary's reads other numbers and fails here)."""
+import ctypes
 import gzip
 import os
 import re
@@ -9,6 +10,7 @@ import subprocess
 import pytest
 
 import vsgrid
+from vsgrid import _lib
 from conftest import DATA, _cli
 
 INHA = os.path.join(DATA, "inha", "receptor.pdb.gz")
@@ -129,6 +131,13 @@ def test_prepare_equals_command(case, tmp_path, named_inha):
     assert r.total_charge == pytest.approx(want.pop("total_charge"), abs=5e-5)
     assert r.counts == want                            # every count of vsg_prep_summary
     assert {k: getattr(r, k) for k in want} == want
+
+
+def test_options_layout_matches_library_defaults():
+    o = _lib.PrepOptions(ph=-1.0, ff=9, format=9, keep_waters=9)
+    _lib.lib.vsg_prep_options_default(ctypes.byref(o))
+    assert (o.ph, o.ff, o.format, o.keep_waters) == (7.4, _lib.VSG_PREP_AMBER, _lib.VSG_PREP_PQR, 0)
+    assert ctypes.sizeof(_lib.PrepOptions) == 24 and ctypes.sizeof(_lib.PrepSummary) == 88   # LP64
 
 
 def test_summary_numbers(named_inha):
