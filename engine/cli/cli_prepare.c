@@ -1,6 +1,6 @@
 /* cli_prepare.c — `vsgrid prepare IN.pdb -o OUT.pqr|OUT.pdbqt`: receptor preparation
  * (vsg_receptor_prepare, engine/prepare/): hydrogens, protonation, charges and radii or
- * AutoDock types, HETATM groups kept, waters dropped; one summary on stderr. */
+ * AutoDock types, DNA/RNA, HETATM groups kept, waters dropped; one summary on stderr. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +17,10 @@ static const char usage[] =
     "hydrogen-bond partner; alternate locations: highest occupancy (first on a tie).\n"
     "Cofactors, metals and other HETATM groups are kept: metal and halide ions with their formal\n"
     "charge, other groups with Gasteiger charges (Open Babel) and Bondi radii. Waters are dropped.\n"
+    "DNA and RNA (DA DC DG DT, RA RC RG RU, A C G U written RA..RU) as pdb2pqr: NA.xml's\n"
+    "templates, each chain's first nucleotide a 5' end (phosphate removed, H5T), its last a 3' end\n"
+    "(H3T); OP1/OP2 or O1P/O2P and O5*-style names read; AMBER charges (-1 per phosphate), PARSE\n"
+    "for RNA only (PARSE has no DNA: refused, exit 7; pdb2pqr writes no DNA atom with it).\n"
     "PDBx/mmCIF (.cif, .mmcif, or any file that opens a data_ block): the _atom_site table's author\n"
     "fields, as the entry's PDB file gives them; chain IDs longer than one character get a free\n"
     "one (the summary says which).\n"
@@ -33,7 +37,7 @@ static const char usage[] =
     "  --keep-waters   keep HOH/WAT (charge 0, no hydrogens)\n"
     "  --json FILE     summary as JSON\n"
     "A summary (atoms added, groups kept, missing atoms, total charge) goes to stderr.\n"
-    "Exit 0 ok, 2 usage, 3 bad input, 7 PDBQT without Open Babel in this build.\n";
+    "Exit 0 ok, 2 usage, 3 bad input, 7 PDBQT without Open Babel in this build, or PARSE on DNA.\n";
 
 int vsg_cmd_prepare(int argc, char **argv)
 {
