@@ -2,8 +2,8 @@
 # DNA and RNA in `vsgrid prepare` (engine/prepare/nucleic_acids.c), as pdb2pqr 3.5.2 prepares them.
 # Without extra data: three nucleotides of 1KX5's chain I (DA -73, DT -72, DC -71; heavy atoms,
 # no 5' phosphate): AMBER DA5 -0.3079 e with 30 atoms (H5T), DT -1 (32), DC3 -0.6921 (31, H3T),
-# total -2 exactly, the phosphate's OP1/OP2 written as read (O1P/O2P and O5*-style names read
-# too, written O1P); the same strand as RNA (RA RU RC: thymine's C7 dropped, O2' rebuilt from
+# total -2 exactly; a lone DA is AMBER's DAN (31 atoms, 0 e); the phosphate's OP1/OP2 written
+# as read (O1P/O2P and O5*-style names read too, written O1P); the same strand as RNA (RA RU RC: thymine's C7 dropped, O2' rebuilt from
 # the template), AMBER and PARSE, and named A U C (written RA RU RC); PARSE on DNA refused
 # (exit 7: PARSE has no DNA); PDBQT (with Open Babel): AutoDock types of the bases and the
 # phosphate, total -2. With pdb2pqr30: its charges and atom counts of every nucleotide of these
@@ -97,6 +97,11 @@ grep -q " OP1 DT  I -72 .*-0.7761 1.6612" dna.pqr || fail "OP1 not kept with AMB
 grep -q "H2'' DT  I -72 .* 0.0718 1.4870" dna.pqr || fail "DNA H2'' (AMBER H2'2) missing"
 nh=$(awk '/^ATOM/ && substr($0, 13, 4) ~ /^ *H/' dna.pqr | wc -l)
 [ "$nh" = 36 ] || fail "36 hydrogens expected (pdb2pqr's), $nh"
+# a lone nucleotide is both ends: AMBER's DAN (pdb2pqr names it DA53, which AMBER.DAT lacks)
+head -18 dna.pdb > lone.pdb
+expect_rc 0 "$vsgrid" prepare lone.pdb -o lone.pqr
+[ "$(resq lone.pqr)" = "I -73 DA 0.0000 31" ] || fail "lone DA (DAN): $(resq lone.pqr)"
+grep -q " H3T DA  I -73 .* 0.4396 0.0000" lone.pqr || fail "lone DA: no H3T"
 # other names on input: O1P/O2P and the old '*' for the prime
 sed -e 's/ OP\([12]\) / O\1P /' -e "s/\([CO][1-5]\)'/\1*/" dna.pdb > dna_star.pdb
 expect_rc 0 "$vsgrid" prepare dna_star.pdb -o dna_star.pqr
