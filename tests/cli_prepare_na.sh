@@ -3,7 +3,7 @@
 # Without extra data: three nucleotides of 1KX5's chain I (DA -73, DT -72, DC -71; heavy atoms,
 # no 5' phosphate): AMBER DA5 -0.3079 e with 30 atoms (H5T), DT -1 (32), DC3 -0.6921 (31, H3T),
 # total -2 exactly; a lone DA is AMBER's DAN (31 atoms, 0 e); the phosphate's OP1/OP2 written
-# as read (O1P/O2P and O5*-style names read too, written O1P); the same strand as RNA (RA RU RC: thymine's C7 dropped, O2' rebuilt from
+# as read (O1P/O2P and O5*-style names read too, written O1P); as mmCIF the same PQR; the same strand as RNA (RA RU RC: thymine's C7 dropped, O2' rebuilt from
 # the template), AMBER and PARSE, and named A U C (written RA RU RC); PARSE on DNA refused
 # (exit 7: PARSE has no DNA); PDBQT (with Open Babel): AutoDock types of the bases and the
 # phosphate, total -2. With pdb2pqr30: its charges and atom counts of every nucleotide of these
@@ -107,6 +107,18 @@ sed -e 's/ OP\([12]\) / O\1P /' -e "s/\([CO][1-5]\)'/\1*/" dna.pdb > dna_star.pd
 expect_rc 0 "$vsgrid" prepare dna_star.pdb -o dna_star.pqr
 [ "$(resq dna_star.pqr | tr '\n' '|')" = "$(resq dna.pqr | tr '\n' '|')" ] || fail "O1P/O5* names: $(resq dna_star.pqr)"
 grep -q " O1P DT " dna_star.pqr && grep -q " O5' DT " dna_star.pqr || fail "O1P not kept or O5* not renamed O5'"
+# the same strand as PDBx/mmCIF, primes quoted as wwPDB writes them ("O5'"): the same PQR
+{ printf 'data_DNA\nloop_\n'
+  for c in group_PDB id type_symbol label_atom_id label_comp_id label_asym_id label_seq_id Cartn_x Cartn_y \
+           Cartn_z occupancy auth_seq_id auth_comp_id auth_asym_id auth_atom_id pdbx_PDB_model_num; do
+    echo "_atom_site.$c"
+  done
+  awk '/^ATOM/ { n = substr($0, 13, 4); gsub(/ /, "", n); if (n ~ /\047/) n = "\"" n "\""
+         r = substr($0, 18, 3); gsub(/ /, "", r); s = substr($0, 23, 4) + 0; c = substr($0, 22, 1)
+         print "ATOM", NR, substr($0, 78, 1), n, r, c, s, substr($0, 31, 8) + 0, substr($0, 39, 8) + 0,
+               substr($0, 47, 8) + 0, "1.00", s, r, c, n, 1 }' dna.pdb; } > dna.cif
+expect_rc 0 "$vsgrid" prepare dna.cif -o dna_cif.pqr
+[ "$(grep -v REMARK dna_cif.pqr)" = "$(grep -v REMARK dna.pqr)" ] || fail "mmCIF DNA differs from the PDB's"
 # PARSE has no DNA
 expect_rc 7 "$vsgrid" prepare dna.pdb -o dna_parse.pqr --ff parse
 grep -q "PARSE has no DNA parameters" err.txt || fail "PARSE on DNA: $(head -2 err.txt)"
