@@ -6,8 +6,8 @@
 # as read (O1P/O2P and O5*-style names read too, written O1P); as mmCIF the same PQR; the same strand as RNA (RA RU RC: thymine's C7 dropped, O2' rebuilt from
 # the template), AMBER and PARSE, and named A U C (written RA RU RC); PARSE on DNA refused
 # (exit 7: PARSE has no DNA); PDBQT (with Open Babel): AutoDock types of the bases and the
-# phosphate, total -2. With pdb2pqr30: its charges and atom counts of every nucleotide of these
-# pieces equal ours; with ../shared/data too, 1KX5 (protein and both 147-nt strands, HETATM and
+# phosphate, total -2, read by autogrid4 when installed. With pdb2pqr30: its charges and atom
+# counts of every nucleotide of these pieces equal ours; with ../shared/data too, 1KX5 (protein and both 147-nt strands, HETATM and
 # waters left out), AMBER: every residue's charge and atom count and the total equal.
 # Usage: cli_prepare_na.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
@@ -151,6 +151,15 @@ if "$vsgrid" prepare dna.pdb -o dna.pdbqt > /dev/null 2>&1; then
   # polar H only (H61 H62 H5T, H3, H41 H42 H3T): the non-polar ones merged into their C
   [ "$(awk '/^ATOM/ && substr($0, 13, 2) ~ /H/' dna.pdbqt | wc -l)" = 7 ] && ! grep -q ' H $' dna.pdbqt ||
     fail "PDBQT: 7 polar H (HD) expected, non-polar ones merged"
+  if command -v autogrid4 > /dev/null 2>&1; then # autogrid4 reads it: the P type, every atom bonded
+    expect_rc 0 "$vsgrid" maps dna.pdbqt --scoring ad4 --box 18,138,22,10,10,10 -o ag
+    autogrid4 -p ag.gpf -l ag.glg > /dev/null 2>&1 && grep -q "Successful Completion" ag.glg ||
+      fail "autogrid4 did not read the DNA PDBQT: $(tail -3 ag.glg 2>/dev/null)"
+    grep -q "no bonded atoms" ag.glg && fail "autogrid4: atoms without bonds: $(grep -m1 'no bonded' ag.glg)"
+    grep -q "receptor_types OA C N A NA HD P" ag.glg || fail "autogrid4 receptor types: $(grep -m1 receptor_types ag.glg)"
+  else
+    skip_part "autogrid4 reading the DNA PDBQT" "autogrid4 not installed"
+  fi
 else
   skip_part "PDBQT of DNA" "vsgrid built without Open Babel"
 fi
