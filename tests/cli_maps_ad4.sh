@@ -83,14 +83,18 @@ sed -n 5p ad4/rec.A.map | grep -q "^NELEMENTS 40 44 48" || fail "A map header: $
 for t in A C NA OA N SA HD F Cl Br I P S e d; do
   cmp -s <(tail -n +4 ad4/rec.$t.map) <(tail -n +4 ad4/g.$t.map) || fail "map $t differs from grid --gpf's"
 done
-# the CPU twin gives the same maps as the default device (the GPU where there is one)
+# the CPU twin gives the same maps as the default device (the GPU where there is one); the GPU's
+# e map (float sums) may round the other way at a few nodes: 0.001 apart at most, at <= 0.1 %
 expect_rc 0 "$vsgrid" maps "$rec" --scoring ad4 --around "$lig" --device cpu --threads 1 -o cpu/rec
-for t in A C NA OA N SA HD F Cl Br I P S e d; do
+paste <(tail -n +7 ad4/rec.e.map) <(tail -n +7 cpu/rec.e.map) |
+  awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 0) n++; if (d > 0.00101) bad++ } END { exit !(bad == 0 && n <= 0.001 * NR) }' ||
+  fail "--device cpu: the e map is more than 0.001 from --device auto's, or at more than 0.1 % of the nodes"
+for t in A C NA OA N SA HD F Cl Br I P S d; do
   cmp -s <(tail -n +4 ad4/rec.$t.map) <(tail -n +4 cpu/rec.$t.map) || fail "--device cpu: map $t differs from --device auto"
 done
 # --ligand-types, and a type of the --around ligand not in the default list joins it
 expect_rc 0 "$vsgrid" maps "$rec" --scoring ad4 --around "$lig" --ligand-types C,OA --quiet -o two
-[ "$(ls two.*.map | tr '\n' ' ')" = "two.C.map two.OA.map two.d.map two.e.map " ] || fail "--ligand-types C,OA wrote $(ls two.*.map)"
+[ "$(LC_ALL=C ls two.*.map | tr '\n' ' ')" = "two.C.map two.OA.map two.d.map two.e.map " ] || fail "--ligand-types C,OA wrote $(ls two.*.map)"
 awk '/^(ATOM|HETATM)/ && !d && substr($0, 78, 2) == "C " { $0 = substr($0, 1, 77) "Mg"; d = 1 } { print }' "$lig" > lig_mg.pdbqt
 expect_rc 0 "$vsgrid" maps "$rec" --scoring ad4 --around lig_mg.pdbqt --quiet -o mg
 grep -q "^ligand_types A C NA OA N SA HD F Cl Br I P S Mg$" mg.gpf || fail "--around ligand's Mg type: $(grep ligand_types mg.gpf)"

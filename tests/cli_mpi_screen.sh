@@ -77,6 +77,12 @@ sdf_case() {  # sdf_case NAME POSES screen-args...   (POSES: pdbqt | sdf | - for
 }
 
 sdf=$src/data/xiap_actives_docked.sdf.gz mol2=$src/data/xiap_actives_docked.mol2.gz
+ob=1 twice=twice.sdf
+if ! have_openbabel "$vsgrid"; then # the SDF has no charges: its MOL2 twin (Gasteiger charges) instead
+  ob=0 sdf=$mol2 twice=twice.mol2
+  skip_part "SDF library input in the MPI cases (its MOL2 twin instead), the rescreened --top SDF" \
+    "vsgrid built without Open Babel"
+fi
 sdf_case sdf_all - "$sdf" --batch-atoms 400
 sdf_case sdf_top - "$sdf" --batch-atoms 400 --top 7
 sdf_case mol2_all - "$mol2" --batch-atoms 400
@@ -84,10 +90,10 @@ sdf_case mol2_top - "$mol2" --batch-atoms 400 --top 7
 sdf_case mol2_top_serial - "$mol2" --batch-atoms 400 --top 7 --parse-threads 1
 sdf_case mixed_top - mixed.pdbqt "$mol2" --batch-atoms 300 --top 7
 # Every molecule twice: equal scores in different batches (often ranks), ordered by row as one rank does.
-zcat "$sdf" "$sdf" >twice.sdf
-sdf_case ties_top - twice.sdf --batch-atoms 400 --top 9
+zcat "$sdf" "$sdf" >$twice
+sdf_case ties_top - $twice --batch-atoms 400 --top 9
 # An input that already carries vsgrid_rank tags (a --top output screened again).
-[ -f sdf_top.ref.sdf ] && sdf_case rescreen_top - sdf_top.ref.sdf --batch-atoms 100 --top 3
+[ -f sdf_top.ref.sdf ] && [ $ob = 1 ] && sdf_case rescreen_top - sdf_top.ref.sdf --batch-atoms 100 --top 3
 sdf_case onebatch_top - "$b" --top 3   # ranks 1 and 2 have no molecule
 # Two molecules of 1008 atoms, the best scores, too large for a V2000 molfile: not written, and
 # their rank numbers left unused, as one rank does.

@@ -131,8 +131,11 @@ else
   fi
   grep -q "CA A73: ion, formal charge +2" err.txt || fail "1AJJ: Ca2+ not +2: $(cat err.txt)"
   # protonation at a pH (model pKa values): 1AJJ has 2 His, 4 Asp, 4 Glu, 2 Lys, no free Cys,
-  # none at a chain end; -5 at pH 7.4, +5 at pH 4 (HIP, ASH, GLH), -7 at pH 11 (LYN)
-  for case in "4|2 HIP, 4 ASH, 4 GLH, 0 LYN, 0 CYM|+5.0000" "11|0 HIP, 0 ASH, 0 GLH, 2 LYN, 0 CYM|-7.0000"; do
+  # none at a chain end; -5 at pH 7.4, +5 at pH 4 (HIP, ASH, GLH), -7 at pH 11 (LYN); the totals
+  # hold the sulfate's -2, which needs Open Babel's Gasteiger charges (else it is kept at 0: +2)
+  q4=+5.0000 q11=-7.0000 qn=-4.0000
+  [ "$have_ob" = 1 ] || q4=+7.0000 q11=-5.0000 qn=-2.0000
+  for case in "4|2 HIP, 4 ASH, 4 GLH, 0 LYN, 0 CYM|$q4" "11|0 HIP, 0 ASH, 0 GLH, 2 LYN, 0 CYM|$q11"; do
     IFS='|' read -r ph states charge <<< "$case"
     expect_rc 0 "$vsgrid" prepare "$p/1AJJ.pdb" -o "1ajj_ph$ph.pqr" --ph "$ph"
     grep -q "pH $ph.0 (model pKa values, no titration): $states;" err.txt ||
@@ -146,7 +149,7 @@ else
   expect_rc 0 "$vsgrid" prepare 1ajj_named.pdb -o 1ajj_named.pqr --ph 11
   grep -q "0 HIP, 0 ASH, 0 GLH, 1 LYN, 0 CYM; states kept as named in the input: 4" err.txt ||
     fail "1AJJ with named states at pH 11: $(grep 'pH' err.txt)"
-  grep -q "total charge -4.0000 e" err.txt || fail "1AJJ with named states at pH 11: $(grep 'total charge' err.txt)"
+  grep -q "total charge $qn e" err.txt || fail "1AJJ with named states at pH 11: $(grep 'total charge' err.txt)"
   [ "$(awk '$4 == "ASH" && $3 == "HD2"' 1ajj_named.pqr | wc -l)" = 1 ] || fail "the named ASH 25 has no HD2"
   # pdb2pqr honours such names without an option: its charges of the named residues (and of
   # INHA with its one free Cys named CYM) against ours, AMBER and PARSE

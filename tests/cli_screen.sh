@@ -94,16 +94,22 @@ if [ -d "$shared" ]; then
   want=$(grep -c '^\$\$\$\$' "$sdf")
   expect_rc 8 "$vsgrid" screen g.vsg "$sdf" -o x.csv --devices cpu --quiet --sdf-out top.sdf --top 5
   [ "$(rows x.csv)" = "$want" ] || fail "xiap: $(rows x.csv) rows for $want records"
-  [ "$(grep -c '^\$\$\$\$' top.sdf)" = 5 ] || fail "--top 5 wrote $(grep -c '^\$\$\$\$' top.sdf)"
-  grep -A1 "<vsgrid_rank>" top.sdf | grep -qx 1 || fail "no rank 1 in top.sdf"
-  # the best first: scores ascending
-  grep -A1 "<vsgrid_score_kcal_mol>" top.sdf | grep -vE "^(>|--)" | sort -g -c || fail "top.sdf not sorted by score"
+  if have_openbabel "$vsgrid"; then # the SDF has no charges: Gasteiger's, or no score at all
+    [ "$(grep -c '^\$\$\$\$' top.sdf)" = 5 ] || fail "--top 5 wrote $(grep -c '^\$\$\$\$' top.sdf)"
+    grep -A1 "<vsgrid_rank>" top.sdf | grep -qx 1 || fail "no rank 1 in top.sdf"
+    # the best first: scores ascending
+    grep -A1 "<vsgrid_score_kcal_mol>" top.sdf | grep -vE "^(>|--)" | sort -g -c || fail "top.sdf not sorted by score"
+  else
+    skip_part "--top 5 of an SDF library without charges, bench on it" "vsgrid built without Open Babel"
+  fi
   mol2=$shared/dude/inha/actives_final.mol2.gz
   want=$(gzip -dc "$mol2" | grep -c "@<TRIPOS>MOLECULE")
   expect_rc 8 "$vsgrid" screen g.vsg "$mol2" -o i.csv --devices cpu --quiet
   [ "$(rows i.csv)" = "$want" ] || fail "inha actives: $(rows i.csv) rows for $want records"
-  expect_rc 0 "$vsgrid" bench g.vsg "$sdf" --repeat 1
-  grep -qE "^cpu +double" out.txt || fail "bench prints no CPU row: $(cat out.txt)"
+  if have_openbabel "$vsgrid"; then
+    expect_rc 0 "$vsgrid" bench g.vsg "$sdf" --repeat 1
+    grep -qE "^cpu +double" out.txt || fail "bench prints no CPU row: $(cat out.txt)"
+  fi
   # AD4 on an AutoGrid map set: the three terms, and the crystal ligand scores (inside the box).
   fld=$shared/autodock_gpu/1stp/1stp_protein.maps.fld
   expect_rc 0 "$vsgrid" screen "$fld" "$shared/autodock_gpu/1stp/1stp_ligand.pdbqt" -o ad.csv --devices cpu --quiet

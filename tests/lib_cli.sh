@@ -23,6 +23,10 @@ mpi_launcher() {
   mpi=(mpirun --oversubscribe -x OMP_NUM_THREADS=1)
   [ "$(id -u)" = 0 ] && mpi+=(--allow-run-as-root)
 }
+# have_openbabel VSGRID: 0 (true) when this vsgrid has Open Babel, which Gasteiger charges of
+# ligands without charges (SDF) and PDBQT preparation need; the checks that need it go with
+# skip_part otherwise.
+have_openbabel() { "$1" --version | grep -q "Open Babel (.*) yes"; }
 # shared_data SOURCE_DIR: the real-data folder, $VSG_SHARED_DATA or SOURCE_DIR/../shared/data
 # (README, "Tests"); it may not exist.
 shared_data() { echo "${VSG_SHARED_DATA:-$1/../shared/data}"; }
