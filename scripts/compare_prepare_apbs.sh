@@ -5,7 +5,8 @@
 # energy (the reference); vsgrid prepare --ff FF → vsgrid energy --solvation on the same grid
 # (the user's path), and APBS on vsgrid's PQR (the preparation alone). Settings as
 # scripts/compare_apbs.sh: pdie 2, sdie 78.54, 0.15 M, SES, spl0, mdh, 0.5 Å, box = extent + 24 Å.
-#   scripts/compare_prepare_apbs.sh [VSGRID]     (VSG_SHARED_DATA or ../shared/data; FF=AMBER|PARSE)
+#   scripts/compare_prepare_apbs.sh [VSGRID]     (VSG_SHARED_DATA or ../shared/data; FF=AMBER|PARSE;
+#   PROTEINS="paths below the data folder" for a subset)
 # Exit status 1 if a row's |vsgrid − APBS(pdb2pqr)| exceeds 1%.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,8 +37,8 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "nan"; else { d =
 
 printf '%-8s %-6s %7s %7s %7s %12s %12s %12s %8s %8s %s\n' protein ff atoms_p atoms_v charge \
   "APBS(p2p)" "APBS(vsg)" "vsgrid" "prep%" "total%" result
-for spec in pqr/pdb2pqr/1AFS.pdb.gz pqr/pdb2pqr/1AJJ.pdb autodock_gpu/1stp/1STP.pdb autodock_gpu/3ce3/3CE3.pdb \
-            pdb/1mbo.pdb pdbbind_subset/1imx/1imx_protein.pdb pdbbind_subset/1k9q/1k9q_protein.pdb; do
+for spec in ${PROTEINS:-pqr/pdb2pqr/1AFS.pdb.gz pqr/pdb2pqr/1AJJ.pdb autodock_gpu/1stp/1STP.pdb autodock_gpu/3ce3/3CE3.pdb \
+            pdb/1mbo.pdb pdbbind_subset/1imx/1imx_protein.pdb pdbbind_subset/1k9q/1k9q_protein.pdb}; do
   src=$shared/$spec
   [ -f "$src" ] || { echo "missing $src"; continue; }
   name=$(basename "$spec" | sed 's/[._].*//')
