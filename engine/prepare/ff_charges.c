@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/prepare/prepare.h"
+#include "engine/prepare/prep_model.h"
 
 static int ff_lookup(const char *const *table, const char *res, const char *atom, double *q, double *r)
 {

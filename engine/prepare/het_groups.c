@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/prepare/prepare.h"
+#include "engine/prepare/prep_model.h"
 #include "grids/base/constants.h"
 
 /* Bonds of a group from distances (covalent radii + 0.45 Å). */

@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #include "grids/base/textio.h"
-#include "engine/prepare/prepare.h"
+#include "engine/prepare/prep_model.h"
 
 enum { F_GROUP, F_TYPE, F_LATOM, F_AATOM, F_ALT, F_LCOMP, F_ACOMP, F_LASYM, F_AASYM, F_LSEQ, F_ASEQ, F_INS,
        F_X, F_Y, F_Z, F_OCC, F_MODEL, NF };

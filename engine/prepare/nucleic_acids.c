@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/prepare/prepare.h"
+#include "engine/prepare/prep_model.h"
 
 /* Input names and the form each takes (pdb2pqr's RNA_MAPPING: A C G U are RNA). */
 static const char *const na_names[][3] = {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "grids/base/textio.h"
-#include "engine/prepare/prepare.h"
+#include "engine/prepare/prep_model.h"
 
 static int push_atom(model *m, const patom *a)
 {

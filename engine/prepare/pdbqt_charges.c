@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/prepare/prepare.h"
+#include "engine/prepare/prep_model.h"
 
 static int find_out(const job *j, int first, int count, const char *name)
 {

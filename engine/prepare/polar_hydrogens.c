@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/prepare/prepare.h"
+#include "engine/prepare/prep_model.h"
 #include "grids/base/constants.h"
 
 enum { MAXNEAR = 512, SWEEPS = 3, ACCEPTOR = 1, ANION = 2, WATER_H = 4 };

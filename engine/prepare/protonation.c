@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/prepare/prepare.h"
+#include "engine/prepare/prep_model.h"
 
 /* Hydrogen-bond roles of a heavy atom of the structure: 1 acceptor, 2 donor, 3 either. */
 static int hb_role(const model *m, int i)

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "grids/base/vsgrid.h"
-#include "engine/prepare/prepare.h"
+#include "engine/prepare/prep_model.h"
 
 static int ends_with(const char *s, const char *tail)
 {

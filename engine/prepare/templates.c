@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/prepare/prepare.h"
+#include "engine/prepare/prep_model.h"
 
 static tres *g_tmpl;
 static int g_ntmpl;

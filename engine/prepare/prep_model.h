@@ -1,12 +1,12 @@
-/* prepare.h — internals of receptor preparation (engine/prepare/), shared by its steps:
+/* prep_model.h — internals of receptor preparation (engine/prepare/), shared by its steps:
  * pdb_model.c (reading, residues; nucleic_acids.c: nucleotides) → protonation.c (states at the
  * pH) → hydrogens.c (missing atoms and hydrogens from templates.c) → het_groups.c (cofactors,
  * ions, waters) → polar_hydrogens.c (rotatable polar H and waters' H for hydrogen bonds) →
  * ff_charges.c (PQR) or pdbqt_charges.c (PDBQT) → prepare.c (the pipeline, the text and the
- * summary). The force-field tables are embedded in ff_data.c (generated from data/forcefields/
- * by embed_forcefields.py). */
-#ifndef VSG_PREPARE_H
-#define VSG_PREPARE_H
+ * summary; prep_buffers.c: the text and atom buffers all of them write). The force-field tables
+ * are embedded in ff_data.c (generated from data/forcefields/ by embed_forcefields.py). */
+#ifndef VSG_PREP_MODEL_H
+#define VSG_PREP_MODEL_H
 
 #include "grids/base/vsgrid.h"
 
@@ -79,7 +79,7 @@ static inline double prep_dist2(const double *a, const double *b)
     return dx * dx + dy * dy + dz * dz;
 }
 
-/* prepare.c: text buffers, output atoms */
+/* prep_buffers.c: text buffers, output atoms */
 void prep_printf(sbuf *b, const char *fmt, ...) VSG_PRINTF(2, 3);
 int prep_emit(job *j, const patom *a, int res);
 
