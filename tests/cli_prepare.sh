@@ -33,24 +33,7 @@ expect_rc 2 "$vsgrid" prepare x.pdb -o out.pqr --ff charmm
 expect_rc 2 "$vsgrid" prepare x.pdb -o out.pqr --ph 15
 expect_rc 3 "$vsgrid" prepare nothere.pdb -o out.pqr
 
-cat > dipeptide.pdb <<'EOF'
-ATOM      1  N   PRO A   4      -0.169   7.698  13.415  1.00 22.81           N
-ATOM      2  CA  PRO A   4       0.745   6.948  12.566  1.00 22.22           C
-ATOM      3  C   PRO A   4       2.242   7.069  13.001  1.00 21.42           C
-ATOM      4  O   PRO A   4       2.527   6.607  14.110  1.00 21.79           O
-ATOM      5  CB  PRO A   4       0.532   7.450  11.164  1.00 22.96           C
-ATOM      6  CG  PRO A   4      -0.343   8.686  11.221  1.00 24.22           C
-ATOM      7  CD  PRO A   4      -0.704   8.833  12.692  1.00 23.59           C
-ATOM      8  N   CYS A   5       3.194   7.584  12.163  1.00 20.42           N
-ATOM      9  CA  CYS A   5       4.673   7.669  12.388  1.00 18.85           C
-ATOM     10  C   CYS A   5       5.169   8.640  13.469  1.00 18.26           C
-ATOM     11  O   CYS A   5       4.462   9.578  13.844  1.00 18.46           O
-ATOM     12  CB  CYS A   5       5.409   8.135  11.144  1.00 17.94           C
-ATOM     13  SG  CYS A   5       5.534   6.993   9.751  1.00 15.29           S
-HETATM   14 CA    CA A  73      15.392   6.217   0.598  1.00  9.85          CA
-HETATM   15  O   HOH A  74       7.399   1.385  11.146  1.00 24.99           O
-END
-EOF
+cp "$src/tests/data/1ajj_pro4_cys5.pdb" dipeptide.pdb   # 1AJJ Pro 4, Cys 5, a Ca2+ ion, a water
 # resq FILE: "RESSEQ#K charge natoms RESNAME" per residue (K: the K-th residue with that
 # number, so files without chain IDs compare chain by chain); whitespace PQR.
 # fields FILE: "RESSEQ NAME RESNAME CHARGE" of every ATOM/HETATM record (waters left out: pdb2pqr
