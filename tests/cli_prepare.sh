@@ -120,10 +120,13 @@ else
   [ "$have_ob" = 1 ] || q4=+7.0000 q11=-5.0000 qn=-2.0000
   for case in "4|2 HIP, 4 ASH, 4 GLH, 0 LYN, 0 CYM|$q4" "11|0 HIP, 0 ASH, 0 GLH, 2 LYN, 0 CYM|$q11"; do
     IFS='|' read -r ph states charge <<< "$case"
-    expect_rc 0 "$vsgrid" prepare "$p/1AJJ.pdb" -o "1ajj_ph$ph.pqr" --ph "$ph"
+    expect_rc 0 "$vsgrid" prepare "$p/1AJJ.pdb" -o "1ajj_ph$ph.pqr" --ph "$ph" --json "1ajj_ph$ph.json"
     grep -q "pH $ph.0 (model pKa values, no titration): $states;" err.txt ||
       fail "1AJJ at pH $ph: states: $(grep 'pH' err.txt)"
     grep -q "total charge $charge e" err.txt || fail "1AJJ at pH $ph: $(grep 'total charge' err.txt), expected $charge"
+    hip=$(json_val "1ajj_ph$ph.json" HIP) lyn=$(json_val "1ajj_ph$ph.json" LYN)
+    [ "$hip $lyn" = "$([ "$ph" = 4 ] && echo "2 0" || echo "0 2")" ] && [ "$(json_val "1ajj_ph$ph.json" ph)" = "$ph" ] ||
+      fail "1AJJ at pH $ph: --json states HIP $hip, LYN $lyn, ph $(json_val "1ajj_ph$ph.json" ph)"
   done
   # states named in the input win at any pH: GLH 9, HIP 11, ASH 25, LYN 31 (-5 + 3 - 1 = -3)
   awk 'BEGIN { m[9] = "GLH"; m[11] = "HIP"; m[25] = "ASH"; m[31] = "LYN" }

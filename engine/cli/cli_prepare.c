@@ -14,7 +14,8 @@ static const char usage[] =
     "titration: hydrogens from pdb2pqr's residue templates (ideal geometry superposed on each\n"
     "residue; missing heavy atoms rebuilt the same way), Lys/Arg +, Asp/Glu -, charged N and C\n"
     "termini at each chain's ends, S-S bonded Cys as CYX, His as HID or HIE by its best\n"
-    "hydrogen-bond partner; alternate locations: highest occupancy (first on a tie).\n"
+    "hydrogen-bond partner; alternate locations: highest occupancy (first on a tie). Rotatable\n"
+    "polar H (Ser, Thr, Tyr, free Cys, Lys and N-terminal NH3+) are turned for hydrogen bonds.\n"
     "Cofactors, metals and other HETATM groups are kept: metal and halide ions with their formal\n"
     "charge, other groups with Gasteiger charges (Open Babel) and Bondi radii. Waters are dropped.\n"
     "DNA and RNA (DA DC DG DT, RA RC RG RU, A C G U written RA..RU) as pdb2pqr: NA.xml's\n"
@@ -34,7 +35,8 @@ static const char usage[] =
     "                  e.g. pdb2pqr --titration-state-method propka); termini, Arg, Tyr stay as above.\n"
     "                  Residues named HID, HIE, HIP, ASH, GLH, LYN, CYM, CYX (or HSD, HSE, HSP) in\n"
     "                  the input keep that state at any pH\n"
-    "  --keep-waters   keep HOH/WAT (charge 0, no hydrogens)\n"
+    "  --keep-waters   keep HOH/WAT: two H each (TIP3P geometry) turned for hydrogen bonds, the\n"
+    "                  force field's water charges (PDBQT: OA and HD)\n"
     "  --json FILE     summary as JSON\n"
     "A summary (atoms added, groups kept, missing atoms, total charge) goes to stderr.\n"
     "Exit 0 ok, 2 usage, 3 bad input, 7 PDBQT without Open Babel in this build, or PARSE on DNA.\n";
@@ -108,6 +110,20 @@ int vsg_cmd_prepare(int argc, char **argv)
             vsg_json_int(&j, "heavy_atoms_added", s.heavy_added);
             vsg_json_int(&j, "het_groups", s.het_groups);
             vsg_json_int(&j, "waters_dropped", s.waters_dropped);
+            vsg_json_int(&j, "residues", s.residues);
+            vsg_json_int(&j, "altlocs_dropped", s.altlocs_dropped);
+            vsg_json_int(&j, "disulfides", s.disulfides);
+            vsg_json_num(&j, "ph", o.ph);
+            vsg_json_object(&j, "states"); /* the states the pH gave, and the input's named ones */
+            vsg_json_int(&j, "HID", s.his_hid);
+            vsg_json_int(&j, "HIE", s.his_hie);
+            vsg_json_int(&j, "HIP", s.his_hip);
+            vsg_json_int(&j, "ASH", s.asp_ash);
+            vsg_json_int(&j, "GLH", s.glu_glh);
+            vsg_json_int(&j, "LYN", s.lys_lyn);
+            vsg_json_int(&j, "CYM", s.cys_cym);
+            vsg_json_int(&j, "kept_as_named", s.kept_named);
+            vsg_json_end(&j, '}');
             vsg_json_num(&j, "total_charge_e", s.total_charge);
             vsg_cli_json_finish(&j, jf, json, 0);
         }
