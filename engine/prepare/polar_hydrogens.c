@@ -6,7 +6,9 @@
  * of 10°, and the angle aimed at each acceptor); Tyr HH stays in the ring plane (its template
  * dihedral or 180° from it); Lys NZ's HZ1–3 and an N-terminal NH3+ (H, H2, H3, not Pro's) turn
  * as one staggered rotor about CE–NZ / CA–N (12 steps of 10° over the rotor's 120°, and the
- * angles that aim each H at each acceptor). A water's two H keep TIP3P's geometry (0.9572 Å,
+ * angles that aim each H at each acceptor); a neutral LYN's two H (a pH above 10) turn freely
+ * about CE–NZ. ASH's and GLH's acid H stay syn as the templates place them (pdb2pqr may move
+ * such an H to the other oxygen: not done). A water's two H keep TIP3P's geometry (0.9572 Å,
  * 104.52°) and are set to donate to the best pair of acceptors, or to the best one (the other H
  * turned in 30° steps about it). Only dihedrals change: every H is its first position rotated
  * about the group's axis (bond lengths and angles kept), a water as a rigid body.
@@ -487,7 +489,8 @@ vsg_status prep_polar_hydrogens(job *j)
                     (!strcmp(f, "THR") && make_rotor(j, i, n, "CB", "OG1", hg1, 1, 1, &rot[nrot])) ||
                     (!strcmp(f, "CYS") && make_rotor(j, i, n, "CB", "SG", hg, 1, 1, &rot[nrot])) ||
                     (!strcmp(f, "TYR") && make_rotor(j, i, n, "CZ", "OH", hh, 1, 2, &rot[nrot])) ||
-                    (!strcmp(f, "LYS") && make_rotor(j, i, n, "CE", "NZ", hz, 3, 3, &rot[nrot]));
+                    (!strcmp(f, "LYS") && make_rotor(j, i, n, "CE", "NZ", hz, 3, 3, &rot[nrot])) ||
+                    (!strcmp(f, "LYN") && make_rotor(j, i, n, "CE", "NZ", hz, 2, 1, &rot[nrot])); /* 2 H: free */
             nrot += p->nterm && strcmp(f, "PRO") != 0 && make_rotor(j, i, n, "CA", "N", h3, 3, 3, &rot[nrot]);
         }
         i += n;
