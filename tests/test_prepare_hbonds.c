@@ -7,7 +7,8 @@
  * HD, neutral. Then the step again on the prepared atoms, each group turned away first: bond
  * lengths and angles to the axis unchanged to 1e-6, the H back on their acceptors. With
  * ../shared/data: 1AJJ's Ser HG dihedrals within 30° of pdb2pqr's (its regression output, made
- * with the default optimisation) for at least 4 of 5 (measured 4/5; the template's: 2/5). */
+ * with the default optimisation) for at least 4 of 5 (measured 4/5; the template's: 2/5). A
+ * neutral LYN (pH 11) turns its two H to an acetate O placed between them (test_lyn). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,8 +189,104 @@ static int index_of(int n, int resseq, const char *resn, const char *name, const
     return -1;
 }
 
+/* A neutral LYN (pH 11) turns its two H for a hydrogen bond: Lys 31 of 1AJJ (between Cys 30 and
+ * Asp 32: a chain end stays LYS with AMBER, which has no terminal LYN), then an acetate
+ * O 2.9 Å from NZ on the tetrahedral cone, 60° around the axis from where the template puts HZ1
+ * (between the two H): one H must reach it (H···O < 2.1 Å; unturned, both stay ≥ 2.3 Å). */
+static void test_lyn(void)
+{
+    static const char lys[] = /* 1AJJ Cys 30, Lys 31, Asp 32: the Lys inside the chain */
+        "ATOM    197  N   CYS A  30      11.642   1.769   1.627  1.00  8.98           N\n"
+        "ATOM    198  CA  CYS A  30      10.308   1.231   1.844  1.00  8.79           C\n"
+        "ATOM    199  C   CYS A  30      10.165  -0.045   1.028  1.00  8.65           C\n"
+        "ATOM    200  O   CYS A  30      10.718  -0.155  -0.073  1.00  8.67           O\n"
+        "ATOM    201  CB  CYS A  30       9.251   2.238   1.385  1.00  8.28           C\n"
+        "ATOM    202  SG  CYS A  30       9.248   3.843   2.263  1.00  8.85           S\n"
+        "ATOM    203  N   LYS A  31       9.281  -0.933   1.486  1.00  8.62           N\n"
+        "ATOM    204  CA  LYS A  31       8.932  -2.176   0.793  1.00  8.61           C\n"
+        "ATOM    205  C   LYS A  31       8.417  -1.878  -0.598  1.00  8.11           C\n"
+        "ATOM    206  O   LYS A  31       8.694  -2.599  -1.550  1.00  8.54           O\n"
+        "ATOM    207  CB  LYS A  31       7.829  -2.934   1.499  1.00  9.44           C\n"
+        "ATOM    208  CG  LYS A  31       8.216  -3.595   2.812  1.00 11.96           C\n"
+        "ATOM    209  CD  LYS A  31       6.969  -4.196   3.458  1.00 13.86           C\n"
+        "ATOM    210  CE  LYS A  31       7.305  -5.281   4.475  1.00 15.64           C\n"
+        "ATOM    211  NZ  LYS A  31       7.783  -4.787   5.762  1.00 17.22           N\n"
+        "ATOM    212  N   ASP A  32       7.688  -0.763  -0.767  1.00  7.58           N\n"
+        "ATOM    213  CA  ASP A  32       7.129  -0.377  -2.056  1.00  7.22           C\n"
+        "ATOM    214  C   ASP A  32       7.925   0.707  -2.762  1.00  6.99           C\n"
+        "ATOM    215  O   ASP A  32       7.476   1.297  -3.757  1.00  6.66           O\n"
+        "ATOM    216  CB  ASP A  32       5.716   0.132  -1.849  1.00  8.00           C\n"
+        "ATOM    217  CG  ASP A  32       5.553   1.400  -0.990  1.00  8.35           C\n"
+        "ATOM    218  OD1 ASP A  32       6.506   1.891  -0.359  1.00  6.51           O\n"
+        "ATOM    219  OD2 ASP A  32       4.424   1.888  -0.951  1.00 10.68           O\n";
+    char path[512];
+    snprintf(path, sizeof path, "%s/test_prepare_lyn.pdb", VSG_BINARY_DIR);
+    vsg_prep_options o;
+    vsg_prep_options_default(&o);
+    o.ph = 11;
+    static atom a[64];
+    char *text = NULL;
+    vsg_prep_summary s;
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs(lys, f);
+    fclose(f);
+    CHECK(vsg_receptor_prepare(path, &o, &text, &s) == VSG_OK);
+    int n = text ? parse(text, a, 64, 0) : 0;
+    const atom *ce = find(a, n, 31, "CE"), *nz = find(a, n, 31, "NZ"), *h1 = find(a, n, 31, "HZ1");
+    CHECK(s.lys_lyn == 1 && ce && nz && h1 && !find(a, n, 31, "HZ3"));
+    if (!ce || !nz || !h1) {
+        free(text);
+        vsg_prep_summary_free(&s);
+        return;
+    }
+    /* the O: HZ1's direction turned 60° about CE→NZ, at the tetrahedral angle, 2.9 Å from NZ */
+    double u[3], v[3], w[3], o1[3];
+    for (int e = 0; e < 3; e++)
+        u[e] = nz->x[e] - ce->x[e], v[e] = h1->x[e] - nz->x[e];
+    unitv(u);
+    unitv(v);
+    rotate(u, v, 60 * 3.14159265358979323846 / 180, w);
+    for (int e = 0; e < 3; e++)
+        o1[e] = nz->x[e] + 2.9 * w[e];
+    double before = 1e9;
+    for (int k = 1; k <= 2; k++) {
+        const atom *h = find(a, n, 31, k == 1 ? "HZ1" : "HZ2");
+        double d = h ? dist(h->x, o1) : 0;
+        before = d < before ? d : before;
+    }
+    free(text);
+    vsg_prep_summary_free(&s);
+    double side[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+    unitv(side);
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs(lys, f);
+    write_acetate(f, 1, o1, w, side);
+    fputs("END\n", f);
+    fclose(f);
+    CHECK(vsg_receptor_prepare(path, &o, &text, &s) == VSG_OK);
+    n = text ? parse(text, a, 64, 0) : 0;
+    double after = 1e9;
+    for (int k = 1; k <= 2; k++) {
+        const atom *h = find(a, n, 31, k == 1 ? "HZ1" : "HZ2");
+        double d = h ? dist(h->x, o1) : 1e9;
+        after = d < after ? d : after;
+    }
+    printf("LYN: nearest HZ to the acetate O %.2f A turned (%.2f A where the template puts them)\n", after, before);
+    CHECK(before >= 2.3);
+    CHECK(after < 2.1);
+    free(text);
+    vsg_prep_summary_free(&s);
+}
+
 int main(void)
 {
+    test_lyn();
     char path[512];
     snprintf(path, sizeof path, "%s/test_prepare_hbonds.pdb", VSG_BINARY_DIR);
     FILE *f = fopen(path, "w");
