@@ -7,7 +7,7 @@
 # kcal/mol; the PB grid of XIAP and a screen of its 100 docked actives (CSV, the best 10 as SDF);
 # the electrostatic potential on myoglobin's molecular surface (PLY mesh, per-residue table, PNG
 # picture) and a slice of the 1STP grid as a picture, with biotin drawn over it. GPU where
-# present, else CPU (the docking step then needs about 100 CPU-seconds).
+# present, else CPU (the docking step then takes about 45 s on 2 cores).
 # Builds vsgrid into build/ first if needed (its progress shown). Outputs land in out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
