@@ -67,5 +67,17 @@ else
   expect_rc 0 "$vsgrid" maps zero.pdbqt --scoring ad4 --around "$lig" --ligand-types C -o z/m --device cpu --allow-zero-charges --quiet
   expect_rc 2 "$vsgrid" maps zero.pdbqt --scoring vina --around "$lig" -o z/v --allow-zero-charges
 fi
+# the whole 3CE3 entry keeps its inhibitor (HETATM 1FN) as part of the receptor: prepare names
+# it and says to remove a bound ligand; maps around that very ligand warn that its pocket is full
+e=$shared/autodock_gpu/3ce3
+if [ -f "$e/3CE3.pdb" ]; then
+  expect_rc 0 "$vsgrid" prepare "$e/3CE3.pdb" -o 3ce3.pqr
+  grep -q "1FN A1401 (34 atoms): kept" err.txt && grep -q "remove a bound ligand's lines" err.txt ||
+    fail "prepare 3CE3: the kept ligand is not named: $(cat err.txt)"
+  if have_openbabel "$vsgrid"; then # (maps prepare the PDB into a PDBQT)
+    expect_rc 0 "$vsgrid" maps "$e/3CE3.pdb" --scoring vina --around "$e/3ce3_ligand.pdb" -o m3/r --quiet
+    grep -q "34 of the 34 heavy atoms .* (first: 1FN A1401)" err.txt || fail "maps in 3CE3's own ligand: $(cat err.txt)"
+  fi
+fi
 echo "$fails failure(s)"
 [ "$fails" = 0 ]

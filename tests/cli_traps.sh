@@ -86,6 +86,14 @@ expect_rc 3 "$vsgrid" grid "$rec" --method coulomb --box 80,80,80,10,10,10 --dev
 expect_rc 3 "$vsgrid" rescore "$rec" far.pdbqt --method coulomb --device cpu --devices cpu -o r.csv --quiet
 grep -q "not placed on this receptor" err.txt || fail "rescore, far poses: $(cat err.txt)"
 expect_rc 3 "$vsgrid" rescore "$rec" far.pdbqt --scoring ad4 --device cpu --devices cpu -o r.csv --quiet
+# a co-crystallised ligand left in the receptor fills the pocket the box is around: warned
+{ grep -E "^(ATOM|HETATM)" "$rec"; grep -E "^(ATOM|HETATM)" "$lig" | sed 's/^ATOM  /HETATM/'; } > holo.pdbqt
+expect_rc 0 "$vsgrid" grid holo.pdbqt --method coulomb --around "$lig" --spacing 1 --device cpu -o h.vsg --quiet
+grep -q "the ligand itself is part of the receptor" err.txt || fail "grid around a ligand inside the receptor: no warning: $(cat err.txt)"
+expect_rc 0 "$vsgrid" maps holo.pdbqt --scoring vina --around "$lig" -o holo/m --quiet
+grep -q "the ligand itself is part of the receptor" err.txt || fail "maps around a ligand inside the receptor: no warning"
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --around "$lig" -o apo/m --quiet
+grep -q "part of the receptor" err.txt && fail "maps around biotin in the apo receptor warned: $(cat err.txt)"
 # a PDB coordinate its 8.3 columns cannot hold: a format error naming the line (was 'out of memory')
 printf 'ATOM      1  N   GLY A   1     1.0e+28   2.000   3.000  1.00  0.00           N\nEND\n' > huge.pdb
 expect_rc 3 "$vsgrid" prepare huge.pdb -o huge.pqr

@@ -75,6 +75,11 @@ vsg_status vsg_cli_receptor_not_grid(const char *path);
 /* The ligand of --around: PQR, PDBQT and MOL2 as the molecule readers read them (every atom);
  * any other ligand format (SDF, a crystal ligand's PDB, .gz) by its first record. */
 vsg_status vsg_cli_read_around(const char *path, vsg_molecule **m);
+/* A warning (and 1) when most heavy atoms of the box's ligand coincide (< 1 Å) with receptor
+ * atoms: a co-crystallised ligand kept in the receptor (vsgrid prepare keeps HETATM groups)
+ * fills the pocket the box is around. 0 otherwise. */
+int vsg_cli_warn_ligand_in_receptor(const char *cmd, const vsg_molecule *rec, const char *rec_path,
+                                    const vsg_molecule *lig, const char *lig_path);
 /* Distance (Å) from the box [lo, hi] to the nearest receptor atom (0 inside; INFINITY without atoms). */
 double vsg_cli_box_distance(const vsg_molecule *m, const double lo[3], const double hi[3]);
 /* An output path that cannot be written (its folder missing or read-only, or a folder itself):

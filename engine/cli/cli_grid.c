@@ -207,6 +207,7 @@ static int check_receptor(const grid_cli *c, const char *cmd, const char *path, 
             for (int d = 0; d < 3; d++) lo[d] = fmin(lo[d], x[d]), hi[d] = fmax(hi[d], x[d]);
         }
         if (!(lo[0] <= hi[0])) return 0;
+        vsg_cli_warn_ligand_in_receptor(cmd, m, path, around, c->around);
         what = "--around";
     } else if (c->p.box_mode == VSG_BOX_EXPLICIT) {
         for (int d = 0; d < 3; d++)

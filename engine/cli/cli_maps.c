@@ -415,6 +415,12 @@ int vsg_cmd_maps(int argc, char **argv)
                           rec_path);
     }
     if (st == VSG_OK) check_box(rec, rec_path, box.center, box.size);
+    if (st == VSG_OK && around) {
+        vsg_molecule *lig = NULL;
+        if (vsg_cli_read_around(around, &lig) == VSG_OK)
+            vsg_cli_warn_ligand_in_receptor("maps", rec, rec_path, lig, around);
+        vsg_molecule_free(lig);
+    }
     if (st == VSG_OK && ad4) {
         /* the gpf beside the maps, then the maps from it by `vsgrid grid --gpf`'s code */
         size_t plen = strlen(prefix) + 8;

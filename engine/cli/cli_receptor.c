@@ -77,3 +77,29 @@ vsg_status vsg_cli_read_around(const char *path, vsg_molecule **m)
         return vsg_molecule_read(path, NULL, m);
     return vsg_ligand_file_molecule(path, m); /* SDF, PDB (no charges needed for a box), ... */
 }
+
+int vsg_cli_warn_ligand_in_receptor(const char *cmd, const vsg_molecule *rec, const char *rec_path,
+                                    const vsg_molecule *lig, const char *lig_path)
+{
+    size_t nl = vsg_molecule_atom_count(lig), nr = vsg_molecule_atom_count(rec), heavy = 0, covered = 0;
+    vsg_atom_info a, b, first;
+    memset(&first, 0, sizeof first);
+    for (size_t i = 0; i < nl; i++) {
+        if (vsg_molecule_atom(lig, i, &a) != VSG_OK || !strcmp(a.element, "H")) continue;
+        heavy++;
+        for (size_t k = 0; k < nr; k++) {
+            if (vsg_molecule_atom(rec, k, &b) != VSG_OK) continue;
+            const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+            if (dx * dx + dy * dy + dz * dz < 1.0) { /* within 1 Å: the same atom, not a contact */
+                if (!covered++) first = b;
+                break;
+            }
+        }
+    }
+    if (heavy == 0 || 2 * covered < heavy) return 0;
+    vsg_warn("%s: %zu of the %zu heavy atoms of %s lie within 1 A of atoms of %s (first: %s %c%d): the ligand itself "
+             "is part of the receptor, so its pocket is full and docking or scoring there gives clashes. Remove its "
+             "HETATM lines from the receptor (a co-crystallised ligand), then prepare it again",
+             cmd, covered, heavy, lig_path, rec_path, first.residue_name, first.chain, first.residue_number);
+    return 1;
+}

@@ -270,8 +270,12 @@ vsg_status prep_charge_groups(job *j, const vsg_prep_options *o)
                       m->a[p->first].resseq, q);
             continue;
         }
-        if (o->format == VSG_PREP_PDBQT)
-            continue; /* charged with the whole structure */
+        j->organic_groups++;
+        if (o->format == VSG_PREP_PDBQT) { /* charged with the whole structure */
+            prep_printf(&j->notes, "  %s %c%d (%d atoms): kept, Gasteiger charges with the whole structure\n", p->resn,
+                        m->a[p->first].chain, m->a[p->first].resseq, p->n);
+            continue;
+        }
         /* the organic part; metal atoms (no covalent radius: Fe of a haem, Zn of a cluster) take
            their usual ion charge, 0 when it is not known */
         int n = j->nout - start, norg = 0, nmetal = 0, metal_q = 0;

@@ -70,6 +70,7 @@ typedef struct {
     sbuf notes;
     vsg_prep_summary s;
     int missing_heavy, unplaced, h_dropped, extra_dropped, unknown, waters_kept;
+    int organic_groups; /* HETATM groups kept that are not lone ions: a bound ligand may be one */
     int na_dna, na_rna, na_5, na_3, na_gaps; /* nucleotides; 5'/3' ends (H5T, H3T); O3'–P gaps */
 } job;
 

@@ -172,6 +172,10 @@ vsg_status vsg_receptor_prepare(const char *path, const vsg_prep_options *opt, c
                 o.ph, j.s.his_hip, j.s.asp_ash, j.s.glu_glh, j.s.lys_lyn, j.s.cys_cym, j.s.kept_named);
     if (j.notes.s)
         prep_printf(&rep, "%s", j.notes.s);
+    if (j.organic_groups) /* a co-crystallised ligand fills the pocket it is docked into */
+        prep_printf(&rep, "  note: the %d HETATM group%s above %s part of the receptor: keep cofactors, but remove a bound "
+                          "ligand's lines before docking into its site\n",
+                    j.organic_groups, j.organic_groups > 1 ? "s" : "", j.organic_groups > 1 ? "are" : "is");
     prep_printf(&rep, "  total charge %+.4f e\n", total);
     if (out.oom || rep.oom) {
         free(out.s);
