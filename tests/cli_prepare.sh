@@ -73,7 +73,10 @@ expect_rc 0 "$vsgrid" surface dipeptide.pdb -o dip.ply
 grep -q "prepared dipeptide.pdb" err.txt && [ -s dip.ply ] || fail "surface of a PDB: $(head -3 err.txt)"
 
 have_ob=0
-"$vsgrid" prepare dipeptide.pdb -o dip.pdbqt > /dev/null 2>&1 && have_ob=1
+if have_openbabel "$vsgrid"; then # (a failed PDBQT preparation is a failure, not a skip)
+  have_ob=1
+  expect_rc 0 "$vsgrid" prepare dipeptide.pdb -o dip.pdbqt
+fi
 
 shared=${VSG_SHARED_DATA:-$src/../shared/data}
 p=$shared/pqr/pdb2pqr

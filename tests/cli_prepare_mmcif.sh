@@ -120,8 +120,9 @@ grep -q "total charge +2.0000 e" err.txt || fail "edge.cif: total charge: $(grep
 grep -q '^ATOM.* SG  CYS A   5A      5\.534   6\.993   9\.751' edge_cif.pqr || fail "edge.cif: SG not altloc B's (occupancy 0.60)"
 grep -q '^HETATM.* CA  CA  B  73 ' edge_cif.pqr || fail "edge.cif: the Ca ion (chain AA) is not B 73"
 grep -q '90\.000' edge_cif.pqr && fail "edge.cif: an atom of model 2 was read"
-if "$vsgrid" prepare edge.pdb -o edge_pdb.pdbqt > /dev/null 2>&1; then
+if have_openbabel "$vsgrid"; then
   have_ob=1
+  expect_rc 0 "$vsgrid" prepare edge.pdb -o edge_pdb.pdbqt
   expect_rc 0 "$vsgrid" prepare edge.cif -o edge_cif.pdbqt
   same_but_remark edge_cif.pdbqt edge_pdb.pdbqt "edge cases, PDBQT"
 else

@@ -140,7 +140,8 @@ done
 grep -q " O2' RU  I -72" rna1_amber.pqr || fail "U not written as RU (pdb2pqr's name)"
 
 # PDBQT: the bases' acceptor N (NA), aromatic C (A), the phosphate's charge on its residue
-if "$vsgrid" prepare dna.pdb -o dna.pdbqt > /dev/null 2>&1; then
+if have_openbabel "$vsgrid"; then # (a failed PDBQT preparation is a failure, not a skip)
+  expect_rc 0 "$vsgrid" prepare dna.pdb -o dna.pdbqt
   types=$(awk '/^ATOM/ { printf "%s:%s ", substr($0, 13, 4), $NF }' dna.pdbqt | tr -s ' ')
   for t in " N9 :N " " N7 :NA " " N1 :NA " " N6 :N " " C8 :A " " P :P " " OP1:OA " " H61:HD " " N3 :NA " " H5T:HD "; do
     case " $types" in *"$t"*) ;; *) fail "PDBQT type $t missing: $types" ;; esac

@@ -32,9 +32,10 @@ expect_rc 0 "$vsgrid" rescore rec.pqr "$lig" --method coulomb --device cpu --dev
 [ "$(rows a.csv)" = "$(rows b.csv)" ] || fail "rescore coulomb: PDB $(rows a.csv) vs PQR $(rows b.csv)"
 awk -F, 'NR == 2 && !($6 < -0.5) { exit 1 }' a.csv || fail "rescore coulomb: biotin should score < -0.5: $(cat a.csv)"
 
-if ! "$vsgrid" prepare rec.pdb -o rec.pdbqt > /dev/null 2>&1; then
+if ! have_openbabel "$vsgrid"; then
   skip_part "Vina and AutoDock4 with a PDB receptor" "vsgrid built without Open Babel (PDBQT preparation)"
 else
+  expect_rc 0 "$vsgrid" prepare rec.pdb -o rec.pdbqt
   # Vina on the receptor's atoms
   expect_rc 0 "$vsgrid" rescore rec.pdb "$lig" --scoring vina -o a.csv
   expect_rc 0 "$vsgrid" rescore rec.pdbqt "$lig" --scoring vina -o b.csv --quiet
