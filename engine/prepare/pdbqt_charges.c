@@ -19,11 +19,13 @@ static int find_out(const job *j, int first, int count, const char *name)
     return -1;
 }
 
-static int add_bond(vsg_ligand *lig, int a, int b, int order)
+/* A bond a–b, or a higher order for it when bonds[from..] has it already: a residue's bonds are
+ * all added in its own block (from = the block's first bond), so the scan stays in the residue. */
+static int add_bond(vsg_ligand *lig, int from, int a, int b, int order)
 {
     if (a < 0 || b < 0 || a == b)
         return 1;
-    for (int e = 0; e < lig->nbonds; e++)
+    for (int e = from; e < lig->nbonds; e++)
         if ((lig->bonds[e].a == a && lig->bonds[e].b == b) || (lig->bonds[e].a == b && lig->bonds[e].b == a)) {
             lig->bonds[e].order = order > lig->bonds[e].order ? order : lig->bonds[e].order;
             return 1;
@@ -74,21 +76,14 @@ static int reorder_group(patom *a, int n)
 {
     if (n < 3)
         return 1;
+    /* iterative depth-first search, an atom emitted when popped; its terminal neighbours (one
+       bond: O, N, halogens) right after it */
+    int cap = 8 * n + 16, k = 0; /* pushes: at most one per bond end */
     patom *tmp = malloc((size_t)n * sizeof *tmp);
-    int *stack = malloc((size_t)n * sizeof *stack), *done = calloc((size_t)n, sizeof *done), k = 0;
+    int *stack = malloc((size_t)cap * sizeof *stack), *done = calloc((size_t)n, sizeof *done);
     if (!tmp || !stack || !done) {
         free(tmp);
         free(stack);
-        free(done);
-        return 0;
-    }
-    /* iterative depth-first search, an atom emitted when popped; its terminal neighbours (one
-       bond: O, N, halogens) right after it */
-    int cap = 8 * n + 16; /* pushes: at most one per bond end */
-    free(stack);
-    stack = malloc((size_t)cap * sizeof *stack);
-    if (!stack) {
-        free(tmp);
         free(done);
         return 0;
     }
@@ -251,7 +246,7 @@ vsg_status prep_pdbqt_charges(job *j, vsg_ligand *lig)
                     double ra = prep_covalent_radius(j->out[a].element), rb = prep_covalent_radius(j->out[b].element);
                     double lim = ra + rb + 0.45;
                     if (ra > 0 && rb > 0 && prep_dist2(j->out[a].x, j->out[b].x) < lim * lim)
-                        ok &= add_bond(lig, a, b, 1);
+                        ok &= add_bond(lig, from, a, b, 1);
                 }
             if (ok) {
                 prep_mark_planar_rings(lig, from);
@@ -259,22 +254,23 @@ vsg_status prep_pdbqt_charges(job *j, vsg_ligand *lig)
             }
             continue;
         }
+        const int block = lig->nbonds; /* this residue's bonds, its links to earlier ones included */
         tres t;
         prep_residue_template(p, &t);
         for (int k = 0; k < t.n; k++)
             for (int b = 0; b < t.a[k].nb; b++)
-                ok &= add_bond(lig, ATOM_OF(r, t.a[k].name), ATOM_OF(r, t.a[k].bond[b]), 1);
+                ok &= add_bond(lig, block, ATOM_OF(r, t.a[k].name), ATOM_OF(r, t.a[k].bond[b]), 1);
         if (p->kind == 3) {
             for (int e = 0; nucleotide_bonds[e]; e++) {
                 char bases[8], a1[8], a2[8];
                 int order;
                 if (sscanf(nucleotide_bonds[e], "%7s %7s %7s %d", bases, a1, a2, &order) == 4 &&
                     (bases[0] == '*' || strchr(bases, p->ff[1])))
-                    ok &= add_bond(lig, ATOM_OF(r, a1), ATOM_OF(r, a2), order);
+                    ok &= add_bond(lig, block, ATOM_OF(r, a1), ATOM_OF(r, a2), order);
             }
             int f;
             if (p->prev >= 0)
-                ok &= add_bond(lig, ATOM_OF(p->prev, "O3'"), ATOM_OF(r, "P"), 1);
+                ok &= add_bond(lig, block, ATOM_OF(p->prev, "O3'"), ATOM_OF(r, "P"), 1);
             if ((f = ATOM_OF(r, "O2P")) >= 0)
                 lig->atoms[f].formal = -1;
             continue;
@@ -283,10 +279,10 @@ vsg_status prep_pdbqt_charges(job *j, vsg_ligand *lig)
             char rp[8], a1[8], a2[8];
             int order;
             if (sscanf(multiple_bonds[e], "%7s %7s %7s %d", rp, a1, a2, &order) == 4 && res_matches(rp, p->ff))
-                ok &= add_bond(lig, ATOM_OF(r, a1), ATOM_OF(r, a2), order);
+                ok &= add_bond(lig, block, ATOM_OF(r, a1), ATOM_OF(r, a2), order);
         }
         if (p->prev >= 0)
-            ok &= add_bond(lig, ATOM_OF(p->prev, "C"), ATOM_OF(r, "N"), 1);
+            ok &= add_bond(lig, block, ATOM_OF(p->prev, "C"), ATOM_OF(r, "N"), 1);
         int f;
         if (p->nterm && (f = ATOM_OF(r, "N")) >= 0)
             lig->atoms[f].formal = 1;
@@ -311,7 +307,7 @@ vsg_status prep_pdbqt_charges(job *j, vsg_ligand *lig)
                     continue;
                 int sg2 = ATOM_OF(s, "SG");
                 if (sg2 >= 0 && prep_dist2(j->out[sg].x, j->out[sg2].x) < 2.5 * 2.5)
-                    ok &= add_bond(lig, sg, sg2, 1);
+                    ok &= add_bond(lig, block, sg, sg2, 1);
             }
         }
     }

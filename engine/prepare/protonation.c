@@ -3,7 +3,7 @@
  * pKa prediction of the structure (for that: PROPKA, e.g. through pdb2pqr --titration-state-method
  * propka). A state named in the input (HID, HIE, HIP, ASH, GLH, LYN, CYM, CYX; CHARMM's HSD,
  * HSE, HSP) is kept whatever the pH. Cys pairs with SG–SG < 2.5 Å are CYX at any pH; a neutral
- * His is HID or HIE by hydrogen-bond partners near the ring nitrogens (his_score), HIE on a tie.
+ * His is HID or HIE by hydrogen-bond partners near the ring nitrogens (his_score), HID on a tie.
  * Termini stay charged (OpenMM and pdb2pqr without PROPKA do the same). Arg and Tyr stay
  * protonated: AMBER.DAT has no ARN or TYM. */
 #include <math.h>

@@ -46,7 +46,10 @@ vsg_status vsg_receptor_read(const char *path, vsg_prep_format format, vsg_molec
     snprintf(tmp, sizeof tmp, "%s/vsgrid-receptor-XXXXXX", dir && dir[0] ? dir : "/tmp");
     int fd = mkstemp(tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+    int written = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0) /* closed on every path, a failed write too */
+        written = 0;
+    if (!written) {
         if (f == NULL && fd >= 0)
             close(fd);
         if (fd >= 0)
