@@ -68,6 +68,10 @@ else
   expect_rc 0 "$vsgrid" maps zero.pdbqt --scoring ad4 --around "$lig" --ligand-types C -o z/m --device cpu --allow-zero-charges --quiet
   expect_rc 2 "$vsgrid" maps zero.pdbqt --scoring vina --around "$lig" -o z/v --allow-zero-charges
 fi
+# the whole 1STP entry keeps biotin (HETATM BTN) in the receptor: rescoring biotin there warns
+expect_rc 0 "$vsgrid" rescore "$pdb" "$lig" --method coulomb --device cpu --devices cpu -o holo.csv
+grep -q "of the 16 heavy atoms of .*biotin.pdbqt lie within 1 A of atoms of .*1STP.pdb (first: BTN" err.txt ||
+  fail "rescore in 1STP with its biotin: no warning: $(grep -i warn err.txt)"
 # the whole 3CE3 entry keeps its inhibitor (HETATM 1FN) as part of the receptor: prepare names
 # it and says to remove a bound ligand; maps around that very ligand warn that its pocket is full
 e=$shared/autodock_gpu/3ce3

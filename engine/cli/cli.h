@@ -80,6 +80,8 @@ vsg_status vsg_cli_read_around(const char *path, vsg_molecule **m);
  * fills the pocket the box is around. 0 otherwise. */
 int vsg_cli_warn_ligand_in_receptor(const char *cmd, const vsg_molecule *rec, const char *rec_path,
                                     const vsg_molecule *lig, const char *lig_path);
+/* The same for poses to rescore: the first record of the file poses against the receptor. */
+int vsg_cli_warn_poses_in_receptor(const char *cmd, const vsg_molecule *rec, const char *rec_path, const char *poses);
 /* Distance (Å) from the box [lo, hi] to the nearest receptor atom (0 inside; INFINITY without atoms). */
 double vsg_cli_box_distance(const vsg_molecule *m, const double lo[3], const double hi[3]);
 /* An output path that cannot be written (its folder missing or read-only, or a folder itself):

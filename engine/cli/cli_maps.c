@@ -391,6 +391,7 @@ int vsg_cmd_maps(int argc, char **argv)
         if (!(keep = malloc(klen))) return vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "out of memory"));
         snprintf(keep, klen, "%s.receptor.pdbqt", prefix);
         st = vsg_cli_receptor_pdbqt(rec_path, keep, quiet, &rec_path);
+        if (st == VSG_OK && !quiet) fprintf(stderr, "vsgrid maps: the prepared receptor is %s (the gpf names it)\n", keep);
     }
     if (st == VSG_OK) st = vsg_cli_read_receptor(rec_path, VSG_PREP_PDBQT, quiet || keep, &rec);
     if (st != VSG_OK && strstr(vsg_last_error(), "unknown AutoDock atom type")) {

@@ -43,7 +43,6 @@ vsg_status vsg_cli_receptor_pdbqt(const char *path, const char *keep, int quiet,
     if (f && fclose(f) != 0) ok = 0;
     free(text);
     if (!ok) return vsg_fail(VSG_E_IO, "cannot write the prepared receptor %s", keep);
-    if (!quiet) fprintf(stderr, "vsgrid: prepared receptor written to %s (the gpf names it)\n", keep);
     *used = keep;
     return VSG_OK;
 }
@@ -102,4 +101,16 @@ int vsg_cli_warn_ligand_in_receptor(const char *cmd, const vsg_molecule *rec, co
              "HETATM lines from the receptor (a co-crystallised ligand), then prepare it again",
              cmd, covered, heavy, lig_path, rec_path, first.residue_name, first.chain, first.residue_number);
     return 1;
+}
+
+int vsg_cli_warn_poses_in_receptor(const char *cmd, const vsg_molecule *rec, const char *rec_path, const char *poses)
+{
+    vsg_molecule *first = NULL; /* the first record stands for the poses: a holo receptor holds them all */
+    if (!poses || !strcmp(poses, "-") || vsg_ligand_file_molecule(poses, &first) != VSG_OK) {
+        vsg_molecule_free(first);
+        return 0;
+    }
+    int warned = vsg_cli_warn_ligand_in_receptor(cmd, rec, rec_path, first, poses);
+    vsg_molecule_free(first);
+    return warned;
 }

@@ -744,16 +744,6 @@ static int rescore_ad4(int argc, char **argv)
     char rec_pdbqt[PATH_MAX + 32];
     double maps_s = 0.0;
     vsg_status st = vsg_ad4_params_builtin(&par);
-    if (st == VSG_OK) st = vsg_cli_read_receptor(c.receptor, VSG_PREP_PDBQT, c.quiet, &rec); /* a PDB: prepared */
-    if (st == VSG_OK && (rc = vsg_cli_check_charges("rescore", c.receptor, rec, c.allow_zero_charges)) != 0) {
-        if (csv != stdout) fclose(csv);
-        goto done;
-    }
-    double pass1_s = vsg_now();
-    if (st == VSG_OK) st = ad4_pass1(&c, &par, &P);
-    pass1_s = vsg_now() - pass1_s;
-    if (st == VSG_OK && P.skipped[0])
-        vsg_warn("pose atom types without AutoDock4 parameters (no map; their poses get status untyped): %s", P.skipped);
     /* where the maps go: --keep-maps PREFIX, else a private temporary folder */
     if (st == VSG_OK && c.keep) {
         if (strlen(c.keep) + 16 >= sizeof prefix) st = vsg_fail(VSG_E_ARG, "--keep-maps: path too long");
@@ -770,14 +760,24 @@ static int rescore_ad4(int argc, char **argv)
             snprintf(prefix, sizeof prefix, "%s/%s", tmpdir, name[0] ? name : "receptor");
         }
     }
-    /* the gpf, as `maps --scoring ad4` writes it, then the maps from it by the same code */
-    /* a PDB receptor: its PDBQT beside the maps, the file the gpf names (prepared again, quietly) */
+    /* a PDB receptor: prepared once, into a PDBQT beside the maps, the file the gpf names */
     const char *rec_used = c.receptor;
     if (st == VSG_OK) {
         snprintf(path, sizeof path, "%s.receptor.pdbqt", prefix);
-        st = vsg_cli_receptor_pdbqt(c.receptor, path, 1, &rec_used);
+        st = vsg_cli_receptor_pdbqt(c.receptor, path, c.quiet, &rec_used);
         if (st == VSG_OK && rec_used != c.receptor) snprintf(rec_pdbqt, sizeof rec_pdbqt, "%s", path), rec_used = rec_pdbqt;
     }
+    if (st == VSG_OK) st = vsg_cli_read_receptor(rec_used, VSG_PREP_PDBQT, c.quiet, &rec);
+    if (st == VSG_OK && (rc = vsg_cli_check_charges("rescore", c.receptor, rec, c.allow_zero_charges)) != 0) {
+        if (csv != stdout) fclose(csv);
+        goto done;
+    }
+    double pass1_s = vsg_now();
+    if (st == VSG_OK) st = ad4_pass1(&c, &par, &P);
+    pass1_s = vsg_now() - pass1_s;
+    if (st == VSG_OK && P.skipped[0])
+        vsg_warn("pose atom types without AutoDock4 parameters (no map; their poses get status untyped): %s", P.skipped);
+    /* the gpf, as `maps --scoring ad4` writes it, then the maps from it by the same code */
     if (st == VSG_OK) {
         const char *rec_in_gpf = rec_used;
         if (rec_used[0] != '/' && realpath(rec_used, abs_rec) && strlen(abs_rec) < 128) rec_in_gpf = abs_rec;
@@ -790,6 +790,7 @@ static int rescore_ad4(int argc, char **argv)
     if (st == VSG_OK) { /* after the receptor's types are checked (vsg_ad4_gpf_for_box) */
         double plo[3], phi[3];
         for (int d = 0; d < 3; d++) plo[d] = P.center[d] - 0.5 * P.size[d], phi[d] = P.center[d] + 0.5 * P.size[d];
+        vsg_cli_warn_poses_in_receptor("rescore", rec, c.receptor, c.inputs[0]);
         if ((rc = poses_near_receptor(rec, c.receptor, plo, phi)) != 0) {
             if (csv != stdout) fclose(csv);
             goto done;
@@ -936,6 +937,7 @@ int vsg_cmd_rescore(int argc, char **argv)
     double box_s = vsg_now();
     if (st == VSG_OK) st = poses_extent(&c, &box);
     box_s = vsg_now() - box_s;
+    if (st == VSG_OK) vsg_cli_warn_poses_in_receptor("rescore", m, c.receptor, c.inputs[0]);
     if (st == VSG_OK && (rc = poses_near_receptor(m, c.receptor, box.lo, box.hi)) != 0) {
         if (csv != stdout) fclose(csv);
         vsg_molecule_free(m);

@@ -284,6 +284,7 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
     vsg_status st;
     if (rescore) {
         st = vsg_cli_read_receptor(target, VSG_PREP_PDBQT, quiet, &rec); /* a PDB: prepared */
+        if (st == VSG_OK && ninputs > 0) vsg_cli_warn_poses_in_receptor(cmd, rec, target, inputs[0]);
         if (st == VSG_OK) st = vsg_vina_target_receptor(rec, sf, &t);
     } else {
         st = vsg_cli_receptor_not_grid(target);
