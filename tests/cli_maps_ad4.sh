@@ -86,9 +86,15 @@ done
 # the CPU twin gives the same maps as the default device (the GPU where there is one); the GPU's
 # e map (float sums) may round the other way at a few nodes: 0.001 apart at most, at <= 0.1 %
 expect_rc 0 "$vsgrid" maps "$rec" --scoring ad4 --around "$lig" --device cpu --threads 1 -o cpu/rec
-paste <(tail -n +7 ad4/rec.e.map) <(tail -n +7 cpu/rec.e.map) |
-  awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 0) n++; if (d > 0.00101) bad++ } END { exit !(bad == 0 && n <= 0.001 * NR) }' ||
-  fail "--device cpu: the e map is more than 0.001 from --device auto's, or at more than 0.1 % of the nodes"
+# (without a GPU both runs are the CPU twin: the e map must be the same file)
+if "$vsgrid" --version | grep -q "GPUs 0$"; then
+  cmp -s <(tail -n +4 ad4/rec.e.map) <(tail -n +4 cpu/rec.e.map) || fail "--device cpu: map e differs from --device auto (no GPU)"
+else
+  cmp -s <(sed -n 4,6p ad4/rec.e.map) <(sed -n 4,6p cpu/rec.e.map) || fail "--device cpu: the e map's header differs"
+  paste <(tail -n +7 ad4/rec.e.map) <(tail -n +7 cpu/rec.e.map) |
+    awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 0) n++; if (d > 0.00101) bad++ } END { exit !(bad == 0 && n <= 0.001 * NR) }' ||
+    fail "--device cpu: the e map is more than 0.001 from --device auto's, or at more than 0.1 % of the nodes"
+fi
 for t in A C NA OA N SA HD F Cl Br I P S d; do
   cmp -s <(tail -n +4 ad4/rec.$t.map) <(tail -n +4 cpu/rec.$t.map) || fail "--device cpu: map $t differs from --device auto"
 done
