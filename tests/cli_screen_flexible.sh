@@ -76,6 +76,11 @@ done
   fail "json: dock settings"
 [ "$(json_val a.json records)" = 3 ] && [ "$(json_val a.json scored)" = 2 ] || fail "json: records/scored"
 
+# the default devices (the GPU where there is one): the same rows and statuses (scores may differ)
+expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible --seed 5 --exhaustiveness 2 --steps 6000 \
+  --quiet -o auto.csv
+[ "$(cut -d, -f1-5,14 auto.csv)" = "$(cut -d, -f1-5,14 a.csv)" ] || fail "default devices: rows differ: $(cat auto.csv)"
+
 # the thread count changes nothing
 expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible "${dock[@]}" --threads 2 --quiet \
   -o b.csv --poses-out b.pdbqt
