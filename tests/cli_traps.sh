@@ -86,6 +86,16 @@ expect_rc 3 "$vsgrid" grid "$rec" --method coulomb --box 80,80,80,10,10,10 --dev
 expect_rc 3 "$vsgrid" rescore "$rec" far.pdbqt --method coulomb --device cpu --devices cpu -o r.csv --quiet
 grep -q "not placed on this receptor" err.txt || fail "rescore, far poses: $(cat err.txt)"
 expect_rc 3 "$vsgrid" rescore "$rec" far.pdbqt --scoring ad4 --device cpu --devices cpu -o r.csv --quiet
+# an SDF drawn in 2D (its header says 2D, every z 0): refused with a status that says what to do
+printf 'flat\n     RDKit          2D\n\n  3  2  0  0  0  0  0  0  0  0999 V2000\n%s\n%s\n%s\n  1  2  1  0\n  2  3  2  0\nM  END\n$$$$\n' \
+  "   10.0000    1.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0" \
+  "   11.2990    1.7500    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0" \
+  "   12.5981    1.0000    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0" > flat2d.sdf
+expect_rc 8 "$vsgrid" screen g.vsg flat2d.sdf -o r.csv --devices cpu --charges file --quiet
+grep -q ",not_3d,\"flat2d.sdf:1: .*EmbedMolecule" r.csv || fail "a 2D SDF: $(cat r.csv)"
+sed 's/          2D/          3D/' flat2d.sdf > flat3d.sdf  # a 3D structure that happens to lie at z = 0
+"$vsgrid" screen g.vsg flat3d.sdf -o r.csv --devices cpu --quiet 2>/dev/null
+grep -q ",not_3d," r.csv && fail "an SDF headed 3D was refused as 2D: $(cat r.csv)"
 # a co-crystallised ligand left in the receptor fills the pocket the box is around: warned
 { grep -E "^(ATOM|HETATM)" "$rec"; grep -E "^(ATOM|HETATM)" "$lig" | sed 's/^ATOM  /HETATM/'; } > holo.pdbqt
 expect_rc 0 "$vsgrid" grid holo.pdbqt --method coulomb --around "$lig" --spacing 1 --device cpu -o h.vsg --quiet

@@ -84,7 +84,7 @@ static const char rescore_usage[] =
     "  -o, --output FILE.csv   results ('-' = standard output). Columns: index, name, source,\n"
     "                          record, atoms, score_kcal_mol, elec_kcal_mol, atoms_outside,\n"
     "                          status (ok, outside, parse, io, no_atoms, no_charges,\n"
-    "                          zero_charges, bad_coord, too_many_atoms), message\n"
+    "                          zero_charges, bad_coord, not_3d, too_many_atoms), message\n"
     "  --sdf-out FILE.sdf      the scored poses as SDF with vsgrid_* score tags\n"
     "  --top N                 with --sdf-out: only the N best (lowest) scores, best first\n"
     "  --json FILE             screen's summary keys, plus receptor, method, nodes, node_count,\n"

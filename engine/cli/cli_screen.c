@@ -39,7 +39,7 @@ static const char screen_usage[] =
     "                          record, atoms, score_kcal_mol, one <term>_kcal_mol per term\n"
     "                          (elec; or vdw_hb, elec, desolv for map sets), atoms_outside,\n"
     "                          status (ok, outside, parse, io, no_atoms, no_charges,\n"
-    "                          zero_charges, bad_coord, too_many_atoms, untyped), message;\n"
+    "                          zero_charges, bad_coord, not_3d, too_many_atoms, untyped), message;\n"
     "                          map sets add ad4_intra last (autodock4's internal energy of\n"
     "                          a PDBQT pose, AD4.1 parameters; empty for other formats)\n"
     "  --sdf-out FILE.sdf      the scored molecules as SDF: SDF input as read plus vsgrid_*\n"

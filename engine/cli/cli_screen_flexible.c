@@ -42,7 +42,7 @@ const char vsg_cli_vina_flexible_help[] =
     "the CPU from the pose, whichever device searched); a record that cannot be docked gets its\n"
     "status and message: untyped, torsions (a malformed tree, or over --max-torsions),\n"
     "too_many_atoms, no_pose, disconnected (an SDF/MOL2 record of several molecules: a salt, a\n"
-    "mixture), the reader's codes. Record i (the index column) is docked with seed --seed + i:\n"
+    "mixture), the reader's codes (not_3d: a 2D SDF). Record i (the index column) is docked with seed --seed + i:\n"
     "the rows repeat exactly for a seed on a device, whatever --threads or the batch. (--placement\n"
     "rigid needs an AutoDock4 map set, a .maps.fld.)\n"
     "  --max-torsions N    records with more rotatable bonds get status torsions (default 32)\n"

@@ -779,6 +779,7 @@ typedef struct {
 #define VSG_LIG_NO_CHARGES "no_charges" /* no charges in the file and none assigned */
 #define VSG_LIG_ZERO_CHARGES "zero_charges" /* every charge exactly 0: flagged, never scored */
 #define VSG_LIG_BAD_COORD "bad_coord"   /* NaN/inf coordinate */
+#define VSG_LIG_NOT_3D "not_3d"         /* an SDF record with 2D coordinates (its header says 2D, every z 0) */
 #define VSG_LIG_TOO_MANY "too_many_atoms"
 #define VSG_LIG_TYPE "untyped"          /* AD4 scoring: an atom type with no map */
 #define VSG_LIG_OUTSIDE "outside"       /* atoms outside the grid (scored by the stated rule) */

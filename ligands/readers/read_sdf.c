@@ -510,11 +510,22 @@ static int read_v3000(vsg_lig_ctx *c, vsg_ligand *lig)
 
 /* ---- the record ---------------------------------------------------------------------------- */
 
+/* A record whose header line says 2D (columns 21-22) and whose every z is 0 is a drawing, not a
+ * structure (ChEMBL, PubChem 2D downloads): docking or scoring it would use flat geometry. */
+static void refuse_2d(vsg_lig_ctx *c, vsg_ligand *lig)
+{
+    for (int i = 0; i < lig->natoms; i++)
+        if (lig->atoms[i].z != 0.0) return;
+    vsg_lig_failf(c, lig, VSG_E_DATA, VSG_LIG_NOT_3D, lig->line,
+                  "2D coordinates (the header says 2D, every z is 0): make 3D conformers first (RDKit's "
+                  "EmbedMolecule, obabel --gen3d)");
+}
+
 int vsg_lig_read_sdf(vsg_lig_ctx *c, vsg_ligand *lig)
 {
     char *line;
     size_t len;
-    int r, i, natoms, nbonds, all_blank = 1;
+    int r, i, natoms, nbonds, all_blank = 1, two_d = 0;
     /* header block: title, program/time, comment; then the counts line */
     for (i = 0; i < 4; i++) {
         r = vsg_lig_next(c, lig, &line, &len);
@@ -542,13 +553,18 @@ int vsg_lig_read_sdf(vsg_lig_ctx *c, vsg_ligand *lig)
             }
         }
         if (!vsg_lig_blank(line, len)) all_blank = 0;
+        if (i == 1) two_d = len >= 22 && line[20] == '2' && line[21] == 'D'; /* the dimension code */
         if (is_dollars(line, len)) {
             vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, c->src.line, "record ends before its counts line");
             return 1;
         }
     }
     /* counts line: aaabbb... and the version tag in columns 35-39 */
-    if (len >= 39 && memcmp(line + 34, "V3000", 5) == 0) return read_v3000(c, lig);
+    if (len >= 39 && memcmp(line + 34, "V3000", 5) == 0) {
+        r = read_v3000(c, lig);
+        if (r == 1 && two_d && lig->status == VSG_OK) refuse_2d(c, lig);
+        return r;
+    }
     if (len < 6 || !vsg_lig_int(line, 3, &natoms) || !vsg_lig_int(line + 3, 3, &nbonds) || natoms < 0 || nbonds < 0) {
         vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, c->src.line, "bad counts line '%.40s'", line);
         return skip_from(c, lig, line, len);
@@ -562,5 +578,7 @@ int vsg_lig_read_sdf(vsg_lig_ctx *c, vsg_ligand *lig)
         vsg_lig_failf(c, lig, VSG_E_DATA, VSG_LIG_NO_ATOMS, c->src.line, "no atoms (counts line '%.40s')", line);
         return skip_record(c, lig);
     }
-    return read_v2000(c, lig, natoms, nbonds);
+    r = read_v2000(c, lig, natoms, nbonds);
+    if (r == 1 && two_d && lig->status == VSG_OK) refuse_2d(c, lig);
+    return r;
 }
