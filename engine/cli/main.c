@@ -81,6 +81,8 @@ int main(int argc, char **argv)
     else if (!strcmp(cmd, "rmsd")) run = vsg_cmd_rmsd;
     else if (!strcmp(cmd, "prepare")) run = vsg_cmd_prepare;
     else if (!strcmp(cmd, "enrich")) run = vsg_cmd_enrich;
+    else if (!strcmp(cmd, "index")) run = vsg_cmd_index;
+    else if (!strcmp(cmd, "merge")) run = vsg_cmd_merge;
     /* MPI (issue 7): initialised only in an MPI build launched with > 1 rank (mpi_env.h). */
     if (run && vsg_mpi_start(&argc, &argv) != 0) return VSG_EXIT_FAILURE;
     if (run) return vsg_mpi_finish(run(argc - 1, argv + 1));

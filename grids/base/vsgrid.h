@@ -858,6 +858,53 @@ void vsg_ligand_merge_nonpolar_h(vsg_ligand *lig);
  * VSG_OK; the reader's status with its message (VSG_E_IO, VSG_E_FORMAT, ...); VSG_E_DATA (no
  * record, no atoms); VSG_E_NOMEM. */
 vsg_status vsg_ligand_file_molecule(const char *path, vsg_molecule **out);
+/* ---- record selection and library indexes (ligands/readers/library_index.c) ----------- */
+/* A campaign cuts its libraries into slices of records (shards for a scheduler's tasks, ranks):
+ * a range is records [first, first + count) numbered over all inputs from 0, as the reader
+ * numbers them (vsg_ligand.index). */
+typedef struct {
+    size_t first, count;
+} vsg_record_range;
+
+/* An index of one library file: every `every` records, where a record starts (uncompressed byte
+ * offset, line, record number in the file, the PDB/PDBQT name state a chunk carries), and how
+ * many records the file yields (the reader's count: an unreadable or empty file yields one).
+ * Made once by `vsgrid index` (vsg_library_index_build + _write: FILE.vsgidx beside the file, or
+ * any path), it lets a task start reading at its first record without scanning the file before
+ * it. An index knows the size and modification time of the file it was made from and is
+ * refused for any other (vsg_library_index_read). */
+typedef struct vsg_library_index vsg_library_index;
+/* Scans path once (lines only, no parsing) with the reader's options ro (format; NULL:
+ * defaults). every: records between entries (0 = 1024). Returns VSG_OK; VSG_E_ARG;
+ * VSG_E_NOMEM. A file that cannot be read is indexed as the reader sees it (one io record). */
+vsg_status vsg_library_index_build(const char *path, const vsg_ligand_reader_options *ro, long every,
+                                   vsg_library_index **out);
+/* Writes / reads an index file (text). _read checks that it was made from `library` as it is
+ * now (size and modification time): VSG_E_DATA otherwise (the message says to run `vsgrid
+ * index` again); VSG_E_IO; VSG_E_FORMAT (not an index). */
+vsg_status vsg_library_index_write(const vsg_library_index *ix, const char *path);
+vsg_status vsg_library_index_read(const char *path, const char *library, vsg_library_index **out);
+/* Records the indexed file yields. */
+size_t vsg_library_index_records(const vsg_library_index *ix);
+void vsg_library_index_free(vsg_library_index *ix);
+/* The default index path of a library: "PATH.vsgidx" (in buf). */
+const char *vsg_library_index_path(const char *library, char *buf, size_t len);
+
+/* Restricts an open reader, before its first record, to the records of ranges[0..n) (sorted,
+ * not overlapping), numbered as in a full read (index, record, line, name, messages: the very
+ * records a full read yields). Files before a range are skipped whole when their record count
+ * is known (an index), and a range starts at the index entry before it: a plain file is read
+ * from that byte offset, a gzipped one inflated from its start and the bytes before dropped
+ * (inflating is the cost: no parsing). idx[i] (may be NULL, or idx NULL) is input i's index;
+ * without one the records before a range are cut at record boundaries by scanning lines, not
+ * parsed. Returns VSG_OK; VSG_E_ARG (a reader already read from, unsorted or overlapping
+ * ranges, an index of another file). Past the last range vsg_ligand_reader_next returns 0. */
+vsg_status vsg_ligand_reader_select(vsg_ligand_reader *r, const vsg_record_range *ranges, int n,
+                                    const vsg_library_index *const *idx);
+/* Records of all inputs: from the indexes where given, else by scanning (lines only). */
+vsg_status vsg_library_count(const char *const *paths, int npaths, const vsg_ligand_reader_options *ro,
+                             const vsg_library_index *const *idx, size_t *records);
+
 /* Bonds of a record from its distances, for records that carry none (PDBQT; a PDB without
  * CONECT gets them from the reader): Open Babel's rule, bonded when 0.4 Å < d < r_cov(a) +
  * r_cov(b) + 0.45 Å, each hydrogen keeping its nearest partner. *pairs (malloc'ed; free it)
@@ -1249,6 +1296,52 @@ const char *vsg_mpi_screen_part(const char *csv, char *buf, size_t len);
  * VSG_E_NOMEM. */
 vsg_status vsg_mpi_screen_finish(vsg_status st, const char *csv, const char *sdf, long top, const char *poses,
                                  vsg_screen_report *rep);
+
+/* ---- shards of a campaign and their merge (engine/screen/screen_merge.c) ------------------ */
+/* A shard is one task's slice of a screen (`vsgrid screen ... --shard K/N` or --records): its
+ * CSV (header and the rows of its records, as the single run writes them, index column global)
+ * and pose file are written as PATH.partial while it runs, renamed to PATH when every record has
+ * its row, and then PATH.done (the marker, written atomically last) says so:
+ *     vsgrid-shard 1
+ *     fingerprint HEX        (FNV-1a 64 of the screen's options without shard and output paths:
+ *                             equal for every shard of one screen)
+ *     records_total T        (records of the whole libraries)
+ *     range FIRST COUNT      (the shard's records; one line per range)
+ *     rows R
+ *     csv NAME               (the CSV's file name, beside the marker)
+ *     poses NAME|-           (its pose file, beside it; - without)
+ *     poses_select all|top K|below S
+ * vsg_screen_merge joins shards into the files one uninterrupted run writes: the CSV rows in
+ * index order (header once), the poses in the same order (PDBQT MODEL numbers renumbered from 1),
+ * gzip where a path ends in .gz (inputs too). It checks every part's marker (same fingerprint and
+ * total, ranges that cover [0, T) once: a missing, doubled or unfinished shard is an error naming
+ * it) and that each part's rows are its ranges' indices in order. Memory: one row and one pose
+ * record at a time; `top` keeps `top` rows (best_per_molecule: `top` names and their best rows;
+ * the whole best_per_molecule CSV keeps one entry per name, as the single run does). */
+typedef struct {
+    const char *const *parts;  /* the shards' CSV paths (their PATH.done beside them) */
+    int nparts;
+    const char *csv;           /* merged CSV (NULL: none), '-' standard output */
+    const char *poses;         /* merged poses (.sdf/.pdbqt, .gz), NULL: none */
+    int best_per_molecule;     /* the CSV as `--best-per-molecule` writes it */
+    long top;                  /* > 0: top_csv gets the best `top` rows (lowest score), best first */
+    const char *top_csv;
+    long poses_top;            /* > 0: only the best poses_top records' poses (as --poses-top) */
+    int allow_partial;         /* 1: merge the finished shards only, saying which records lack */
+} vsg_merge_options;
+typedef struct {
+    size_t parts, rows, records_total, poses, missing;
+    double seconds;
+} vsg_merge_report;
+/* Returns VSG_OK; VSG_E_ARG; VSG_E_IO (a part or output unreadable / unwritable); VSG_E_FORMAT
+ * (a part that is not a shard CSV, a bad marker); VSG_E_DATA (shards of different screens, gaps,
+ * overlaps, unfinished shards, rows out of order: the message names the part); VSG_E_NOMEM. */
+vsg_status vsg_screen_merge(const vsg_merge_options *o, vsg_merge_report *rep);
+/* Files that may be gzipped (engine/screen/gz_file.c): a path ending in .gz is written through
+ * zlib (level 6) / read through inflate, any other as a plain file; '-' is stdout / stdin. The
+ * FILE* works with every stdio call; fclose flushes and closes the gzip stream. */
+FILE *vsg_fopen_out(const char *path, const char *mode);
+FILE *vsg_fopen_in(const char *path);
 
 /* The whole library in memory, prepared as the pipeline prepares it (for `vsgrid bench`).
  * A plain struct; its arrays are owned by it (vsg_screen_library_free). */
