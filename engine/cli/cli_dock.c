@@ -11,7 +11,7 @@
 
 #include "engine/cli/cli.h"
 #include "engine/cli/dock_options.h"
-#include "engine/cli/dock_poses.h"
+#include "grids/base/vsgrid.h"
 
 #define DEFAULT_SEARCH "detail"
 
@@ -107,8 +107,8 @@ int vsg_cmd_dock(int argc, char **argv)
     }
     if (!prefix || !ligpath) return vsg_cli_usage_error("dock", "needs a map set PREFIX and a LIGAND file");
     if (!outpath) return vsg_cli_usage_error("dock", "needs -o OUT.pdbqt");
-    const int sdf = vsg_cli_pose_path_kind(outpath) == 1;
-    vsg_cli_sdf_mol *sm = NULL;
+    const int sdf = vsg_pose_path_kind(outpath) == 1;
+    vsg_pose_sdf *sm = NULL;
     vsg_device device = VSG_DEVICE_AUTO;
     if (vsg_cli_dock_apply("dock", &dopt, &p, &device)) return VSG_EXIT_USAGE;
 
@@ -152,16 +152,16 @@ int vsg_cmd_dock(int argc, char **argv)
     }
     const int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_gpu_count() > 0);
     /* SDF: the record as read; PDBQT: an SDF/MOL2 record as the model has it (typed, non-polar hydrogens merged) */
-    if (sdf && (st = vsg_cli_sdf_mol_new(&lig, &res, &sm)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
-    if (!sdf && (st = vsg_cli_dock_model_ligand(&lig, &res)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    if (sdf && (st = vsg_pose_sdf_new(&lig, &res, &sm)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    if (!sdf && (st = vsg_pose_model_ligand(&lig, &res)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if (!(f = fopen(outpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", outpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csvpath && !(csv = fopen(csvpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", csvpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csv) fprintf(csv, "pose,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,search_energy_kcal_mol,"
                           "num_tors,rmsd_best_A,rmsd_input_A\n");
     for (int k = 0; k < res.npose; k++) {
         const vsg_dock_pose *ps = &res.pose[k];
-        const double rb = vsg_cli_dock_rmsd_heavy(&res, vl, ps->xyz, res.pose[0].xyz);
-        if (sdf ? !vsg_cli_sdf_write_pose(f, sm, &res, k, -1) : !vsg_cli_dock_write_model(f, &lig, &res, k, k + 1, rb, -1)) {
+        const double rb = vsg_pose_rmsd_heavy(&res, vl, ps->xyz, res.pose[0].xyz);
+        if (sdf ? !vsg_pose_sdf_write(f, sm, &res, k, -1) : !vsg_pose_write_pdbqt(f, &lig, &res, k, k + 1, rb, -1)) {
             fprintf(stderr, "vsgrid dock: %s: the record's atom lines do not match its model\n", ligpath);
             rc = VSG_EXIT_FAILURE;
             goto done;
@@ -198,7 +198,7 @@ int vsg_cmd_dock(int argc, char **argv)
 done:
     if (f && fclose(f) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
     if (csv && fclose(csv) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
-    vsg_cli_sdf_mol_free(sm);
+    vsg_pose_sdf_free(sm);
     vsg_dock_result_release(&res);
     vsg_vina_ligand_free(vl);
     vsg_ligand_release(&lig);

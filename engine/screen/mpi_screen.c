@@ -159,7 +159,8 @@ static int copy_bytes(FILE *in, FILE *out, size_t n, long *model)
             ok = 0;
             break;
         }
-        if (!strncmp(line, "MODEL ", 6)) fprintf(out, "MODEL %8ld\n", ++*model); /* vsg_pdbqt_write_record's */
+        if (!strncmp(line, "MODEL ", 6)) /* the line's own form: rigid poses pad to 8 (vsg_pdbqt_write_record), docked ones do not */
+            fprintf(out, line[6] == ' ' ? "MODEL %8ld\n" : "MODEL %ld\n", ++*model);
         else fwrite(line, 1, (size_t)k, out);
         n -= (size_t)k;
     }

@@ -515,20 +515,45 @@ extern "C" void dock_gpu_maps_free(dock_gpu_maps *m)
     free(m);
 }
 
-/* Device copies of the batch's arrays, freed together. */
+/* Device copies of the batch's arrays, freed together, all on the call's own stream: a screen
+ * runs several batches on one GPU at once (one host thread each), and stream-ordered allocation
+ * and copies keep one call's allocations, copies and synchronisation from waiting on another's
+ * kernel (cudaMalloc / cudaFree / cudaDeviceSynchronize would serialise them). */
 struct uploads {
     void *p[24];
     int n;
+    cudaStream_t stream;
 };
 
 static vsg_status upload(uploads *u, const void *src, size_t bytes, void **dst)
 {
     *dst = NULL;
     if (bytes == 0) bytes = 4;
-    CU(cudaMalloc(dst, bytes));
+    CU(cudaMallocAsync(dst, bytes, u->stream));
     u->p[u->n++] = *dst;
-    if (src) CU(cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice));
+    if (src) CU(cudaMemcpyAsync(*dst, src, bytes, cudaMemcpyHostToDevice, u->stream));
     return VSG_OK;
+}
+
+/* The call's stream (in u), or VSG_E_DEVICE. */
+static vsg_status uploads_open(uploads *u, int device)
+{
+    u->n = 0;
+    u->stream = NULL;
+    CU(cudaSetDevice(device));
+    CU(cudaStreamCreateWithFlags(&u->stream, cudaStreamNonBlocking));
+    return VSG_OK;
+}
+
+/* Frees what was uploaded and the stream; st (the call's status) unless freeing fails. */
+static vsg_status uploads_close(uploads *u, vsg_status st)
+{
+    if (!u->stream) return st;
+    for (int i = 0; i < u->n; i++) cudaFreeAsync(u->p[i], u->stream);
+    const cudaError_t e = cudaStreamSynchronize(u->stream);
+    cudaStreamDestroy(u->stream);
+    if (st == VSG_OK && e != cudaSuccess) return cuda_fail("cudaStreamSynchronize (freeing a docking batch)", e);
+    return st;
 }
 
 static void target_of(const dock_gpu_maps *m, dev_target *T)
@@ -595,12 +620,14 @@ static vsg_status run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, lon
     CU(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
     const int blocks = (b->nchain + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
     if (blocks > 0) {
-        kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared>>>(T, D);
+        kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared, u->stream>>>(T, D);
         LAUNCHED("dock_chains");
     }
-    CU(cudaDeviceSynchronize());
-    CU(cudaMemcpy(out, D.out, sizeof(float) * (size_t)D.out_stride * (size_t)b->nchain, cudaMemcpyDeviceToHost));
-    if (evals) CU(cudaMemcpy(evals, D.evals, sizeof(long long) * (size_t)b->nchain, cudaMemcpyDeviceToHost));
+    CU(cudaMemcpyAsync(out, D.out, sizeof(float) * (size_t)D.out_stride * (size_t)b->nchain, cudaMemcpyDeviceToHost,
+                       u->stream));
+    if (evals)
+        CU(cudaMemcpyAsync(evals, D.evals, sizeof(long long) * (size_t)b->nchain, cudaMemcpyDeviceToHost, u->stream));
+    CU(cudaStreamSynchronize(u->stream));
     return VSG_OK;
 }
 
@@ -644,12 +671,12 @@ static vsg_status eval_run(dock_gpu_maps *m, const dock_gpu_batch *b, const int 
     CU(cudaFuncSetAttribute(dock_eval_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
     const int blocks = (nconf + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
     if (blocks > 0) {
-        dock_eval_kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared>>>(T, D, drec, dconf, nconf, (float)v, de, dg);
+        dock_eval_kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared, u->stream>>>(T, D, drec, dconf, nconf, (float)v, de, dg);
         LAUNCHED("dock_eval_kernel");
     }
-    CU(cudaDeviceSynchronize());
-    CU(cudaMemcpy(e, de, sizeof(float) * (size_t)nconf, cudaMemcpyDeviceToHost));
-    CU(cudaMemcpy(grad, dg, sizeof(float) * (size_t)n * (size_t)nconf, cudaMemcpyDeviceToHost));
+    CU(cudaMemcpyAsync(e, de, sizeof(float) * (size_t)nconf, cudaMemcpyDeviceToHost, u->stream));
+    CU(cudaMemcpyAsync(grad, dg, sizeof(float) * (size_t)n * (size_t)nconf, cudaMemcpyDeviceToHost, u->stream));
+    CU(cudaStreamSynchronize(u->stream));
     return VSG_OK;
 }
 
@@ -657,12 +684,10 @@ extern "C" vsg_status dock_gpu_eval(dock_gpu_maps *m, const dock_gpu_batch *b, c
                                     int nconf, double v, float *e, float *grad)
 {
     if (!m || !b || !rec || !conf || !e || !grad || nconf < 0) return vsg_fail(VSG_E_ARG, "dock_gpu_eval: NULL argument");
-    CU(cudaSetDevice(m->device));
     uploads u;
-    u.n = 0;
-    const vsg_status st = eval_run(m, b, rec, conf, nconf, v, e, grad, &u);
-    for (int i = 0; i < u.n; i++) cudaFree(u.p[i]);
-    return st;
+    vsg_status st = uploads_open(&u, m->device);
+    if (st == VSG_OK) st = eval_run(m, b, rec, conf, nconf, v, e, grad, &u);
+    return uploads_close(&u, st);
 }
 
 extern "C" vsg_status dock_gpu_run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, long long *evals)
@@ -671,10 +696,8 @@ extern "C" vsg_status dock_gpu_run(dock_gpu_maps *m, const dock_gpu_batch *b, fl
     if (b->max_atoms > DOCK_GPU_MAX_ATOMS || b->max_rot > DOCK_GPU_MAX_ROTORS)
         return vsg_fail(VSG_E_LIMIT, "GPU docking: a record over %d atoms or %d rotors", DOCK_GPU_MAX_ATOMS,
                         DOCK_GPU_MAX_ROTORS);
-    CU(cudaSetDevice(m->device));
     uploads u;
-    u.n = 0;
-    const vsg_status st = run(m, b, out, evals, &u);
-    for (int i = 0; i < u.n; i++) cudaFree(u.p[i]);
-    return st;
+    vsg_status st = uploads_open(&u, m->device);
+    if (st == VSG_OK) st = run(m, b, out, evals, &u);
+    return uploads_close(&u, st);
 }

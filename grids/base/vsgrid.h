@@ -884,8 +884,9 @@ vsg_status vsg_library_index_build(const char *path, const vsg_ligand_reader_opt
  * index` again); VSG_E_IO; VSG_E_FORMAT (not an index). */
 vsg_status vsg_library_index_write(const vsg_library_index *ix, const char *path);
 vsg_status vsg_library_index_read(const char *path, const char *library, vsg_library_index **out);
-/* Records the indexed file yields. */
+/* Records the indexed file yields; entries (places where a task can start reading) it holds. */
 size_t vsg_library_index_records(const vsg_library_index *ix);
+size_t vsg_library_index_entries(const vsg_library_index *ix);
 void vsg_library_index_free(vsg_library_index *ix);
 /* The default index path of a library: "PATH.vsgidx" (in buf). */
 const char *vsg_library_index_path(const char *library, char *buf, size_t len);
@@ -1270,10 +1271,35 @@ vsg_status vsg_resume_prepare(const vsg_resume_spec *s, size_t *kept);
  * best_per_molecule: records grouped by name, one CSV row per name (its best-scored record's,
  *   written at the end with a last column `records`); top then counts different names.
  * vsg_screen_run(g, o, rep) is vsg_screen_run_extra(g, o, NULL, rep); its statuses are vsg_screen_run's. */
+/* A row of a screen as the library hands it to a caller (on_row below), the CSV's row in
+ * memory: the identity columns, the numeric columns between `atoms` and `status` by name
+ * (empty fields NaN; e.g. a Vina screen's score_kcal_mol, inter_kcal_mol, ..., atoms_outside),
+ * the status and its message. Valid during the call only. */
+typedef struct {
+    size_t index;
+    const char *name, *source;
+    long record;
+    int atoms;
+    int ncols;
+    const char *const *cols;
+    const double *values;
+    const char *status, *message;
+} vsg_screen_row;
+/* Called once per row, in input order, from the thread that writes the rows; a nonzero return
+ * stops the screen (it then returns VSG_E_ARG, "stopped by the caller"). */
+typedef int (*vsg_screen_row_fn)(void *ctx, const vsg_screen_row *row);
+
 typedef struct {
     int resume;
     size_t resume_skip;
     int best_per_molecule;
+    /* issue 26: campaigns */
+    const vsg_record_range *ranges; /* only these records (sorted, disjoint; NULL: all), numbered */
+    int nranges;                    /* as in the whole library (vsg_ligand_reader_select) */
+    const vsg_library_index *const *index; /* per input (may be NULL), for ranges */
+    vsg_screen_row_fn on_row;       /* every row also (or only: csv NULL) handed here */
+    void *row_ctx;
+    int no_header;                  /* the CSV without its header line */
 } vsg_screen_extra;
 vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_options *o, const vsg_screen_extra *x,
                                 vsg_screen_report *rep);
@@ -1611,11 +1637,91 @@ vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *lig
                           const vsg_dock_params *p, vsg_device device, vsg_dock_result *out, vsg_status *status,
                           char (*message)[256]);
 
+/* ---- flexible screens (engine/screen/flex_screen.c) --------------------------------------- */
+/* Every record of the libraries docked into a Vina / Vinardo map set (vsg_dock_batch's search),
+ * one row per input record in input order: index,name,source,record,atoms,score_kcal_mol,
+ * inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,unbound_kcal_mol,num_tors,torsdof,
+ * atoms_outside,status,message (the best pose's `vina --score_only` terms), or the record's
+ * failure: the reader's codes, disconnected (an SDF/MOL2 record of several molecules),
+ * untyped, torsions (a malformed tree, or over max_torsions), too_many_atoms, no_pose. Record i
+ * (its index) is docked with seed dock->seed + i, so rows depend on neither the batch, the
+ * threads, the device count nor the ranks (under mpirun, with vsg_mpi_screen_part: chunks go
+ * round-robin over the ranks as in vsg_screen_run).
+ * On GPUs the work is a pipeline: a reader thread reads and prepares chunks (OpenMP), one thread
+ * per GPU searches each chunk's share of it (records shared by estimated cost), and the calling
+ * thread finishes (OpenMP) and writes them, so host work overlaps the searches; at most a few
+ * chunks are in flight, so memory stays bounded whatever the library. */
+typedef struct {
+    const char *const *inputs;
+    int ninputs;
+    vsg_ligand_format format;  /* VSG_LIG_AUTO: from each file */
+    int max_atoms;             /* reader's limit (0 = 100000) */
+    int max_torsions;          /* records with more rotatable bonds get status torsions (0 = 32) */
+    vsg_dock_params dock;      /* the search (vsg_dock_params_preset); dock.ngpus/gpus: the GPUs */
+    vsg_device device;         /* AUTO: every GPU (dock.gpus), else the CPU twin */
+    FILE *csv;                 /* rows (NULL: only on_row) */
+    FILE *poses;               /* NULL, or each docked record's best dock.poses poses */
+    int poses_sdf;             /* 1: SDF records (vsg_pose_sdf_write), 0: PDBQT models */
+    long poses_top;            /* > 0: only the best poses_top records' poses, best first (score,
+                                  then index), written at the end (held in memory meanwhile) */
+    int poses_below;           /* 1: only records scoring <= poses_max_score (input order) */
+    double poses_max_score;
+    int progress;              /* a progress line on stderr */
+} vsg_flex_screen_options;
+/* rep: records, scored, failed, outside, by_code, atoms, seconds, parse_s (reading), score_s
+ * (the search, device time), write_s, device, kernel ("vina flexible docking"), precision;
+ * *evaluations (may be NULL): energy evaluations summed. x may be NULL (resume, ranges, on_row,
+ * no_header; best_per_molecule is refused here). Returns VSG_OK; VSG_E_ARG (NULL, no inputs,
+ * not a map set, bad parameters, stopped by on_row); VSG_E_DEVICE (VSG_DEVICE_GPU and no usable
+ * GPU); VSG_E_IO (a write error); VSG_E_NOMEM. A bad record never fails the run. */
+vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_options *o, const vsg_screen_extra *x,
+                               vsg_screen_report *rep, long *evaluations);
+
 /* Search presets, the effort knob of screens (chains × steps a chain; each chain keeps its best,
  * chain_keep 1, the GPU's way): "fast", "balanced", "detail" (measured in docs/PERFORMANCE.md), and
  * "vina" (Vina 1.2's: 8 chains of its size-dependent steps, 20 minima kept a chain). Sets
  * exhaustiveness, steps, chain_keep of p, leaving the rest. VSG_E_ARG for an unknown name. */
 vsg_status vsg_dock_params_preset(vsg_dock_params *p, const char *name);
+
+/* ---- writing docked poses (engine/screen/dock_poses.c) ----------------------------------- */
+/* PDBQT: a pose is one MODEL/ENDMDL block that `vina --score_only`, autodock4 and `vsgrid screen
+ * --scoring vina` rescore: `REMARK VINA RESULT: score rmsd rmsd`, the score terms, then a PDBQT
+ * record's own lines (ROOT/BRANCH tree, atom lines) with the pose's coordinates, or, for an
+ * SDF/MOL2 record, the model the search moved (AutoDock types, non-polar hydrogens merged) under
+ * the tree it used. SDF: the input molecule itself (all its atoms and bonds; a PDBQT record's
+ * inferred from distances), the model's atoms at their docked coordinates and each hydrogen the
+ * model merged moved rigidly with the body of its heavy atom. */
+/* Heavy-atom RMSD between two coordinate sets of the model's atoms (same order, no symmetry). */
+double vsg_pose_rmsd_heavy(const vsg_dock_result *r, const vsg_vina_ligand *l, const double *a, const double *b);
+/* Makes lig (the record docked) writable by vsg_pose_write_pdbqt: a PDBQT record is left as it
+ * is (it needs the reader's keep_text); an SDF/MOL2 record gets its AutoDock types and its
+ * non-polar hydrogens merged, as the model has them. Returns VSG_OK; the typing's status;
+ * VSG_E_DATA when the atom count then differs from the model's. */
+vsg_status vsg_pose_model_ligand(vsg_ligand *lig, const vsg_dock_result *r);
+/* Writes pose k of r as MODEL `model`: the REMARK lines (rmsd printed twice on the VINA RESULT
+ * line; record >= 0: `REMARK VSGRID RECORD: index name` after them, the screen's CSV index and
+ * the record's name, and `REMARK Name = name` for a PDBQT record without one), then the record
+ * or the tree, then ENDMDL. Returns 1; 0 when the PDBQT record's atom lines do not match the
+ * model (the block is then incomplete). */
+int vsg_pose_write_pdbqt(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, int k, int model, double rmsd,
+                         long record);
+/* SDF poses. vsg_pose_sdf_new takes the record as read (before vsg_pose_model_ligand) and r, the
+ * result of docking it; it types a copy of the atoms (AutoDock types) and, for MOL2/PDBQT
+ * records, infers formal charges (N with 4 neighbours, valence 4 or a pyridinium's: +1; a
+ * carboxylate's aromatic C-O bonds: C=O and C-O-; MOL2: an O or S with one single bond, an N
+ * with two: -1). Returns VSG_OK; VSG_E_LIMIT (over 999 atoms); the typing's status;
+ * VSG_E_NOMEM. vsg_pose_sdf_write writes pose k of r as one V2000 record: title = the record's
+ * name, M  CHG, then the data items vsgrid_score_kcal_mol, vsgrid_inter_kcal_mol,
+ * vsgrid_intra_kcal_mol, vsgrid_torsional_kcal_mol, vsgrid_unbound_kcal_mol,
+ * vsgrid_atoms_outside, vsgrid_pose (k + 1), vsgrid_record (record >= 0),
+ * atom.dprop.PartialCharge (the record's charges, when it has any) and atom.prop.AutoDockType
+ * (RDKit's atom property lists), then $$$$. Returns 1; 0 on a write error or out of memory. */
+typedef struct vsg_pose_sdf vsg_pose_sdf;
+vsg_status vsg_pose_sdf_new(const vsg_ligand *rec, const vsg_dock_result *r, vsg_pose_sdf **out);
+void vsg_pose_sdf_free(vsg_pose_sdf *m);
+int vsg_pose_sdf_write(FILE *f, const vsg_pose_sdf *m, const vsg_dock_result *r, int k, long record);
+/* 1 when path ends in .sdf (any case; also .sdf.gz), 0 for .pdbqt (.pdbqt.gz), -1 otherwise. */
+int vsg_pose_path_kind(const char *path);
 
 /* ---- Symmetry-aware RMSD ---------------------------------------------------------------- */
 /* Heavy-atom RMSD between two poses of the same molecule without superposition (the measure of

@@ -18,6 +18,7 @@
 #include "ligands/dock/dock_internal.h"
 #include "ligands/dock/dock_method.h"
 #include "ligands/dock/dock_pack.h"
+#include "ligands/dock/dock_stage.h"
 
 #define DOCK_MAX_DEVICES 16
 
@@ -141,35 +142,33 @@ static vsg_status finish_gpu_record(const vsg_vina_target *t, dock_prep *d, cons
     return st;
 }
 
-/* One GPU's share of a batch: its records packed, run, the chains' minima brought back. */
+/* One GPU's share of a stage: its records packed, searched, the chains' minima brought back. */
 typedef struct {
+    int device;
+    char *mine;          /* n: the records of this share */
     dock_gpu_batch b;
     float *res;
     long long *evals;
     vsg_status st;
+    char err[256];       /* why the search failed (finish may run on another thread) */
+    int searched;
 } gpu_share;
 
-/* Packs and runs the records i with mine[i] on `device` (the caller's thread for that GPU). */
-static vsg_status run_share(const vsg_vina_target *t, dock_prep *prep, const char *mine, int n, const uint64_t *seed,
-                            const vsg_dock_params *P, int device, gpu_share *sh)
-{
-    memset(sh, 0, sizeof *sh);
-    dock_gpu_maps *maps = NULL;
-    vsg_status st = device_maps(t, device, &maps);
-    if (st != VSG_OK) return st;
-    st = dock_pack(prep, mine, n, seed, P, &sh->b);
-    if (st == VSG_OK && sh->b.nchain > 0) {
-        sh->res = malloc(sizeof(float) * (size_t)(8 + sh->b.max_rot) * (size_t)sh->b.nchain);
-        sh->evals = malloc(sizeof(long long) * (size_t)sh->b.nchain);
-        if (!sh->res || !sh->evals) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-        const double k0 = vsg_now();
-        if (st == VSG_OK) st = dock_gpu_run(maps, &sh->b, sh->res, sh->evals);
-        if (getenv("VSG_DOCK_TIMES"))
-            fprintf(stderr, "vsg_dock_batch: GPU %d: %d records, %d chains: search %.3f s\n", device, sh->b.nrec,
-                    sh->b.nchain, vsg_now() - k0);
-    }
-    return st;
-}
+struct dock_stage {
+    const vsg_vina_target *t;
+    const vsg_ligand *const *ligs;
+    int n;
+    vsg_dock_params P;
+    vsg_device device;
+    uint64_t *seed;
+    dock_prep *prep;     /* GPU path: every record */
+    vsg_status *pst;     /* each record's preparation */
+    char (*pmsg)[256];
+    char *todo;          /* records for the CPU twin */
+    int nshare;
+    gpu_share *share;
+    double t0;
+};
 
 /* Record r of a share, finished on the CPU into out[record_of[r]]. */
 static void finish_share_record(const vsg_vina_target *t, dock_prep *prep, const gpu_share *sh, int r,
@@ -198,142 +197,205 @@ static int costed_cmp(const void *pa, const void *pb)
     return (a->i > b->i) - (a->i < b->i);
 }
 
-/* The GPU path: returns VSG_OK when the batch ran; a record that could not be prepared has its
- * status and message; one over the GPU's limits is left to the caller (todo). */
-static vsg_status dock_gpu(const vsg_vina_target *t, const vsg_ligand *const *ligs, int n, const uint64_t *seed,
-                           const vsg_dock_params *P, const int *gpus, int ngpus, vsg_dock_result *out, vsg_status *status,
-                           char (*message)[256], char *todo)
+void dock_stage_free(dock_stage *s)
 {
-    dock_prep *prep = calloc((size_t)n + 1, sizeof *prep);
-    char *owner = malloc((size_t)n + 1), *mine = malloc(((size_t)n + 1) * (size_t)ngpus);
+    if (!s) return;
+    if (s->prep)
+        for (int i = 0; i < s->n; i++) dock_prep_release(&s->prep[i]);
+    if (s->share)
+        for (int g = 0; g < s->nshare; g++)
+            dock_pack_release(&s->share[g].b), free(s->share[g].res), free(s->share[g].evals), free(s->share[g].mine);
+    free(s->share), free(s->prep), free(s->pst), free(s->pmsg), free(s->todo), free(s->seed);
+    free(s);
+}
+
+int dock_stage_shares(const dock_stage *s) { return s ? s->nshare : 0; }
+
+int dock_stage_share_gpu(const dock_stage *s, int g) { return s && g >= 0 && g < s->nshare ? s->share[g].device : -1; }
+
+/* The GPU path of prepare: records prepared, shared by cost, packed. */
+static vsg_status prepare_gpu(dock_stage *s, const int *gpus, int ngpus)
+{
+    const int n = s->n;
+    const vsg_dock_params *P = &s->P;
+    s->prep = calloc((size_t)n + 1, sizeof *s->prep);
+    s->pst = calloc((size_t)n + 1, sizeof *s->pst);
+    s->pmsg = calloc((size_t)n + 1, sizeof *s->pmsg);
+    s->share = calloc((size_t)ngpus, sizeof *s->share);
     costed *order = malloc(sizeof *order * ((size_t)n + 1));
     double *load = calloc((size_t)ngpus, sizeof *load);
-    vsg_status *gst = calloc((size_t)ngpus, sizeof *gst);
-    if (!prep || !owner || !mine || !order || !load || !gst) {
-        free(prep), free(owner), free(mine), free(order), free(load), free(gst);
-        return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    char *owner = malloc((size_t)n + 1);
+    vsg_status st = VSG_OK;
+    if (!s->prep || !s->pst || !s->pmsg || !s->share || !order || !load || !owner)
+        st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    if (st == VSG_OK) {
+        s->nshare = ngpus;
+        for (int g = 0; g < ngpus && st == VSG_OK; g++) {
+            s->share[g].device = gpus[g];
+            if (!(s->share[g].mine = calloc((size_t)n + 1, 1))) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+        }
     }
-    memset(owner, -1, (size_t)n + 1);
-    const double t0 = vsg_now();
+    if (st == VSG_OK) {
+        memset(owner, -1, (size_t)n + 1);
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 4)
 #endif
-    for (int i = 0; i < n; i++) {
-        status[i] = dock_prepare(t, ligs[i], P, &prep[i]);
-        if (status[i] != VSG_OK) {
-            note(message, i, vsg_last_error());
-            continue;
+        for (int i = 0; i < n; i++) {
+            s->pst[i] = dock_prepare(s->t, s->ligs[i], P, &s->prep[i]);
+            if (s->pst[i] != VSG_OK) {
+                note(s->pmsg, i, vsg_last_error());
+                continue;
+            }
+            if (s->prep[i].tree.natoms > DOCK_GPU_MAX_ATOMS || s->prep[i].tree.nrot > DOCK_GPU_MAX_ROTORS) s->todo[i] = 1;
         }
-        if (prep[i].tree.natoms > DOCK_GPU_MAX_ATOMS || prep[i].tree.nrot > DOCK_GPU_MAX_ROTORS) todo[i] = 1;
-    }
-    /* longest first to the least loaded GPU; a record's cost ~ its evaluations × their work */
-    int m = 0;
-    for (int i = 0; i < n; i++)
-        if (status[i] == VSG_OK && !todo[i]) {
-            const dock_prep *d = &prep[i];
-            order[m].cost = (double)P->exhaustiveness * d->steps * (d->local_steps + 1) *
-                            (8.0 * d->tree.nheavy + 2.0 * d->L->npairs + 4.0 * d->tree.natoms + 40.0 * (6 + d->tree.nrot));
-            order[m++].i = i;
+        /* longest first to the least loaded GPU; a record's cost ~ its evaluations x their work */
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (s->pst[i] == VSG_OK && !s->todo[i]) {
+                const dock_prep *d = &s->prep[i];
+                order[m].cost = (double)P->exhaustiveness * d->steps * (d->local_steps + 1) *
+                                (8.0 * d->tree.nheavy + 2.0 * d->L->npairs + 4.0 * d->tree.natoms + 40.0 * (6 + d->tree.nrot));
+                order[m++].i = i;
+            }
+        qsort(order, (size_t)m, sizeof *order, costed_cmp);
+        for (int k = 0; k < m; k++) {
+            int g = 0;
+            for (int j = 1; j < ngpus; j++)
+                if (load[j] < load[g]) g = j;
+            load[g] += order[k].cost;
+            s->share[g].mine[order[k].i] = 1;
         }
-    qsort(order, (size_t)m, sizeof *order, costed_cmp);
-    for (int k = 0; k < m; k++) {
-        int g = 0;
-        for (int j = 1; j < ngpus; j++)
-            if (load[j] < load[g]) g = j;
-        load[g] += order[k].cost;
-        owner[order[k].i] = (char)g;
-    }
-    for (int g = 0; g < ngpus; g++)
-        for (int i = 0; i < n; i++) mine[(size_t)g * ((size_t)n + 1) + (size_t)i] = owner[i] == g;
-    const double t1 = vsg_now();
-    /* each GPU searches its share from its own host thread; then every record is finished by
-     * all the host's threads (a nested parallel region would run single-threaded) */
-    gpu_share *share = calloc((size_t)ngpus, sizeof *share);
-    vsg_status st = share ? VSG_OK : vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-    if (share) {
+        vsg_status *gst = calloc((size_t)ngpus, sizeof *gst);
+        if (!gst) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static, 1) num_threads(ngpus) if (ngpus > 1)
+#pragma omp parallel for schedule(static, 1) if (ngpus > 1)
 #endif
-        for (int g = 0; g < ngpus; g++)
-            gst[g] = run_share(t, prep, mine + (size_t)g * ((size_t)n + 1), n, seed, P, gpus[g], &share[g]);
-        for (int g = 0; g < ngpus && st == VSG_OK; g++) st = gst[g];
+        for (int g = 0; g < (gst ? ngpus : 0); g++) {
+            gpu_share *sh = &s->share[g];
+            gst[g] = dock_pack(s->prep, sh->mine, n, s->seed, P, &sh->b);
+            if (gst[g] == VSG_OK && sh->b.nchain > 0) {
+                sh->res = malloc(sizeof(float) * (size_t)(8 + sh->b.max_rot) * (size_t)sh->b.nchain);
+                sh->evals = malloc(sizeof(long long) * (size_t)sh->b.nchain);
+                if (!sh->res || !sh->evals) gst[g] = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+            }
+        }
+        for (int g = 0; gst && g < ngpus && st == VSG_OK; g++) st = gst[g];
+        free(gst);
     }
-    if (st == VSG_OK) {
+    free(order), free(load), free(owner);
+    return st;
+}
+
+vsg_status dock_stage_prepare(const vsg_vina_target *t, const vsg_ligand *const *ligs, int n, const uint64_t *seeds,
+                              const vsg_dock_params *p, vsg_device device, dock_stage **out)
+{
+    if (!out) return vsg_fail(VSG_E_ARG, "dock_stage_prepare: NULL argument");
+    *out = NULL;
+    if (!t || (n > 0 && !ligs) || n < 0) return vsg_fail(VSG_E_ARG, "vsg_dock_batch: NULL argument");
+    if (!t->is_maps) return vsg_fail(VSG_E_ARG, "vsg_dock_batch: the target must be a Vina map set (vsg_vina_target_maps)");
+    for (int i = 0; i < n; i++)
+        if (!ligs[i]) return vsg_fail(VSG_E_ARG, "vsg_dock_batch: record %d is NULL", i);
+    dock_stage *s = calloc(1, sizeof *s);
+    if (!s) return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    s->t0 = vsg_now();
+    s->t = t, s->ligs = ligs, s->n = n, s->device = device;
+    vsg_status st = dock_params_resolve(p, &s->P);
+    if (st != VSG_OK) {
+        free(s);
+        return st;
+    }
+    s->todo = calloc((size_t)n + 1, 1);
+    s->seed = malloc(sizeof(uint64_t) * ((size_t)n + 1));
+    if (!s->todo || !s->seed) {
+        dock_stage_free(s);
+        return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    }
+    for (int i = 0; i < n; i++) s->seed[i] = seeds ? seeds[i] : s->P.seed + (uint64_t)i;
+    int gpus[DOCK_MAX_DEVICES], ngpus = 0;
+    if (s->P.ngpus > 0) {
+        for (int g = 0; g < s->P.ngpus && g < DOCK_MAX_DEVICES; g++) gpus[ngpus++] = s->P.gpus[g];
+    } else {
+        const int c = vsg_gpu_count();
+        for (int g = 0; g < c && g < DOCK_MAX_DEVICES; g++) gpus[ngpus++] = g;
+    }
+    const int gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && ngpus > 0);
+    if (gpu && ngpus == 0) {
+        dock_stage_free(s);
+        return vsg_fail(VSG_E_DEVICE, "dock: no GPU found");
+    }
+    if (!gpu) {
+        for (int i = 0; i < n; i++) s->todo[i] = 1;
+    } else if ((st = prepare_gpu(s, gpus, ngpus)) != VSG_OK) {
+        dock_stage_free(s);
+        return st;
+    }
+    if (getenv("VSG_DOCK_TIMES")) /* a bench switch: where a batch's time goes */
+        fprintf(stderr, "vsg_dock_batch: %d records on %d GPU(s): prepare %.3f s\n", n, ngpus, vsg_now() - s->t0);
+    *out = s;
+    return VSG_OK;
+}
+
+vsg_status dock_stage_search(dock_stage *s, int g)
+{
+    if (!s || g < 0 || g >= s->nshare) return vsg_fail(VSG_E_ARG, "dock_stage_search: no share %d", g);
+    gpu_share *sh = &s->share[g];
+    sh->searched = 1;
+    sh->st = VSG_OK;
+    if (sh->b.nchain == 0) return VSG_OK;
+    dock_gpu_maps *maps = NULL;
+    const double k0 = vsg_now();
+    sh->st = device_maps(s->t, sh->device, &maps);
+    if (sh->st == VSG_OK) sh->st = dock_gpu_run(maps, &sh->b, sh->res, sh->evals);
+    if (sh->st != VSG_OK) /* kept for finish, which reports it (or docks the share on the CPU with AUTO) */
+        snprintf(sh->err, sizeof sh->err, "%s", vsg_last_error());
+    if (getenv("VSG_DOCK_TIMES"))
+        fprintf(stderr, "vsg_dock_batch: GPU %d: %d records, %d chains: search %.3f s\n", sh->device, sh->b.nrec,
+                sh->b.nchain, vsg_now() - k0);
+    return sh->st;
+}
+
+vsg_status dock_stage_finish(dock_stage *s, vsg_dock_result *out, vsg_status *status, char (*message)[256])
+{
+    if (!s || (s->n > 0 && (!out || !status))) return vsg_fail(VSG_E_ARG, "dock_stage_finish: NULL argument");
+    const int n = s->n;
+    const vsg_dock_params *P = &s->P;
+    for (int i = 0; i < n; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        status[i] = VSG_OK;
+        if (message) message[i][0] = 0;
+    }
+    vsg_status st = VSG_OK;
+    char failed[256] = "";
+    for (int g = 0; g < s->nshare; g++) {
+        if (!s->share[g].searched && st == VSG_OK) dock_stage_search(s, g); /* not searched yet: here */
+        if (s->share[g].st != VSG_OK && st == VSG_OK) {
+            st = s->share[g].st;
+            snprintf(failed, sizeof failed, "%s", s->share[g].err);
+        }
+    }
+    if (st != VSG_OK) {
+        if (s->device == VSG_DEVICE_GPU || st == VSG_E_NOMEM)
+            return st == VSG_E_NOMEM ? vsg_fail(st, "dock: out of memory") : vsg_fail(VSG_E_DEVICE, "%s", failed);
+        for (int i = 0; i < n; i++) s->todo[i] = 1; /* AUTO: the CPU twin does it all */
+    } else if (s->nshare > 0) {
+        for (int i = 0; i < n; i++)
+            if (s->pst[i] != VSG_OK) status[i] = s->pst[i], note(message, i, s->pmsg[i]);
         int total = 0;
-        for (int g = 0; g < ngpus; g++) total += share[g].b.nrec;
+        for (int g = 0; g < s->nshare; g++) total += s->share[g].b.nrec;
+        /* every record finished by all the host's threads */
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
         for (int k = 0; k < total; k++) {
             int g = 0, r = k;
-            while (r >= share[g].b.nrec) r -= share[g].b.nrec, g++;
-            finish_share_record(t, prep, &share[g], r, P, out, status, message);
+            while (r >= s->share[g].b.nrec) r -= s->share[g].b.nrec, g++;
+            finish_share_record(s->t, s->prep, &s->share[g], r, P, out, status, message);
         }
-    }
-    if (share)
-        for (int g = 0; g < ngpus; g++) dock_pack_release(&share[g].b), free(share[g].res), free(share[g].evals);
-    free(share);
-    if (getenv("VSG_DOCK_TIMES")) /* a bench switch: where a batch's time goes */
-        fprintf(stderr, "vsg_dock_batch: %d records on %d GPU(s): prepare %.3f s, search + finish %.3f s\n", n, ngpus,
-                t1 - t0, vsg_now() - t1);
-    for (int i = 0; i < n; i++) dock_prep_release(&prep[i]);
-    free(prep), free(owner), free(mine), free(order), free(load), free(gst);
-    return st;
-}
-
-vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *ligs, int n, const uint64_t *seeds,
-                          const vsg_dock_params *p, vsg_device device, vsg_dock_result *out, vsg_status *status,
-                          char (*message)[256])
-{
-    if (!t || (n > 0 && (!ligs || !out || !status)) || n < 0) return vsg_fail(VSG_E_ARG, "vsg_dock_batch: NULL argument");
-    if (!t->is_maps) return vsg_fail(VSG_E_ARG, "vsg_dock_batch: the target must be a Vina map set (vsg_vina_target_maps)");
-    vsg_dock_params P;
-    vsg_status st = dock_params_resolve(p, &P);
-    if (st != VSG_OK) return st;
-    for (int i = 0; i < n; i++) {
-        memset(&out[i], 0, sizeof out[i]);
-        status[i] = VSG_OK;
-        if (message) message[i][0] = 0;
-        if (!ligs[i]) return vsg_fail(VSG_E_ARG, "vsg_dock_batch: record %d is NULL", i);
-    }
-    char *todo = calloc((size_t)n + 1, 1);
-    uint64_t *seed = malloc(sizeof(uint64_t) * ((size_t)n + 1));
-    if (!todo || !seed) {
-        free(todo), free(seed);
-        return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-    }
-    for (int i = 0; i < n; i++) seed[i] = seeds ? seeds[i] : P.seed + (uint64_t)i;
-    int gpus[16], ngpus = 0;
-    if (P.ngpus > 0) {
-        for (int g = 0; g < P.ngpus && g < 16; g++) gpus[ngpus++] = P.gpus[g];
-    } else {
-        const int c = vsg_gpu_count();
-        for (int g = 0; g < c && g < 16; g++) gpus[ngpus++] = g;
-    }
-    const int gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && ngpus > 0);
-    if (gpu && ngpus == 0) {
-        free(todo), free(seed);
-        return vsg_fail(VSG_E_DEVICE, "dock: no GPU found");
-    }
-    if (gpu) {
-        const double t0 = vsg_now();
-        st = dock_gpu(t, ligs, n, seed, &P, gpus, ngpus, out, status, message, todo);
-        const double each = n > 0 ? (vsg_now() - t0) / n : 0;
+        const double each = n > 0 ? (vsg_now() - s->t0) / n : 0;
         for (int i = 0; i < n; i++) out[i].seconds = each;
-        if (st != VSG_OK) {
-            for (int i = 0; i < n; i++) vsg_dock_result_release(&out[i]);
-            if (device == VSG_DEVICE_GPU || st == VSG_E_NOMEM) {
-                free(todo), free(seed);
-                return st == VSG_E_NOMEM ? st : vsg_fail(VSG_E_DEVICE, "%s", vsg_last_error());
-            }
-            for (int i = 0; i < n; i++) todo[i] = 1, status[i] = VSG_OK; /* AUTO: the CPU twin does it all */
-            st = VSG_OK;
-        }
-    } else {
-        for (int i = 0; i < n; i++) todo[i] = 1;
     }
     int left = 0, threads = 1;
-    for (int i = 0; i < n; i++) left += todo[i];
+    for (int i = 0; i < n; i++) left += s->todo[i];
 #ifdef _OPENMP
     threads = omp_get_max_threads();
 #endif
@@ -342,11 +404,31 @@ vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *lig
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
         for (int i = 0; i < n; i++)
-            if (todo[i]) dock_cpu_one(t, ligs[i], &P, seed[i], i, 1, out, status, message);
+            if (s->todo[i]) dock_cpu_one(s->t, s->ligs[i], P, s->seed[i], i, 1, out, status, message);
     } else {
         for (int i = 0; i < n; i++)
-            if (todo[i]) dock_cpu_one(t, ligs[i], &P, seed[i], i, P.threads, out, status, message);
+            if (s->todo[i]) dock_cpu_one(s->t, s->ligs[i], P, s->seed[i], i, P->threads, out, status, message);
     }
-    free(todo), free(seed);
     return VSG_OK;
+}
+
+vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *ligs, int n, const uint64_t *seeds,
+                          const vsg_dock_params *p, vsg_device device, vsg_dock_result *out, vsg_status *status,
+                          char (*message)[256])
+{
+    if (!t || (n > 0 && (!ligs || !out || !status)) || n < 0) return vsg_fail(VSG_E_ARG, "vsg_dock_batch: NULL argument");
+    dock_stage *s = NULL;
+    vsg_status st = dock_stage_prepare(t, ligs, n, seeds, p, device, &s);
+    if (st != VSG_OK) return st;
+    const int shares = dock_stage_shares(s);
+    /* each GPU searches its share from its own host thread */
+    if (shares > 0) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, 1) num_threads(shares) if (shares > 1)
+#endif
+        for (int g = 0; g < shares; g++) dock_stage_search(s, g);
+    }
+    st = dock_stage_finish(s, out, status, message);
+    dock_stage_free(s);
+    return st;
 }

@@ -1,5 +1,5 @@
-/* dock_poses.c — PDBQT and SDF output of flexible-docking poses (dock_poses.h), shared by `vsgrid dock`
- * and `vsgrid screen --placement flexible`. */
+/* dock_poses.c — PDBQT and SDF output of flexible-docking poses (vsgrid.h, "writing docked poses"),
+ * shared by `vsgrid dock` and the flexible screen (engine/screen/flex_screen.c). */
 #define _POSIX_C_SOURCE 200809L /* strcasecmp */
 #include <math.h>
 #include <stdio.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "engine/cli/dock_poses.h"
+#include "grids/base/vsgrid.h"
 
-double vsg_cli_dock_rmsd_heavy(const vsg_dock_result *r, const vsg_vina_ligand *l, const double *a, const double *b)
+double vsg_pose_rmsd_heavy(const vsg_dock_result *r, const vsg_vina_ligand *l, const double *a, const double *b)
 {
     double s = 0;
     int n = 0;
@@ -21,7 +21,7 @@ double vsg_cli_dock_rmsd_heavy(const vsg_dock_result *r, const vsg_vina_ligand *
     return n ? sqrt(s / n) : 0;
 }
 
-vsg_status vsg_cli_dock_model_ligand(vsg_ligand *lig, const vsg_dock_result *r)
+vsg_status vsg_pose_model_ligand(vsg_ligand *lig, const vsg_dock_result *r)
 {
     if (lig->format == VSG_LIG_PDBQT) return VSG_OK;
     vsg_status st = vsg_ligand_assign_ad_types(lig);
@@ -119,7 +119,7 @@ static int has_name(const vsg_ligand *lig)
     return 0;
 }
 
-int vsg_cli_dock_write_model(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, int k, int model, double rmsd,
+int vsg_pose_write_pdbqt(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, int k, int model, double rmsd,
                              long record)
 {
     const vsg_dock_pose *ps = &r->pose[k];
@@ -137,7 +137,7 @@ int vsg_cli_dock_write_model(FILE *f, const vsg_ligand *lig, const vsg_dock_resu
 
 /* ---- SDF poses ------------------------------------------------------------------------------ */
 
-struct vsg_cli_sdf_mol {
+struct vsg_pose_sdf {
     vsg_ligand rec;     /* the record's atoms (AutoDock types), bonds (inferred for PDBQT), formal charges */
     int *model_of;      /* record atom → model atom, −1 for a merged hydrogen */
     int *anchor;        /* record atom → the model atom whose body carries it */
@@ -313,7 +313,7 @@ static void body_frame(const vsg_dock_result *r, const vsg_ligand *rec, int body
     f[0] = o, f[1] = p, f[2] = bestq > 0.01 ? q : -1;
 }
 
-void vsg_cli_sdf_mol_free(vsg_cli_sdf_mol *m)
+void vsg_pose_sdf_free(vsg_pose_sdf *m)
 {
     if (!m) return;
     vsg_ligand_release(&m->rec);
@@ -321,12 +321,12 @@ void vsg_cli_sdf_mol_free(vsg_cli_sdf_mol *m)
     free(m);
 }
 
-vsg_status vsg_cli_sdf_mol_new(const vsg_ligand *lig, const vsg_dock_result *r, vsg_cli_sdf_mol **out)
+vsg_status vsg_pose_sdf_new(const vsg_ligand *lig, const vsg_dock_result *r, vsg_pose_sdf **out)
 {
     *out = NULL;
     if (lig->natoms > 999) return vsg_fail(VSG_E_LIMIT, "%s: record %ld: %d atoms: too many for a V2000 molfile",
                                            lig->source, lig->record, lig->natoms);
-    vsg_cli_sdf_mol *m = calloc(1, sizeof *m);
+    vsg_pose_sdf *m = calloc(1, sizeof *m);
     if (!m) return vsg_fail(VSG_E_NOMEM, "out of memory");
     vsg_ligand_init(&m->rec);
     vsg_ligand *c = &m->rec;
@@ -343,7 +343,7 @@ vsg_status vsg_cli_sdf_mol_new(const vsg_ligand *lig, const vsg_dock_result *r, 
     m->nbody = nbody;
     m->frame = malloc(sizeof *m->frame * (size_t)(nbody ? nbody : 1));
     if (!c->atoms || !c->bonds || !m->model_of || !m->anchor || !m->frame) {
-        vsg_cli_sdf_mol_free(m);
+        vsg_pose_sdf_free(m);
         return vsg_fail(VSG_E_NOMEM, "out of memory");
     }
     memcpy(c->atoms, lig->atoms, sizeof *c->atoms * (size_t)lig->natoms);
@@ -382,7 +382,7 @@ vsg_status vsg_cli_sdf_mol_new(const vsg_ligand *lig, const vsg_dock_result *r, 
     }
     for (int b = 0; st == VSG_OK && b < nbody; b++) body_frame(r, c, b, m->frame[b]);
     if (st != VSG_OK) {
-        vsg_cli_sdf_mol_free(m);
+        vsg_pose_sdf_free(m);
         return st;
     }
     *out = m;
@@ -411,7 +411,7 @@ static void frame_of(const double *o, const double *p, const double *q, double e
 
 /* Pose coordinates of every record atom: the model's atoms as docked, a merged hydrogen moved
  * rigidly with the body of its heavy atom. */
-static void record_pose(const vsg_cli_sdf_mol *m, const vsg_dock_result *r, const double *xyz, double *out)
+static void record_pose(const vsg_pose_sdf *m, const vsg_dock_result *r, const double *xyz, double *out)
 {
     const vsg_ligand *c = &m->rec;
     for (int i = 0; i < c->natoms; i++) {
@@ -442,7 +442,7 @@ static void record_pose(const vsg_cli_sdf_mol *m, const vsg_dock_result *r, cons
     }
 }
 
-int vsg_cli_sdf_write_pose(FILE *f, const vsg_cli_sdf_mol *m, const vsg_dock_result *r, int k, long record)
+int vsg_pose_sdf_write(FILE *f, const vsg_pose_sdf *m, const vsg_dock_result *r, int k, long record)
 {
     const vsg_ligand *c = &m->rec;
     const vsg_dock_pose *ps = &r->pose[k];
@@ -499,10 +499,11 @@ int vsg_cli_sdf_write_pose(FILE *f, const vsg_cli_sdf_mol *m, const vsg_dock_res
     return !ferror(f);
 }
 
-int vsg_cli_pose_path_kind(const char *path)
+int vsg_pose_path_kind(const char *path)
 {
-    const size_t n = path ? strlen(path) : 0;
-    if (n >= 4 && !strcasecmp(path + n - 4, ".sdf")) return 1;
-    if (n >= 6 && !strcasecmp(path + n - 6, ".pdbqt")) return 0;
+    size_t n = path ? strlen(path) : 0;
+    if (n >= 3 && !strcasecmp(path + n - 3, ".gz")) n -= 3; /* gzip output (vsg_fopen_out) */
+    if (n >= 4 && !strncasecmp(path + n - 4, ".sdf", 4)) return 1;
+    if (n >= 6 && !strncasecmp(path + n - 6, ".pdbqt", 6)) return 0;
     return -1;
 }

@@ -1,0 +1,810 @@
+/* flex_screen.c — vsg_flex_screen_run (vsgrid.h, "flexible screens"): every record of the
+ * libraries docked into a Vina / Vinardo map set, one row per record in input order.
+ *
+ * The pipeline (issue 26: every GPU of a host busy). Chunks of records go through three stages
+ * that run at once on different chunks, in at most SLOTS chunk buffers (bounded memory):
+ *   1. the reader thread reads a chunk, checks what the records themselves say (precheck:
+ *      reader status, fragments, torsion count; OpenMP), and prepares the rest for the search
+ *      (dock_stage_prepare: models, trees, cost-balanced GPU shares, packing; OpenMP);
+ *   2. SEARCHERS threads per GPU each claim the next chunk's share of that GPU and search it
+ *      (dock_stage_search, its own CUDA stream), so a GPU always has the next share queued and
+ *      two kernels overlap at the tail of each;
+ *   3. the calling thread waits for a chunk's shares, finishes its records (dock_stage_finish:
+ *      minima in double, clustering, scores; the CPU twin for records the GPU does not take;
+ *      OpenMP) and writes its rows and poses in input order.
+ * Record i is docked with seed + i, and a record's result does not depend on its chunk, so the
+ * rows are the same whatever the chunk size, the number of GPUs or the ranks. Without a GPU the
+ * same stages run with no searcher: the CPU twin docks at stage 3, 64 records a chunk.
+ *
+ * Under mpirun (vsg_mpi_screen_part called first), chunk k belongs to rank k mod size: every rank
+ * reads every chunk (reading is ~1e5 records/s, docking a few hundred), prepares, docks and
+ * writes only its own, each after a "#vsgrid-block FIRST NROWS" line, and vsg_mpi_screen_finish
+ * merges the parts (engine/screen/mpi_screen.c). */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "grids/base/vsgrid.h"
+#include "engine/screen/mpi_screen.h"
+#include "ligands/dock/dock_stage.h"
+
+#define CHUNK_CPU 64       /* records docked together on the CPU */
+#define CHUNK_GPU 2048     /* records per GPU in a chunk: enough chains to fill it many times over */
+#define CHUNK_MPI 512      /* records a chunk under mpirun (the same on every rank: ranks own chunks
+                              round-robin, so chunks must be small enough to balance them) */
+#define SLOTS 4            /* chunks in flight: one read, one or two searched, one written */
+#define SEARCHERS 2        /* host threads per GPU */
+#define MAX_GPUS 16
+#define CODE_DISCONNECTED "disconnected" /* an SDF/MOL2 record of several molecules */
+#define DEFAULT_MAX_TORSIONS 32          /* AutoDock4's MAX_TORS */
+#define MACROCYCLE 12                    /* ring size from which a ring is a macrocycle */
+
+static const char *const row_cols[] = {"score_kcal_mol", "inter_kcal_mol", "intra_kcal_mol", "torsional_kcal_mol",
+                                       "unbound_kcal_mol", "num_tors", "torsdof", "atoms_outside"};
+#define NCOLS 8
+
+typedef struct {
+    int ok;
+    vsg_vina_score s;
+    int torsdof;
+    char code[16];
+    char message[256];
+    vsg_dock_result res;
+    long evaluations;
+    int macrocycle; /* atoms in the largest ring of >= MACROCYCLE atoms (kept rigid); 0: none */
+} flex_row;
+
+/* ---- what a record says before it is docked ------------------------------------------------- */
+
+/* The largest of the smallest rings through each ring bond of an SDF/MOL2 record (for each bond,
+ * the shortest path between its ends without it, plus one); 0 without rings. */
+static int largest_ring(const vsg_ligand *lig)
+{
+    const int n = lig->natoms, nb = lig->nbonds;
+    if (n < 3 || nb < 3 || lig->format == VSG_LIG_PDBQT || lig->format == VSG_LIG_PDB) return 0;
+    int *dist = malloc(sizeof(int) * (size_t)n), *queue = malloc(sizeof(int) * (size_t)n);
+    int *start = calloc((size_t)n + 1, sizeof(int)), *adj = malloc(sizeof(int) * 2 * (size_t)nb);
+    int *fill = calloc((size_t)n + 1, sizeof(int));
+    int best = 0;
+    if (!dist || !queue || !start || !adj || !fill) goto done;
+    for (int k = 0; k < nb; k++) {
+        const int a = lig->bonds[k].a, b = lig->bonds[k].b;
+        if (a < 0 || b < 0 || a >= n || b >= n) continue;
+        start[a + 1]++, start[b + 1]++;
+    }
+    for (int i = 0; i < n; i++) start[i + 1] += start[i];
+    for (int k = 0; k < nb; k++) {
+        const int a = lig->bonds[k].a, b = lig->bonds[k].b;
+        if (a < 0 || b < 0 || a >= n || b >= n) continue;
+        adj[start[a] + fill[a]++] = b, adj[start[b] + fill[b]++] = a;
+    }
+    for (int k = 0; k < nb; k++) {
+        const int a = lig->bonds[k].a, b = lig->bonds[k].b;
+        if (a < 0 || b < 0 || a >= n || b >= n) continue;
+        for (int i = 0; i < n; i++) dist[i] = -1;
+        int head = 0, tail = 0;
+        dist[a] = 0, queue[tail++] = a;
+        while (head < tail && dist[b] < 0) {
+            const int u = queue[head++];
+            for (int q = start[u]; q < start[u + 1]; q++) {
+                const int w = adj[q];
+                if (dist[w] >= 0 || (u == a && w == b)) continue; /* not through the bond itself */
+                dist[w] = dist[u] + 1, queue[tail++] = w;
+            }
+        }
+        if (dist[b] > 0 && dist[b] + 1 > best) best = dist[b] + 1;
+    }
+done:
+    free(dist), free(queue), free(start), free(adj), free(fill);
+    return best;
+}
+
+static const char *code_of(vsg_status st, const char *msg)
+{
+    switch (st) {
+    case VSG_E_DATA: return strstr(msg, "tree") ? VSG_LIG_TORSIONS : VSG_LIG_TYPE;
+    case VSG_E_FORMAT: return VSG_LIG_TORSIONS;
+    case VSG_E_LIMIT: return VSG_LIG_TOO_MANY;
+    case VSG_E_NOMEM: return "nomem";
+    default: return "error";
+    }
+}
+
+/* Fragments of an SDF/MOL2 record's bond graph (PDBQT records carry no bonds: 1). */
+static int fragments(const vsg_ligand *lig)
+{
+    if (lig->format == VSG_LIG_PDBQT || lig->format == VSG_LIG_PDB || lig->natoms < 2) return 1;
+    int *up = malloc(sizeof(int) * (size_t)lig->natoms);
+    if (!up) return 1;
+    for (int i = 0; i < lig->natoms; i++) up[i] = i;
+    int n = lig->natoms;
+    for (int k = 0; k < lig->nbonds; k++) {
+        int a = lig->bonds[k].a, b = lig->bonds[k].b;
+        if (a < 0 || b < 0 || a >= lig->natoms || b >= lig->natoms) continue;
+        while (up[a] != a) a = up[a] = up[up[a]];
+        while (up[b] != b) b = up[b] = up[up[b]];
+        if (a != b) up[a] = b, n--;
+    }
+    free(up);
+    return n;
+}
+
+static void failed(const vsg_ligand *lig, vsg_status st, const char *msg, flex_row *r)
+{
+    char m[200];
+    snprintf(m, sizeof m, "%s", msg);
+    snprintf(r->code, sizeof r->code, "%s", code_of(st, m));
+    if (strstr(m, lig->source)) snprintf(r->message, sizeof r->message, "%s", m);
+    else snprintf(r->message, sizeof r->message, "%s: record %ld: %s", lig->source, lig->record, m);
+}
+
+/* What the reader and the record itself already say: 1 when the record can be docked (r->torsdof
+ * set), else 0 with r's code and message. */
+static int precheck(const vsg_ligand *lig, int max_torsions, flex_row *r)
+{
+    memset(r, 0, sizeof *r);
+    if (lig->status != VSG_OK) {
+        snprintf(r->code, sizeof r->code, "%s", lig->code);
+        snprintf(r->message, sizeof r->message, "%s", lig->message);
+        return 0;
+    }
+    const int nfrag = fragments(lig);
+    if (nfrag > 1) {
+        snprintf(r->code, sizeof r->code, "%s", CODE_DISCONNECTED);
+        snprintf(r->message, sizeof r->message,
+                 "%s: record %ld: %d fragments not bonded to each other (a salt or a mixture): docking takes one molecule",
+                 lig->source, lig->record, nfrag);
+        return 0;
+    }
+    vsg_vina_ligand *l = NULL;
+    vsg_status st = vsg_vina_ligand_new(lig, &l);
+    if (st != VSG_OK) {
+        failed(lig, st, vsg_last_error(), r);
+        return 0;
+    }
+    vsg_vina_ligand_info info;
+    vsg_vina_ligand_get_info(l, &info);
+    vsg_vina_ligand_free(l);
+    r->torsdof = info.torsdof;
+    const int ring = largest_ring(lig);
+    if (ring >= MACROCYCLE) r->macrocycle = ring;
+    if (info.rotors > max_torsions) {
+        snprintf(r->code, sizeof r->code, "%s", VSG_LIG_TORSIONS);
+        snprintf(r->message, sizeof r->message, "%s: record %ld: %d torsions, over --max-torsions %d", lig->source,
+                 lig->record, info.rotors, max_torsions);
+        return 0;
+    }
+    return 1;
+}
+
+/* The row of a record whose docking ended with st (r->res filled on VSG_OK). */
+static void docked(const vsg_ligand *lig, vsg_status st, const char *msg, flex_row *r)
+{
+    r->evaluations = r->res.evaluations;
+    if (st != VSG_OK) {
+        failed(lig, st, msg, r);
+        vsg_dock_result_release(&r->res);
+    } else if (r->res.npose < 1) {
+        snprintf(r->code, sizeof r->code, "%s", VSG_LIG_NO_POSE);
+        snprintf(r->message, sizeof r->message, "%s: record %ld: the search kept no pose", lig->source, lig->record);
+        vsg_dock_result_release(&r->res);
+    } else {
+        r->s = r->res.pose[0].score;
+        r->ok = 1;
+    }
+}
+
+/* ---- rows and poses ------------------------------------------------------------------------- */
+
+/* The row's status and message (what the CSV and on_row say). */
+static void row_status(const flex_row *r, const char **status, char *msg, size_t len)
+{
+    msg[0] = '\0';
+    if (!r->ok) {
+        *status = r->code;
+        snprintf(msg, len, "%s", r->message);
+    } else if (r->s.outside > 0) {
+        *status = VSG_LIG_OUTSIDE;
+        snprintf(msg, len, "%d heavy atoms of the best pose outside the maps' box (Vina's penalty)", r->s.outside);
+    } else {
+        *status = "ok";
+        if (r->macrocycle) /* docked, but its ring only as the input has it */
+            snprintf(msg, len, "a macrocycle (ring of %d atoms) kept rigid as in the input: dock several ring conformers",
+                     r->macrocycle);
+    }
+}
+
+static void write_row(FILE *f, const vsg_ligand *lig, const flex_row *r)
+{
+    const char *status;
+    char msg[300];
+    row_status(r, &status, msg, sizeof msg);
+    fprintf(f, "%zu,", lig->index);
+    vsg_csv_field(f, lig->name);
+    fputc(',', f);
+    vsg_csv_field(f, lig->source);
+    fprintf(f, ",%ld,%d,", lig->record, lig->natoms);
+    if (r->ok)
+        fprintf(f, "%.4f,%.4f,%.4f,%.4f,%.4f,%g,%d,%d,", r->s.total, r->s.inter, r->s.intra, r->s.torsional, r->s.unbound,
+                r->s.num_tors, r->torsdof, r->s.outside);
+    else
+        fputs(",,,,,,,,", f);
+    vsg_csv_field(f, status);
+    fputc(',', f);
+    vsg_csv_field(f, msg);
+    fputc('\n', f);
+}
+
+/* The row handed to on_row: the CSV's fields, numbers as the CSV prints them (4 decimals). */
+static int call_row(const vsg_screen_extra *x, const vsg_ligand *lig, const flex_row *r)
+{
+    const char *status;
+    char msg[300];
+    row_status(r, &status, msg, sizeof msg);
+    double v[NCOLS];
+    for (int k = 0; k < NCOLS; k++) v[k] = NAN;
+    if (r->ok) {
+        const double t[5] = {r->s.total, r->s.inter, r->s.intra, r->s.torsional, r->s.unbound};
+        for (int k = 0; k < 5; k++) v[k] = round(t[k] * 1e4) / 1e4;
+        v[5] = r->s.num_tors, v[6] = r->torsdof, v[7] = r->s.outside;
+    }
+    vsg_screen_row row = {lig->index, lig->name, lig->source, lig->record, lig->natoms, NCOLS, row_cols, v, status, msg};
+    return x->on_row(x->row_ctx, &row);
+}
+
+/* Writes the poses of a docked record (r->res, up to its npose) as PDBQT MODELs numbered on from
+ * *model, or as SDF records. Returns VSG_OK or why not. */
+static vsg_status write_poses(FILE *f, int sdf, vsg_ligand *lig, const vsg_dock_result *res, int *model)
+{
+    vsg_status st = VSG_OK;
+    if (sdf) {
+        vsg_pose_sdf *m = NULL;
+        if ((st = vsg_pose_sdf_new(lig, res, &m)) != VSG_OK) return st;
+        for (int k = 0; k < res->npose && st == VSG_OK; k++)
+            if (!vsg_pose_sdf_write(f, m, res, k, (long)lig->index)) st = vsg_fail(VSG_E_IO, "write error on the poses");
+        vsg_pose_sdf_free(m);
+        return st;
+    }
+    vsg_vina_ligand *vl = NULL; /* for the heavy atoms of the RMSD to the best pose */
+    if (res->npose > 1 && (st = vsg_vina_ligand_new(lig, &vl)) != VSG_OK) return st;
+    st = vsg_pose_model_ligand(lig, res);
+    for (int k = 0; k < res->npose && st == VSG_OK; k++) {
+        const double rb = k ? vsg_pose_rmsd_heavy(res, vl, res->pose[k].xyz, res->pose[0].xyz) : 0.0;
+        if (!vsg_pose_write_pdbqt(f, lig, res, k, ++*model, rb, (long)lig->index))
+            st = vsg_fail(VSG_E_DATA, "%s: record %ld: the record's atom lines do not match its model", lig->source,
+                          lig->record);
+    }
+    vsg_vina_ligand_free(vl);
+    return st;
+}
+
+/* --poses-top: the best records' poses, rendered, kept until the end (a max-heap on score). */
+typedef struct {
+    double score;
+    size_t index;
+    char *text;
+    size_t len;
+} kept_poses;
+typedef struct {
+    kept_poses *e;
+    long n, cap;
+} poses_heap;
+
+static int worse(const kept_poses *a, const kept_poses *b) /* a ranks after b */
+{
+    return a->score != b->score ? a->score > b->score : a->index > b->index;
+}
+
+static void heap_sift_down(poses_heap *h, long i)
+{
+    for (;;) {
+        long l = 2 * i + 1, r = l + 1, w = i;
+        if (l < h->n && worse(&h->e[l], &h->e[w])) w = l;
+        if (r < h->n && worse(&h->e[r], &h->e[w])) w = r;
+        if (w == i) return;
+        kept_poses t = h->e[i];
+        h->e[i] = h->e[w], h->e[w] = t, i = w;
+    }
+}
+
+static void heap_sift_up(poses_heap *h, long i)
+{
+    while (i > 0) {
+        long p = (i - 1) / 2;
+        if (!worse(&h->e[i], &h->e[p])) return;
+        kept_poses t = h->e[i];
+        h->e[i] = h->e[p], h->e[p] = t, i = p;
+    }
+}
+
+/* Offers a record's poses; renders them only when they enter the best `cap`. */
+static vsg_status heap_offer(poses_heap *h, int sdf, vsg_ligand *lig, const vsg_dock_result *res, double score)
+{
+    kept_poses k = {score, lig->index, NULL, 0};
+    if (h->n == h->cap && !worse(&h->e[0], &k)) return VSG_OK;
+    FILE *m = open_memstream(&k.text, &k.len);
+    if (!m) return vsg_fail(VSG_E_NOMEM, "out of memory (--poses-top)");
+    int model = 0;
+    vsg_status st = write_poses(m, sdf, lig, res, &model);
+    if (fclose(m) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_NOMEM, "out of memory (--poses-top)");
+    if (st != VSG_OK) {
+        free(k.text);
+        return st;
+    }
+    if (h->n == h->cap) {
+        free(h->e[0].text);
+        h->e[0] = k;
+        heap_sift_down(h, 0);
+    } else {
+        h->e[h->n] = k;
+        heap_sift_up(h, h->n++);
+    }
+    return VSG_OK;
+}
+
+static int by_rank(const void *pa, const void *pb)
+{
+    const kept_poses *a = pa, *b = pb;
+    return worse(a, b) ? 1 : worse(b, a) ? -1 : 0;
+}
+
+/* Copies PDBQT text with every MODEL line renumbered from ++*model, keeping the line's form. */
+static void write_renumbered(FILE *f, const char *s, size_t len, long *model)
+{
+    const char *end = s + len;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const size_t n = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
+        if (n >= 6 && !memcmp(s, "MODEL ", 6)) {
+            if (n > 6 && s[6] == ' ') fprintf(f, "MODEL %8ld\n", ++*model);
+            else fprintf(f, "MODEL %ld\n", ++*model);
+        } else {
+            fwrite(s, 1, n, f);
+        }
+        s += n;
+    }
+}
+
+static vsg_status heap_write(poses_heap *h, FILE *f, int sdf)
+{
+    qsort(h->e, (size_t)h->n, sizeof *h->e, by_rank);
+    long model = 0;
+    for (long i = 0; i < h->n; i++) {
+        if (sdf) fwrite(h->e[i].text, 1, h->e[i].len, f);
+        else write_renumbered(f, h->e[i].text, h->e[i].len, &model);
+    }
+    return ferror(f) ? vsg_fail(VSG_E_IO, "write error on the poses") : VSG_OK;
+}
+
+static void heap_free(poses_heap *h)
+{
+    for (long i = 0; i < h->n; i++) free(h->e[i].text);
+    free(h->e);
+}
+
+/* ---- the pipeline --------------------------------------------------------------------------- */
+
+enum { SLOT_FREE = 0, SLOT_READY };
+
+typedef struct {
+    int state;
+    size_t seq;
+    int n;              /* records read */
+    int mine;           /* docked by this rank (always, without MPI) */
+    int searches_left;  /* GPU shares (one per GPU) not yet searched */
+    vsg_ligand *recs;   /* cap records, buffers reused */
+    flex_row *rows;
+    char *ok;
+    const vsg_ligand **ligs; /* the m records to dock */
+    uint64_t *seeds;
+    int *slot;          /* ligs[k] is recs[slot[k]] */
+    int m;
+    dock_stage *stage;
+    vsg_status st;      /* the chunk could not be prepared at all */
+    char err[256];
+} chunk;
+
+typedef struct {
+    const vsg_vina_target *t;
+    const vsg_flex_screen_options *o;
+    vsg_dock_params P;
+    vsg_device device;
+    int max_torsions;
+    int ngpu, gpus[MAX_GPUS];
+    int cap;                     /* records a chunk */
+    int resume;
+    size_t skip;
+    vsg_ligand_reader *rd;
+    chunk slot[SLOTS];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t next_read;            /* the chunk the reader fills next */
+    size_t nchunks;              /* SIZE_MAX until the reader is done */
+    size_t next_search[MAX_GPUS];
+    int stop;                    /* the writer failed: everyone stops */
+    /* where the time goes */
+    double parse_s, prepare_s, search_s[MAX_GPUS], search_wait_s, write_wait_s;
+} flex_pipe;
+
+static void chunk_release(chunk *c, int cap)
+{
+    if (c->recs)
+        for (int i = 0; i < cap; i++) vsg_ligand_release(&c->recs[i]);
+    free(c->recs), free(c->rows), free(c->ok), free(c->ligs), free(c->seeds), free(c->slot);
+    dock_stage_free(c->stage);
+    memset(c, 0, sizeof *c);
+}
+
+static int chunk_alloc(chunk *c, int cap)
+{
+    memset(c, 0, sizeof *c);
+    c->recs = malloc(sizeof *c->recs * (size_t)cap);
+    c->rows = calloc((size_t)cap, sizeof *c->rows);
+    c->ok = malloc((size_t)cap);
+    c->ligs = malloc(sizeof *c->ligs * (size_t)cap);
+    c->seeds = malloc(sizeof *c->seeds * (size_t)cap);
+    c->slot = malloc(sizeof *c->slot * (size_t)cap);
+    if (!c->recs || !c->rows || !c->ok || !c->ligs || !c->seeds || !c->slot) {
+        free(c->recs), c->recs = NULL;
+        chunk_release(c, 0);
+        return 0;
+    }
+    for (int i = 0; i < cap; i++) vsg_ligand_init(&c->recs[i]);
+    return 1;
+}
+
+/* Stage 1: a chunk read, checked and prepared. */
+static void read_chunk(flex_pipe *p, chunk *c)
+{
+    const double a = vsg_now();
+    int n = 0;
+    while (n < p->cap && vsg_ligand_reader_next(p->rd, &c->recs[n]) == 1)
+        if (!p->resume || c->recs[n].index >= p->skip) n++; /* --resume: records done are read, not docked */
+    const double b = vsg_now();
+    c->n = n, c->m = 0, c->st = VSG_OK, c->err[0] = '\0', c->stage = NULL;
+    c->mine = vsg_mpi_owns_batch(c->seq);
+    if (n > 0 && c->mine) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 8)
+#endif
+        for (int i = 0; i < n; i++) c->ok[i] = (char)precheck(&c->recs[i], p->max_torsions, &c->rows[i]);
+        for (int i = 0; i < n; i++)
+            if (c->ok[i])
+                c->ligs[c->m] = &c->recs[i], c->seeds[c->m] = p->P.seed + (uint64_t)c->recs[i].index, c->slot[c->m++] = i;
+        if (c->m > 0) {
+            c->st = dock_stage_prepare(p->t, c->ligs, c->m, c->seeds, &p->P, p->device, &c->stage);
+            if (c->st != VSG_OK) snprintf(c->err, sizeof c->err, "%s", vsg_last_error());
+        }
+    }
+    pthread_mutex_lock(&p->mu);
+    p->parse_s += b - a;
+    p->prepare_s += vsg_now() - b;
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void *reader_main(void *arg)
+{
+    flex_pipe *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        chunk *c = &p->slot[p->next_read % SLOTS];
+        while (!p->stop && c->state != SLOT_FREE) pthread_cond_wait(&p->cv, &p->mu);
+        const int stop = p->stop;
+        c->seq = p->next_read;
+        pthread_mutex_unlock(&p->mu);
+        if (stop) break;
+        read_chunk(p, c);
+        pthread_mutex_lock(&p->mu);
+        const int last = c->n < p->cap;
+        if (c->n > 0) {
+            c->searches_left = p->ngpu;
+            c->state = SLOT_READY;
+            p->next_read++;
+        }
+        if (last) p->nchunks = p->next_read;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        if (last) break;
+    }
+    return NULL;
+}
+
+typedef struct {
+    flex_pipe *p;
+    int g; /* which GPU (index into p->gpus and each stage's shares) */
+} searcher_arg;
+
+/* Stage 2: one of a GPU's searcher threads; claims each chunk's share of its GPU in turn. */
+static void *searcher_main(void *arg)
+{
+    flex_pipe *p = ((searcher_arg *)arg)->p;
+    const int g = ((searcher_arg *)arg)->g;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        const double w0 = vsg_now();
+        size_t seq;
+        for (;;) {
+            seq = p->next_search[g];
+            if (p->stop || seq >= p->nchunks) break;
+            if (seq < p->next_read) break; /* ready (the reader advances next_read once it is) */
+            pthread_cond_wait(&p->cv, &p->mu);
+        }
+        const int done = p->stop || seq >= p->nchunks;
+        if (!done) p->next_search[g]++;
+        p->search_wait_s += vsg_now() - w0;
+        chunk *c = &p->slot[seq % SLOTS];
+        pthread_mutex_unlock(&p->mu);
+        if (done) break;
+        const double a = vsg_now();
+        if (c->stage && g < dock_stage_shares(c->stage)) dock_stage_search(c->stage, g); /* outcome kept for finish */
+        pthread_mutex_lock(&p->mu);
+        p->search_s[g] += vsg_now() - a;
+        c->searches_left--;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+    return NULL;
+}
+
+/* Outputs and counters of stage 3. */
+typedef struct {
+    FILE *csv, *poses;
+    int sdf, model;
+    poses_heap heap;
+    vsg_screen_report *rep;
+    long evaluations;
+    const vsg_screen_extra *x;
+} writer;
+
+static void count_code(vsg_screen_report *rep, const char *code)
+{
+    for (size_t i = 0; i < rep->by_code_n; i++)
+        if (!strcmp(rep->by_code[i], code)) {
+            rep->by_code_count[i]++;
+            return;
+        }
+    if (rep->by_code_n < 16) {
+        snprintf(rep->by_code[rep->by_code_n], sizeof rep->by_code[0], "%s", code);
+        rep->by_code_count[rep->by_code_n++] = 1;
+    }
+}
+
+/* Stage 3 on one chunk: finished, written, its results released. */
+static vsg_status write_chunk(flex_pipe *p, chunk *c, writer *w)
+{
+    const vsg_flex_screen_options *o = p->o;
+    vsg_status st = VSG_OK;
+    vsg_screen_report *rep = w->rep;
+    if (!c->mine) { /* MPI: another rank's rows */
+        rep->records += (size_t)c->n;
+        return VSG_OK;
+    }
+    if (c->m > 0) {
+        vsg_dock_result *res = calloc((size_t)c->m, sizeof *res);
+        vsg_status *sts = malloc(sizeof *sts * (size_t)c->m);
+        char(*msgs)[256] = malloc(sizeof *msgs * (size_t)c->m);
+        if (!res || !sts || !msgs) st = vsg_fail(VSG_E_NOMEM, "out of memory");
+        vsg_status bst = st == VSG_OK ? c->st : VSG_OK;
+        if (st == VSG_OK && bst == VSG_OK) {
+            bst = dock_stage_finish(c->stage, res, sts, msgs);
+            if (bst != VSG_OK) snprintf(c->err, sizeof c->err, "%s", vsg_last_error());
+        }
+        if (st == VSG_OK && bst != VSG_OK) { /* the whole chunk could not run: every row says so */
+            for (int k = 0; k < c->m; k++) sts[k] = bst, snprintf(msgs[k], sizeof msgs[k], "%s", c->err);
+            if (bst != VSG_E_NOMEM) st = vsg_fail(bst, "%s", c->err);
+        }
+        for (int k = 0; res && sts && msgs && k < c->m; k++) {
+            flex_row *r = &c->rows[c->slot[k]];
+            r->res = res[k];
+            memset(&res[k], 0, sizeof res[k]);
+            docked(&c->recs[c->slot[k]], sts[k], msgs[k], r);
+        }
+        free(res), free(sts), free(msgs);
+        dock_stage_free(c->stage);
+        c->stage = NULL;
+        if (st != VSG_OK && st != VSG_E_DEVICE) return st;
+    }
+    long block = -1;
+    if (vsg_mpi_screen_split()) {
+        if (w->csv) fprintf(w->csv, "#vsgrid-block %zu %d\n", rep->records, c->n);
+        if (w->poses) block = vsg_mpi_block_open(w->poses, rep->records, (size_t)c->n);
+    }
+    vsg_status wst = VSG_OK;
+    for (int i = 0; i < c->n; i++) {
+        flex_row *r = &c->rows[i];
+        vsg_ligand *lig = &c->recs[i];
+        rep->records++;
+        w->evaluations += r->evaluations;
+        if (r->ok) {
+            rep->scored++;
+            rep->atoms += (uint64_t)lig->natoms;
+            if (r->s.outside > 0) rep->outside++;
+        } else {
+            rep->failed++;
+            count_code(rep, r->code);
+        }
+        if (w->csv) write_row(w->csv, lig, r);
+        if (w->x && w->x->on_row && wst == VSG_OK && call_row(w->x, lig, r) != 0)
+            wst = vsg_fail(VSG_E_ARG, "flexible screen: stopped by the caller");
+        if (r->ok && w->poses && wst == VSG_OK) {
+            if (o->poses_top > 0) wst = heap_offer(&w->heap, w->sdf, lig, &r->res, r->s.total);
+            else if (!o->poses_below || r->s.total <= o->poses_max_score)
+                wst = write_poses(w->poses, w->sdf, lig, &r->res, &w->model);
+        }
+        vsg_dock_result_release(&r->res);
+    }
+    if (block >= 0) vsg_mpi_block_close(w->poses, block);
+    return st != VSG_OK ? st : wst;
+}
+
+vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_options *o, const vsg_screen_extra *x,
+                               vsg_screen_report *rep, long *evaluations)
+{
+    if (!t || !o || !rep || !o->inputs || o->ninputs < 1)
+        return vsg_fail(VSG_E_ARG, "vsg_flex_screen_run: NULL argument or no inputs");
+    if (!vsg_vina_target_is_maps(t, NULL))
+        return vsg_fail(VSG_E_ARG, "vsg_flex_screen_run: the target must be a Vina map set (vsg_vina_target_maps)");
+    if (x && x->best_per_molecule) return vsg_fail(VSG_E_ARG, "vsg_flex_screen_run: best_per_molecule is not supported");
+    if (o->poses_top > 0 && vsg_mpi_screen_split())
+        return vsg_fail(VSG_E_ARG, "poses of the best records only (--poses-top) are chosen over the whole run: not "
+                                   "under mpirun (run shards and 'vsgrid merge --poses-top')");
+    if (o->poses_top < 0) return vsg_fail(VSG_E_ARG, "vsg_flex_screen_run: poses_top < 0");
+    memset(rep, 0, sizeof *rep);
+    if (evaluations) *evaluations = 0;
+    const double t0 = vsg_now();
+    static flex_pipe zero;
+    flex_pipe *p = malloc(sizeof *p);
+    if (!p) return vsg_fail(VSG_E_NOMEM, "out of memory");
+    *p = zero;
+    p->t = t, p->o = o, p->P = o->dock, p->device = o->device;
+    p->max_torsions = o->max_torsions > 0 ? o->max_torsions : DEFAULT_MAX_TORSIONS;
+    p->resume = x && x->resume;
+    p->skip = p->resume ? x->resume_skip : 0;
+    p->nchunks = SIZE_MAX;
+    /* which GPUs, and the chunk size */
+    const int count = vsg_gpu_count();
+    const int gpu = o->device == VSG_DEVICE_GPU || (o->device == VSG_DEVICE_AUTO && count > 0);
+    if (gpu) {
+        if (p->P.ngpus > 0)
+            for (int g = 0; g < p->P.ngpus && g < MAX_GPUS; g++) p->gpus[p->ngpu++] = p->P.gpus[g];
+        else
+            for (int g = 0; g < count && g < MAX_GPUS; g++) p->gpus[p->ngpu++] = g;
+        if (p->ngpu == 0) {
+            free(p);
+            return vsg_fail(VSG_E_DEVICE, "flexible screen: no GPU found");
+        }
+        p->P.ngpus = p->ngpu; /* the stages share over exactly these, in this order */
+        for (int g = 0; g < p->ngpu; g++) p->P.gpus[g] = p->gpus[g];
+    }
+    p->cap = vsg_mpi_screen_split() ? CHUNK_MPI : gpu ? CHUNK_GPU * p->ngpu : CHUNK_CPU;
+    vsg_ligand_reader_options ro = {o->format, 1, o->max_atoms};
+    vsg_status st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p->rd);
+    if (st == VSG_OK && x && x->ranges) st = vsg_ligand_reader_select(p->rd, x->ranges, x->nranges, x->index);
+    if (st != VSG_OK) {
+        vsg_ligand_reader_close(p->rd);
+        free(p);
+        return st;
+    }
+    for (int s = 0; s < SLOTS && st == VSG_OK; s++)
+        if (!chunk_alloc(&p->slot[s], p->cap)) st = vsg_fail(VSG_E_NOMEM, "out of memory for the flexible screen");
+    writer w;
+    memset(&w, 0, sizeof w);
+    w.csv = o->csv, w.poses = o->poses, w.sdf = o->poses_sdf, w.rep = rep, w.x = x;
+    if (st == VSG_OK && o->poses_top > 0) {
+        w.heap.cap = o->poses_top;
+        w.heap.e = calloc((size_t)o->poses_top, sizeof *w.heap.e);
+        if (!w.heap.e) st = vsg_fail(VSG_E_NOMEM, "out of memory for --poses-top %ld", o->poses_top);
+    }
+    if (st == VSG_OK && o->csv && !(x && (x->resume || x->no_header)))
+        fputs("index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,"
+              "unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message\n",
+              o->csv);
+    pthread_t reader, searchers[MAX_GPUS * SEARCHERS];
+    searcher_arg sargs[MAX_GPUS];
+    int started = 0, nsearch = 0;
+    if (st == VSG_OK) {
+        pthread_mutex_init(&p->mu, NULL);
+        pthread_cond_init(&p->cv, NULL);
+        started = pthread_create(&reader, NULL, reader_main, p) == 0;
+        if (!started) st = vsg_fail(VSG_E_NOMEM, "flexible screen: cannot start the reader thread");
+        for (int g = 0; started && g < p->ngpu; g++) {
+            sargs[g].p = p, sargs[g].g = g;
+            for (int k = 0; k < SEARCHERS; k++)
+                if (pthread_create(&searchers[nsearch], NULL, searcher_main, &sargs[g]) == 0) nsearch++;
+        }
+        if (started && p->ngpu > 0 && nsearch < p->ngpu) { /* too few threads: a GPU would never be searched */
+            pthread_mutex_lock(&p->mu);
+            p->stop = 1;
+            pthread_cond_broadcast(&p->cv);
+            pthread_mutex_unlock(&p->mu);
+            st = vsg_fail(VSG_E_NOMEM, "flexible screen: cannot start the GPU threads");
+        }
+    }
+    /* stage 3, in order */
+    for (size_t seq = 0; st == VSG_OK; seq++) {
+        pthread_mutex_lock(&p->mu);
+        const double w0 = vsg_now();
+        chunk *c = &p->slot[seq % SLOTS];
+        while (!(seq < p->next_read && c->searches_left == 0) && seq < p->nchunks) pthread_cond_wait(&p->cv, &p->mu);
+        p->write_wait_s += vsg_now() - w0;
+        const int done = seq >= p->nchunks;
+        pthread_mutex_unlock(&p->mu);
+        if (done) break;
+        const double a = vsg_now();
+        st = write_chunk(p, c, &w);
+        rep->write_s += vsg_now() - a;
+        if (o->progress) fprintf(stderr, "\rvsgrid: %zu records docked", rep->records);
+        pthread_mutex_lock(&p->mu);
+        c->state = SLOT_FREE;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+    if (started) {
+        pthread_mutex_lock(&p->mu);
+        if (st != VSG_OK) p->stop = 1;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(reader, NULL);
+        for (int k = 0; k < nsearch; k++) pthread_join(searchers[k], NULL);
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->cv);
+    }
+    if (o->progress && rep->records) fputc('\n', stderr);
+    if (st == VSG_OK && w.heap.e && w.poses) st = heap_write(&w.heap, w.poses, w.sdf);
+    heap_free(&w.heap);
+    for (int s = 0; s < SLOTS; s++) chunk_release(&p->slot[s], p->cap);
+    vsg_ligand_reader_close(p->rd);
+    if (st == VSG_OK && o->csv && (fflush(o->csv) != 0 || ferror(o->csv)))
+        st = vsg_fail(VSG_E_IO, "write error on the CSV output");
+    if (st == VSG_OK && o->poses && (fflush(o->poses) != 0 || ferror(o->poses)))
+        st = vsg_fail(VSG_E_IO, "write error on the poses");
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    if (gpu) {
+        char name[96] = "GPU";
+        vsg_gpu_describe(p->gpus[0], name, sizeof name, NULL, NULL);
+        snprintf(rep->device, sizeof rep->device, "%d x %s", p->ngpu, name);
+        snprintf(rep->precision, sizeof rep->precision, "float");
+    } else {
+        snprintf(rep->device, sizeof rep->device, "cpu (%d thread%s)", threads, threads == 1 ? "" : "s");
+        snprintf(rep->precision, sizeof rep->precision, "double");
+    }
+    snprintf(rep->kernel, sizeof rep->kernel, "%s flexible docking",
+             vsg_vina_target_scoring(t) == VSG_VINA_SCORING_VINARDO ? "vinardo" : "vina");
+    rep->parse_threads = 1;
+    rep->parse_s = p->parse_s;
+    rep->split_s = p->prepare_s;      /* the reader thread's checks and search preparation */
+    for (int g = 0; g < p->ngpu; g++) rep->score_s += p->search_s[g];
+    rep->scorer_busy_s = rep->score_s;
+    rep->scorer_wait_s = p->search_wait_s;
+    rep->write_wait_s = p->write_wait_s;
+    rep->seconds = vsg_now() - t0;
+    if (evaluations) *evaluations = w.evaluations;
+    if (getenv("VSG_DOCK_TIMES")) { /* a bench switch: where the screen's time goes */
+        fprintf(stderr, "flex screen: %.2f s wall; read %.2f s, check+prepare %.2f s (reader thread); finish+write %.2f s, "
+                        "waiting %.2f s (writer); searchers waiting %.2f s; GPU busy",
+                rep->seconds, p->parse_s, p->prepare_s, rep->write_s, p->write_wait_s, p->search_wait_s);
+        for (int g = 0; g < p->ngpu; g++) fprintf(stderr, " %.2f", p->search_s[g]);
+        fprintf(stderr, " s (sum over its %d threads)\n", SEARCHERS);
+    }
+    free(p);
+    return st;
+}
+
+/* TEMPORARY until ligands/readers/library_index.c lands */
+__attribute__((weak)) vsg_status vsg_ligand_reader_select(vsg_ligand_reader *r, const vsg_record_range *ranges, int n,
+                                                          const vsg_library_index *const *idx)
+{
+    (void)r, (void)ranges, (void)n, (void)idx;
+    return vsg_fail(VSG_E_UNSUPPORTED, "record selection: not in this build yet");
+}
