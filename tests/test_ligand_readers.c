@@ -431,6 +431,14 @@ static void test_pdbqt_pdb_corpus(void)
     CHECK(strcmp(res.names[0], "first") == 0);
     CHECK(res.natoms[2] == 2);
     CHECK_CONTAINS(res.messages[1], "bad partial charge");
+    /* an atom line cut after its charge (70 characters, no type columns): "no AutoDock atom type",
+     * never bytes from past the line's end */
+    snprintf(text, sizeof text, "ROOT\nATOM      1  N   UNL     1      16.714  51.912  14.876  1.00  0.00    -0.322\n"
+                                "ENDROOT\nTORSDOF 0\n");
+    paths[0] = write_text("lig_short.pdbqt", text);
+    expect_codes("PDBQT atom line without its type columns", paths, 1, VSG_LIG_AUTO, 0, "parse", &res);
+    CHECK_CONTAINS(res.messages[0], "no AutoDock atom type (columns 78-79)");
+    CHECK(strstr(res.messages[0], "(columns 78-79)") && !strstr(res.messages[0], "(columns 78-79):"));
     /* PDB: records by END and by MODEL; elements from columns 77-78 or the name; too many atoms
      * are counted, not stored */
     text[0] = '\0';

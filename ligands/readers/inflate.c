@@ -55,6 +55,15 @@ vsg_inflate *vsg_inflate_open(int fd)
     return z;
 }
 
+vsg_inflate *vsg_inflate_open_plain(int fd, uint64_t offset)
+{
+    vsg_inflate *z = vsg_inflate_open(fd);
+    if (!z) return NULL;
+    z->mode = MODE_PLAIN;
+    z->file_read = offset;
+    return z;
+}
+
 static long fail(vsg_inflate *z, vsg_status st, const char *what)
 {
     z->err = st;
@@ -215,7 +224,9 @@ void vsg_inflate_close(vsg_inflate *z)
 #include <zlib.h>
 
 struct vsg_inflate {
-    gzFile gz;
+    gzFile gz;             /* NULL for a plain source (vsg_inflate_open_plain) */
+    int fd;                /* the plain source's */
+    uint64_t file_read;    /* ... and its offset */
     vsg_status err;
     char msg[160];
 };
@@ -233,6 +244,34 @@ vsg_inflate *vsg_inflate_open(int fd)
     }
     gzbuffer(z->gz, INFLATE_IN); /* zlib's 8 KiB default makes reading I/O-call bound */
     return z;
+}
+
+vsg_inflate *vsg_inflate_open_plain(int fd, uint64_t offset)
+{
+    vsg_inflate *z = calloc(1, sizeof *z);
+    if (!z) {
+        close(fd);
+        return NULL;
+    }
+    z->fd = fd;
+    z->file_read = offset;
+    return z;
+}
+
+/* A plain source's read: the bytes as they are. */
+static long read_plain(vsg_inflate *z, void *buf, size_t n)
+{
+    for (;;) {
+        ssize_t k = read(z->fd, buf, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) {
+            z->err = VSG_E_IO;
+            snprintf(z->msg, sizeof z->msg, "read error: %s", strerror(errno));
+            return -1;
+        }
+        z->file_read += (uint64_t)k;
+        return (long)k;
+    }
 }
 
 /* Sets the sticky error from zlib's state; 1 if there was one. */
@@ -260,6 +299,7 @@ long vsg_inflate_read(vsg_inflate *z, void *buf, size_t n)
 {
     int k;
     if (z->err) return -1;
+    if (!z->gz) return read_plain(z, buf, n > (1u << 30) ? (1u << 30) : n);
     k = gzread(z->gz, buf, (unsigned)(n > (1u << 30) ? (1u << 30) : n));
     if (k > 0) {
         gz_check(z); /* a stream cut short: the bytes before come out, the error waits */
@@ -276,6 +316,7 @@ long vsg_inflate_read(vsg_inflate *z, void *buf, size_t n)
 
 uint64_t vsg_inflate_offset(const vsg_inflate *z)
 {
+    if (!z->gz) return z->file_read;
     z_off_t o = gzoffset(z->gz);
     return o > 0 ? (uint64_t)o : 0;
 }
@@ -283,7 +324,8 @@ uint64_t vsg_inflate_offset(const vsg_inflate *z)
 void vsg_inflate_close(vsg_inflate *z)
 {
     if (!z) return;
-    gzclose(z->gz);
+    if (z->gz) gzclose(z->gz);
+    else close(z->fd);
     free(z);
 }
 

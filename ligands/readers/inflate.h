@@ -19,6 +19,12 @@ typedef struct vsg_inflate vsg_inflate;
  * NULL when out of memory. */
 vsg_inflate *vsg_inflate_open(int fd);
 
+/* A source over fd that passes its bytes through as they are, never inflating (a plain file
+ * read from the middle, where bytes that look like the gzip magic are text): fd is read from
+ * where it stands, and `offset` (where that is) counts as consumed for vsg_inflate_offset.
+ * NULL when out of memory (fd closed). */
+vsg_inflate *vsg_inflate_open_plain(int fd, uint64_t offset);
+
 /* Up to n bytes into buf: the count (> 0), 0 at the end of the input, -1 on an error, which is
  * sticky (vsg_inflate_error says what). When the input ends early, the bytes inflated before
  * come out first and the next call reports the error; a call that finds bad data or a bad CRC or

@@ -13,13 +13,19 @@
  * the input into chunks of whole records as text, at the lines where the parsers end records,
  * and a chunk reader parses each chunk with the same parsers, starting at the chunk's line and
  * record number, so its records are the serial reader's. A chunk holds whole records: its
- * size is bounded by the caller's limits or by its one record. */
+ * size is bounded by the caller's limits or by its one record.
+ *
+ * A reader restricted to ranges of records (vsg_ligand_reader_select, at the end of this file)
+ * skips the records before each range with the same splitter, or from a library index's entry
+ * (library_index.c), and parses only the records it hands out. */
 #define _POSIX_C_SOURCE 200809L /* dup(), fstat() */
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +65,17 @@ struct vsg_ligand_reader {
     int split_name_rank;
     char *carry;
     size_t carry_len, carry_cap, carry_lines;
+    uint64_t carry_offset;             /* where the carried record starts in the file */
+    size_t returned;                   /* records handed out (vsg_ligand_reader_count) */
+    /* a selection (vsg_ligand_reader_select): index counts every record of the inputs, the
+     * skipped ones too */
+    int selected;
+    vsg_record_range *ranges;
+    int nranges, range;                /* the ranges, and the one being read */
+    const vsg_library_index **idx;     /* each input's index, or NULL */
+    vsg_lig_chunk scan;                /* the splitter's chunk while skipping */
+    vsg_ligand_reader *tail;           /* parses a file's last chunk met while skipping */
+    int tail_on;                       /* ... and has records of it left */
 };
 
 /* Path i's format: the options', else the content's (sniffed at open), else the extension's. */
@@ -231,8 +248,10 @@ static void base_name(char *dst, size_t cap, const char *path)
     vsg_lig_set_name(dst, cap, path, n);
 }
 
-/* Opens input r->cur; 0 on success, else the error message in *why. */
-static int open_current(vsg_ligand_reader *r, char *why, size_t whylen)
+/* Opens input r->cur, at the start or (at, from an index) where a record starts: a plain file
+ * read from that byte, a gzipped one inflated from its start and the bytes before dropped. 0 on
+ * success, else the error message in *why. */
+static int open_current(vsg_ligand_reader *r, const vsg_lix_entry *at, char *why, size_t whylen)
 {
     vsg_lig_ctx *c = &r->ctx;
     const char *path = r->paths[r->cur];
@@ -278,12 +297,22 @@ static int open_current(vsg_ligand_reader *r, char *why, size_t whylen)
         else
             fd = open(path, O_RDONLY | O_CLOEXEC);
     }
+    int gz = 0;
+    if (fd >= 0 && at && at->offset > 0) {
+        unsigned char magic[2];
+        gz = pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+        if (!gz && lseek(fd, (off_t)at->offset, SEEK_SET) < 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
     if (fd >= 0) {
         /* read (and inflated) ahead by a thread of its own (read_ahead.h), for the serial
          * reader and the splitter alike, in the same blocks, so both see the same bytes before
          * a gzip error (the inflater drops what the failing call inflated, so that depends on
-         * the size asked) */
-        vsg_inflate *z = vsg_inflate_open(fd); /* closes fd when it fails */
+         * the size asked); a plain file read from the middle is never taken for gzip */
+        vsg_inflate *z = at && at->offset > 0 && !gz ? vsg_inflate_open_plain(fd, at->offset)
+                                                     : vsg_inflate_open(fd); /* closes fd when it fails */
         c->src.ra = z ? vsg_read_ahead_open(z) : NULL;
         if (z && !c->src.ra) vsg_inflate_close(z);
         if (!c->src.ra) errno = ENOMEM;
@@ -293,6 +322,24 @@ static int open_current(vsg_ligand_reader *r, char *why, size_t whylen)
         free(c->src.buf);
         c->src.buf = NULL;
         return -1;
+    }
+    if (at && at->offset > 0) {
+        if (!gz) {
+            c->src.base = at->offset;
+        } else if (vsg_lig_src_skip(&c->src, at->offset) != 0) { /* the index said more bytes */
+            snprintf(why, whylen, "ends before byte %llu where its index says record %ld starts: run `vsgrid index` again",
+                     (unsigned long long)at->offset, at->record + 1);
+            vsg_lig_src_close(&c->src);
+            return -1;
+        }
+    }
+    if (at) { /* continue the file where the entry stands, as a chunk reader does */
+        c->src.line = at->line;
+        c->record = at->record;
+        if (at->name_rank > 0 && at->name) {
+            snprintf(c->file_name, sizeof c->file_name, "%s", at->name);
+            c->file_name_rank = at->name_rank;
+        }
     }
     return 0;
 }
@@ -330,12 +377,11 @@ static void finish(vsg_ligand_reader *r, vsg_ligand *lig, const char *source, vs
     lig->index = r->index++;
     lig->source = source;
     lig->format = f;
-    if (lig->status != VSG_OK) r->failed++;
 }
 
-int vsg_ligand_reader_next(vsg_ligand_reader *r, vsg_ligand *lig)
+/* The next record of the inputs in order (the serial reader): 1, or 0 after the last. */
+static int next_record(vsg_ligand_reader *r, vsg_ligand *lig)
 {
-    if (!r || !lig) return 0;
     for (;;) {
         vsg_lig_ctx *c = &r->ctx;
         int got = 0;
@@ -343,7 +389,7 @@ int vsg_ligand_reader_next(vsg_ligand_reader *r, vsg_ligand *lig)
         reset_record(lig);
         if (!r->open) {
             char why[200];
-            if (open_current(r, why, sizeof why) != 0) {
+            if (open_current(r, NULL, why, sizeof why) != 0) {
                 const char *path = r->paths[r->cur];
                 lig->record = 1;
                 lig->line = 0;
@@ -392,10 +438,54 @@ int vsg_ligand_reader_next(vsg_ligand_reader *r, vsg_ligand *lig)
     }
 }
 
+static int skip_records(vsg_ligand_reader *r, vsg_ligand *lig, size_t need);
+
+/* The next record of a selected reader: 1, or 0 past the last range or the last input. */
+static int next_selected(vsg_ligand_reader *r, vsg_ligand *lig)
+{
+    for (;;) {
+        const vsg_record_range *rg;
+        while (r->range < r->nranges && r->index >= r->ranges[r->range].first + r->ranges[r->range].count)
+            r->range++;
+        if (r->range >= r->nranges) return 0;
+        rg = &r->ranges[r->range];
+        if (r->index < rg->first) {
+            const int s = skip_records(r, lig, rg->first - r->index);
+            if (s < 0) { /* no memory for a chunk: where the file stands is lost */
+                vsg_fail(VSG_E_NOMEM, "out of memory while skipping to record %zu: the reading stops", rg->first);
+                r->nranges = 0;
+            }
+            if (s <= 0) return 0;
+            continue;
+        }
+        if (r->tail_on) { /* the rest of a file's last chunk, parsed by the tail reader */
+            if (vsg_ligand_reader_next(r->tail, lig)) {
+                lig->index = r->index++;
+                return 1;
+            }
+            r->tail_on = 0;
+            continue;
+        }
+        return next_record(r, lig);
+    }
+}
+
+int vsg_ligand_reader_next(vsg_ligand_reader *r, vsg_ligand *lig)
+{
+    int got;
+    if (!r || !lig) return 0;
+    got = r->selected ? next_selected(r, lig) : next_record(r, lig);
+    if (got) {
+        r->returned++;
+        if (lig->status != VSG_OK) r->failed++;
+    }
+    return got;
+}
+
 size_t vsg_ligand_reader_count(const vsg_ligand_reader *r, size_t *failed)
 {
     if (failed) *failed = r ? r->failed : 0;
-    return r ? r->index : 0;
+    return r ? r->returned : 0;
 }
 
 void vsg_ligand_reader_progress(const vsg_ligand_reader *r, uint64_t *done, uint64_t *total)
@@ -420,6 +510,10 @@ void vsg_ligand_reader_close(vsg_ligand_reader *r)
     }
     if (r->paths && !r->is_chunk_reader)
         for (i = 0; i < r->npaths; i++) free(r->paths[i]);
+    vsg_ligand_reader_close(r->tail);
+    vsg_lig_chunk_free(&r->scan);
+    free(r->ranges);
+    free(r->idx);
     free(r->carry);
     free(r->paths);
     free(r->sizes);
@@ -489,8 +583,9 @@ static int chunk_put_line(vsg_lig_chunk *ch, const char *line, size_t n)
     return chunk_put(ch, "\n", 1);
 }
 
-/* Moves the chunk's text after mark to the carry (the first record of the next chunk). */
-static int carry_tail(vsg_ligand_reader *r, vsg_lig_chunk *ch, size_t mark, size_t mark_lines)
+/* Moves the chunk's text after mark to the carry (the first record of the next chunk), which
+ * starts at byte mark_off of the file. */
+static int carry_tail(vsg_ligand_reader *r, vsg_lig_chunk *ch, size_t mark, size_t mark_lines, uint64_t mark_off)
 {
     size_t n = ch->len - mark;
     if (n + 1 > r->carry_cap) {
@@ -502,25 +597,29 @@ static int carry_tail(vsg_ligand_reader *r, vsg_lig_chunk *ch, size_t mark, size
     memcpy(r->carry, ch->text + mark, n);
     r->carry_len = n;
     r->carry_lines = ch->lines - mark_lines;
+    r->carry_offset = mark_off;
     ch->len = mark;
     ch->lines = mark_lines;
     ch->text[ch->len] = '\0';
     return 1;
 }
 
-/* A record of the chunk ends at its current end: 1 when the chunk is full (cut it there, or at
- * the record before with this one carried when it would overflow), 0 to go on, -1 no memory. */
+/* A record of the chunk ends at its current end, byte `off` of the file: 1 when the chunk is
+ * full (cut it there, or at the record before with this one carried when it would overflow), 0
+ * to go on, -1 no memory. */
 static int record_ends(vsg_ligand_reader *r, vsg_lig_chunk *ch, long *recs, size_t *mark, size_t *mark_lines,
-                       char *mark_name, int *mark_rank, long max_records, size_t max_lines)
+                       uint64_t *mark_off, uint64_t off, char *mark_name, int *mark_rank, long max_records,
+                       size_t max_lines)
 {
     (*recs)++;
     if (*recs >= 2 && ch->lines > max_lines) { /* the record just ended does not fit */
-        if (!carry_tail(r, ch, *mark, *mark_lines)) return -1;
+        if (!carry_tail(r, ch, *mark, *mark_lines, *mark_off)) return -1;
         (*recs)--;
         return 1;
     }
     *mark = ch->len;
     *mark_lines = ch->lines;
+    *mark_off = off;
     memcpy(mark_name, r->split_models.file_name, sizeof r->split_models.file_name);
     *mark_rank = r->split_models.file_name_rank;
     return *recs >= max_records || ch->lines >= max_lines;
@@ -530,6 +629,7 @@ int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long m
 {
     vsg_lig_ctx *c = &r->ctx;
     size_t mark = 0, mark_lines = 0;
+    uint64_t mark_off = 0;
     long recs = 0;
     int open_rec = 0, mark_rank = 0;
     char mark_name[128];
@@ -542,9 +642,10 @@ int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long m
     if (r->cur >= r->npaths) return 0;
     if (!r->open) {
         char why[200];
-        if (open_current(r, why, sizeof why) != 0) {
+        if (open_current(r, NULL, why, sizeof why) != 0) {
             ch->source = r->paths[r->cur];
             ch->format = path_format(r, r->cur);
+            ch->offset = 0;
             ch->first_line = ch->first_record = 0;
             ch->first_in_file = ch->last_in_file = ch->open_failed = 1;
             snprintf(ch->err_msg, sizeof ch->err_msg, "%s", why);
@@ -561,6 +662,8 @@ int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long m
     }
     ch->source = r->paths[r->cur];
     ch->format = c->format;
+    ch->offset = r->carry_len > 0 ? r->carry_offset : vsg_lig_src_tell(&c->src);
+    mark_off = ch->offset;
     ch->first_line = r->split_line;
     ch->first_record = r->split_record;
     ch->first_in_file = r->split_chunks == 0;
@@ -576,6 +679,7 @@ int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long m
         recs = 1;
         mark = ch->len;
         mark_lines = ch->lines;
+        mark_off = vsg_lig_src_tell(&c->src);
         memcpy(mark_name, r->split_models.file_name, sizeof mark_name);
         mark_rank = r->split_models.file_name_rank;
         if (recs >= max_records || ch->lines >= max_lines) goto cut_here;
@@ -590,7 +694,7 @@ int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long m
                 snprintf(ch->err_msg, sizeof ch->err_msg, "%s", c->src.err_msg);
             } else if (recs > 0 && ch->len > mark && ch->lines > max_lines) {
                 /* the last record would overflow the chunk: it goes alone into the next one */
-                if (!carry_tail(r, ch, mark, mark_lines)) return -1;
+                if (!carry_tail(r, ch, mark, mark_lines, mark_off)) return -1;
                 goto cut;
             }
             ch->records = recs + (ch->len > mark);
@@ -611,7 +715,9 @@ int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long m
             break;
         }
         if (before) { /* the record before this line is complete */
-            int full = record_ends(r, ch, &recs, &mark, &mark_lines, mark_name, &mark_rank, max_records, max_lines);
+            const uint64_t line_off = c->src.base + (uint64_t)(line - c->src.buf);
+            int full = record_ends(r, ch, &recs, &mark, &mark_lines, &mark_off, line_off, mark_name, &mark_rank,
+                                   max_records, max_lines);
             if (full < 0) return -1;
             if (full) { /* this line starts the next chunk */
                 c->src.pushed = 1;
@@ -623,7 +729,8 @@ int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long m
         }
         if (!chunk_put_line(ch, line, n)) return -1;
         if (after) {
-            int full = record_ends(r, ch, &recs, &mark, &mark_lines, mark_name, &mark_rank, max_records, max_lines);
+            int full = record_ends(r, ch, &recs, &mark, &mark_lines, &mark_off, vsg_lig_src_tell(&c->src), mark_name,
+                                   &mark_rank, max_records, max_lines);
             if (full < 0) return -1;
             if (full) goto cut;
         }
@@ -675,4 +782,196 @@ void vsg_ligand_reader_set_chunk(vsg_ligand_reader *r, const vsg_lig_chunk *ch)
     r->cur = 0;
     r->index = 0;
     r->failed = 0;
+    r->returned = 0;
+}
+
+long vsg_lig_chunk_count(const vsg_lig_chunk *ch, const vsg_ligand_reader_options *opt)
+{
+    vsg_ligand_reader *cr = NULL;
+    vsg_ligand lig;
+    long n = 0;
+    vsg_ligand_reader_options o = opt ? *opt : (vsg_ligand_reader_options){VSG_LIG_AUTO, 0, 0};
+    o.keep_text = 0;
+    if (vsg_ligand_reader_open_chunk(&o, &cr) != VSG_OK) return -1;
+    vsg_ligand_reader_set_chunk(cr, ch);
+    vsg_ligand_init(&lig);
+    while (vsg_ligand_reader_next(cr, &lig)) n++;
+    vsg_ligand_release(&lig);
+    vsg_ligand_reader_close(cr);
+    return n;
+}
+
+vsg_ligand_format vsg_ligand_reader_format(const vsg_ligand_reader *r, int i)
+{
+    return r && i >= 0 && i < r->npaths ? path_format(r, i) : VSG_LIG_AUTO;
+}
+
+/* ---- record selection (vsg_ligand_reader_select) ---------------------------------------------
+ *
+ * A selected reader numbers every record of its inputs (r->index) but parses only those of its
+ * ranges. Before a range, records are skipped: a file whose count an index knows is skipped
+ * whole; else the file is opened (at the index entry before the range, if any) and the splitter
+ * cuts records off it without parsing (vsg_ligand_reader_next_chunk), which counts exactly every
+ * record a record boundary ends. What follows the file's last boundary (a last record without
+ * its end, blank lines, an input error, or nothing at all: no_atoms) is the splitter's last
+ * chunk, which the tail reader parses, so that the count is the serial reader's there too. The
+ * splitter and the parser share the line source, so each goes on where the other stopped. */
+
+#define SKIP_CHUNK_RECORDS 1024 /* records the splitter cuts at a time while skipping */
+
+/* The splitter goes on where the parser stands (between two records). */
+static void split_resume(vsg_ligand_reader *r)
+{
+    vsg_lig_ctx *c = &r->ctx;
+    r->split_line = c->src.line;
+    r->split_record = c->record;
+    r->split_chunks = c->record > 0; /* a chunk after records is not first_in_file */
+    r->carry_len = 0;
+    memset(&r->split_models, 0, sizeof r->split_models);
+    memcpy(r->split_models.file_name, c->file_name, sizeof r->split_models.file_name);
+    r->split_models.file_name_rank = c->file_name_rank;
+    memcpy(r->split_name, c->file_name, sizeof r->split_name);
+    r->split_name_rank = c->file_name_rank;
+}
+
+/* The parser goes on where the splitter cut (a chunk that was not the file's last). */
+static void parse_resume(vsg_ligand_reader *r)
+{
+    vsg_lig_ctx *c = &r->ctx;
+    c->record = r->split_record;
+    r->file_records = r->split_record;
+    memcpy(c->file_name, r->split_name, sizeof c->file_name);
+    c->file_name_rank = r->split_name_rank;
+}
+
+/* Closes the current input without moving on to the next. */
+static void drop_current(vsg_ligand_reader *r)
+{
+    vsg_lig_src_close(&r->ctx.src);
+    free(r->ctx.ids);
+    free(r->ctx.join);
+    memset(&r->ctx, 0, sizeof r->ctx);
+    r->open = 0;
+}
+
+/* Skips up to need (> 0) records: 1 after some progress (call again), 0 when the inputs are
+ * done, -1 out of memory (the splitter's chunk could not grow). */
+static int skip_records(vsg_ligand_reader *r, vsg_ligand *lig, size_t need)
+{
+    const vsg_library_index *ix;
+    const vsg_lix_entry *e;
+    char why[200];
+    if (r->tail_on) { /* a record of a file's last chunk, parsed, dropped */
+        if (vsg_ligand_reader_next(r->tail, lig)) r->index++;
+        else r->tail_on = 0;
+        return 1;
+    }
+    if (r->cur >= r->npaths) return 0;
+    ix = r->idx ? r->idx[r->cur] : NULL;
+    if (!r->open) {
+        if (ix && ix->records <= need) { /* the whole file, counted by its index */
+            r->index += ix->records;
+            r->cur++;
+            return 1;
+        }
+        e = ix ? vsg_lix_entry_before(ix, (long)need) : NULL;
+        if (e && e->record == 0) e = NULL;
+        if (open_current(r, e, why, sizeof why) != 0) { /* its one io record is skipped */
+            drop_current(r);
+            r->cur++;
+            r->index++;
+            return 1;
+        }
+        r->open = 1;
+        r->file_records = e ? e->record : 0;
+        r->index += (size_t)r->file_records;
+        return 1;
+    }
+    if (ix && ix->records <= (size_t)r->ctx.record + need) { /* the rest of the file, by its count */
+        r->index += ix->records - (size_t)r->ctx.record;
+        close_current(r);
+        return 1;
+    }
+    if (ix && !ix->gzip && !r->mem) { /* a plain file: jump to a later entry rather than scan */
+        const long here = r->ctx.record;
+        e = vsg_lix_entry_before(ix, here + (long)(need < (size_t)LONG_MAX / 2 ? need : (size_t)LONG_MAX / 2));
+        if (e && e->record > here) {
+            drop_current(r);
+            if (open_current(r, e, why, sizeof why) != 0) { /* it was there a moment ago */
+                drop_current(r);
+                r->cur++;
+                r->index += ix->records > (size_t)here ? ix->records - (size_t)here : 0;
+                return 1;
+            }
+            r->open = 1;
+            r->file_records = e->record;
+            r->index += (size_t)(e->record - here);
+            return 1;
+        }
+    }
+    split_resume(r);
+    const int got = vsg_ligand_reader_next_chunk(r, &r->scan, need < SKIP_CHUNK_RECORDS ? (long)need : SKIP_CHUNK_RECORDS,
+                                                 (size_t)-1);
+    if (got < 0) return -1;
+    if (got == 0) return 0;
+    if (!r->scan.last_in_file) { /* whole records, ended by their boundaries: an exact count */
+        r->index += (size_t)r->scan.records;
+        parse_resume(r);
+        return 1;
+    }
+    /* the file's last chunk (the splitter has closed the file): parsed to count it exactly */
+    vsg_ligand_reader_set_chunk(r->tail, &r->scan);
+    r->tail_on = 1;
+    return 1;
+}
+
+vsg_status vsg_ligand_reader_select(vsg_ligand_reader *r, const vsg_record_range *ranges, int n,
+                                    const vsg_library_index *const *idx)
+{
+    int i;
+    if (!r || n < 0 || (n > 0 && !ranges)) return vsg_fail(VSG_E_ARG, "vsg_ligand_reader_select: bad argument");
+    if (r->is_chunk_reader) return vsg_fail(VSG_E_ARG, "vsg_ligand_reader_select: a chunk reader");
+    if (r->selected || r->open || r->cur > 0 || r->index > 0)
+        return vsg_fail(VSG_E_ARG, "vsg_ligand_reader_select: the reader has been read from (select before the first record)");
+    for (i = 0; i < n; i++) {
+        if (ranges[i].count > SIZE_MAX - ranges[i].first)
+            return vsg_fail(VSG_E_ARG, "record range %d (%zu, %zu) ends past the largest record number", i + 1,
+                            ranges[i].first, ranges[i].count);
+        if (i > 0 && ranges[i].first < ranges[i - 1].first + ranges[i - 1].count)
+            return vsg_fail(VSG_E_ARG,
+                            "record ranges must be sorted and must not overlap: range %d starts at record %zu, "
+                            "before the end of range %d (%zu)",
+                            i + 1, ranges[i].first, i, ranges[i - 1].first + ranges[i - 1].count);
+    }
+    for (i = 0; idx && i < r->npaths; i++) {
+        char why[300];
+        if (!idx[i]) continue;
+        if (r->mem || !strcmp(r->paths[i], "-"))
+            return vsg_fail(VSG_E_ARG, "%s: an index for an input that is not a file", r->paths[i]);
+        if (vsg_lix_matches(idx[i], r->paths[i], why, sizeof why) != 0)
+            return vsg_fail(VSG_E_ARG, "%s: index of another file: %s", r->paths[i], why);
+        if (idx[i]->format != path_format(r, i))
+            return vsg_fail(VSG_E_ARG, "%s: the index was made reading it as %s, the reader reads %s", r->paths[i],
+                            vsg_ligand_format_name(idx[i]->format), vsg_ligand_format_name(path_format(r, i)));
+    }
+    /* what skipping needs, now: the tail reader and the splitter's first chunk buffer */
+    vsg_ligand_reader_options o = {r->format, r->keep_text, r->max_atoms};
+    if (n > 0 && !(r->ranges = malloc((size_t)n * sizeof *r->ranges))) goto nomem;
+    if (n > 0) memcpy(r->ranges, ranges, (size_t)n * sizeof *r->ranges);
+    if (idx && !(r->idx = calloc((size_t)r->npaths, sizeof *r->idx))) goto nomem;
+    for (i = 0; idx && i < r->npaths; i++) r->idx[i] = idx[i];
+    if (vsg_ligand_reader_open_chunk(&o, &r->tail) != VSG_OK) goto nomem;
+    if (!chunk_put(&r->scan, "", 0)) goto nomem;
+    r->nranges = n;
+    r->range = 0;
+    r->selected = 1;
+    return VSG_OK;
+nomem:
+    free(r->ranges);
+    free(r->idx);
+    vsg_ligand_reader_close(r->tail);
+    r->ranges = NULL;
+    r->idx = NULL;
+    r->tail = NULL;
+    return vsg_fail(VSG_E_NOMEM, "out of memory for a record selection");
 }

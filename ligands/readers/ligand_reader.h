@@ -5,6 +5,7 @@
 #define VSG_LIGAND_READER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "grids/base/vsgrid.h"
 
@@ -26,6 +27,7 @@ typedef struct {
     size_t len, cap;
     const char *source;         /* the path as given, owned by the splitting reader */
     vsg_ligand_format format;
+    uint64_t offset;            /* where the chunk starts in the file's (uncompressed) text */
     long first_line;            /* lines of the file before the chunk */
     long first_record;          /* records of the file before the chunk */
     long records;               /* records ended in the chunk (exact unless last_in_file) */
@@ -50,5 +52,44 @@ void vsg_lig_chunk_free(vsg_lig_chunk *ch);
  * each chunk (the caller numbers rows over all inputs). */
 vsg_status vsg_ligand_reader_open_chunk(const vsg_ligand_reader_options *opt, vsg_ligand_reader **out);
 void vsg_ligand_reader_set_chunk(vsg_ligand_reader *r, const vsg_lig_chunk *ch);
+/* The records a chunk yields, as the chunk reader parses it (exact also for the last chunk of a
+ * file, where ch->records is not: what is left after the last record boundary may be a record
+ * or nothing, and a file without records yields one no_atoms record); -1 out of memory. */
+long vsg_lig_chunk_count(const vsg_lig_chunk *ch, const vsg_ligand_reader_options *opt);
+/* The format input i is read in (the options', else the content's, else the extension's). */
+vsg_ligand_format vsg_ligand_reader_format(const vsg_ligand_reader *r, int i);
+
+/* ---- library indexes (library_index.c), for vsg_ligand_reader_select --------------------- */
+
+/* Where a record starts: what a reader needs to parse the file from there as a full read would
+ * (the chunk fields offset, first_line, first_record, file_name). */
+typedef struct {
+    uint64_t offset;        /* byte offset of its first line in the file's uncompressed text */
+    long line;              /* lines of the file before it */
+    long record;            /* records of the file before it (0-based number of this one) */
+    int name_rank;          /* PDB/PDBQT: the name given outside any record so far ... */
+    char *name;             /* ... (NULL when name_rank is 0) */
+} vsg_lix_entry;
+
+struct vsg_library_index {
+    char *library;          /* the path it was made from, as given */
+    int exists;             /* the file could be stat'ed (size and mtime mean something) */
+    uint64_t size;          /* bytes as stored */
+    int64_t mtime_s;        /* modification time, seconds and nanoseconds */
+    long mtime_ns;
+    uint64_t head;          /* FNV-1a 64 of the first VSG_LIX_HEAD bytes as stored */
+    int gzip;               /* starts with the gzip magic: offsets are of the inflated text */
+    vsg_ligand_format format; /* the format it was read in (record boundaries depend on it) */
+    long every;             /* records between entries */
+    size_t records;         /* records the file yields (the reader's count) */
+    vsg_lix_entry *e;       /* entries, record 0, every, 2·every, ... (by record) */
+    size_t n, cap;
+};
+#define VSG_LIX_HEAD 65536
+
+/* 0 when ix describes path as it is now (size, mtime, first bytes); else -1 with the reason. */
+int vsg_lix_matches(const vsg_library_index *ix, const char *path, char *why, size_t len);
+/* The last entry at or before record k of the file (0-based); NULL when none. */
+const vsg_lix_entry *vsg_lix_entry_before(const vsg_library_index *ix, long k);
 
 #endif

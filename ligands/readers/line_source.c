@@ -13,6 +13,7 @@ static void src_fill(vsg_lig_src *s)
     if (s->pos > 0) {
         memmove(s->buf, s->buf + s->pos, s->end - s->pos);
         s->end -= s->pos;
+        s->base += s->pos;
         s->pos = 0;
     }
     if (s->end >= VSG_LIG_LINE_MAX) {
@@ -86,6 +87,33 @@ int vsg_lig_src_slow(vsg_lig_src *s, char **line, size_t *len)
         s->line++;
         return 1;
     }
+}
+
+int vsg_lig_src_skip(vsg_lig_src *s, uint64_t n)
+{
+    uint64_t left = n;
+    s->pos = s->end = 0;
+    while (left > 0) {
+        size_t want = s->cap - 1;
+        long got;
+        if (want > left) want = (size_t)left;
+        if (s->ra) {
+            got = vsg_read_ahead_read(s->ra, s->buf, want);
+        } else {
+            size_t k = s->mem_len - s->mem_pos;
+            if (k > want) k = want;
+            s->mem_pos += k;
+            got = (long)k;
+        }
+        if (got <= 0) {
+            s->at_eof = 1;
+            s->base = n - left;
+            return -1;
+        }
+        left -= (uint64_t)got;
+    }
+    s->base = n;
+    return 0;
 }
 
 void vsg_lig_src_close(vsg_lig_src *s)

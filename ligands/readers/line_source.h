@@ -21,6 +21,7 @@ typedef struct {
     size_t mem_len, mem_pos;
     char *buf;            /* bytes [pos, end) not yet handed out; buf[end] is writable */
     size_t cap, pos, end;
+    uint64_t base;        /* offset of buf[0] in the input's (uncompressed) text */
     int at_eof;           /* the input has no more bytes */
     vsg_status err;       /* input error, reported once the complete lines before it are out */
     int err_out;          /* 1 once the error has been handed to a parser */
@@ -37,5 +38,16 @@ int vsg_lig_src_slow(vsg_lig_src *s, char **line, size_t *len);
 void vsg_lig_src_close(vsg_lig_src *s);
 /* Bytes of the input consumed so far (compressed bytes for gzip files): progress and ETA. */
 uint64_t vsg_lig_src_offset(const vsg_lig_src *s);
+/* Drops the first n bytes of the input's text (nothing read yet; no lines are made of them):
+ * 0, or -1 when the input ends or fails before (the source is then at its end). base becomes
+ * n, so vsg_lig_src_tell counts from the input's start. */
+int vsg_lig_src_skip(vsg_lig_src *s, uint64_t n);
+
+/* Offset in the input's (uncompressed) text of the next line the source hands out (the line
+ * pushed back, if one is). */
+static inline uint64_t vsg_lig_src_tell(const vsg_lig_src *s)
+{
+    return s->pushed ? s->base + (uint64_t)(s->last - s->buf) : s->base + s->pos;
+}
 
 #endif

@@ -46,7 +46,7 @@ static int pdbqt_atom(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t 
         vsg_lig_bad_number(c, lig, c->src.line, "partial charge (columns 67-76)", line + 66, qe - 66);
         return 0;
     }
-    for (tb = 76; tb < len && line[tb] == ' '; tb++) {}
+    for (tb = qe; tb < len && line[tb] == ' '; tb++) {}
     for (te = len; te > tb && line[te - 1] == ' '; te--) {}
     if (te == tb || te - tb > 2) {
         vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, c->src.line, "%s AutoDock atom type (columns 78-79)%s%.*s",
