@@ -108,5 +108,24 @@ rigid=(--placement rigid --rotations 8 --site-step 4 --batch-atoms 400)
 sdf_case poses_pdbqt pdbqt "$sdf" "${rigid[@]}" --top 5
 sdf_case poses_sdf sdf "$mol2" "${rigid[@]}" --top-poses 2
 
+# Flexible docking (issue 26): chunks of 3 records (VSG_FLEX_CHUNK, the same on every rank) go
+# round-robin over the ranks; the CSV and the PDBQT and SDF poses equal one process's byte for byte.
+"$vsgrid" maps "$src/data/inha/receptor.pdbqt" --scoring vina --around "$src/data/inha/crystal_ligand.mol2" -o inha \
+  --quiet 2>err.txt || fail "no Vina maps: $(head -c 400 err.txt)"
+zcat "$src/data/inha/library.mol2.gz" | awk '/@<TRIPOS>MOLECULE/ { n++ } n <= 10' >flex.mol2
+flex=(screen inha flex.mol2 mixed.pdbqt --scoring vina --placement flexible --search fast --exhaustiveness 8 --devices cpu --quiet)
+for ext in pdbqt sdf; do
+  VSG_FLEX_CHUNK=3 "$vsgrid" "${flex[@]}" -o flex.ref.csv --poses-out flex.ref.$ext --poses 2 2>err.txt ||
+    { fail "flexible, one rank: $(head -c 400 err.txt)"; continue; }
+  for np in 2 3; do
+    "${mpi[@]}" -x VSG_FLEX_CHUNK=3 -np $np "$vsgrid" "${flex[@]}" -o flex.$np.csv --poses-out flex.$np.$ext --poses 2 \
+      2>err.txt || { fail "flexible -np $np: $(head -c 600 err.txt)"; continue; }
+    cmp -s flex.ref.csv flex.$np.csv || fail "flexible -np $np: CSV differs from one rank: $(diff flex.ref.csv flex.$np.csv | head -4)"
+    cmp -s flex.ref.$ext flex.$np.$ext || fail "flexible -np $np: $ext poses differ from one rank"
+    ls flex.$np.*.part >/dev/null 2>&1 && fail "flexible -np $np: part files left behind"
+    echo "flexible -np $np: $(($(wc -l < flex.$np.csv) - 1)) rows and the $ext poses identical to one rank"
+  done
+done
+
 echo "cli_mpi_screen: $fails failed"
 [ "$fails" = 0 ]

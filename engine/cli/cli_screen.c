@@ -140,261 +140,200 @@ static const char screen_usage[] =
     "written in every case.\n"
     "\n";
 
-typedef struct {
-    const char *grid;
-    const char *inputs[4096];
-    int ninputs;
-    vsg_screen_outputs out;
-    int quiet;
-    double temperature;
-    int threads;
-    int scoring_ad4; /* --scoring ad4: GRID must be a .maps.fld */
-    int resume;      /* --resume */
-    vsg_screen_extra x; /* --resume, --best-per-molecule (vsgrid.h) */
-    vsg_screen_options so;
-    /* placement */
-    int have_box, have_padding, have_step, have_rotations;
-    double box[6], padding;
-    const char *around;
-} screen_cli;
+/* The help's campaign part (screen_usage, the Vina and flexible parts and the search's options
+ * come before it). */
+static const char campaign_help[] =
+    "\n"
+    "campaigns (issue 26: libraries too large for one run; every screen kind):\n"
+    "  --shard K/N             task K (0-based) of N: screens records [K T/N, (K+1) T/N) of the\n"
+    "                          T records of the libraries, e.g. --shard $SLURM_ARRAY_TASK_ID/100.\n"
+    "                          Index the libraries once first ('vsgrid index LIB...': each task\n"
+    "                          then starts reading at its first record; without an index it scans\n"
+    "                          the files before its slice). -o FILE.csv must be the task's own: it\n"
+    "                          is written as FILE.csv.partial (poses too), renamed when every record\n"
+    "                          of the slice has its row, and FILE.csv.done written last (what\n"
+    "                          'vsgrid merge' checks). Run the same command again after any kill\n"
+    "                          (SIGTERM, SIGKILL, a node lost): it goes on from the partial files\n"
+    "                          (rows checked against the records, a cut row dropped; PDBQT poses and\n"
+    "                          --poses-top start the slice again); a finished task exits 0 at once.\n"
+    "                          Not with --top or --best-per-molecule ('vsgrid merge' does both).\n"
+    "  --records A:B           the records A <= index < B instead (the same files and marker)\n"
+    "  -o FILE.csv.gz          any CSV, SDF or pose output ending in .gz is written gzipped\n"
+    "  mpirun -np N vsgrid screen ...   the ranks share the work (flexible: chunks of 512 records\n"
+    "                          round-robin, one GPU per rank), rank 0 merges: the same files\n"
+    "\n";
 
-static int parse(int argc, char **argv, const char *cmd, screen_cli *c)
+/* `vsgrid screen` (and what `vsgrid rescore ... --placement flexible` and the old entry points
+ * call): the command line handed to the screen job option by option (vsgrid.h, "a screen as one
+ * call"), the run, and its report. Returns the exit code. */
+int vsg_cli_screen_command(int argc, char **argv, const char *cmd)
 {
-    memset(c, 0, sizeof *c);
-    c->temperature = 298.15;
-    c->so.tolerance = 0.01;
-    c->so.kernel = VSG_KERNEL_AUTO;
-    c->so.nrotations = 1000;
-    c->so.box.step = VSG_PLACE_DEFAULT_STEP;
-    c->padding = 2.0;
-    const char *devices = "all";
+    const double t0 = vsg_now();
+    const char *json = NULL;
+    int quiet = 0, npos = 0, rc = 0;
+    vsg_screen_job *j = NULL;
+    if (vsg_screen_job_new(&j) != VSG_OK) return vsg_cli_fail(VSG_E_NOMEM);
     vsg_args a = {argc, 1, argv, NULL, NULL};
-    for (; a.i < argc; a.i++) {
+    for (; a.i < argc && rc == 0; a.i++) {
         const char *arg = argv[a.i];
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             fputs(screen_usage, stdout);
             fputs(vsg_cli_vina_help, stdout);
             fputs(vsg_cli_vina_flexible_help, stdout);
             fputs(vsg_cli_dock_options_help, stdout);
+            fputs(campaign_help, stdout);
+            vsg_screen_job_free(j);
             return -2;
         }
+        vsg_status st = VSG_OK;
         if (arg[0] != '-' || !strcmp(arg, "-")) {
-            if (!c->grid) c->grid = arg;
-            else if (c->ninputs < (int)(sizeof c->inputs / sizeof c->inputs[0])) c->inputs[c->ninputs++] = arg;
-            else return vsg_cli_usage_error(cmd, "too many library files (at most %d)", (int)(sizeof c->inputs / sizeof c->inputs[0]));
-            continue;
-        }
-        if (vsg_arg_is(&a, "--quiet")) { c->quiet = 1; continue; }
-        if (vsg_arg_is(&a, "--resume")) { c->resume = 1; continue; }
-        if (vsg_arg_is(&a, "--best-per-molecule")) { c->x.best_per_molecule = 1; continue; }
-        int r = vsg_cli_screen_option(&a, cmd, &c->so, &c->out, &devices);
-        if (r < 0) return VSG_EXIT_USAGE;
-        if (r > 0) continue;
-        const char *v = NULL;
-        double x;
-#define VALUE() do { v = vsg_arg_value(&a, cmd); if (!v) return VSG_EXIT_USAGE; } while (0)
-        if (vsg_arg_is(&a, "--scoring")) {
-            VALUE();
-            if (strcmp(v, "ad4") != 0) return vsg_cli_usage_error(cmd, "--scoring: '%s' is not ad4, vina or vinardo", v);
-            c->scoring_ad4 = 1;
-        } else if (vsg_arg_is(&a, "--device")) {
-            VALUE();
-            devices = !strcmp(v, "gpu") ? "0" : !strcmp(v, "auto") ? "all" : v;
-        } else if (vsg_arg_is(&a, "--max-gpu-memory")) {
-            VALUE();
-            if (!vsg_parse_size(v, &c->so.max_gpu_memory)) return vsg_cli_usage_error(cmd, "--max-gpu-memory: '%s' is not a size", v);
-        } else if (vsg_arg_is(&a, "--parse-threads")) {
-            VALUE();
-            if (!vsg_parse_number(v, &x) || x < 1 || x > VSG_SCREEN_MAX_PARSE_THREADS || x != (int)x)
-                return vsg_cli_usage_error(cmd, "--parse-threads: '%s' is not a whole number in [1, %d]", v,
-                                           VSG_SCREEN_MAX_PARSE_THREADS);
-            c->so.parse_threads = (int)x;
-        } else if (vsg_arg_is(&a, "--threads")) {
-            VALUE();
-            if (!vsg_parse_number(v, &x) || x < 1 || x > 4096) return vsg_cli_usage_error(cmd, "--threads: '%s' is not a number >= 1", v);
-            c->threads = (int)x;
-        } else if (vsg_arg_is(&a, "--placement")) {
-            VALUE();
-            if (!strcmp(v, "as-is")) c->so.placement = VSG_PLACEMENT_AS_IS;
-            else if (!strcmp(v, "rigid")) c->so.placement = VSG_PLACEMENT_RIGID;
-            else return vsg_cli_usage_error(cmd, "--placement: '%s' is not as-is or rigid", v);
-        } else if (vsg_arg_is(&a, "--box")) {
-            VALUE();
-            if (!vsg_parse_list(v, c->box, 6) || !(c->box[3] >= 0 && c->box[4] >= 0 && c->box[5] >= 0))
-                return vsg_cli_usage_error(cmd, "--box: '%s' is not CX,CY,CZ,SX,SY,SZ with sizes >= 0", v);
-            c->have_box = 1;
-        } else if (vsg_arg_is(&a, "--around")) {
-            VALUE();
-            c->around = v;
-        } else if (vsg_arg_is(&a, "--padding")) {
-            VALUE();
-            if (!vsg_parse_number(v, &x) || !(x >= 0) || x > 1000) return vsg_cli_usage_error(cmd, "--padding: '%s' is not a number in [0, 1000]", v);
-            c->padding = x;
-            c->have_padding = 1;
-        } else if (vsg_arg_is(&a, "--site-step")) {
-            VALUE();
-            if (!vsg_parse_number(v, &x) || !(x >= 0.01) || x > 100) return vsg_cli_usage_error(cmd, "--site-step: '%s' is not a number in [0.01, 100]", v);
-            c->so.box.step = x;
-            c->have_step = 1;
-        } else if (vsg_arg_is(&a, "--rotations")) {
-            VALUE();
-            if (!vsg_parse_number(v, &x) || x < 1 || x > 1e6 || x != (int)x)
-                return vsg_cli_usage_error(cmd, "--rotations: '%s' is not a whole number in [1, 1000000]", v);
-            c->so.nrotations = (int)x;
-            c->have_rotations = 1;
-        } else if (vsg_arg_is(&a, "--top-poses")) {
-            VALUE();
-            if (!vsg_parse_number(v, &x) || x < 1 || x > VSG_SCREEN_MAX_TOP_POSES || x != (int)x)
-                return vsg_cli_usage_error(cmd, "--top-poses: '%s' is not a whole number in [1, %d]", v, VSG_SCREEN_MAX_TOP_POSES);
-            c->so.top_poses = (int)x;
-        } else if (vsg_arg_is(&a, "--poses-out")) {
-            VALUE();
-            vsg_ligand_format f = vsg_ligand_format_of(v);
-            if (f != VSG_LIG_SDF && f != VSG_LIG_PDBQT) return vsg_cli_usage_error(cmd, "--poses-out: '%s' must end in .sdf or .pdbqt", v);
-            c->so.poses_path = v;
-        } else if (vsg_arg_is(&a, "--temperature")) {
-            VALUE();
-            if (!vsg_parse_number(v, &x) || !(x > 0)) return vsg_cli_usage_error(cmd, "--temperature: '%s' is not a number > 0", v);
-            c->temperature = x;
+            st = vsg_screen_job_set(j, npos++ ? "library" : "target", arg);
+        } else if (vsg_arg_is(&a, "--quiet")) {
+            quiet = 1;
+        } else if (vsg_arg_is(&a, "--json")) {
+            if (!(json = vsg_arg_value(&a, cmd))) rc = VSG_EXIT_USAGE;
         } else {
-            return vsg_cli_usage_error(cmd, "unknown option '%s'", arg);
-        }
-#undef VALUE
-    }
-    if (!c->grid) return vsg_cli_usage_error(cmd, "no GRID given");
-    if (c->scoring_ad4 && (strlen(c->grid) < 4 || strcmp(c->grid + strlen(c->grid) - 4, ".fld") != 0))
-        return vsg_cli_usage_error(cmd, "--scoring ad4 needs an AutoGrid map set (GRID ending in .fld), not '%s'", c->grid);
-    if (c->ninputs == 0) return vsg_cli_usage_error(cmd, "no LIBRARY given");
-    if (!c->out.csv) return vsg_cli_usage_error(cmd, "no output: give -o RESULTS.csv ('-' for standard output)");
-    if (c->out.top && !c->out.sdf) return vsg_cli_usage_error(cmd, "--top needs --sdf-out");
-    if (c->resume && (!strcmp(c->out.csv, "-") || c->out.top || vsg_mpi_active()))
-        return vsg_cli_usage_error(cmd, "--resume needs -o FILE.csv, and works neither with --top (the best are "
-                                        "chosen over the whole run) nor under MPI");
-    if (c->x.best_per_molecule && (c->resume || vsg_mpi_active()))
-        return vsg_cli_usage_error(cmd, "--best-per-molecule writes its rows at the end: not with --resume or under MPI");
-    if (c->resume && c->so.poses_path && vsg_ligand_format_of(c->so.poses_path) != VSG_LIG_SDF)
-        return vsg_cli_usage_error(cmd, "--resume: --poses-out must be an .sdf file");
-    for (int i = 0; i < c->ninputs; i++)
-        if (!strcmp(c->inputs[i], "-") && c->so.format == VSG_LIG_AUTO)
-            return vsg_cli_usage_error(cmd, "reading standard input needs --format");
-    if (c->so.placement != VSG_PLACEMENT_RIGID &&
-        (c->have_box || c->around || c->have_padding || c->have_step || c->have_rotations || c->so.top_poses || c->so.poses_path))
-        return vsg_cli_usage_error(cmd, "--box, --around, --padding, --site-step, --rotations, --top-poses and --poses-out need --placement rigid");
-    if (c->have_box && c->around) return vsg_cli_usage_error(cmd, "give --box or --around, not both");
-    if (c->have_padding && !c->around) return vsg_cli_usage_error(cmd, "--padding needs --around");
-    if (c->so.top_poses && !c->so.poses_path) return vsg_cli_usage_error(cmd, "--top-poses needs --poses-out");
-    int r = vsg_cli_screen_finish(cmd, devices, &c->so);
-    if (r == 0 && c->so.placement == VSG_PLACEMENT_RIGID && c->so.top_poses > 1) {
-        /* the GPU keeps the best pose only: top-k placement runs on the CPU twin */
-        c->so.ndevices = 1;
-        c->so.devices[0] = VSG_SCREEN_CPU;
-    }
-    /* outputs written at the end: checked now, not after the whole screen (issue 20) */
-    const char *later[3] = {c->out.sdf, c->out.json, c->so.poses_path};
-    for (int i = 0; r == 0 && i < 3; i++)
-        if (later[i] && vsg_mpi_rank() == 0) r = vsg_cli_check_output(cmd, later[i]);
-    return r;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && !strcmp(s + n - m, suffix);
-}
-
-/* The grids to score on: a map set (AD4) or one potential grid (ELEC). */
-typedef struct {
-    vsg_mapset *maps;
-    vsg_grid *grid;
-    vsg_score_grids elec;
-    const vsg_score_grids *g;
-} loaded_grids;
-
-static vsg_status load_grids(const char *path, double temperature, loaded_grids *L)
-{
-    memset(L, 0, sizeof *L);
-    if (ends_with(path, ".fld")) {
-        vsg_status st = vsg_mapset_read(path, &L->maps);
-        if (st == VSG_OK) L->g = vsg_mapset_grids(L->maps);
-        return st;
-    }
-    vsg_status st = vsg_cli_receptor_not_grid(path);
-    if (st != VSG_OK) return st;
-    st = vsg_grid_read(path, &L->grid);
-    if (st != VSG_OK) return st;
-    st = vsg_score_grids_from_grid(L->grid, temperature, &L->elec);
-    if (st == VSG_OK) L->g = &L->elec;
-    return st;
-}
-
-/* The site box: --box, --around LIGAND (+ padding), or the grid's box minus 2 Å a side. */
-static vsg_status resolve_box(const screen_cli *c, const vsg_score_grids *g, vsg_place_box *box)
-{
-    if (c->have_box) {
-        for (int d = 0; d < 3; d++) {
-            box->center[d] = c->box[d];
-            box->half[d] = 0.5 * c->box[3 + d];
-        }
-        return VSG_OK;
-    }
-    if (c->around) {
-        vsg_molecule *m = NULL;
-        vsg_status st = vsg_ligand_file_molecule(c->around, &m); /* its first record */
-        if (st != VSG_OK) return vsg_fail(st, "--around: %s", vsg_last_error());
-        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        vsg_atom_info a;
-        for (size_t i = 0; i < vsg_molecule_atom_count(m); i++) {
-            if (vsg_molecule_atom(m, i, &a) != VSG_OK) continue;
-            const double p[3] = {a.x, a.y, a.z};
-            for (int d = 0; d < 3; d++) {
-                if (p[d] < lo[d]) lo[d] = p[d];
-                if (p[d] > hi[d]) hi[d] = p[d];
+            /* the option's name: "-o", or "--name" / "--name=value" */
+            char name[64];
+            const char *eq = strchr(arg, '=');
+            const char *n0 = arg[1] == '-' ? arg + 2 : arg + 1;
+            snprintf(name, sizeof name, "%.*s", (int)(eq && arg[1] == '-' ? (size_t)(eq - n0) : strlen(n0)), n0);
+            const int kind = vsg_screen_job_key(name);
+            if (kind == 0) {
+                rc = vsg_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
+            } else if (kind == 1) {
+                vsg_arg_is(&a, arg[1] == '-' ? arg : "-o"); /* consume the flag */
+                st = vsg_screen_job_set(j, name, eq ? eq + 1 : "1");
+            } else {
+                char opt[80];
+                snprintf(opt, sizeof opt, "%s%s", arg[1] == '-' ? "--" : "-", name);
+                const char *v = vsg_arg_is(&a, opt) ? vsg_arg_value(&a, cmd) : NULL;
+                if (!v) rc = VSG_EXIT_USAGE;
+                else st = vsg_screen_job_set(j, name, v);
             }
         }
-        for (int d = 0; d < 3; d++) {
-            box->center[d] = 0.5 * (lo[d] + hi[d]);
-            box->half[d] = 0.5 * (hi[d] - lo[d]) + c->padding;
+        if (st != VSG_OK) rc = st == VSG_E_ARG ? vsg_cli_usage_error(cmd, "%s", vsg_last_error()) : vsg_cli_fail(st);
+    }
+    const char *target = vsg_screen_job_info(j, "target");
+    if (rc == 0 && !quiet) rc = vsg_screen_job_set(j, "progress", "1") == VSG_OK ? 0 : VSG_EXIT_FAILURE;
+    if (rc == 0 && vsg_screen_job_check(j) != VSG_OK) rc = vsg_cli_usage_error(cmd, "%s", vsg_last_error());
+    if (rc == 0 && target) { /* a receptor where a grid belongs: say what makes one */
+        vsg_status st = vsg_cli_receptor_not_grid(target);
+        if (st != VSG_OK) rc = vsg_cli_fail(st);
+    }
+    /* outputs written at the end: checked now, not after the whole screen (issue 20) */
+    const char *later[4] = {vsg_screen_job_info(j, "sdf-out"), json, vsg_screen_job_info(j, "poses-out"), NULL};
+    for (int i = 0; rc == 0 && i < 3; i++)
+        if (later[i] && vsg_mpi_rank() == 0) rc = vsg_cli_check_output(cmd, later[i]);
+    if (rc) {
+        vsg_screen_job_free(j);
+        return rc;
+    }
+    vsg_screen_report rep;
+    vsg_status st = vsg_screen_job_run(j, &rep);
+    if (st != VSG_OK) {
+        rc = st == VSG_E_ARG ? vsg_cli_usage_error(cmd, "%s", vsg_last_error()) : vsg_cli_fail(st);
+        vsg_screen_job_free(j);
+        return rc;
+    }
+    const char *kind = vsg_screen_job_info(j, "kind"), *shard = vsg_screen_job_info(j, "shard_state");
+    const int flexible = !strcmp(kind, "flexible"), vina = flexible || !strcmp(kind, "vina");
+    const char *scoring = vsg_screen_job_info(j, "scoring");
+    const int vinardo = scoring && !strcmp(scoring, "vinardo");
+    const char *out_path = vsg_screen_job_info(j, "output");
+    if (shard && !strcmp(shard, "done")) {
+        fprintf(stderr, "vsgrid: %s is done already (%s.done: %zu rows): nothing to do\n", out_path, out_path, rep.records);
+        vsg_screen_job_free(j);
+        return 0;
+    }
+    if (vsg_mpi_rank() != 0) { /* rank 0 reports */
+        vsg_screen_job_free(j);
+        return 0;
+    }
+    vsg_screen_outputs out = {out_path ? out_path : "-", vsg_screen_job_info(j, "sdf-out"), json, 0};
+    if (flexible) out.sdf = vsg_screen_job_info(j, "poses-out"); /* the summary's "wrote" line */
+    if (!quiet) {
+        if (shard && shard[0])
+            fprintf(stderr, "vsgrid: %s: records %s..%zu of %s%s%s%s\n",
+                    vsg_screen_job_info(j, "shard") ? vsg_screen_job_info(j, "shard") : "records",
+                    vsg_screen_job_info(j, "first"),
+                    (size_t)strtoull(vsg_screen_job_info(j, "first"), NULL, 10) + (size_t)strtoull(vsg_screen_job_info(j, "count"), NULL, 10),
+                    vsg_screen_job_info(j, "records_total"), !strcmp(shard, "resumed") ? " (resumed after " : "",
+                    !strcmp(shard, "resumed") ? vsg_screen_job_info(j, "resumed_rows") : "", !strcmp(shard, "resumed") ? " rows)" : "");
+        vsg_cli_screen_summary(&rep, vina ? "on the maps; " : "", &out);
+        if (flexible)
+            fprintf(stderr, "  score_kcal_mol: %s's estimated free energy of binding of each record's best docked pose, "
+                            "(inter + intra - unbound) / (1 + w N_rot), rescored as 'vina --score_only'\n",
+                    vinardo ? "Vinardo" : "Vina");
+        else if (vina)
+            fprintf(stderr, "  score_kcal_mol: %s's estimated free energy of binding of each pose as given, (inter + intra - "
+                            "unbound) / (1 + w N_rot), as 'vina --score_only'; each term in its own column\n",
+                    vinardo ? "Vinardo" : "Vina");
+        else
+            fprintf(stderr, "  score_kcal_mol: %s%s\n",
+                    target && strlen(target) > 4 && !strcmp(target + strlen(target) - 4, ".fld")
+                        ? "AutoDock4 intermolecular energy (vdW/H-bond + electrostatic + desolvation; no intramolecular "
+                          "or torsional-entropy term)"
+                        : "electrostatic interaction energy only (Σ q·φ; no vdW, desolvation, entropy)",
+                    !strcmp(kind, "rigid") ? ", of each record's best rigid placement" : ", of each pose as given");
+        if (!strcmp(kind, "rigid"))
+            fprintf(stderr, "vsgrid: placement: %.3g poses, %.3g scored (the rest left the grid), %.3g poses/s scored%s%s\n",
+                    (double)rep.poses, (double)rep.poses_scored, rep.score_s > 0 ? rep.poses_scored / rep.score_s : 0.0,
+                    vsg_screen_job_info(j, "poses-out") ? "; wrote " : "",
+                    vsg_screen_job_info(j, "poses-out") ? vsg_screen_job_info(j, "poses-out") : "");
+        if (shard && shard[0]) fprintf(stderr, "vsgrid: wrote %s.done\n", out_path);
+    }
+    const int nlib = atoi(vsg_screen_job_info(j, "libraries"));
+    const char **libs = malloc(sizeof *libs * (size_t)(nlib > 0 ? nlib : 1));
+    for (int i = 0; libs && i < nlib; i++) libs[i] = vsg_screen_job_library(j, i);
+    if (json && libs) {
+        vsg_json js;
+        FILE *f = vsg_cli_json_open(json, &js, cmd);
+        if (f) {
+            const int maps = target && strlen(target) > 4 && !strcmp(target + strlen(target) - 4, ".fld");
+            vsg_json_str(&js, vina ? "maps" : "grid", target);
+            vsg_cli_json_screen(&js, vina ? (vinardo ? "vinardo" : "vina") : maps ? "ad4" : "elec", libs, nlib, &rep);
+            if (!vina || flexible) vsg_json_str(&js, "placement", kind);
+            if (!strcmp(kind, "rigid")) {
+                double b[6] = {0};
+                const char *box = vsg_screen_job_info(j, "site_box");
+                if (box) sscanf(box, "%lf,%lf,%lf,%lf,%lf,%lf", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]);
+                vsg_json_int(&js, "rotations", atol(vsg_screen_job_info(j, "rotations_used")));
+                vsg_json_num(&js, "site_step", atof(vsg_screen_job_info(j, "site_step_used")));
+                vsg_json_array(&js, "site_box_center");
+                for (int d = 0; d < 3; d++) vsg_json_num(&js, NULL, b[d]);
+                vsg_json_end(&js, ']');
+                vsg_json_array(&js, "site_box_half_extents");
+                for (int d = 0; d < 3; d++) vsg_json_num(&js, NULL, b[3 + d]);
+                vsg_json_end(&js, ']');
+                vsg_json_int(&js, "poses", (long long)rep.poses);
+                vsg_json_int(&js, "poses_scored", (long long)rep.poses_scored);
+                vsg_json_num(&js, "poses_scored_per_second", rep.score_s > 0 ? rep.poses_scored / rep.score_s : 0.0);
+            }
+            if (flexible) {
+                vsg_json_int(&js, "seed", atoll(vsg_screen_job_info(j, "seed_used")));
+                vsg_json_str(&js, "search", vsg_screen_job_info(j, "search_used"));
+                vsg_json_int(&js, "exhaustiveness", atol(vsg_screen_job_info(j, "exhaustiveness_used")));
+                vsg_json_int(&js, "steps", atol(vsg_screen_job_info(j, "steps_used"))); /* 0: Vina's default for each record's size */
+                vsg_json_int(&js, "max_torsions", atol(vsg_screen_job_info(j, "max_torsions_used")));
+                vsg_json_int(&js, "dock_evaluations", atoll(vsg_screen_job_info(j, "evaluations")));
+                if (vsg_screen_job_info(j, "poses-out")) vsg_json_str(&js, "poses_out", vsg_screen_job_info(j, "poses-out"));
+                vsg_json_int(&js, "poses", atol(vsg_screen_job_info(j, "poses_used")));
+            }
+            if (shard && shard[0]) {
+                vsg_json_str(&js, "shard_state", shard);
+                vsg_json_int(&js, "first_record", atoll(vsg_screen_job_info(j, "first")));
+                vsg_json_int(&js, "slice_records", atoll(vsg_screen_job_info(j, "count")));
+                vsg_json_int(&js, "records_total", atoll(vsg_screen_job_info(j, "records_total")));
+                vsg_json_int(&js, "resumed_rows", atoll(vsg_screen_job_info(j, "resumed_rows")));
+            }
+            vsg_cli_json_finish(&js, f, json, vsg_now() - t0);
         }
-        vsg_molecule_free(m);
-        return VSG_OK;
     }
-    const double margin = 2.0;
-    for (int d = 0; d < 3; d++) {
-        double extent = (g->n[d] - 1) * g->spacing[d];
-        box->center[d] = g->origin[d] + 0.5 * extent;
-        box->half[d] = 0.5 * extent - margin > 0 ? 0.5 * extent - margin : 0.0;
-    }
-    return VSG_OK;
-}
-
-static void free_grids(loaded_grids *L)
-{
-    vsg_mapset_free(L->maps);
-    vsg_grid_free(L->grid);
-}
-
-static void write_json(const screen_cli *c, const loaded_grids *L, const vsg_screen_report *rep, double seconds)
-{
-    vsg_json j;
-    FILE *f = vsg_cli_json_open(c->out.json, &j, "screen");
-    if (!f) return;
-    vsg_json_str(&j, "grid", c->grid);
-    vsg_cli_json_screen(&j, L->g->kind == VSG_SCORE_AD4 ? "ad4" : "elec", c->inputs, c->ninputs, rep);
-    vsg_json_str(&j, "placement", c->so.placement == VSG_PLACEMENT_RIGID ? "rigid" : "as-is");
-    if (c->so.placement == VSG_PLACEMENT_RIGID) {
-        vsg_json_int(&j, "rotations", c->so.nrotations);
-        vsg_json_num(&j, "site_step", c->so.box.step);
-        vsg_json_array(&j, "site_box_center");
-        for (int d = 0; d < 3; d++) vsg_json_num(&j, NULL, c->so.box.center[d]);
-        vsg_json_end(&j, ']');
-        vsg_json_array(&j, "site_box_half_extents");
-        for (int d = 0; d < 3; d++) vsg_json_num(&j, NULL, c->so.box.half[d]);
-        vsg_json_end(&j, ']');
-        vsg_json_int(&j, "poses", (long long)rep->poses);
-        vsg_json_int(&j, "poses_scored", (long long)rep->poses_scored);
-        vsg_json_num(&j, "poses_scored_per_second", rep->score_s > 0 ? rep->poses_scored / rep->score_s : 0.0);
-    }
-    vsg_cli_json_finish(&j, f, c->out.json, seconds);
+    rc = vsg_cli_screen_verdict(cmd, libs, nlib, &rep); /* issue 20: io rows, nothing scored inside */
+    free(libs);
+    vsg_screen_job_free(j);
+    return rc;
 }
 
 /* ---- the end-of-run verdict and receptor checks (issue 20: no silent wrong answer) ------------ */
@@ -469,126 +408,6 @@ int vsg_cli_check_output(const char *cmd, const char *path)
 
 int vsg_cmd_screen(int argc, char **argv)
 {
-    const double t0 = vsg_now();
-    static screen_cli c; /* large (the input list): not on the stack */
-    const char *scoring = vsg_cli_scoring_arg(argc, argv);
-    if (scoring && (!strcmp(scoring, "vina") || !strcmp(scoring, "vinardo"))) { /* Vina: its own CPU loop */
-        const char *placement = vsg_cli_placement_arg(argc, argv);
-        if (placement && !strcmp(placement, "flexible")) { /* each record docked */
-            int vr = vsg_cli_vina_flexible_command(argc, argv, "screen");
-            return vr == -2 ? 0 : vr;
-        }
-        if (placement && strcmp(placement, "as-is"))
-            return vsg_cli_usage_error("screen", "--placement %s with --scoring %s: rigid placement works on an AutoDock4 "
-                                       "map set (GRID a .maps.fld, --scoring ad4); on a Vina map set use --placement "
-                                       "flexible (each record docked) or as-is", placement, scoring);
-        char **args = argv; /* --placement as-is is the Vina screen's only mode: drop it */
-        int nargs = argc;
-        char *kept[512];
-        if (placement && argc <= (int)(sizeof kept / sizeof kept[0])) {
-            nargs = 0;
-            for (int i = 0; i < argc; i++) {
-                if (!strcmp(argv[i], "--placement")) { i++; continue; }
-                if (!strncmp(argv[i], "--placement=", 12)) continue;
-                kept[nargs++] = argv[i];
-            }
-            args = kept;
-        }
-        int vr = vsg_cli_vina_command(nargs, args, "screen", 0);
-        if (vr == -2) fputs(vsg_cli_vina_flexible_help, stdout), fputs(vsg_cli_dock_options_help, stdout);
-        return vr == -2 ? 0 : vr;
-    }
-    int r = parse(argc, argv, "screen", &c);
-    if (r == -2) return 0;
-    if (r) return r;
-#ifdef _OPENMP
-    if (c.threads > 0) omp_set_num_threads(c.threads);
-#endif
-    loaded_grids L;
-    vsg_status st = load_grids(c.grid, c.temperature, &L);
-    if (st != VSG_OK) {
-        free_grids(&L);
-        return vsg_cli_fail(st);
-    }
-    if (c.so.placement == VSG_PLACEMENT_RIGID && L.g->kind != VSG_SCORE_AD4) {
-        free_grids(&L);
-        return vsg_cli_usage_error("screen", "%s: %s", c.grid, VSG_SCREEN_STERIC_HINT);
-    }
-    /* MPI (issue 7): under mpirun each rank writes its batches to part files (CSV here; SDF and
-     * poses in the pipeline), which rank 0 merges below. */
-    char part[4200];
-    const char *csv_path = vsg_mpi_screen_part(c.out.csv, part, sizeof part);
-    static char fingerprint[60000];
-    vsg_resume_fingerprint(argc, argv, fingerprint, sizeof fingerprint);
-    if (c.resume) { /* --resume: check the rows written, cut what is incomplete, skip the records done */
-        vsg_resume_spec rs = {c.out.csv, c.out.sdf, c.so.poses_path, c.so.top_poses > 1, fingerprint, c.inputs,
-                              c.ninputs, {c.so.format, 0, c.so.max_atoms}};
-        st = vsg_resume_prepare(&rs, &c.x.resume_skip);
-        if (st != VSG_OK) {
-            fprintf(stderr, "vsgrid screen: --resume: %s\n", vsg_last_error());
-            free_grids(&L);
-            return st == VSG_E_NOMEM ? VSG_EXIT_LIMIT : VSG_EXIT_INPUT;
-        }
-        c.x.resume = 1;
-        if (!c.quiet) fprintf(stderr, "vsgrid: resuming %s after its %zu rows\n", c.out.csv, c.x.resume_skip);
-    } else if (strcmp(c.out.csv, "-") && vsg_mpi_rank() == 0 && vsg_resume_sidecar_write(c.out.csv, fingerprint) != VSG_OK) {
-        vsg_warn("%s (--resume will not work on this run)", vsg_last_error());
-    }
-    FILE *csv = strcmp(csv_path, "-") ? fopen(csv_path, c.resume ? "a" : "w") : stdout;
-    if (!csv) {
-        fprintf(stderr, "vsgrid: cannot write %s: %s\n", csv_path, strerror(errno));
-        free_grids(&L);
-        return VSG_EXIT_INPUT;
-    }
-    vsg_quat *rotations = NULL;
-    if (c.so.placement == VSG_PLACEMENT_RIGID) {
-        int n[3];
-        st = resolve_box(&c, L.g, &c.so.box);
-        if (st == VSG_OK) st = vsg_place_lattice(&c.so.box, n);
-        rotations = st == VSG_OK ? malloc(sizeof *rotations * (size_t)c.so.nrotations) : NULL;
-        if (st == VSG_OK && !rotations) st = vsg_fail(VSG_E_NOMEM, "out of memory for %d rotations", c.so.nrotations);
-        if (st == VSG_OK) st = vsg_rotations_super_fibonacci(c.so.nrotations, rotations);
-        if (st != VSG_OK) {
-            free(rotations);
-            if (csv != stdout) fclose(csv);
-            free_grids(&L);
-            return vsg_cli_fail(st);
-        }
-        c.so.rotations = rotations;
-        if (!c.quiet)
-            fprintf(stderr,
-                    "vsgrid: rigid placement: %d rotations x %d x %d x %d sites (step %g A) around (%.3f, %.3f, %.3f) = "
-                    "%.3g poses per molecule, %s\n",
-                    c.so.nrotations, n[0], n[1], n[2], c.so.box.step, c.so.box.center[0], c.so.box.center[1],
-                    c.so.box.center[2], (double)c.so.nrotations * n[0] * n[1] * n[2],
-                    c.so.devices[0] == VSG_SCREEN_CPU ? "on the CPU twin" : "on the GPU where it can (the CPU twin otherwise)");
-    }
-    c.so.inputs = c.inputs;
-    c.so.ninputs = c.ninputs;
-    vsg_cli_screen_bind(&c.so, &c.out, csv, c.quiet);
-    vsg_screen_report rep;
-    st = vsg_screen_run_extra(L.g, &c.so, &c.x, &rep);
-    if (csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", csv_path);
-    /* MPI (issue 7): sum the counts, rank 0 merges the parts */
-    st = vsg_mpi_screen_finish(st, c.out.csv, c.out.sdf, c.out.top, c.so.poses_path, &rep);
-    free(rotations);
-    if (st != VSG_OK) {
-        free_grids(&L);
-        return vsg_cli_fail(st);
-    }
-    if (!c.quiet) {
-        vsg_cli_screen_summary(&rep, "", &c.out);
-        fprintf(stderr, "  score_kcal_mol: %s%s\n",
-                L.maps ? "AutoDock4 intermolecular energy (vdW/H-bond + electrostatic + desolvation; no intramolecular "
-                         "or torsional-entropy term)"
-                       : "electrostatic interaction energy only (Σ q·φ; no vdW, desolvation, entropy)",
-                c.so.placement == VSG_PLACEMENT_RIGID ? ", of each record's best rigid placement" : ", of each pose as given");
-    }
-    if (!c.quiet && c.so.placement == VSG_PLACEMENT_RIGID)
-        fprintf(stderr, "vsgrid: placement: %.3g poses, %.3g scored (the rest left the grid), %.3g poses/s scored%s%s\n",
-                (double)rep.poses, (double)rep.poses_scored, rep.score_s > 0 ? rep.poses_scored / rep.score_s : 0.0,
-                c.so.poses_path ? "; wrote " : "", c.so.poses_path ? c.so.poses_path : "");
-    if (c.out.json && vsg_mpi_rank() == 0) write_json(&c, &L, &rep, vsg_now() - t0); /* MPI: rank 0 writes */
-    free_grids(&L);
-    return vsg_mpi_rank() == 0 ? vsg_cli_screen_verdict("screen", c.inputs, c.ninputs, &rep) : 0;
+    const int rc = vsg_cli_screen_command(argc, argv, "screen");
+    return rc == -2 ? 0 : rc;
 }

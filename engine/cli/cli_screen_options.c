@@ -296,7 +296,7 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
     static char fingerprint[60000];
     vsg_resume_fingerprint(argc, argv, fingerprint, sizeof fingerprint);
     if (ext.resume) {
-        vsg_resume_spec rs = {out.csv, NULL, NULL, 0, fingerprint, inputs, ninputs, {vo.format, 0, vo.max_atoms}};
+        vsg_resume_spec rs = {out.csv, NULL, NULL, 0, fingerprint, inputs, ninputs, {vo.format, 0, vo.max_atoms}, NULL, 0, NULL};
         st = vsg_resume_prepare(&rs, &ext.resume_skip);
         if (st != VSG_OK) {
             fprintf(stderr, "vsgrid %s: --resume: %s\n", cmd, vsg_last_error());

@@ -15,6 +15,9 @@ extern const char vsg_cli_vina_help[];
  * (cli_screen_flexible.c): every record docked (vsg_dock_cpu), one row each. The last
  * --placement value in argv, or NULL when absent. Returns the exit code (−2 after --help). */
 const char *vsg_cli_placement_arg(int argc, char **argv);
+/* `vsgrid screen` of any kind (cli_screen.c): the options handed to the screen job. Returns the
+ * exit code (−2 after --help). */
+int vsg_cli_screen_command(int argc, char **argv, const char *cmd);
 int vsg_cli_vina_flexible_command(int argc, char **argv, const char *cmd);
 extern const char vsg_cli_vina_flexible_help[];
 

@@ -253,7 +253,11 @@ static int call_row(const vsg_screen_extra *x, const vsg_ligand *lig, const flex
     for (int k = 0; k < NCOLS; k++) v[k] = NAN;
     if (r->ok) {
         const double t[5] = {r->s.total, r->s.inter, r->s.intra, r->s.torsional, r->s.unbound};
-        for (int k = 0; k < 5; k++) v[k] = round(t[k] * 1e4) / 1e4;
+        for (int k = 0; k < 5; k++) { /* the number the CSV prints */
+            char b[64];
+            snprintf(b, sizeof b, "%.4f", t[k]);
+            v[k] = strtod(b, NULL);
+        }
         v[5] = r->s.num_tors, v[6] = r->torsdof, v[7] = r->s.outside;
     }
     vsg_screen_row row = {lig->index, lig->name, lig->source, lig->record, lig->natoms, NCOLS, row_cols, v, status, msg};
@@ -561,6 +565,7 @@ typedef struct {
     poses_heap heap;
     vsg_screen_report *rep;
     long evaluations;
+    double finish_s; /* finishing (and, without a GPU, docking) the chunks */
     const vsg_screen_extra *x;
 } writer;
 
@@ -594,7 +599,9 @@ static vsg_status write_chunk(flex_pipe *p, chunk *c, writer *w)
         if (!res || !sts || !msgs) st = vsg_fail(VSG_E_NOMEM, "out of memory");
         vsg_status bst = st == VSG_OK ? c->st : VSG_OK;
         if (st == VSG_OK && bst == VSG_OK) {
+            const double f0 = vsg_now();
             bst = dock_stage_finish(c->stage, res, sts, msgs);
+            w->finish_s += vsg_now() - f0;
             if (bst != VSG_OK) snprintf(c->err, sizeof c->err, "%s", vsg_last_error());
         }
         if (st == VSG_OK && bst != VSG_OK) { /* the whole chunk could not run: every row says so */
@@ -642,6 +649,10 @@ static vsg_status write_chunk(flex_pipe *p, chunk *c, writer *w)
         vsg_dock_result_release(&r->res);
     }
     if (block >= 0) vsg_mpi_block_close(w->poses, block);
+    /* each chunk on disk once written: a task killed later loses none of it (shards resume from it) */
+    if (w->poses && !w->heap.e) fflush(w->poses);
+    if (w->csv && (fflush(w->csv) != 0 || ferror(w->csv)) && wst == VSG_OK) /* or the rows' caller stopped */
+        wst = vsg_fail(VSG_E_IO, "write error on the CSV output");
     return st != VSG_OK ? st : wst;
 }
 
@@ -685,6 +696,8 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
         for (int g = 0; g < p->ngpu; g++) p->P.gpus[g] = p->gpus[g];
     }
     p->cap = vsg_mpi_screen_split() ? CHUNK_MPI : gpu ? CHUNK_GPU * p->ngpu : CHUNK_CPU;
+    const char *forced = getenv("VSG_FLEX_CHUNK"); /* a test switch: records a chunk (rows must not change) */
+    if (forced && atoi(forced) > 0) p->cap = atoi(forced);
     vsg_ligand_reader_options ro = {o->format, 1, o->max_atoms};
     vsg_status st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p->rd);
     if (st == VSG_OK && x && x->ranges) st = vsg_ligand_reader_select(p->rd, x->ranges, x->nranges, x->index);
@@ -785,6 +798,7 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
     rep->parse_s = p->parse_s;
     rep->split_s = p->prepare_s;      /* the reader thread's checks and search preparation */
     for (int g = 0; g < p->ngpu; g++) rep->score_s += p->search_s[g];
+    if (p->ngpu == 0) rep->score_s = w.finish_s, rep->write_s -= w.finish_s; /* the CPU twin docks at finish */
     rep->scorer_busy_s = rep->score_s;
     rep->scorer_wait_s = p->search_wait_s;
     rep->write_wait_s = p->write_wait_s;
@@ -801,10 +815,3 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
     return st;
 }
 
-/* TEMPORARY until ligands/readers/library_index.c lands */
-__attribute__((weak)) vsg_status vsg_ligand_reader_select(vsg_ligand_reader *r, const vsg_record_range *ranges, int n,
-                                                          const vsg_library_index *const *idx)
-{
-    (void)r, (void)ranges, (void)n, (void)idx;
-    return vsg_fail(VSG_E_UNSUPPORTED, "record selection: not in this build yet");
-}

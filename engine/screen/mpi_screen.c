@@ -300,7 +300,7 @@ static vsg_status merge_top(const char *path, long top, FILE *out)
 /* Rank 0: one output from the ranks' parts; '-' (CSV only) is standard output. */
 static vsg_status merge_output(const char *path, part_kind kind, long top, size_t total)
 {
-    FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    FILE *out = strcmp(path, "-") ? vsg_fopen_out(path, "w") : stdout; /* .gz: gzipped */
     if (!out) return vsg_fail(VSG_E_IO, "cannot write %s: %s", path, strerror(errno));
     vsg_status st = top > 0 ? merge_top(path, top, out) : merge_parts(path, kind, out, total);
     if (out != stdout && fclose(out) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", path);

@@ -92,6 +92,7 @@ struct pipeline {
     pthread_mutex_t progress_mu;
     size_t total_batches;     /* valid once reader_done */
     int reader_done;
+    volatile int cancelled;   /* the writer could not write (or its caller stopped it): read no more */
     uint64_t bytes_done, bytes_total;
     double parse_s;
     double split_s;           /* the splitter's time cutting chunks (parallel parse) */

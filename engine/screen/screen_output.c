@@ -388,7 +388,9 @@ vsg_status vsg_resume_prepare(const vsg_resume_spec *s, size_t *kept)
     if (!f) return vsg_fail(VSG_E_FORMAT, "cannot read %s: %s", s->csv, strerror(errno));
     vsg_ligand_reader *rd = NULL;
     vsg_status st = vsg_ligand_reader_open(s->inputs, s->ninputs, &s->ro, &rd);
+    if (st == VSG_OK && s->ranges) st = vsg_ligand_reader_select(rd, s->ranges, s->nranges, s->index);
     if (st != VSG_OK) {
+        vsg_ligand_reader_close(rd);
         fclose(f);
         return st;
     }

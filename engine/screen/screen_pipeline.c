@@ -292,7 +292,7 @@ static void *split_one(void *arg)
         batch *b = queue_pop(&p->free_q);
         chunk_item *it = queue_pop(&p->chunk_free_q);
         double t1 = vsg_now();
-        int got = vsg_ligand_reader_next_chunk(rd, &it->ch, PARSE_CHUNK_RECORDS, p->cap_atoms);
+        int got = p->cancelled ? 0 : vsg_ligand_reader_next_chunk(rd, &it->ch, PARSE_CHUNK_RECORDS, p->cap_atoms);
         double t2 = vsg_now();
         a->wait += t1 - t0;
         a->split += t2 - t1;
@@ -390,7 +390,7 @@ static void *reader_main(void *arg)
             b->seq = seq++;
         }
         double t0 = vsg_now();
-        int got = vsg_ligand_reader_next(p->reader, &lig);
+        int got = p->cancelled ? 0 : vsg_ligand_reader_next(p->reader, &lig);
         if (got == 1 && p->x->resume && lig.index < p->x->resume_skip) { /* --resume: its row is written */
             busy += vsg_now() - t0;
             continue;
@@ -635,6 +635,18 @@ vsg_status vsg_screen_run(const vsg_score_grids *g, const vsg_screen_options *o,
     return vsg_screen_run_extra(g, o, NULL, rep);
 }
 
+/* --best-per-molecule ranks by the score as the row prints it (its 6th field), so that `vsgrid merge
+ * --best-per-molecule`, which reads rows, picks the very same record (issue 26). */
+static double printed_score(const char *text)
+{
+    int field = 0, quoted = 0;
+    for (const char *c = text; *c; c++) {
+        if (*c == '"') quoted = !quoted;
+        else if (*c == ',' && !quoted && ++field == 5) return strtod(c + 1, NULL);
+    }
+    return 0.0;
+}
+
 vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_options *o, const vsg_screen_extra *x,
                                 vsg_screen_report *rep)
 {
@@ -745,6 +757,10 @@ vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_optio
     ro.keep_text = o->sdf_path != NULL || poses_sdf || g->kind == VSG_SCORE_AD4; /* AD4: ad4_intra's tree */
     ro.max_atoms = o->max_atoms;
     st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p.reader);
+    if (st == VSG_OK && x->ranges) { /* a shard's records (issue 26): the one reader reads them */
+        st = vsg_ligand_reader_select(p.reader, x->ranges, x->nranges, x->index);
+        p.nparse = 1;
+    }
     if (st != VSG_OK) goto out_pool;
     p.reader_opt = ro;
     if (p.nparse > 1 && !vsg_ligand_reader_splittable(p.reader)) p.nparse = 1;
@@ -845,7 +861,7 @@ vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_optio
         free(rowbuf), rowbuf = NULL;
         mols = vsg_mol_table_new();
         if (!mols) st = vsg_fail(VSG_E_NOMEM, "screen: out of memory for --best-per-molecule");
-    } else if (!x->resume) {
+    } else if (!x->resume && !x->no_header) {
         vsg_screen_csv_header(o->csv, g, rigid);
     }
     batch **early = calloc(p.npool, sizeof *early);
@@ -911,7 +927,7 @@ vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_optio
                 FILE *m = open_memstream(&rowbuf, &rowlen);
                 if (m) vsg_screen_csv_row(m, g, rigid, r, res, pp);
                 if (!m || fclose(m) != 0 || rowlen == 0 ||
-                    (rowbuf[rowlen - 1] = '\0', !vsg_mol_offer(mols, r->name, rowbuf, res != NULL, res ? res->total : 0.0))) {
+                    (rowbuf[rowlen - 1] = '\0', !vsg_mol_offer(mols, r->name, rowbuf, res != NULL, res ? printed_score(rowbuf) : 0.0))) {
                     st = vsg_fail(VSG_E_NOMEM, "screen: out of memory for --best-per-molecule");
                     vsg_mol_table_free(mols);
                     mols = NULL;
@@ -964,6 +980,12 @@ vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_optio
         }
         if (sdf_block >= 0) vsg_mpi_block_close(sdf, sdf_block); /* MPI (issue 7) */
         if (poses_block >= 0) vsg_mpi_block_close(poses_f, poses_block);
+        if (ferror(o->csv)) p.cancelled = 1; /* a write error, or the rows' caller stopped: no more reading */
+        if (x->resume || x->ranges) { /* a resumable run (a shard): each batch on disk once written */
+            fflush(o->csv);
+            if (sdf && !heap.e) fflush(sdf);
+            if (poses_f) fflush(poses_f);
+        }
         write_busy += vsg_now() - t0;
         advance(&p, &wo, b); /* reads b: before b goes back */
         queue_push(&p.free_q, b);

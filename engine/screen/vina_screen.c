@@ -118,7 +118,11 @@ vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_sc
     vsg_ligand_reader_options ro = {o->format, 1, o->max_atoms};
     vsg_ligand_reader *rd = NULL;
     vsg_status st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &rd);
-    if (st != VSG_OK) return st;
+    if (st == VSG_OK && x && x->ranges) st = vsg_ligand_reader_select(rd, x->ranges, x->nranges, x->index);
+    if (st != VSG_OK) {
+        vsg_ligand_reader_close(rd);
+        return st;
+    }
     vsg_ligand *chunk = malloc(sizeof *chunk * CHUNK);
     vina_row *rows = malloc(sizeof *rows * CHUNK);
     if (!chunk || !rows) {
@@ -127,7 +131,7 @@ vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_sc
         return vsg_fail(VSG_E_NOMEM, "out of memory");
     }
     for (int i = 0; i < CHUNK; i++) vsg_ligand_init(&chunk[i]);
-    if (!resume) /* --resume: the header and the first `skip` rows are written */
+    if (!resume && !(x && x->no_header)) /* --resume: the header and the first `skip` rows are written */
         fputs("index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,"
               "unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message\n",
               o->csv);
@@ -157,9 +161,10 @@ vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_sc
             }
             write_row(o->csv, &chunk[i], &rows[i]);
         }
+        fflush(o->csv); /* each chunk on disk once written (a killed shard resumes from it) */
         rep->write_s += vsg_now() - c;
         if (o->progress) fprintf(stderr, "\rvsgrid: %zu records", rep->records);
-        if (n < CHUNK) break;
+        if (n < CHUNK || ferror(o->csv)) break; /* a write error, or the rows' caller stopped */
     }
     if (o->progress) fputc('\n', stderr);
     for (int i = 0; i < CHUNK; i++) vsg_ligand_release(&chunk[i]);

@@ -25,7 +25,7 @@ extern "C" {
  * version runs with any library of that major version and a minor version at least as high;
  * the minor version grows when calls or fields are added at the end of a struct. */
 #define VSG_VERSION_MAJOR 0
-#define VSG_VERSION_MINOR 2
+#define VSG_VERSION_MINOR 3
 #define VSG_VERSION_PATCH 0
 #define VSG_VERSION_NUMBER (VSG_VERSION_MAJOR * 10000 + VSG_VERSION_MINOR * 100 + VSG_VERSION_PATCH)
 
@@ -52,7 +52,7 @@ typedef enum {
 const char *vsg_status_name(vsg_status s);   /* "format" */
 const char *vsg_status_text(vsg_status s);   /* "malformed or unsupported input" */
 const char *vsg_last_error(void);            /* thread-local detail of the last failure */
-const char *vsg_version(void);               /* "0.2.0": the library's version at run time */
+const char *vsg_version(void);               /* "0.3.0": the library's version at run time */
 
 /* Warnings (non-fatal: skipped records, clamped values...) go through a callback.
  * The default prints "vsgrid: warning: ..." on stderr. Pass NULL to restore it. */
@@ -1258,6 +1258,11 @@ typedef struct {
     const char *const *inputs;
     int ninputs;
     vsg_ligand_reader_options ro;
+    /* a slice (a shard's records; NULL: from the first record): the rows are those of these
+     * records, and *kept counts the rows kept (the records to skip are then the first *kept) */
+    const vsg_record_range *ranges;
+    int nranges;
+    const vsg_library_index *const *index;
 } vsg_resume_spec;
 void vsg_resume_fingerprint(int argc, char **argv, char *buf, size_t len);
 vsg_status vsg_resume_sidecar_write(const char *csv, const char *fingerprint);
@@ -1636,6 +1641,57 @@ void vsg_dock_result_release(vsg_dock_result *r);
 vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *ligs, int n, const uint64_t *seeds,
                           const vsg_dock_params *p, vsg_device device, vsg_dock_result *out, vsg_status *status,
                           char (*message)[256]);
+
+/* ---- a screen as one call (engine/screen/screen_job.c) ------------------------------------ */
+/* Everything `vsgrid screen` does, as a library call that the command and the Python module
+ * share (issue 26): options set by their command-line names without the dashes, values as text
+ * (flags "1" or "0"), then one run:
+ *   target (GRID, .maps.fld or Vina map-set PREFIX), library (each call adds one), output
+ *   (-o: the CSV; .gz: gzipped; '-': stdout), scoring, placement, format, max-atoms, threads,
+ *   progress, resume, best-per-molecule, sdf-out, top, charges, kernel, tolerance, precision,
+ *   batch-atoms, max-gpu-memory, parse-threads, temperature, devices (device), box, around,
+ *   padding, site-step, rotations, top-poses, poses-out, search, exhaustiveness, steps, seed,
+ *   poses, min-rmsd, max-torsions, poses-top, poses-below, and for campaigns:
+ *   shard "K/N"   task K (0-based) of N screens records [K T / N, (K + 1) T / N) of the T records
+ *                 of the libraries (their LIBRARY.vsgidx indexes, `vsgrid index`, spare it the
+ *                 scan before its slice); records "A:B" the records A <= index < B. Its CSV (and
+ *                 pose or SDF file) are written as PATH.partial, renamed to PATH (gzipped when
+ *                 PATH ends in .gz) when every record of the slice has its row, and PATH.done (the
+ *                 marker vsg_screen_merge reads) is written last. Run again after any kill, the same
+ *                 task goes on from its partial files (rows checked against the records, a cut row
+ *                 dropped; poses other than SDF, and --poses-top, start the slice again), and a
+ *                 finished task returns at once (info "shard_state" "done").
+ * The meaning of each option is `vsgrid screen --help`'s. A value is checked when it is set
+ * (VSG_E_ARG with "--NAME: 'VALUE' is not ..."); combinations when the job runs.
+ * The kinds of screen: as-is (score each record where it is on a PB/Coulomb grid or AutoDock4
+ * map set), rigid (placement rigid on a map set), vina (scoring vina|vinardo: pose scores),
+ * flexible (scoring vina|vinardo, placement flexible: every record docked). */
+typedef struct vsg_screen_job vsg_screen_job;
+vsg_status vsg_screen_job_new(vsg_screen_job **out);
+void vsg_screen_job_free(vsg_screen_job *j);
+/* 0: no such option; 1: a flag; 2: an option with a value. ("o" is "output".) */
+int vsg_screen_job_key(const char *name);
+vsg_status vsg_screen_job_set(vsg_screen_job *j, const char *name, const char *value);
+/* Every row also handed to fn in input order as it is written (output may then be unset: rows
+ * in memory only; not under mpirun). */
+vsg_status vsg_screen_job_on_row(vsg_screen_job *j, vsg_screen_row_fn fn, void *ctx);
+/* The checks run makes before it reads anything: options that do not go together (VSG_E_ARG with
+ * the message), or VSG_OK. */
+vsg_status vsg_screen_job_check(const vsg_screen_job *j);
+/* Runs the screen. rep: as the loop's (records: rows written by this run; a resumed run's kept
+ * rows are info "resumed_rows"). Returns VSG_OK; VSG_E_ARG (options that do not go together,
+ * a grid kind the screen cannot use, stopped by on_row: the message says which); VSG_E_IO,
+ * VSG_E_FORMAT (the target or an output); VSG_E_DATA (a shard's marker or partial files of
+ * another screen, rows that do not match the records on resume); VSG_E_DEVICE; VSG_E_NOMEM;
+ * the loops' statuses. Bad records never fail it: they get their rows. */
+vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep);
+/* After a run: "kind" (as-is, rigid, vina, flexible), "shard_state" ("" not a shard, new,
+ * resumed, done: finished before), "resumed_rows", "first", "count", "records_total" (a
+ * shard's slice), "evaluations" (flexible), "output", "poses_file", "libraries"; any option's
+ * value as set (NULL when unset). The string is valid until the next call. */
+const char *vsg_screen_job_info(const vsg_screen_job *j, const char *what);
+/* Library i as given (NULL out of range). */
+const char *vsg_screen_job_library(const vsg_screen_job *j, int i);
 
 /* ---- flexible screens (engine/screen/flex_screen.c) --------------------------------------- */
 /* Every record of the libraries docked into a Vina / Vinardo map set (vsg_dock_batch's search),

@@ -20,6 +20,10 @@ Example::
     pb = vsgrid.pb(rec, spacing=0.5, salt=0.15)
     vsgrid.maps("receptor.pdbqt", scoring="vina", around="ligand.pdbqt", prefix="maps/rec")
     rows = vsgrid.screen("maps/rec", "library.sdf", scoring="vina")
+    rows = vsgrid.screen("maps/rec", "library.sdf", scoring="vina", placement="flexible", search="fast")
+    arrays = vsgrid.screen("site.maps.fld", "library.sdf", as_arrays=True)   # a numpy array per column
+    part = vsgrid.screen_shard("maps/rec", ["library.sdf"], 3, 100, output="shard_3.csv", scoring="vina")
+    arrays = vsgrid.dask_screen(client, "maps/rec", ["library.sdf"], 100, output_dir="out", scoring="vina")
     result = vsgrid.dock("maps/rec", "ligand.sdf", search="fast", seed=1)
     result.poses[0].score["total"], result.poses[0].coordinates
 
@@ -27,8 +31,11 @@ Every failure of the C library raises :class:`Error` (a subclass per status: :cl
 :class:`FormatError`, :class:`ArgumentError`, ...) whose message is ``vsg_last_error()``;
 arrays of the wrong shape or type raise ``ValueError`` before any C call.
 """
+import array as _array
+import contextlib
 import csv as _csv
 import ctypes
+import numbers as _numbers
 import os
 import tempfile
 
@@ -42,17 +49,18 @@ except ImportError:  # numpy is optional: lists then
 
 __all__ = ["Error", "FileError", "FormatError", "NoMemoryError", "DeviceError", "ArgumentError", "LimitError",
            "ConvergenceError", "UnsupportedError", "DataError", "Molecule", "Grid", "MapSet", "DockResult",
-           "Pose", "PreparedReceptor", "prepare", "coulomb", "pb", "maps", "score", "screen", "dock",
+           "Pose", "PreparedReceptor", "prepare", "coulomb", "pb", "maps", "score", "screen", "screen_shard",
+           "dask_screen", "merge_shards", "dock",
            "read_ligands", "rdkit_to_sdf",
            "capture_warnings", "LibraryWarning", "version", "library_version", "library_path", "gpu_count",
            "XS_TYPES"]
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 library_path = _lib.path
 
 
 def library_version():
-    """The C library's version at run time ("0.2.0")."""
+    """The C library's version at run time ("0.3.0")."""
     return _L.vsg_version().decode()
 
 
@@ -1178,38 +1186,316 @@ def read_ligands(ligand):
 
 
 # ---- screens -----------------------------------------------------------------------------
-def _convert(v):
-    if v == "":
+# Every screen is one vsg_screen_job (vsgrid.h, "a screen as one call"), the very call `vsgrid
+# screen` makes: options by the command's names, values as text, the rows handed to a callback
+# (vsg_screen_row: the CSV's rows, the numeric columns as numbers, NaN for empty fields).
+
+# How the CSV prints its numeric columns, so that a row's numbers come out as the CSV's text reads:
+# whole numbers ("%d": int), num_tors ("%g": int when whole), the rest with decimals (float).
+_INT_COLUMNS = frozenset(("atoms_outside", "torsdof", "pose_index", "records"))
+_G_COLUMNS = frozenset(("num_tors",))
+# numeric columns the CSV prints after status and message (last, so the others keep their numbers)
+_TRAILING_COLUMNS = frozenset(("ad4_intra", "records"))
+_IDENTITY = ("index", "name", "source", "record", "atoms")
+_NAN = float("nan")
+
+
+def _column_kind(name):
+    return 1 if name in _INT_COLUMNS else 2 if name in _G_COLUMNS else 0
+
+
+def _number(v, kind):
+    if v != v:  # NaN: an empty field
         return None
-    for f in (int, float):
-        try:
-            return f(v)
-        except ValueError:
-            pass
+    if kind == 1 or (kind == 2 and v.is_integer()):
+        return int(v)
     return v
 
 
-def _read_csv(path):
-    with open(path, newline="") as f:
-        return [{k: _convert(v) for k, v in row.items()} for row in _csv.DictReader(f)]
+class _Rows:
+    """Collects a screen's rows: as dicts (a list), as columns (``as_arrays``: lists and a flat
+    array of the numbers, no dict per row), or passed one by one to ``on_row``. Used as the
+    vsg_screen_row_fn (``__call__``) and, for a shard finished before, fed from its CSV
+    (``add_csv``). An exception in the caller's function, or any other, stops the screen (the
+    callback returns nonzero) and is kept in ``error`` to be raised after the run."""
+
+    def __init__(self, as_arrays=False, on_row=None, source=None):
+        self.on_row = on_row
+        self.as_arrays = bool(as_arrays) and on_row is None
+        if self.as_arrays:
+            _need_numpy("as_arrays")
+        self.source = source  # the source column's text for every row (RDKit molecules: "<rdkit>")
+        self.error = None
+        self.names = None
+        self.rows = []
+        self.count = 0
+        if self.as_arrays:
+            self.cols = {k: [] for k in ("index", "name", "source", "record", "atoms", "status", "message")}
+            self.values = _array.array("d")
+
+    def set_columns(self, names):
+        self.names = list(names)
+        self.n = len(self.names)
+        self.kinds = [_column_kind(c) for c in self.names]
+        k = self.n
+        while k > 0 and self.names[k - 1] in _TRAILING_COLUMNS:
+            k -= 1
+        self.lead = k  # names[:lead] lie between atoms and status, names[lead:] after message
+
+    def _row(self, index, name, source, record, atoms, v, status, message):
+        row = {"index": index, "name": name or None, "source": self.source or source or None, "record": record,
+               "atoms": atoms}
+        names, kinds, lead = self.names, self.kinds, self.lead
+        for i in range(lead):
+            row[names[i]] = _number(v[i], kinds[i])
+        row["status"] = status or None
+        row["message"] = message or None
+        for i in range(lead, self.n):
+            row[names[i]] = _number(v[i], kinds[i])
+        return row
+
+    def _take(self, row):
+        if self.on_row is not None:
+            return 1 if self.on_row(row) is False else 0
+        self.rows.append(row)
+        return 0
+
+    def __call__(self, ctx, p):
+        try:
+            r = p.contents
+            n = r.ncols
+            if self.names is None:
+                self.set_columns([r.cols[i].decode() for i in range(n)])
+            self.count += 1
+            if self.as_arrays:
+                c = self.cols
+                c["index"].append(r.index)
+                c["name"].append(_s(r.name))
+                c["source"].append(self.source or _s(r.source))
+                c["record"].append(r.record)
+                c["atoms"].append(r.atoms)
+                c["status"].append(_s(r.status))
+                c["message"].append(_s(r.message))
+                if n == self.n:
+                    self.values.frombytes(ctypes.string_at(r.values, 8 * n))
+                else:  # never for one screen's rows (one header); padded to be safe
+                    self.values.extend([r.values[i] if i < n else _NAN for i in range(self.n)])
+                return 0
+            v = r.values[:n]
+            if n < self.n:  # never for one screen's rows (one header); padded to be safe
+                v += [_NAN] * (self.n - n)
+            return self._take(self._row(r.index, _s(r.name), _s(r.source), r.record, r.atoms, v, _s(r.status),
+                                        _s(r.message)))
+        except BaseException as e:  # KeyboardInterrupt too: the screen stops, the error is raised after
+            if self.error is None:
+                self.error = e
+            return 1
+
+    def add_csv(self, header, fields):
+        """One row of a screen's CSV (the csv module's fields), as the callback would get it."""
+        if self.names is None:
+            st = header.index("status")
+            self._csv_at = list(range(5, st)) + list(range(st + 2, len(header)))
+            self._csv_status = st
+            self.set_columns([header[i] for i in self._csv_at])
+        v = [float(fields[i]) if i < len(fields) and fields[i] != "" else _NAN for i in self._csv_at]
+        st = self._csv_status
+        index, record, atoms = int(fields[0]), int(fields[3]), int(fields[4])
+        status, message = fields[st], fields[st + 1] if st + 1 < len(fields) else ""
+        self.count += 1
+        if self.as_arrays:
+            c = self.cols
+            for k, x in zip(("index", "name", "source", "record", "atoms", "status", "message"),
+                            (index, fields[1], self.source or fields[2], record, atoms, status, message)):
+                c[k].append(x)
+            self.values.extend(v)
+            return 0
+        return self._take(self._row(index, fields[1], fields[2], record, atoms, v, status, message))
+
+    def result(self):
+        if not self.as_arrays:
+            return self.rows
+        return _columns_to_arrays(self.cols, self.names or [], self.values, getattr(self, "lead", 0))
 
 
-_CHARGES = {"auto": 0, "file": 1, "gasteiger": 2}
+def _object_array(values):
+    a = _np.empty(len(values), dtype=object)
+    a[:] = values
+    return a
+
+
+def _columns_to_arrays(cols, names, values, lead):
+    n = len(cols["index"])
+    out = {"index": _np.array(cols["index"], dtype=_np.int64), "name": _object_array(cols["name"]),
+           "source": _object_array(cols["source"]), "record": _np.array(cols["record"], dtype=_np.int64),
+           "atoms": _np.array(cols["atoms"], dtype=_np.int64)}
+    v = _np.frombuffer(values, dtype=_np.float64).reshape(n, len(names)) if names else _np.empty((n, 0))
+    for i in range(lead):
+        out[names[i]] = v[:, i].copy()
+    out["status"] = _object_array(cols["status"])
+    out["message"] = _object_array(cols["message"])
+    for i in range(lead, len(names)):
+        out[names[i]] = v[:, i].copy()
+    return out
+
+
+def _arrays_to_rows(arrays):
+    """The dict rows of screen()'s list form from its arrays (as_arrays=True) form."""
+    keys = list(arrays)
+    n = len(arrays["index"]) if "index" in arrays else 0
+    cols = []
+    for k in keys:
+        a = arrays[k]
+        if k in ("index", "record", "atoms"):
+            cols.append([int(x) for x in a])
+        elif a.dtype == object:
+            cols.append([x or None for x in a])
+        else:
+            kind = _column_kind(k)
+            cols.append([_number(float(x), kind) for x in a])
+    return [{k: c[i] for k, c in zip(keys, cols)} for i in range(n)]
+
+
+def _concat_arrays(parts):
+    """One dict of arrays from several (shards in order); a shard without rows has no numeric
+    columns: it adds nothing."""
+    full = [p for p in parts if len(p["index"])]
+    keys = list((full or parts or [{}])[0].keys())
+    if not keys:
+        return {}
+    out = {}
+    for k in keys:
+        arrs = [p[k] for p in full] if full else [p[k] for p in parts if k in p]
+        out[k] = _np.concatenate(arrs) if arrs else _np.empty(0)
+    return out
+
+
+def _read_screen_csv(path, rows):
+    """Feeds the rows of a screen's CSV (plain or .gz) to a _Rows."""
+    import gzip
+    p = os.fspath(path)
+    with (gzip.open(p, "rt", newline="") if p.endswith(".gz") else open(p, newline="")) as f:
+        reader = _csv.reader(f)
+        header = next(reader, None)
+        if header is None:
+            return rows
+        for fields in reader:
+            if fields and not fields[0].startswith("#"):
+                rows.add_csv(header, fields)
+    return rows
+
+
+# options: screen()'s keywords whose command-line names are not theirs with dashes
+_OPTION_NAMES = {"step": "site-step", "o": "output", "device": "devices"}
+
+
+def _option_text(v):
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, _numbers.Integral):
+        return str(int(v))
+    if isinstance(v, _numbers.Real):
+        return repr(float(v))
+    if isinstance(v, (str, bytes, os.PathLike)):
+        return os.fsdecode(os.fspath(v))
+    if isinstance(v, (list, tuple)) or (_np is not None and isinstance(v, _np.ndarray)):
+        flat = []
+        for x in v:  # ((cx, cy, cz), (sx, sy, sz)) as well as (cx, ..., sz)
+            flat.extend(x if isinstance(x, (list, tuple)) else [x])
+        return ",".join(_option_text(x) for x in flat)
+    return str(v)
+
+
+def _devices_text(device):
+    if isinstance(device, str):
+        return {"auto": "all"}.get(device, device)
+    return _option_text(device)
+
+
+def _option_items(options):
+    """(name, text) pairs of keyword options: `vsgrid screen`'s names with underscores for dashes
+    ("max_torsions" is --max-torsions; "step" --site-step), values as text (flags True/False, lists
+    comma-joined); None leaves an option out."""
+    out = []
+    for key, v in options.items():
+        if v is None:
+            continue
+        name = _OPTION_NAMES.get(key, key.replace("_", "-"))
+        out.append((name, _devices_text(v) if name == "devices" else _option_text(v)))
+    return out
+
+
+_JOB_INFO = ("kind", "shard_state", "resumed_rows", "first", "count", "records_total", "evaluations", "output",
+             "poses_file")
+
+
+def _need_job():
+    if not _lib.has("vsg_screen_job_new"):
+        raise ImportError("vsgrid: %s has no vsg_screen_job_* calls (an older library: rebuild it)" % library_path)
+
+
+def _run_job(target, libraries, items, rows=None):
+    """Runs one screen job: target, libraries, then the options (name, text) in order; every row to
+    ``rows`` (a _Rows). Returns (the report as a dict, the job's info as a dict). Raises the module's
+    exception of the job's status with its message, or the exception raised in the callback."""
+    _need_job()
+    j = ctypes.c_void_p()
+    _check(_L.vsg_screen_job_new(ctypes.byref(j)))
+    try:
+        for name, text in [("target", target)] + [("library", p) for p in libraries] + list(items):
+            _check(_L.vsg_screen_job_set(j, name.encode(), os.fsencode(text)))
+        fn = None
+        if rows is not None:
+            fn = _lib.SCREEN_ROW_FN(rows)  # alive until the run returns
+            _check(_L.vsg_screen_job_on_row(j, fn, None))
+        rep = _lib.ScreenReport()
+        st = _L.vsg_screen_job_run(j, ctypes.byref(rep))
+        err = _error(st) if st != _lib.VSG_OK else None
+        if rows is not None and rows.error is not None:
+            e, rows.error = rows.error, None
+            raise e
+        if err is not None:
+            raise err
+        info = {}
+        for k in _JOB_INFO:
+            v = _L.vsg_screen_job_info(j, k.encode())
+            v = _s(v) if v is not None else None
+            info[k] = int(v) if v and v.isdigit() else v
+    finally:
+        _L.vsg_screen_job_free(j)
+    report = _struct_dict(rep)
+    report["by_code"] = {_s(rep.by_code[i].value): rep.by_code_count[i] for i in range(rep.by_code_n)}
+    del report["by_code_n"], report["by_code_count"]
+    report.update(info)
+    return report
+
+
+def _ligand_paths(ligands):
+    if isinstance(ligands, (str, bytes, os.PathLike)):
+        return [os.fsdecode(os.fspath(ligands))]
+    return [os.fsdecode(os.fspath(p)) for p in ligands]
 
 
 def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperature=298.15, sdf_out=None, top=0,
            progress=False, placement="as-is", box=None, around=None, padding=2.0, step=1.0, rotations=1000,
-           top_poses=0, poses_out=None):
-    """Screens ligand files (a path, a list of paths, an RDKit molecule or a list of them) and
-    returns their rows, one dict per input record in input order, the columns of `vsgrid
-    screen`'s CSV (index, name, score_kcal_mol, ..., status, message; numbers as int/float,
-    empty fields as None; RDKit molecules get source "<rdkit>" and record 1, 2, ... in order).
+           top_poses=0, poses_out=None, search=None, seed=None, exhaustiveness=None, steps=None, poses=None,
+           max_torsions=None, output=None, as_arrays=False, on_row=None, **options):
+    """Screens ligand files (a path, a list of paths, an RDKit molecule or a list of them) as
+    `vsgrid screen` does, through the library's screen job (vsg_screen_job_run: the command's own
+    call), and returns their rows, one per input record in input order: the columns of the CSV
+    (index, name, source, record, atoms, score_kcal_mol, ..., status, message). By default a list
+    of dicts (numbers as int/float as the CSV prints them, empty fields None; RDKit molecules get
+    source "<rdkit>" and record 1, 2, ... in order); with ``as_arrays=True`` a dict of numpy arrays,
+    one per column: index, record, atoms int64; name, source, status, message object arrays of
+    str ("" for empty); every other column float64 (NaN for empty).
 
     ``target``: a .maps.fld path or :class:`MapSet` (AutoDock4 scores), a grid path or
     :class:`Grid` (electrostatics: PB in kT/e at ``temperature``, Coulomb in kcal/mol/e), or,
     with ``scoring="vina"|"vinardo"``, a Vina map-set prefix (`vsgrid screen PREFIX
-    --scoring vina`). ``device``: "cpu" (the CPU twin), "auto" (every GPU, else the CPU) or a
-    GPU number. ``sdf_out``: also write the scored molecules (the best ``top``) as SDF.
+    --scoring vina`: pose scores, on the CPU). ``device``: "cpu" (the CPU twin; the default
+    here), "auto" (every GPU, else the CPU) or a GPU number or list of them. ``sdf_out``: also
+    write the scored molecules (the best ``top``) as SDF. ``output``: also write the CSV there
+    (the bytes `vsgrid screen -o` writes; .gz: gzipped).
 
     ``placement="rigid"`` (AutoDock4 map sets): every molecule placed by the exhaustive
     rigid-body search, as `vsgrid screen --placement rigid`: ``rotations`` super-Fibonacci
@@ -1218,132 +1504,227 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
     or the grid's box less 2 Å a side; ``poses_out`` (.pdbqt or .sdf) gets each molecule's best
     ``top_poses`` poses; the rows gain the best pose's columns.
 
-    v1: the rows go through a temporary CSV file that is read back (the C API has no in-memory
-    row interface yet). Flexible docking of a library: :func:`dock` with ``all_records=True``."""
+    ``placement="flexible"`` with ``scoring="vina"|"vinardo"`` (a Vina map-set prefix): every
+    record docked, as `vsgrid screen --placement flexible`: ``search`` "fast", "balanced"
+    (default), "detail" or "vina", ``exhaustiveness`` and ``steps`` overriding the preset,
+    ``seed`` (record i is docked with seed + i), ``poses`` poses a record to ``poses_out``
+    (.pdbqt or .sdf), ``max_torsions`` (32; more: status torsions).
+
+    Any other option of `vsgrid screen` is a keyword by its command-line name with underscores
+    (``format="mol2"``, ``threads=4``, ``min_rmsd=1.5``, ``poses_top=100``,
+    ``best_per_molecule=True``, ``kernel="gm"``, ``parse_threads=1``, ...; flags True).
+
+    ``on_row``: a function called with each row (a dict) as the library writes it, in input order,
+    from the calling thread; the rows are then not kept and screen() returns the run's report (a
+    dict: records, scored, failed, by_code, seconds, kind, ...). A function that returns False
+    stops the screen (ArgumentError "stopped by the caller"); one that raises stops it and its
+    exception is raised. Bad options raise :class:`ArgumentError` (a ValueError) with the
+    library's message; unreadable files FileError; a bad record never raises (it gets its row)."""
+    if scoring not in (None, "ad4", "elec", "vina", "vinardo"):
+        raise ValueError("scoring: None (from the target), 'ad4', 'elec', 'vina' or 'vinardo', not %r" % (scoring,))
+    pose_scores = scoring in ("vina", "vinardo") and placement != "flexible"
+    opts = {}
+    if scoring in ("ad4", "vina", "vinardo"):
+        opts["scoring"] = scoring
+    if placement != "as-is":
+        opts["placement"] = placement
+    if charges != "auto":
+        opts["charges"] = charges
+    if device is not None and not pose_scores:  # Vina pose scores run on the CPU
+        opts["devices"] = device
+    if temperature != 298.15:
+        opts["temperature"] = temperature
+    opts.update(sdf_out=sdf_out, top=top if top else None, progress=True if progress else None, box=box)
+    if padding != 2.0:
+        opts["padding"] = padding
+    if step != 1.0:
+        opts["site-step"] = step
+    if rotations != 1000:
+        opts["rotations"] = rotations
+    opts.update(top_poses=top_poses if top_poses else None, poses_out=poses_out, search=search, seed=seed,
+                exhaustiveness=exhaustiveness, steps=steps, poses=poses, max_torsions=max_torsions, output=output)
+    opts.update(options)
     paths_in = [ligands] if isinstance(ligands, (str, bytes, os.PathLike)) or _is_rdkit(ligands) else list(ligands)
-    files, tmps = [], []
-    try:
+    with contextlib.ExitStack() as stack:
         rd = [m for m in paths_in if _is_rdkit(m)]
         if rd:
             if len(rd) != len(paths_in):
                 raise ValueError("ligands: paths or RDKit molecules, not both")
-            cm = _LigandFile(rd)
-            files.append(cm.__enter__())
-            tmps.append(cm)
+            files = [stack.enter_context(_LigandFile(rd))]
         else:
-            files = [os.fspath(p) for p in paths_in]
-        fd, csvpath = tempfile.mkstemp(suffix=".csv", prefix="vsgrid-")
-        os.close(fd)
-        try:
-            place = dict(placement=placement, box=box, around=around, padding=padding, step=step,
-                         rotations=rotations, top_poses=top_poses, poses_out=poses_out)
-            _screen_to(target, files, scoring, charges, device, temperature, sdf_out, top, progress, csvpath, place)
-            rows = _read_csv(csvpath)
-            if rd:  # the temporary file's name means nothing to the caller
-                for row in rows:
-                    row["source"] = "<rdkit>"
-            return rows
-        finally:
-            os.unlink(csvpath)
-    finally:
-        for cm in tmps:
-            cm.__exit__(None, None, None)
+            files = _ligand_paths(paths_in)
+        if around is not None:
+            opts["around"] = stack.enter_context(_LigandFile(around))
+        if opts.get("output") is None and opts.get("poses_out") is not None:
+            # TODO(screen_job.c): vsg_screen_job_run opens --poses-out only when --output is set (rows
+            # in memory only: no pose file); until it does, the CSV goes to a temporary file too.
+            d = stack.enter_context(tempfile.TemporaryDirectory(prefix="vsgrid-screen-"))
+            opts["output"] = os.path.join(d, "rows.csv")
+        rows = _Rows(as_arrays=as_arrays, on_row=on_row, source="<rdkit>" if rd else None)
+        report = _run_job(_target_path(target, stack), files, _option_items(opts), rows)
+    return report if on_row is not None else rows.result()
 
 
-def _site_box(place, grids):
-    """The rigid placement's site box (vsg_place_box), as `vsgrid screen` resolves it."""
-    b = _lib.PlaceBox()
-    b.step = float(place["step"])
-    if place["box"] is not None and place["around"] is not None:
-        raise ValueError("give box or around, not both")
-    if place["box"] is not None:
-        v = [float(x) for x in place["box"]]
-        if len(v) != 6 or min(v[3:]) < 0:
-            raise ValueError("box: (cx, cy, cz, sx, sy, sz) with sizes >= 0")
-        b.center[:], b.half[:] = v[:3], [0.5 * x for x in v[3:]]
-    elif place["around"] is not None:
-        recs = read_ligands(place["around"])
-        if not recs or recs[0]["status"] != 0 or not len(recs[0]["coordinates"]):
-            raise FormatError(-2, "around: %s" % (recs[0]["message"] if recs else "no record"))
-        xyz = recs[0]["coordinates"]
-        lo = [min(p[d] for p in xyz) for d in range(3)]
-        hi = [max(p[d] for p in xyz) for d in range(3)]
-        b.center[:] = [0.5 * (lo[d] + hi[d]) for d in range(3)]
-        b.half[:] = [0.5 * (hi[d] - lo[d]) + float(place["padding"]) for d in range(3)]
-    else:
-        for d in range(3):
-            extent = (grids.n[d] - 1) * grids.spacing[d]
-            b.center[d] = grids.origin[d] + 0.5 * extent
-            b.half[d] = max(0.5 * extent - 2.0, 0.0)
-    return b
+def _target_path(target, stack):
+    """A screen's target as a path: a MapSet's fld; a Grid written to a temporary .vsg (its values
+    as they are now: a view may have changed them)."""
+    if isinstance(target, MapSet):
+        return target.path
+    if isinstance(target, Grid):
+        d = stack.enter_context(tempfile.TemporaryDirectory(prefix="vsgrid-grid-"))
+        p = os.path.join(d, "target.vsg")
+        target.save(p)
+        return p
+    return os.fsdecode(os.fspath(target))
 
 
-def _screen_to(target, files, scoring, charges, device, temperature, sdf_out, top, progress, csvpath, place):
-    inputs = (ctypes.c_char_p * len(files))(*[_b(p) for p in files])
-    rep = _lib.ScreenReport()
-    f = _lib.libc.fopen(_b(csvpath), b"w")
-    if not f:
-        raise FileError(-1, "cannot write %s" % csvpath)
-    st = 0
-    try:
-        if scoring in ("vina", "vinardo"):
-            t = ctypes.c_void_p()
-            _check(_L.vsg_vina_target_maps(_b(target), 0 if scoring == "vina" else 1, ctypes.byref(t)))
-            try:
-                o = _lib.VinaScreenOptions(inputs, len(files), 0, 0, f, 1 if progress else 0)
-                st = _L.vsg_vina_screen_run(t, ctypes.byref(o), ctypes.byref(rep))
-            finally:
-                _L.vsg_vina_target_free(t)
-        elif scoring not in (None, "ad4", "elec"):
-            raise ValueError("scoring: None (from the target), 'ad4', 'elec', 'vina' or 'vinardo', not %r" % (scoring,))
-        else:
-            keep = target
-            if not isinstance(target, (Grid, MapSet)):
-                p = os.fspath(target)
-                keep = MapSet.load(p) if p.endswith(".fld") else Grid.load(p)
-            if isinstance(keep, MapSet):
-                grids = _L.vsg_mapset_grids(keep._h)
-            else:
-                g = _lib.ScoreGrids()
-                _check(_L.vsg_score_grids_from_grid(keep._h, float(temperature), ctypes.byref(g)))
-                grids = ctypes.pointer(g)
-            o = _lib.ScreenOptions()
-            o.inputs, o.ninputs = inputs, len(files)
-            o.charges = _choice(_CHARGES, charges, "charges")
-            o.kernel = 0
-            o.tolerance = 0.01
-            if device == "cpu":
-                devs = [_lib.VSG_SCREEN_CPU]
-            elif device == "auto":
-                devs = list(range(min(gpu_count(), 16))) or [_lib.VSG_SCREEN_CPU]
-            elif isinstance(device, int):
-                devs = [device]
-            else:
-                raise ValueError("device: 'cpu', 'auto' or a GPU number, not %r" % (device,))
-            o.ndevices = len(devs)
-            o.devices[:len(devs)] = devs
-            o.csv = f
-            o.sdf_path = _b(sdf_out) if sdf_out else None
-            o.top = int(top)
-            o.progress = 1 if progress else 0
-            placement = _choice({"as-is": 0, "rigid": 1}, place["placement"], "placement")
-            rot = None
-            if placement == 1:
-                nrot = int(place["rotations"])
-                if not 1 <= nrot <= 10000000:
-                    raise ValueError("rotations: 1 .. 10000000")
-                rot = (_lib.Quat * nrot)()
-                _check(_L.vsg_rotations_super_fibonacci(nrot, rot))
-                o.placement, o.box = 1, _site_box(place, grids.contents)
-                o.rotations, o.nrotations = rot, nrot
-                o.top_poses = int(place["top_poses"])
-                o.poses_path = _b(place["poses_out"]) if place["poses_out"] else None
-            elif place["poses_out"] or place["box"] is not None or place["around"] is not None:
-                raise ValueError("box, around and poses_out need placement='rigid'")
-            st = _L.vsg_screen_run(grids, ctypes.byref(o), ctypes.byref(rep))
-    finally:
-        _lib.libc.fclose(f)
-    _check(st)
+def _shard_spec(shard, nshards):
+    if nshards is None:
+        if not isinstance(shard, str) or "/" not in shard:
+            raise ValueError("shard: 'K/N', or K with nshards=N")
+        return shard
+    return "%d/%d" % (int(shard), int(nshards))
+
+
+def screen_shard(target, libraries, shard, nshards=None, output=None, as_arrays=False, **options):
+    """One task of a campaign: shard K of N of the screen of ``libraries`` (the records [K T / N,
+    (K + 1) T / N) of their T records; ``shard`` K with ``nshards`` N, or ``shard="K/N"``), as
+    `vsgrid screen TARGET LIBRARY... --shard K/N -o OUTPUT`. Returns the shard's rows (the forms of
+    :func:`screen`: dicts, or with ``as_arrays`` numpy arrays; index is the record's index in the
+    whole libraries).
+
+    ``options`` are `vsgrid screen`'s by their command-line names with underscores (scoring,
+    placement, devices or device, search, exhaustiveness, seed, poses_out, format, threads, ...;
+    defaults are the command's: devices "all", every GPU, else the CPU); every task of one
+    campaign must be given the same (their shard markers carry a fingerprint of them).
+
+    With ``output`` the task writes the shard's files exactly as the command does: OUTPUT.partial
+    while it runs, renamed to OUTPUT when every record has its row, then OUTPUT.done (the marker
+    :func:`merge_shards` and `vsgrid merge` read); a pose file (poses_out) likewise. Run again after
+    a kill, the task goes on from its partial files; run again when finished, it returns at once
+    (the rows then read back from OUTPUT). Without ``output`` the files go to a temporary
+    directory, removed after. LIBRARY.vsgidx indexes (`vsgrid index`) spare each task the scan of
+    the records before its slice. ``target`` must be a path (or a MapSet): it is part of the
+    fingerprint."""
+    if isinstance(target, Grid):
+        raise ValueError("screen_shard: give the target as a path (the shards' fingerprint names it)")
+    for bad in ("o", "output", "shard", "records"):
+        if bad in options:
+            raise TypeError("screen_shard: %r is an argument of its own" % bad)
+    spec = _shard_spec(shard, nshards)
+    libs = _ligand_paths(libraries)
+    with contextlib.ExitStack() as stack:
+        out = output
+        if out is None:
+            out = os.path.join(stack.enter_context(tempfile.TemporaryDirectory(prefix="vsgrid-shard-")), "shard.csv")
+        out = os.fsdecode(os.fspath(out))
+        rows = _Rows(as_arrays=as_arrays)
+        report = _run_job(_target_path(target, stack), libs,
+                          [("shard", spec), ("output", out)] + _option_items(options), rows)
+        if report["shard_state"] in ("done", "resumed"):
+            # finished before, or resumed: the rows kept from before are in the file, not the callback's
+            rows = _read_screen_csv(out, _Rows(as_arrays=as_arrays))
+        return rows.result()
+
+
+def merge_shards(parts, csv=None, poses=None, best_per_molecule=False, top=0, top_csv=None, poses_top=0,
+                 allow_partial=False):
+    """Joins the files of a campaign's shards (their CSVs, each with its CSV.done marker beside it)
+    into the files one uninterrupted run writes, as `vsgrid merge` (vsg_screen_merge): ``csv`` the
+    merged CSV, ``poses`` the merged pose file (.sdf/.pdbqt, .gz), ``best_per_molecule`` the CSV as
+    --best-per-molecule writes it, ``top``/``top_csv`` the best rows, ``poses_top`` only the best
+    records' poses, ``allow_partial`` the finished shards only. A missing, doubled or unfinished
+    shard, or shards of different screens, raise DataError naming the part. Returns the merge's
+    report (parts, rows, records_total, poses, missing, seconds)."""
+    if not _lib.has("vsg_screen_merge"):
+        raise ImportError("vsgrid: %s has no vsg_screen_merge (an older library: rebuild it)" % library_path)
+    paths = [_b(p) for p in parts]
+    o = _lib.MergeOptions()
+    o.parts, o.nparts = (ctypes.c_char_p * max(len(paths), 1))(*paths), len(paths)
+    o.csv = _b(csv) if csv is not None else None
+    o.poses = _b(poses) if poses is not None else None
+    o.best_per_molecule = 1 if best_per_molecule else 0
+    o.top, o.top_csv = int(top), (_b(top_csv) if top_csv is not None else None)
+    o.poses_top = int(poses_top)
+    o.allow_partial = 1 if allow_partial else 0
+    rep = _lib.MergeReport()
+    _check(_L.vsg_screen_merge(ctypes.byref(o), ctypes.byref(rep)))
+    return _struct_dict(rep)
+
+
+_POSE_OPTIONS = ("poses_out", "poses-out", "sdf_out", "sdf-out")
+
+
+def _pose_suffix(path):
+    p = os.fspath(path)
+    base, ext = os.path.splitext(p[:-3] if p.endswith(".gz") else p)
+    return ext + (".gz" if p.endswith(".gz") else "")
+
+
+def _dask_shard_task(k, target, libraries, nshards, output_dir, options):
+    """Task K of :func:`dask_screen`: screen_shard's rows as arrays. A module-level function, so
+    that Dask pickles it by reference: the worker process imports vsgrid itself."""
+    opts = dict(options)
+    out = None
+    if output_dir is not None:
+        out = os.path.join(output_dir, "shard_%d.csv" % k)
+        for key in _POSE_OPTIONS:
+            if opts.get(key) is not None:
+                opts[key] = os.path.join(output_dir, "shard_%d_poses%s" % (k, _pose_suffix(opts[key])))
+    return screen_shard(target, libraries, k, nshards, output=out, as_arrays=True, **opts)
+
+
+def dask_screen(client, target, libraries, nshards, output_dir=None, as_arrays=True, **options):
+    """A campaign on a Dask cluster: :func:`screen_shard` mapped over shards 0 .. ``nshards`` - 1
+    (``client.map(..., pure=False)`` on a ``distributed.Client``), each task returning its rows as
+    arrays, gathered in shard order and concatenated: the rows of the whole screen, in input order
+    (a dict of numpy arrays as ``screen(..., as_arrays=True)`` returns; ``as_arrays=False``: the
+    list of dicts). ``options`` as :func:`screen_shard`'s (the same for every task).
+
+    With ``output_dir`` (a directory every worker can write, on a shared filesystem) task K writes
+    OUTPUT_DIR/shard_K.csv and its .done marker (a pose file given by poses_out or sdf_out goes to
+    OUTPUT_DIR/shard_K_poses.EXT), so a task retried after a lost worker goes on from its partial
+    files; then the shards are merged (:func:`merge_shards`) into OUTPUT_DIR/all.csv (and
+    OUTPUT_DIR/all_poses.EXT), the bytes one `vsgrid screen -o` run writes.
+
+    The task function is a module-level function of vsgrid (picklable by reference): every worker
+    process imports vsgrid itself, so the workers need the package importable and the library
+    found (VSGRID_LIB, or an installed copy), and paths (target, libraries, output_dir) that mean
+    the same on the workers (absolute paths on a shared filesystem). A LocalCluster with
+    processes=True starts its workers with multiprocessing's spawn, which imports the main module
+    again in each: make the cluster under ``if __name__ == "__main__":`` in a script. Each task
+    runs one screen with the library's threads (OpenMP): give ``threads=`` to share the cores
+    among the workers of one host."""
+    _need_numpy("dask_screen")
+    n = int(nshards)
+    if n < 1:
+        raise ValueError("nshards: at least 1")
+    for bad in ("o", "output", "shard", "records"):
+        if bad in options:
+            raise TypeError("dask_screen: %r is set per task" % bad)
+    if output_dir is None and any(options.get(k) is not None for k in _POSE_OPTIONS):
+        raise ValueError("dask_screen: a pose file (poses_out, sdf_out) needs output_dir")
+    if isinstance(target, MapSet):
+        target = target.path
+    libs = _ligand_paths(libraries)
+    od = None
+    if output_dir is not None:
+        od = os.fsdecode(os.fspath(output_dir))
+        os.makedirs(od, exist_ok=True)
+    futures = client.map(_dask_shard_task, range(n), target=os.fsdecode(os.fspath(target)), libraries=libs,
+                         nshards=n, output_dir=od, options=dict(options), pure=False)
+    parts = client.gather(futures)
+    arrays = _concat_arrays(parts)
+    if od is not None and not _lib.has("vsg_screen_merge"):
+        # TODO(issue 26): an older library without vsg_screen_merge: the shards are left unmerged
+        import warnings
+        warnings.warn("vsgrid: %s has no vsg_screen_merge: %s/shard_K.csv not merged (run 'vsgrid merge')"
+                      % (library_path, od), LibraryWarning, stacklevel=2)
+    elif od is not None:
+        pose_key = next((k for k in _POSE_OPTIONS if options.get(k) is not None), None)
+        merge_shards([os.path.join(od, "shard_%d.csv" % k) for k in range(n)], csv=os.path.join(od, "all.csv"),
+                     poses=os.path.join(od, "all_poses%s" % _pose_suffix(options[pose_key])) if pose_key else None)
+    return arrays if as_arrays else _arrays_to_rows(arrays)
 
 
 # ---- docking -----------------------------------------------------------------------------

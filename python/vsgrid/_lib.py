@@ -225,6 +225,31 @@ class ScreenReport(ctypes.Structure):
                 ("poses", ctypes.c_uint64), ("poses_scored", ctypes.c_uint64)]
 
 
+# A screen as one call (vsg_screen_job_*, "a screen as one call" in vsgrid.h): the row handed to
+# the caller (vsg_screen_row, valid during the call only) and the callback's type (vsg_screen_row_fn:
+# nonzero stops the screen).
+class ScreenRow(ctypes.Structure):
+    _fields_ = [("index", ctypes.c_size_t), ("name", ctypes.c_char_p), ("source", ctypes.c_char_p),
+                ("record", ctypes.c_long), ("atoms", ctypes.c_int), ("ncols", ctypes.c_int),
+                ("cols", c_char_pp), ("values", c_double_p), ("status", ctypes.c_char_p),
+                ("message", ctypes.c_char_p)]
+
+
+SCREEN_ROW_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ScreenRow))
+
+
+# Shards of a campaign and their merge (vsg_screen_merge).
+class MergeOptions(ctypes.Structure):
+    _fields_ = [("parts", c_char_pp), ("nparts", ctypes.c_int), ("csv", ctypes.c_char_p),
+                ("poses", ctypes.c_char_p), ("best_per_molecule", ctypes.c_int), ("top", ctypes.c_long),
+                ("top_csv", ctypes.c_char_p), ("poses_top", ctypes.c_long), ("allow_partial", ctypes.c_int)]
+
+
+class MergeReport(ctypes.Structure):
+    _fields_ = [("parts", ctypes.c_size_t), ("rows", ctypes.c_size_t), ("records_total", ctypes.c_size_t),
+                ("poses", ctypes.c_size_t), ("missing", ctypes.c_size_t), ("seconds", ctypes.c_double)]
+
+
 class VinaScreenOptions(ctypes.Structure):
     _fields_ = [("inputs", c_char_pp), ("ninputs", ctypes.c_int), ("format", ctypes.c_int),
                 ("max_atoms", ctypes.c_int), ("csv", ctypes.c_void_p), ("progress", ctypes.c_int)]
@@ -411,10 +436,34 @@ _protos = {
                             ctypes.POINTER(DockResult), c_int_p, ctypes.c_void_p]),
     "vsg_dock_result_release": (None, [ctypes.POINTER(DockResult)]),
 }
+# A screen as one call and the merge of a campaign's shards (issue 26). Declared when the library
+# has them (an older libvsgrid.so lacks them: the calls that need them then raise ImportError).
+_optional = {
+    "vsg_screen_job_new": (_S, [ctypes.POINTER(_P)]),
+    "vsg_screen_job_free": (None, [_P]),
+    "vsg_screen_job_key": (ctypes.c_int, [ctypes.c_char_p]),
+    "vsg_screen_job_set": (_S, [_P, ctypes.c_char_p, ctypes.c_char_p]),
+    "vsg_screen_job_on_row": (_S, [_P, SCREEN_ROW_FN, _P]),
+    "vsg_screen_job_check": (_S, [_P]),
+    "vsg_screen_job_run": (_S, [_P, ctypes.POINTER(ScreenReport)]),
+    "vsg_screen_job_info": (ctypes.c_char_p, [_P, ctypes.c_char_p]),
+    "vsg_screen_job_library": (ctypes.c_char_p, [_P, ctypes.c_int]),
+    "vsg_screen_merge": (_S, [ctypes.POINTER(MergeOptions), ctypes.POINTER(MergeReport)]),
+}
 for _name, (_res, _args) in _protos.items():
     _f = getattr(lib, _name)
     _f.restype = _res
     _f.argtypes = _args
+for _name, (_res, _args) in _optional.items():
+    _f = getattr(lib, _name, None)
+    if _f is not None:
+        _f.restype = _res
+        _f.argtypes = _args
+
+
+def has(name):
+    """Whether the loaded library exports the C call `name`."""
+    return hasattr(lib, name)
 
 WARNING_FN = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_void_p)
 
