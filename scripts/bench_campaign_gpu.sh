@@ -120,7 +120,7 @@ if command -v mpirun > /dev/null; then
     log "|--:|--:|--:|--:|---|---|"
     for np in $NPS; do
         [ "$np" -le "$NGPU" ] || [ "${SMALL:-0}" = 1 ] || continue
-        run "mpi$np" mpirun -np "$np" --allow-run-as-root --oversubscribe --tag-output "${screen[@]}" ||
+        run "mpi$np" mpirun -np "$np" --allow-run-as-root --oversubscribe --bind-to none --tag-output -x VSG_MPI_ALL_OUTPUT=1 "${screen[@]}" ||
             { log "| $np | failed: $(tail -3 "$W/mpi$np.err" | tr '\n' ' ') |"; continue; }
         s=$(cat "$W/mpi$np.secs")
         per=$(grep -o '^\[1,[0-9]*\]<stderr>:flex screen:.*' "$W/mpi$np.err" | sed -E 's/^\[1,([0-9]+)\].*read ([0-9.]+) s, check\+prepare ([0-9.]+) s.*finish\+write ([0-9.]+) s.*GPU busy ([0-9. ]+) s.*/rank \1: \5 (\2, \3, \4)/' | tr '\n' ';')

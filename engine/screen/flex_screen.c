@@ -20,13 +20,15 @@
  * reads every chunk (reading is ~1e5 records/s, docking a few hundred), prepares, docks and
  * writes only its own, each after a "#vsgrid-block FIRST NROWS" line, and vsg_mpi_screen_finish
  * merges the parts (engine/screen/mpi_screen.c). */
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#define _GNU_SOURCE /* open_memstream, sched_getaffinity */
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -38,7 +40,10 @@
 
 #define CHUNK_CPU 64       /* records docked together on the CPU */
 #define CHUNK_GPU 2048     /* records per GPU in a chunk: enough chains to fill it many times over */
-#define CHUNK_MPI 512      /* records a chunk under mpirun (the same on every rank: ranks own chunks
+#define CHUNK_FIRST 256    /* records per GPU in the first chunk, doubling up to CHUNK_GPU: the GPUs
+                              start while the reader prepares the next (a 2048-record first chunk
+                              kept 4 GPUs waiting 0.7 s) */
+#define CHUNK_MPI 256      /* records a chunk under mpirun (the same on every rank: ranks own chunks
                               round-robin, so chunks must be small enough to balance them) */
 #define SLOTS 4            /* chunks in flight: one read, one or two searched, one written */
 #define SEARCHERS 2        /* host threads per GPU */
@@ -423,7 +428,8 @@ typedef struct {
     vsg_device device;
     int max_torsions;
     int ngpu, gpus[MAX_GPUS];
-    int cap;                     /* records a chunk */
+    int cap;                     /* records a chunk (the buffers') */
+    int ramp;                    /* records of the first chunk, doubling up to cap (0: cap throughout) */
     int resume;
     size_t skip;
     vsg_ligand_reader *rd;
@@ -465,12 +471,23 @@ static int chunk_alloc(chunk *c, int cap)
     return 1;
 }
 
+/* Records of chunk seq: the ramp of the first chunks, then cap (a function of seq alone, so every
+ * rank of an MPI run cuts the same chunks). */
+static int chunk_records(const flex_pipe *p, size_t seq)
+{
+    if (p->ramp <= 0) return p->cap;
+    long n = (long)p->ramp;
+    for (size_t s = 0; s < seq && n < p->cap; s++) n *= 2;
+    return n < p->cap ? (int)n : p->cap;
+}
+
 /* Stage 1: a chunk read, checked and prepared. */
 static void read_chunk(flex_pipe *p, chunk *c)
 {
     const double a = vsg_now();
     int n = 0;
-    while (n < p->cap && vsg_ligand_reader_next(p->rd, &c->recs[n]) == 1)
+    const int want = chunk_records(p, c->seq);
+    while (n < want && vsg_ligand_reader_next(p->rd, &c->recs[n]) == 1)
         if (!p->resume || c->recs[n].index >= p->skip) n++; /* --resume: records done are read, not docked */
     const double b = vsg_now();
     c->n = n, c->m = 0, c->st = VSG_OK, c->err[0] = '\0', c->stage = NULL;
@@ -507,7 +524,7 @@ static void *reader_main(void *arg)
         if (stop) break;
         read_chunk(p, c);
         pthread_mutex_lock(&p->mu);
-        const int last = c->n < p->cap;
+        const int last = c->n < chunk_records(p, c->seq);
         if (c->n > 0) {
             c->searches_left = p->ngpu;
             c->state = SLOT_READY;
@@ -531,6 +548,7 @@ static void *searcher_main(void *arg)
 {
     flex_pipe *p = ((searcher_arg *)arg)->p;
     const int g = ((searcher_arg *)arg)->g;
+    dock_stage_warm(p->t, p->gpus[g]); /* while the reader prepares the first chunk */
     for (;;) {
         pthread_mutex_lock(&p->mu);
         const double w0 = vsg_now();
@@ -696,8 +714,17 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
         for (int g = 0; g < p->ngpu; g++) p->P.gpus[g] = p->gpus[g];
     }
     p->cap = vsg_mpi_screen_split() ? CHUNK_MPI : gpu ? CHUNK_GPU * p->ngpu : CHUNK_CPU;
+    if (gpu && !vsg_mpi_screen_split()) p->ramp = CHUNK_FIRST * p->ngpu;
     const char *forced = getenv("VSG_FLEX_CHUNK"); /* a test switch: records a chunk (rows must not change) */
-    if (forced && atoi(forced) > 0) p->cap = atoi(forced);
+    if (forced && atoi(forced) > 0) p->cap = atoi(forced), p->ramp = 0;
+    if (gpu && vsg_mpi_active()) { /* mpirun binds each of 2 or fewer ranks to one core by default */
+        cpu_set_t set;
+        const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < 2 && cores > 2)
+            vsg_warn("rank %d may run on %d core of the host's %ld (mpirun binds each rank to a core by default "
+                     "when there are 2 ranks or fewer): the host's work of a flexible screen then starves its GPU. "
+                     "Give mpirun --bind-to none (or --map-by slot:PE=N)", vsg_mpi_rank(), CPU_COUNT(&set), cores);
+    }
     vsg_ligand_reader_options ro = {o->format, 1, o->max_atoms};
     vsg_status st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p->rd);
     if (st == VSG_OK && x && x->ranges) st = vsg_ligand_reader_select(p->rd, x->ranges, x->nranges, x->index);

@@ -7,6 +7,7 @@
  * Records over the GPU's limits (dock_gpu.h) are docked by the CPU twin in the same call. The
  * target keeps its pair table and device map sets between calls (vina_internal.h's dock_cache). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,14 @@
 typedef struct {
     float *pair;                            /* VSG_XS_COUNT² rows of DOCK_GPU_TABLE_SAMPLES */
     dock_gpu_maps *maps[DOCK_MAX_DEVICES];
+    pthread_mutex_t mu[DOCK_MAX_DEVICES];   /* each device's upload: GPUs start their contexts at once */
 } dock_cache;
 
 static void cache_free(void *p)
 {
     dock_cache *c = p;
     if (!c) return;
-    for (int d = 0; d < DOCK_MAX_DEVICES; d++) dock_gpu_maps_free(c->maps[d]);
+    for (int d = 0; d < DOCK_MAX_DEVICES; d++) dock_gpu_maps_free(c->maps[d]), pthread_mutex_destroy(&c->mu[d]);
     free(c->pair);
     free(c);
 }
@@ -73,16 +75,22 @@ static vsg_status device_maps(const vsg_vina_target *tc, int device, dock_gpu_ma
             dock_cache *c = calloc(1, sizeof *c);
             if (!c) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
             else if ((st = pair_table(t->tables.sf, &c->pair)) != VSG_OK) free(c);
-            else t->dock_cache = c, t->dock_cache_free = cache_free;
+            else {
+                for (int d = 0; d < DOCK_MAX_DEVICES; d++) pthread_mutex_init(&c->mu[d], NULL);
+                t->dock_cache = c, t->dock_cache_free = cache_free;
+            }
         }
-        dock_cache *c = t->dock_cache;
-        if (st == VSG_OK && !c->maps[device]) {
-            const double *maps[VSG_XS_COUNT];
-            for (int x = 0; x < VSG_XS_COUNT; x++) maps[x] = t->map[x];
-            st = dock_gpu_maps_upload(t->n, t->begin, t->end, t->factor, maps, c->pair, device, &c->maps[device]);
-        }
-        if (st == VSG_OK) *out = c->maps[device];
     }
+    if (st != VSG_OK) return st;
+    dock_cache *c = t->dock_cache;
+    pthread_mutex_lock(&c->mu[device]); /* only this device's: the others upload at the same time */
+    if (!c->maps[device]) {
+        const double *maps[VSG_XS_COUNT];
+        for (int x = 0; x < VSG_XS_COUNT; x++) maps[x] = t->map[x];
+        st = dock_gpu_maps_upload(t->n, t->begin, t->end, t->factor, maps, c->pair, device, &c->maps[device]);
+    }
+    if (st == VSG_OK) *out = c->maps[device];
+    pthread_mutex_unlock(&c->mu[device]);
     return st;
 }
 
@@ -210,6 +218,12 @@ void dock_stage_free(dock_stage *s)
 }
 
 int dock_stage_shares(const dock_stage *s) { return s ? s->nshare : 0; }
+
+vsg_status dock_stage_warm(const vsg_vina_target *t, int device)
+{
+    dock_gpu_maps *maps = NULL;
+    return t ? device_maps(t, device, &maps) : vsg_fail(VSG_E_ARG, "dock_stage_warm: NULL target");
+}
 
 int dock_stage_share_gpu(const dock_stage *s, int g) { return s && g >= 0 && g < s->nshare ? s->share[g].device : -1; }
 

@@ -24,6 +24,10 @@ typedef struct dock_stage dock_stage;
  * (bad parameters); VSG_E_DEVICE (VSG_DEVICE_GPU and no GPU); VSG_E_NOMEM. */
 vsg_status dock_stage_prepare(const vsg_vina_target *t, const vsg_ligand *const *ligs, int n, const uint64_t *seeds,
                               const vsg_dock_params *p, vsg_device device, dock_stage **out);
+/* Makes the target's maps ready on a GPU (its context started, maps and pair table uploaded) ahead
+ * of the first search; GPUs warm up at the same time from their own threads. VSG_OK or why not
+ * (the search then reports it again). */
+vsg_status dock_stage_warm(const vsg_vina_target *t, int device);
 /* GPU shares of the stage (0 on the CPU path). */
 int dock_stage_shares(const dock_stage *s);
 /* The GPU number of share g. */
