@@ -18,6 +18,7 @@
  * Repeatability: no atomics; every sum has a fixed order (butterfly warp sums are identical in
  * every lane, float addition being commutative); a chain's result depends only on its record,
  * its seed and its index, never on the batch around it. */
+#include <pthread.h>
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
@@ -535,6 +536,36 @@ static vsg_status upload(uploads *u, const void *src, size_t bytes, void **dst)
     return VSG_OK;
 }
 
+/* A kernel's dynamic shared memory limit, raised to at least `bytes` on the current device and
+ * never lowered. The limit is the function's, for every thread of the process: set before each
+ * launch, one batch's smaller value could land between another's setting and its launch (two
+ * searches at once on a GPU, or several GPUs: "invalid argument" at the launch). */
+static vsg_status allow_shared(const void *kernel, size_t bytes)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    enum { SLOTS = 8, DEVICES = 64 };
+    static const void *fn[SLOTS];
+    static size_t set[SLOTS][DEVICES];
+    int device = 0;
+    CU(cudaGetDevice(&device));
+    if (device < 0 || device >= DEVICES) return vsg_fail(VSG_E_DEVICE, "GPU docking: device %d out of range", device);
+    cudaError_t e = cudaSuccess;
+    pthread_mutex_lock(&mu);
+    int k = 0;
+    while (k < SLOTS && fn[k] && fn[k] != kernel) k++;
+    if (k == SLOTS) e = cudaErrorInvalidValue;
+    else {
+        fn[k] = kernel;
+        if (set[k][device] < bytes) {
+            e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+            if (e == cudaSuccess) set[k][device] = bytes;
+        }
+    }
+    pthread_mutex_unlock(&mu);
+    if (e != cudaSuccess) return cuda_fail("cudaFuncSetAttribute (dynamic shared memory)", e);
+    return VSG_OK;
+}
+
 /* The call's stream (in u), or VSG_E_DEVICE. */
 static vsg_status uploads_open(uploads *u, int device)
 {
@@ -617,7 +648,7 @@ static vsg_status run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, lon
     const char *occ = getenv("VSG_DOCK_OCC");
     const int minb = occ ? atoi(occ) : DEFAULT_MINB;
     void (*kernel)(dev_target, dev_batch) = minb >= 8 ? dock_chains<8> : minb >= 6 ? dock_chains<6> : minb >= 4 ? dock_chains<4> : dock_chains<1>;
-    CU(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    if ((st = allow_shared((const void *)kernel, shared)) != VSG_OK) return st;
     const int blocks = (b->nchain + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
     if (blocks > 0) {
         kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared, u->stream>>>(T, D);
@@ -668,7 +699,7 @@ static vsg_status eval_run(dock_gpu_maps *m, const dock_gpu_batch *b, const int 
     if ((st = upload(u, NULL, sizeof(float) * (size_t)n * (size_t)nconf, &p)) != VSG_OK) return st;
     float *dg = (float *)p;
     const size_t shared = sizeof(float) * (size_t)D.warp_floats * WARPS_PER_BLOCK;
-    CU(cudaFuncSetAttribute(dock_eval_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    if ((st = allow_shared((const void *)dock_eval_kernel, shared)) != VSG_OK) return st;
     const int blocks = (nconf + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
     if (blocks > 0) {
         dock_eval_kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared, u->stream>>>(T, D, drec, dconf, nconf, (float)v, de, dg);
