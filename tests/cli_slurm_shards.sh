@@ -19,7 +19,7 @@
 set -u
 vsgrid=$1 src=$(cd "$2" && pwd) work=$3/cli_slurm_shards
 case $vsgrid in /*) ;; *) vsgrid=$PWD/$vsgrid ;; esac
-mode=${VSG_SLURM_TEST_CMD:-standin} # standin | vsgrid
+mode=${VSG_SLURM_TEST_CMD:-vsgrid} # vsgrid | standin (the shard protocol alone, with a shell stand-in)
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 work=$(pwd)
 . "$src/tests/lib_cli.sh"
@@ -69,6 +69,8 @@ if [ "$mode" = vsgrid ]; then
   libs=(-l "$work/lib.mol2")
   screen_args=(--scoring vina --placement flexible --search fast --device cpu --quiet)
   kill_rows=1 usr1_rows=1
+  export VSG_FLEX_CHUNK=1 # rows reach the .partial one by one (as 1024-record chunks do in a real campaign), so a task
+                          # is killed with some of its rows written; sbatch passes the environment to the tasks
   OMP_NUM_THREADS=2 "$vsgrid" screen "$target" "$work/lib.mol2" "${screen_args[@]}" -o expect.csv > /dev/null 2> expect.err ||
     fail "the uninterrupted screen failed: $(head -c 300 expect.err)"
 else
