@@ -34,6 +34,7 @@
 #   --merge-after afterany|afterok (MERGE_AFTER) the merge job's dependency; default afterany
 #                                           (why: see "Failures" below)
 #   --name NAME             (NAME)          job name prefix; default vsg
+#   --gzip-shards           (SHARD_EXT=.csv.gz) the shards' CSVs gzipped: shard_K.csv.gz
 #   --wait                  (WAIT=1)        wait for the merge job, then print the summary; exit
 #                                           status: the merge's (0 merged; 3 shards missing)
 #   --poll S                (POLL)          seconds between --wait's looks; default 10
@@ -85,6 +86,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "$prog: $*" >&2; exit 2; }
 
 tasks=${TASKS:-} target=${TARGET:-} outdir=${OUTDIR:-campaign} merged=${MERGED:-}
+ext=${SHARD_EXT:-.csv} # the shards' CSV files: shard_K.csv, or shard_K.csv.gz (--gzip-shards)
 merge_args=${MERGE_ARGS:-} vsgrid_cmd=${VSGRID:-} index_mode=${INDEX:-job}
 cpus=${CPUS_PER_TASK:-1} max_running=${MAX_RUNNING:-} time_limit=${TIME_LIMIT:-}
 signal_lead=${SIGNAL_LEAD:-120} partition=${PARTITION:-} sbatch_args=${SBATCH_ARGS:-}
@@ -112,6 +114,7 @@ while [ $# -gt 0 ]; do
   --sbatch) sbatch_args=$2; shift ;;
   --merge-after) merge_after=$2; shift ;;
   --name) name=$2; shift ;;
+  --gzip-shards) ext=.csv.gz ;;
   --wait) wait=1 ;;
   --poll) poll=$2; shift ;;
   --dry-run) dry=1 ;;
@@ -138,7 +141,7 @@ ranges() {
        { if (s < 0) { s = p = $1 } else if ($1 == p + 1) { p = $1 } else { out = out sep (s == p ? s : s "-" p); sep = ","; s = p = $1 } }
        END { if (s >= 0) out = out sep (s == p ? s : s "-" p); print out }'
 }
-missing_shards() { local k; for ((k = 0; k < $1; k++)); do [ -f "$outdir/shard_$k.csv.done" ] || echo "$k"; done; }
+missing_shards() { local k; for ((k = 0; k < $1; k++)); do [ -f "$outdir/shard_$k$ext.done" ] || echo "$k"; done; }
 jobid_of() { echo "${1%%;*}"; }
 queued_jobs() { # the campaign's job ids still in the queue
   local ids
@@ -151,7 +154,7 @@ dur() { awk -v s="$1" 'BEGIN { s = int(s); printf "%d:%02d:%02d", s / 3600, (s %
 
 summary() {
   local n=$1 done_n rc=- t_sub t_end
-  done_n=$(ls "$outdir"/shard_*.csv.done 2>/dev/null | wc -l)
+  done_n=$(ls "$outdir"/shard_*"$ext".done 2>/dev/null | wc -l)
   [ -f "$logs/merge.rc" ] && rc=$(cat "$logs/merge.rc")
   echo "campaign $outdir: $n tasks, $done_n shards done, merge exit status $rc"
   [ "$rc" = 0 ] && [ -f "$merged" ] && echo "  merged: $merged ($(($(wc -l < "$merged") - 1)) rows)"
@@ -201,7 +204,7 @@ watch() {
       echo "$prog: the merge job $mid can never run ($st): some task failed; requeue it (scontrol requeue JOB_TASK) or scancel $mid and rerun this command" >&2
       return 4 ;;
     esac
-    now="$(ls "$outdir"/shard_*.csv.done 2>/dev/null | wc -l)/$n shards done, $(squeue -h -t R -j "$arrays_ids" -o %i 2>/dev/null | wc -l) tasks running; merge: $st"
+    now="$(ls "$outdir"/shard_*"$ext".done 2>/dev/null | wc -l)/$n shards done, $(squeue -h -t R -j "$arrays_ids" -o %i 2>/dev/null | wc -l) tasks running; merge: $st"
     [ "$now" != "$last" ] && echo "$prog: $(date +%T) $now"
     last=$now
     sleep "$poll"
@@ -267,11 +270,11 @@ fi
   echo "# task script of a vsgrid campaign, written by $prog: task K = VSG_TASK_BASE + SLURM_ARRAY_TASK_ID"
   echo 'set -u'
   declare -p vsgrid target libs screen_args
-  printf 'N=%q OUTDIR=%q\n' "$tasks" "$outdir"
+  printf 'N=%q OUTDIR=%q EXT=%q\n' "$tasks" "$outdir" "$ext"
   cat <<'EOF'
 K=$(( ${VSG_TASK_BASE:-0} + ${SLURM_ARRAY_TASK_ID:-0} ))
 logs=$OUTDIR/logs
-out=$OUTDIR/shard_$K.csv
+out=$OUTDIR/shard_$K$EXT
 exec >>"$logs/task_$K.log" 2>&1
 echo "== $(date '+%F %T') task $K/$N attempt ${SLURM_RESTART_COUNT:-0} (job ${SLURM_ARRAY_JOB_ID:-?}_${SLURM_ARRAY_TASK_ID:-?}) on $(hostname)"
 export OMP_NUM_THREADS=${SLURM_CPUS_PER_TASK:-1}
@@ -315,15 +318,15 @@ EOF
   echo "# merge script of a vsgrid campaign, written by $prog"
   echo 'set -u'
   declare -p vsgrid
-  printf 'N=%q OUTDIR=%q MERGED=%q\n' "$tasks" "$outdir" "$merged"
+  printf 'N=%q OUTDIR=%q MERGED=%q EXT=%q\n' "$tasks" "$outdir" "$merged" "$ext"
   printf 'merge_args=(%s)\n' "$merge_args"
   cat <<'EOF'
 exec >>"$OUTDIR/logs/merge.log" 2>&1
 echo "== $(date '+%F %T') merge of $N shards (job ${SLURM_JOB_ID:-?}) on $(hostname)"
 shards=() missing=()
 for ((k = 0; k < N; k++)); do
-  shards+=("$OUTDIR/shard_$k.csv")
-  [ -f "$OUTDIR/shard_$k.csv.done" ] || missing+=("$k")
+  shards+=("$OUTDIR/shard_$k$EXT")
+  [ -f "$OUTDIR/shard_$k$EXT.done" ] || missing+=("$k")
 done
 [ ${#missing[@]} = 0 ] || echo "shards not finished (${#missing[@]} of $N): ${missing[*]:0:50}$([ ${#missing[@]} -gt 50 ] && echo ' ...') (rerun the campaign's command: it submits these only)"
 start=$(date +%s)

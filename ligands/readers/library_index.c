@@ -42,87 +42,6 @@
 #define LIX_VERSION 1
 #define LIX_CHUNK_RECORDS 1024 /* records a splitter chunk holds at most while indexing */
 
-/* ---- the file an index describes ---------------------------------------------------------- */
-
-typedef struct {
-    int exists;
-    uint64_t size;
-    int64_t mtime_s;
-    long mtime_ns;
-    uint64_t head;
-    int gzip;
-} lix_identity;
-
-static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-/* The identity of path as it is now: a regular file's size, mtime and first bytes; exists 0
- * for anything else (missing, a folder). */
-static void identify(const char *path, lix_identity *id)
-{
-    struct stat sb;
-    memset(id, 0, sizeof *id);
-    id->head = 0xcbf29ce484222325ull;
-    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return;
-    id->exists = 1;
-    id->size = (uint64_t)sb.st_size;
-    id->mtime_s = (int64_t)sb.st_mtim.tv_sec;
-    id->mtime_ns = (long)sb.st_mtim.tv_nsec;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    unsigned char *buf = malloc(VSG_LIX_HEAD);
-    size_t got = 0;
-    if (buf) {
-        while (got < VSG_LIX_HEAD) {
-            ssize_t k = read(fd, buf + got, VSG_LIX_HEAD - got);
-            if (k < 0 && errno == EINTR) continue;
-            if (k <= 0) break;
-            got += (size_t)k;
-        }
-        id->head = fnv1a(id->head, buf, got);
-        id->gzip = got >= 2 && buf[0] == 0x1f && buf[1] == 0x8b;
-        free(buf);
-    }
-    close(fd);
-}
-
-int vsg_lix_matches(const vsg_library_index *ix, const char *path, char *why, size_t len)
-{
-    lix_identity id;
-    identify(path, &id);
-    if (!ix->exists && !id.exists) return 0; /* indexed as unreadable, and still no file */
-    if (ix->exists != id.exists)
-        snprintf(why, len, "%s", id.exists ? "the index was made when it was no readable file" : "it is no regular file now");
-    else if (ix->size != id.size)
-        snprintf(why, len, "it had %" PRIu64 " bytes when indexed and has %" PRIu64 " now", ix->size, id.size);
-    else if (ix->mtime_s != id.mtime_s || ix->mtime_ns != id.mtime_ns)
-        snprintf(why, len, "it was modified after it was indexed");
-    else if (ix->head != id.head)
-        snprintf(why, len, "its first bytes differ from the indexed file's");
-    else
-        return 0;
-    return -1;
-}
-
-const vsg_lix_entry *vsg_lix_entry_before(const vsg_library_index *ix, long k)
-{
-    size_t lo = 0, hi;
-    if (!ix || ix->n == 0 || ix->e[0].record > k) return NULL;
-    hi = ix->n; /* e[lo].record <= k < e[hi].record */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ix->e[mid].record <= k) lo = mid;
-        else hi = mid;
-    }
-    return &ix->e[lo];
-}
-
 /* ---- building ------------------------------------------------------------------------------ */
 
 static vsg_library_index *lix_new(const char *library, long every)
@@ -239,7 +158,7 @@ vsg_status vsg_library_index_build(const char *path, const vsg_ligand_reader_opt
                                    vsg_library_index **out)
 {
     vsg_library_index *ix;
-    lix_identity before, after;
+    vsg_lix_identity before, after;
     vsg_status st;
     if (!out) return vsg_fail(VSG_E_ARG, "vsg_library_index_build: NULL argument");
     *out = NULL;
@@ -249,13 +168,13 @@ vsg_status vsg_library_index_build(const char *path, const vsg_ligand_reader_opt
     if (every == 0) every = 1024;
     ix = lix_new(path, every);
     if (!ix) return vsg_fail(VSG_E_NOMEM, "out of memory for a library index");
-    identify(path, &before);
+    vsg_lix_identify(path, &before);
     st = lix_scan(path, ro, every, ix);
     if (st != VSG_OK) {
         vsg_library_index_free(ix);
         return st;
     }
-    identify(path, &after);
+    vsg_lix_identify(path, &after);
     if (before.exists != after.exists || before.size != after.size || before.mtime_s != after.mtime_s ||
         before.mtime_ns != after.mtime_ns || before.head != after.head) {
         vsg_library_index_free(ix);

@@ -87,6 +87,17 @@ struct vsg_library_index {
 };
 #define VSG_LIX_HEAD 65536
 
+/* A file's identity as an index records it (index_entries.c): a regular file's size, mtime, the
+ * FNV-1a 64 of its first VSG_LIX_HEAD bytes, gzip or not; exists 0 for anything else. */
+typedef struct {
+    int exists;
+    uint64_t size;
+    int64_t mtime_s;
+    long mtime_ns;
+    uint64_t head;
+    int gzip;
+} vsg_lix_identity;
+void vsg_lix_identify(const char *path, vsg_lix_identity *id);
 /* 0 when ix describes path as it is now (size, mtime, first bytes); else -1 with the reason. */
 int vsg_lix_matches(const vsg_library_index *ix, const char *path, char *why, size_t len);
 /* The last entry at or before record k of the file (0-based); NULL when none. */
