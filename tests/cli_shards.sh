@@ -115,9 +115,19 @@ if "$vsgrid" merge --help >/dev/null 2>&1; then
   want=$(tail -n +2 one.csv | awk -F, '$14 == "ok" || $14 == "outside"' | sort -t, -k6,6g -k1,1n | head -5 | cut -d, -f1)
   got=$(tail -n +2 top.csv | cut -d, -f1)
   [ "$(echo $got)" = "$(echo $want)" ] || fail "merge --top 5: indices $(echo $got), expected $(echo $want)"
+  # --best-per-molecule of a flexible screen (the rows grouped by name as they stream) = merge's of its shards
+  expect_rc 0 "$vsgrid" "${flex[@]}" --best-per-molecule -o bpm.csv
+  expect_rc 0 "$vsgrid" merge x0.csv x1.csv x2.csv --best-per-molecule -o bpm.m.csv
+  cmp -s bpm.csv bpm.m.csv || fail "flexible --best-per-molecule differs from merge --best-per-molecule: $(diff bpm.csv bpm.m.csv | head -4)"
+  [ "$(($(wc -l < bpm.csv) - 1))" -lt "$total" ] && head -1 bpm.csv | grep -q ",records$" ||
+    fail "flexible --best-per-molecule: $(($(wc -l < bpm.csv) - 1)) rows for $total records, header $(head -1 bpm.csv)"
 else
   fail "vsgrid merge --help failed"
 fi
+# --resume of a screen stopped before its header reached the disk (an empty CSV): it starts from the first record
+: >e.csv
+expect_rc 0 "$vsgrid" "${flex[@]}" --resume -o e.csv --poses-out e.sdf
+cmp -s e.csv one.csv && cmp -s e.sdf one.sdf || fail "--resume of an empty CSV: not the single run's files"
 
 # --- the other kinds: Vina pose scores, as-is electrostatics, rigid placement; shards joined = the single run
 kind_case() { # name shards screen-args...
@@ -130,6 +140,10 @@ kind_case() { # name shards screen-args...
 "$vsgrid" grid "$src/data/xiap_receptor.pqr.gz" --method coulomb --dielectric 4r --spacing 0.6 --fill 0.9 --device cpu \
   -o g.vsg --quiet 2>err.txt || fail "no grid: $(head -c 300 err.txt)"
 kind_case vina 3 inha one.sdf bad.pdbqt --scoring vina
+# Vina pose scores --best-per-molecule (the docked poses: several a name) = merge's of their shards
+expect_rc 0 "$vsgrid" screen inha one.sdf bad.pdbqt --scoring vina --best-per-molecule -o vbpm.csv --quiet
+expect_rc 0 "$vsgrid" merge vina.0.csv vina.1.csv vina.2.csv --best-per-molecule -o vbpm.m.csv
+cmp -s vbpm.csv vbpm.m.csv || fail "Vina --best-per-molecule differs from merge --best-per-molecule: $(diff vbpm.csv vbpm.m.csv | head -4)"
 kind_case elec 4 g.vsg "$src/data/xiap_actives_docked.mol2.gz" bad.pdbqt --devices cpu
 "$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring ad4 --around "$b" --device cpu -o m --quiet 2>err.txt ||
   fail "no AD4 map set: $(head -c 300 err.txt)"

@@ -198,7 +198,9 @@ const char vsg_cli_vina_help[] =
     "itself scores on explicit atoms there). PDBQT poses keep their torsion tree; SDF/MOL2 get\n"
     "AutoDock types, non-polar H merged and rotatable bonds as Meeko counts them. Options:\n"
     "-o FILE.csv, --json FILE, --quiet, --format F, --max-atoms N, --threads N (not under mpirun),\n"
-    "--resume (as 'vsgrid screen --resume': the rows already in -o FILE kept, the rest appended).\n";
+    "--resume (as 'vsgrid screen --resume': the rows already in -o FILE kept, the rest appended),\n"
+    "--best-per-molecule (screen: one row per name, its best-scored record's, plus a column records;\n"
+    "also with --placement flexible).\n";
 
 const char *vsg_cli_scoring_arg(int argc, char **argv)
 {

@@ -747,6 +747,7 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
         fputs("index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,"
               "unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message\n",
               o->csv);
+    if (st == VSG_OK && o->csv) fflush(o->csv); /* a run stopped at once leaves its header: --resume takes it */
     pthread_t reader, searchers[MAX_GPUS * SEARCHERS];
     searcher_arg sargs[MAX_GPUS];
     int started = 0, nsearch = 0;

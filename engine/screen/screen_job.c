@@ -25,6 +25,7 @@
 
 #include "grids/base/vsgrid.h"
 #include "engine/screen/screen_job_internal.h"
+#include "engine/screen/screen_internal.h" /* the --best-per-molecule table (vsg_mol_*) */
 
 /* ---- the options ---------------------------------------------------------------------------- */
 
@@ -42,7 +43,7 @@ static const job_key KEYS[] = {
     {"format", 1, M_ALL, 1},          {"max-atoms", 1, M_ALL, 1},       {"threads", 1, M_ALL, 0},
     {"resume", 0, M_ALL, 0},          {"progress", 0, M_ALL, 0},        {"shard", 1, M_ALL, 0},
     {"records", 1, M_ALL, 0},         {"scoring", 1, M_ALL, 1},         {"placement", 1, M_ALL, 1},
-    {"best-per-molecule", 0, M_GRID, 1}, {"sdf-out", 1, M_GRID, 0},     {"top", 1, M_GRID, 1},
+    {"best-per-molecule", 0, M_ALL, 1}, {"sdf-out", 1, M_GRID, 0},     {"top", 1, M_GRID, 1},
     {"charges", 1, M_GRID, 1},        {"kernel", 1, M_GRID, 1},         {"tolerance", 1, M_GRID, 1},
     {"precision", 1, M_GRID, 1},      {"batch-atoms", 1, M_GRID, 0},    {"max-gpu-memory", 1, M_GRID, 0},
     {"parse-threads", 1, M_GRID, 0},  {"temperature", 1, M_GRID, 1},    {"devices", 1, M_GRID | M_FLEX, 1},
@@ -352,6 +353,10 @@ typedef struct {
     char **cols;              /* the header's names */
     int ncols, first_num, last_num; /* numeric columns: [first_num, last_num) between atoms and status */
     int stopped;
+    /* --best-per-molecule of the loops without it (Vina pose scores, flexible docking): every row
+     * offered to the table, none passed on; the table written at the end (tee_molecules) */
+    mol_table *mols;
+    char *header;
 } row_tee;
 
 /* Splits one CSV record (RFC 4180) into fields in place; returns the count (at most max). */
@@ -386,6 +391,7 @@ static int split_csv(char *s, char **f, int max)
 
 static int tee_header(row_tee *t, char *line)
 {
+    if (t->mols && !(t->header = strdup(line))) return 0;
     char *f[256];
     const int n = split_csv(line, f, 256);
     t->cols = calloc((size_t)n, sizeof *t->cols);
@@ -405,7 +411,19 @@ static int tee_header(row_tee *t, char *line)
 static int tee_row(row_tee *t, char *line)
 {
     char *f[256];
+    char *copy = t->mols ? strdup(line) : NULL; /* the row as written, for the table */
+    if (t->mols && !copy) return 0;
     const int n = split_csv(line, f, 256);
+    if (t->mols && n > t->last_num) { /* scored: status ok or outside; ranked by the score as printed */
+        const char *st = f[t->last_num];
+        const int scored = !strcmp(st, "ok") || !strcmp(st, "outside");
+        const int ok = vsg_mol_offer(t->mols, f[1], copy, scored, scored ? strtod(f[5], NULL) : 0.0);
+        free(copy);
+        if (!ok) return 0;
+    } else {
+        free(copy);
+    }
+    if (!t->fn) return 1;
     if (n < 7 || !strncmp(line, "#vsgrid-block", 13)) return 1;
     double v[256];
     const char *names[256];
@@ -440,7 +458,8 @@ static ssize_t tee_write(void *cookie, const char *data, size_t size)
         errno = ECANCELED;
         return -1;
     }
-    if (t->sink && (fwrite(data, 1, size, t->sink) != size || fflush(t->sink) != 0)) return -1; /* on disk as the rows go */
+    if (t->sink && !t->mols && (fwrite(data, 1, size, t->sink) != size || fflush(t->sink) != 0))
+        return -1; /* on disk as the rows go */
     for (size_t i = 0; i < size; i++) {
         const char c = data[i];
         if (t->len + 2 > t->cap) {
@@ -466,9 +485,20 @@ static ssize_t tee_write(void *cookie, const char *data, size_t size)
     return (ssize_t)size;
 }
 
+/* --best-per-molecule: the header with `records`, then one row per name (vsg_mol_write). */
+static int tee_molecules(row_tee *t)
+{
+    if (!t->mols || !t->sink) return 1;
+    if (t->header) fprintf(t->sink, "%s,records\n", t->header);
+    vsg_mol_write(t->mols, t->sink);
+    return fflush(t->sink) == 0 && !ferror(t->sink);
+}
+
 static int tee_close(void *cookie)
 {
     row_tee *t = cookie;
+    free(t->header);
+    t->header = NULL;
     free(t->buf);
     for (int i = 0; i < t->ncols; i++) free(t->cols[i]);
     free(t->cols);
@@ -857,6 +887,8 @@ static vsg_status check_combinations(const vsg_screen_job *j, int mode)
         if (get(j, "sdf-out") && poses) return vsg_fail(VSG_E_ARG, "a shard writes one molecule file: --sdf-out or --poses-out, not both");
     }
     if (out && ends_with(out, ".gz") && resume) return vsg_fail(VSG_E_ARG, "--resume appends to the CSV: not to a gzipped one (-o FILE.csv)");
+    if (get(j, "best-per-molecule") && (mode == M_VINA || mode == M_FLEX) && (resume || vsg_mpi_active()))
+        return vsg_fail(VSG_E_ARG, "--best-per-molecule writes its rows at the end: not with --resume or under MPI");
     if (mode == M_VINA && vsg_mpi_active())
         return vsg_fail(VSG_E_ARG, "--scoring vina|vinardo runs in one process: not under mpirun");
     if (mode == M_FLEX || mode == M_VINA) {
@@ -889,6 +921,21 @@ static vsg_status check_combinations(const vsg_screen_job *j, int mode)
         if (get(j, "top-poses") && !poses) return vsg_fail(VSG_E_ARG, "--top-poses needs --poses-out");
     }
     return VSG_OK;
+}
+
+/* 1 when path's first line (a CSV's header) is complete. */
+static int has_header_line(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    int c, got = 0;
+    if (!f) return 0;
+    while ((c = getc(f)) != EOF)
+        if (c == '\n') {
+            got = 1;
+            break;
+        }
+    fclose(f);
+    return got;
 }
 
 /* Opens a file the run writes: plain (append for resume), or gzip for a .gz path. */
@@ -1013,6 +1060,16 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
     vsg_screen_extra x;
     memset(&x, 0, sizeof x);
     const int mpi = !sharded && vsg_mpi_active() && mode != M_VINA;
+    if (st == VSG_OK && resume && csv_path[0] && !sharded && !has_header_line(csv_path) && exists(csv_path)) {
+        /* interrupted before its header reached the disk (issue 27: Ctrl-C at once left an empty CSV
+         * that --resume refused): nothing was written, so the run starts from its first record */
+        if (progress) fprintf(stderr, "vsgrid: %s holds no row yet: screening from the first record\n", csv_path);
+        if (poses_file[0]) remove(poses_file);
+        if (sdf_path) remove(sdf_path);
+        resume = 0;
+        if (vsg_resume_sidecar_write(csv_path, j->fingerprint) != VSG_OK)
+            vsg_warn("%s (--resume will not work on this run)", vsg_last_error());
+    }
     if (st == VSG_OK && resume && csv_path[0]) {
         vsg_resume_spec rs;
         memset(&rs, 0, sizeof rs);
@@ -1055,7 +1112,9 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
         csv = sharded ? fopen(csv_open, resume ? "a" : "w") : open_out(csv_open, resume);
         if (!csv) st = vsg_fail(VSG_E_IO, "cannot write %s: %s", csv_open, strerror(errno));
     }
-    if (st == VSG_OK && j->on_row && !mpi) {
+    const int mol_rows = get(j, "best-per-molecule") && (mode == M_VINA || mode == M_FLEX);
+    if (st == VSG_OK && mol_rows && !(T.mols = vsg_mol_table_new())) st = vsg_fail(VSG_E_NOMEM, "out of memory (--best-per-molecule)");
+    if (st == VSG_OK && (j->on_row || mol_rows) && !mpi) {
         T.sink = csv, T.fn = j->on_row, T.ctx = j->row_ctx;
         if (resume) { /* the header is in the file already */
             FILE *h = fopen(csv_path, "r");
@@ -1154,6 +1213,10 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
         free(rot);
     }
     /* close, merge the ranks' parts, finish a shard */
+    if (tee && T.mols) { /* --best-per-molecule: the rows went to the table; now the table to the CSV */
+        if (fflush(tee) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_NOMEM, "out of memory (--best-per-molecule)");
+        if (st == VSG_OK && !tee_molecules(&T)) st = vsg_fail(VSG_E_IO, "cannot write %s", csv_open);
+    }
     if (tee && fclose(tee) != 0 && st == VSG_OK) st = T.stopped ? vsg_fail(VSG_E_ARG, "screen: stopped by the caller") : vsg_fail(VSG_E_IO, "cannot write %s", csv_open);
     if (T.stopped && st == VSG_E_IO) st = vsg_fail(VSG_E_ARG, "screen: stopped by the caller");
     if (csv && csv != stdout && fclose(csv) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "cannot write %s", csv_open);
@@ -1175,6 +1238,7 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
             st = vsg_shard_marker_write(out, &marker);
         }
     }
+    vsg_mol_table_free(T.mols);
     vsg_vina_target_free(vt);
     vsg_mapset_free(G.maps);
     vsg_grid_free(G.grid);

@@ -863,6 +863,7 @@ vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_optio
         if (!mols) st = vsg_fail(VSG_E_NOMEM, "screen: out of memory for --best-per-molecule");
     } else if (!x->resume && !x->no_header) {
         vsg_screen_csv_header(o->csv, g, rigid);
+        fflush(o->csv); /* a run stopped at once leaves its header: --resume takes it */
     }
     batch **early = calloc(p.npool, sizeof *early);
     write_order wo = {0, 0, 0};

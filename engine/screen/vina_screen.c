@@ -135,6 +135,7 @@ vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_sc
         fputs("index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,"
               "unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message\n",
               o->csv);
+    fflush(o->csv); /* a run stopped at once leaves its header: --resume takes it */
     for (;;) {
         double a = vsg_now();
         int n = 0;
