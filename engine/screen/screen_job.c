@@ -423,7 +423,7 @@ static int tee_row(row_tee *t, char *line)
     } else {
         free(copy);
     }
-    if (!t->fn) return 1;
+    if (!t->fn || t->mols) return 1; /* grouped: the caller gets the table's rows at the end */
     if (n < 7 || !strncmp(line, "#vsgrid-block", 13)) return 1;
     double v[256];
     const char *names[256];
@@ -485,13 +485,30 @@ static ssize_t tee_write(void *cookie, const char *data, size_t size)
     return (ssize_t)size;
 }
 
-/* --best-per-molecule: the header with `records`, then one row per name (vsg_mol_write). */
+/* --best-per-molecule: the header with `records`, then one row per name (vsg_mol_write), through
+ * the stream again so that the CSV and the rows' caller get the same grouped rows. */
 static int tee_molecules(row_tee *t)
 {
-    if (!t->mols || !t->sink) return 1;
-    if (t->header) fprintf(t->sink, "%s,records\n", t->header);
-    vsg_mol_write(t->mols, t->sink);
-    return fflush(t->sink) == 0 && !ferror(t->sink);
+    if (!t->mols) return 1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m) return 0;
+    if (t->header) fprintf(m, "%s,records\n", t->header);
+    vsg_mol_write(t->mols, m);
+    if (fclose(m) != 0) {
+        free(text);
+        return 0;
+    }
+    mol_table *keep = t->mols;
+    t->mols = NULL; /* rows pass on now */
+    for (int i = 0; i < t->ncols; i++) free(t->cols[i]);
+    free(t->cols);
+    t->cols = NULL, t->ncols = 0, t->have_header = 0, t->len = 0, t->quoted = 0;
+    const ssize_t w = tee_write(t, text, len);
+    t->mols = keep;
+    free(text);
+    return w == (ssize_t)len && (!t->sink || (fflush(t->sink) == 0 && !ferror(t->sink)));
 }
 
 static int tee_close(void *cookie)

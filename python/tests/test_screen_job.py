@@ -143,6 +143,12 @@ def test_rigid_and_best_per_molecule_rows_equal_cli(inha, tmp_path):
     rows = vsgrid.screen(inha["fld"], inha["posed"], best_per_molecule=True)
     assert_rows_equal_csv(rows, ref)
     assert list(rows[0])[-2:] == ["ad4_intra", "records"] and len(rows) == 6  # CHEMBL424724 twice
+    # Vina pose scores grouped by name too (issue 27): the same rows as the command's
+    ref = tmp_path / "vbest.csv"
+    run_cli("screen", inha["vina"], inha["posed"], "--scoring", "vina", "--best-per-molecule", "--quiet", "-o", ref)
+    rows = vsgrid.screen(inha["vina"], inha["posed"], scoring="vina", best_per_molecule=True)
+    assert_rows_equal_csv(rows, ref)
+    assert list(rows[0])[-1] == "records" and len(rows) == 6
 
 
 # ---- (b) arrays -----------------------------------------------------------------------------
