@@ -67,6 +67,12 @@ static vsg_status parse_atom(const char *line, size_t len, vsg_atom *a, const ch
     a->x = v[0], a->y = v[1], a->z = v[2];
     /* Vina reads the charge from columns 69-76; the 67-70 blank lets a wide charge in too */
     s = column(line, len, 67, 76, &n);
+    if (n == 0 && (len < 79 || !isalpha((unsigned char)line[78])))
+        /* no charge and no two-letter type: a PDB line (element in 77-78, formal charge in 79-80) */
+        return vsg_fail(VSG_E_DATA, "%s:%d: looks like a PDB file, not PDBQT (no partial charge in columns 71-76, no "
+                        "AutoDock type in 78-79): for a receptor make a PDBQT with 'vsgrid prepare %s -o REC.pdbqt' "
+                        "(or name it .pdb: grid, maps and rescore prepare a PDB file on the way); a ligand is read "
+                        "as PDB, SDF or MOL2 when its name ends so (.pdb, .sdf, .mol2)", path, ln, path);
     if (n == 0) return vsg_fail(VSG_E_DATA, "%s:%d: missing charge (columns 71-76 are blank)", path, ln);
     if (!vsg_parse_double(s, n, &a->charge))
         return vsg_fail(VSG_E_FORMAT, "%s:%d: bad charge '%.*s' (columns 71-76)", path, ln, (int)n, s);
@@ -78,9 +84,13 @@ static vsg_status parse_atom(const char *line, size_t len, vsg_atom *a, const ch
         copy_field(a->ad_type, sizeof a->ad_type, s, n);
         a->radius = vsg_radius_for_ad_type(a->ad_type);
     }
-    if (n > 2 || a->radius <= 0.0)
-        return vsg_fail(VSG_E_DATA, "%s:%d: unknown AutoDock atom type '%.*s': no radius for it", path,
-                        ln, (int)(n > 8 ? 8 : n), s);
+    if (n > 2 || a->radius <= 0.0) {
+        size_t nn;
+        const char *nm = column(line, len, 13, 16, &nn);
+        return vsg_fail(VSG_E_DATA, "%s:%d: unknown AutoDock atom type '%.*s' (atom '%.*s'): no radius and no "
+                        "AutoDock4/Vina parameters for it (receptor types: H HD C A N NA OA S SA F P Cl Br I Mg Ca "
+                        "Mn Fe Zn)", path, ln, (int)(n > 8 ? 8 : n), s, (int)nn, nm);
+    }
     element_of_type(a->ad_type, a->element);
     s = column(line, len, 23, 26, &n);
     if (!vsg_parse_int(s, n, &a->residue_number))

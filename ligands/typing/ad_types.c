@@ -63,6 +63,18 @@ static const char *plain_type(int z)
     }
 }
 
+/* The refusal of an atom whose element gets no type: which atom, which element and why. */
+static vsg_status untyped_element(const vsg_lig_atom *a, int i)
+{
+    char name[24] = "";
+    if (a->name[0]) snprintf(name, sizeof name, "'%s', ", a->name);
+    return vsg_fail(VSG_E_DATA,
+                    "atom %d (%sline %d): element %s has no AutoDock 4 type, so no Vina (XS) type and no map or "
+                    "parameters for it: vsgrid types ligands of H C N O F P S Cl Br I and the ions Mg Ca Mn Fe Zn "
+                    "(as Open Babel's PDBQT writer); leave the molecule out or replace the atom",
+                    i + 1, name, a->line, a->element[0] ? a->element : "(none given)");
+}
+
 /* Working state of one molecule: adjacency in compressed rows and per-atom/per-bond flags. */
 typedef struct {
     int n, nb;
@@ -507,8 +519,7 @@ vsg_status vsg_ligand_assign_ad_types(vsg_ligand *lig)
     for (int i = 0; i < n; i++) {
         t.z[i] = atomic_number(lig->atoms[i].element);
         if (t.z[i] < 0) {
-            st = vsg_fail(VSG_E_DATA, "atom %d (%s): %s has no AutoDock 4 type", i + 1, lig->atoms[i].name,
-                          lig->atoms[i].element[0] ? lig->atoms[i].element : "unknown element");
+            st = untyped_element(&lig->atoms[i], i);
             goto done;
         }
         t.charge[i] = lig->atoms[i].formal;
@@ -600,7 +611,7 @@ vsg_status vsg_ligand_assign_ad_types(vsg_ligand *lig)
             break;
         }
         if (!type) {
-            st = vsg_fail(VSG_E_DATA, "atom %d (%s): element %s has no AutoDock 4 type", i + 1, a->name, a->element);
+            st = untyped_element(a, i);
             goto done;
         }
         set_type(a, type);

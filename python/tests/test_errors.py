@@ -68,3 +68,46 @@ def test_struct_layouts_match_library_defaults():
     assert (v.scoring, v.tabulated) == (0, 1)
     assert vsgrid.library_version().startswith("0.")
     assert vsgrid.XS_TYPES[0] == "C_H" and vsgrid.XS_TYPES[-1] == "Met_D"
+
+
+# Issue 27, item 9: messages that name what to do, as the command's (tests/cli_messages.sh).
+BORON_SDF = """methylboronic_acid
+     RDKit          3D
+
+  4  3  0  0  0  0  0  0  0  0999 V2000
+   14.9150    2.0360   -8.5620 C   0  0  0  0  0  0  0  0  0  0  0  0
+   16.5070    1.9610   -8.6200 B   0  0  0  0  0  0  0  0  0  0  0  0
+   17.3210    3.0680   -9.0750 O   0  0  0  0  0  0  0  0  0  0  0  0
+   17.1290    0.9480   -7.7580 O   0  0  0  0  0  0  0  0  0  0  0  0
+  1  2  1  0
+  2  3  1  0
+  2  4  1  0
+M  END
+$$$$
+"""
+
+
+def test_messages_name_what_to_do(vina_maps, coulomb_grid, tmp_path):
+    biotin = os.path.join(DATA, "biotin.pdbqt")
+    with pytest.raises(vsgrid.Error) as e:                 # a Vina prefix screened without scoring="vina"
+        vsgrid.screen(vina_maps, [biotin])
+    assert "is a Vina map set" in str(e.value) and "--scoring vina" in str(e.value)
+    with pytest.raises(vsgrid.ArgumentError) as e:         # flexible docking without Vina scoring
+        vsgrid.screen(vina_maps, [biotin], placement="flexible")
+    assert "--scoring vina" in str(e.value) and "vsgrid maps" in str(e.value)
+    with pytest.raises(vsgrid.FileError) as e:             # dock on a PB/Coulomb grid
+        vsgrid.dock(coulomb_grid, biotin, device="cpu")
+    assert "is a PB/Coulomb grid, not a Vina map set" in str(e.value)
+    assert "vsgrid maps REC.pdbqt --scoring vina --around LIG -o PREFIX" in str(e.value)
+    pdb = tmp_path / "rec_pdb.pdbqt"                      # a PDB file named .pdbqt
+    with open(os.path.join(DATA, "1stp_receptor.pdbqt")) as f:
+        pdb.write_text("".join("%-76s%2s\n" % (l[:66], l[12:16].strip()[0]) for l in f if l.startswith("ATOM")))
+    with pytest.raises(vsgrid.DataError) as e:
+        vsgrid.Molecule.read(pdb)
+    assert "looks like a PDB file, not PDBQT" in str(e.value) and "vsgrid prepare" in str(e.value)
+    sdf = tmp_path / "boron.sdf"                          # boron: the atom, the element, the typed elements
+    sdf.write_text(BORON_SDF)
+    rows = vsgrid.screen(vina_maps, str(sdf), scoring="vina")
+    assert rows[0]["status"] == "untyped"
+    assert "atom 2 (line 6): element B has no AutoDock 4 type" in rows[0]["message"]
+    assert "H C N O F P S Cl Br I" in rows[0]["message"]
