@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "grids/base/vsgrid.h"
+#include "engine/screen/molfile_chemistry.h"
 
 double vsg_pose_rmsd_heavy(const vsg_dock_result *r, const vsg_vina_ligand *l, const double *a, const double *b)
 {
@@ -21,10 +22,41 @@ double vsg_pose_rmsd_heavy(const vsg_dock_result *r, const vsg_vina_ligand *l, c
     return n ? sqrt(s / n) : 0;
 }
 
+/* 1 when the record has charges: from its file, or assigned (a screen's Gasteiger charges leave
+ * has_charges 0: it means "from the file"). */
+static int has_any_charge(const vsg_ligand *lig)
+{
+    if (lig->has_charges) return 1;
+    for (int i = 0; i < lig->natoms; i++)
+        if (lig->atoms[i].charge != 0.0) return 1;
+    return 0;
+}
+
+/* Gasteiger charges for a pose whose record has none (`dock` never needs them to score: Vina has
+ * no charge term), so that written poses carry charges; without Open Babel the poses keep 0 and a
+ * warning says so. Returns VSG_OK or the charge model's status. */
+static vsg_status pose_charges(vsg_ligand *lig)
+{
+    if (lig->format == VSG_LIG_PDBQT || has_any_charge(lig)) return VSG_OK;
+    if (!vsg_ligand_gasteiger_available()) {
+        vsg_warn("%s: record %ld: no partial charges in the file and no Open Babel in this build for Gasteiger "
+                 "charges: the poses' partial charges are written as 0",
+                 lig->source ? lig->source : "?", lig->record);
+        return VSG_OK;
+    }
+    vsg_status st = vsg_ligand_gasteiger(lig);
+    if (st != VSG_OK)
+        return vsg_fail(st, "%s: record %ld: Gasteiger charges for the poses failed: %s", lig->source ? lig->source : "?",
+                        lig->record, vsg_last_error());
+    return VSG_OK;
+}
+
 vsg_status vsg_pose_model_ligand(vsg_ligand *lig, const vsg_dock_result *r)
 {
     if (lig->format == VSG_LIG_PDBQT) return VSG_OK;
-    vsg_status st = vsg_ligand_assign_ad_types(lig);
+    vsg_status st = pose_charges(lig); /* before the merge, which folds the hydrogens' charges in */
+    if (st != VSG_OK) return st;
+    st = vsg_ligand_assign_ad_types(lig);
     if (st != VSG_OK) return st;
     vsg_ligand_merge_nonpolar_h(lig);
     if (lig->natoms != r->natoms)
@@ -146,140 +178,6 @@ struct vsg_pose_sdf {
     int charges;        /* write atom.dprop.PartialCharge */
 };
 
-static const char *element_of(const vsg_lig_atom *a, char el[4])
-{
-    if (a->element[0]) snprintf(el, 4, "%s", a->element);
-    else if (!strcmp(a->ad_type, "A")) strcpy(el, "C");
-    else if (!strcmp(a->ad_type, "Cl") || !strcmp(a->ad_type, "Br") || !strcmp(a->ad_type, "Zn") ||
-             !strcmp(a->ad_type, "Fe") || !strcmp(a->ad_type, "Mg") || !strcmp(a->ad_type, "Mn") ||
-             !strcmp(a->ad_type, "Ca"))
-        snprintf(el, 4, "%s", a->ad_type);
-    else if (a->ad_type[0]) snprintf(el, 4, "%c", a->ad_type[0]);
-    else snprintf(el, 4, "%c", a->name[0] ? a->name[0] : 'C');
-    return el;
-}
-
-static double covalent_radius(const char *el)
-{
-    static const struct { const char *e; double r; } t[] = {
-        {"H", 0.31}, {"C", 0.76}, {"N", 0.71}, {"O", 0.66}, {"F", 0.57}, {"P", 1.07}, {"S", 1.05},
-        {"Cl", 1.02}, {"Br", 1.20}, {"I", 1.39}, {"B", 0.84}, {"Si", 1.11}, {"Se", 1.20}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcmp(t[i].e, el)) return t[i].r;
-    return 1.2;
-}
-
-static int add_bond(vsg_ligand *l, int a, int b, int order)
-{
-    if (l->nbonds == l->bonds_cap) {
-        int cap = l->bonds_cap ? 2 * l->bonds_cap : 64;
-        vsg_lig_bond *nb = realloc(l->bonds, sizeof *nb * (size_t)cap);
-        if (!nb) return 0;
-        l->bonds = nb, l->bonds_cap = cap;
-    }
-    l->bonds[l->nbonds].a = a, l->bonds[l->nbonds].b = b, l->bonds[l->nbonds++].order = order;
-    return 1;
-}
-
-/* PDBQT records carry no bonds: single bonds between atoms closer than their covalent radii + 0.45 Å. */
-static int infer_bonds(vsg_ligand *l)
-{
-    for (int i = 0; i < l->natoms; i++) {
-        char ei[4], ej[4];
-        const vsg_lig_atom *a = &l->atoms[i];
-        const double ri = covalent_radius(element_of(a, ei));
-        for (int j = i + 1; j < l->natoms; j++) {
-            const vsg_lig_atom *b = &l->atoms[j];
-            const double rj = covalent_radius(element_of(b, ej));
-            if (ei[0] == 'H' && !ei[1] && ej[0] == 'H' && !ej[1]) continue;
-            const double dx = a->x - b->x, dy = a->y - b->y, dz = a->z - b->z, d = ri + rj + 0.45;
-            if (dx * dx + dy * dy + dz * dz < d * d && dx * dx + dy * dy + dz * dz > 0.16 && !add_bond(l, i, j, 1)) return 0;
-        }
-    }
-    return 1;
-}
-
-static int is_el(const vsg_ligand *l, int i, const char *el)
-{
-    char e[4];
-    return !strcmp(element_of(&l->atoms[i], e), el);
-}
-
-/* 1 when atom i has two aromatic bonds that close a six-membered ring of aromatic bonds (an N
- * there with a third neighbour is a pyridinium's). */
-static int aromatic_ring6(const vsg_ligand *l, int i)
-{
-    int nb[2], n = 0;
-    for (int k = 0; k < l->nbonds; k++)
-        if (l->bonds[k].order == VSG_BOND_AROMATIC && (l->bonds[k].a == i || l->bonds[k].b == i) && n < 2)
-            nb[n++] = l->bonds[k].a == i ? l->bonds[k].b : l->bonds[k].a;
-    if (n != 2) return 0;
-    int front[64], nf = 1, seen[64];
-    int ns = 2;
-    front[0] = nb[0], seen[0] = i, seen[1] = nb[0];
-    for (int depth = 1; depth <= 4 && nf > 0; depth++) { /* nb[1] reached in 4 aromatic steps: a 6-ring */
-        int next[64], nn = 0;
-        for (int f = 0; f < nf; f++)
-            for (int k = 0; k < l->nbonds; k++) {
-                const vsg_lig_bond *b = &l->bonds[k];
-                if (b->order != VSG_BOND_AROMATIC || (b->a != front[f] && b->b != front[f])) continue;
-                const int o = b->a == front[f] ? b->b : b->a;
-                if (o == nb[1]) return depth == 4;
-                int old = 0;
-                for (int q = 0; q < ns; q++) old |= seen[q] == o;
-                if (!old && nn < 64 && ns < 64) next[nn++] = o, seen[ns++] = o;
-            }
-        memcpy(front, next, sizeof(int) * (size_t)nn);
-        nf = nn;
-    }
-    return 0;
-}
-
-/* Formal charges for records that have none (MOL2, PDBQT): a nitrogen with four neighbours, a
- * valence of 4 over plain bonds, or a third neighbour on a six-membered aromatic ring is +1; a
- * carboxylate's two aromatic C–O bonds (MOL2 O.co2) become C=O and C–O⁻, and (MOL2 only: its
- * bond orders and hydrogens are all there) an O or S with one single bond, or an N with two, is −1,
- * so that the molfile sanitises and its formal charges are the partial charges' sum. */
-static void infer_formal(vsg_ligand *l)
-{
-    for (int i = 0; i < l->natoms; i++)
-        if (l->atoms[i].formal) return;
-    int *deg = calloc((size_t)l->natoms * 2, sizeof *deg);
-    if (!deg) return;
-    int *val = deg + l->natoms;
-    for (int k = 0; k < l->nbonds; k++) deg[l->bonds[k].a]++, deg[l->bonds[k].b]++;
-    for (int k = 0; k < l->nbonds; k++) { /* carboxylates (and other terminal aromatic O) */
-        vsg_lig_bond *b = &l->bonds[k];
-        if (b->order != VSG_BOND_AROMATIC) continue;
-        const int o = is_el(l, b->a, "O") && deg[b->a] == 1 ? b->a : is_el(l, b->b, "O") && deg[b->b] == 1 ? b->b : -1;
-        if (o < 0) continue;
-        const int c = o == b->a ? b->b : b->a;
-        int first = 1;
-        for (int m = 0; m < k; m++) {
-            const vsg_lig_bond *q = &l->bonds[m];
-            if ((q->a == c || q->b == c) && q->order == 2 && is_el(l, q->a == c ? q->b : q->a, "O") &&
-                deg[q->a == c ? q->b : q->a] == 1)
-                first = 0;
-        }
-        if (first) b->order = 2;
-        else b->order = 1, l->atoms[o].formal = -1;
-    }
-    for (int k = 0; k < l->nbonds; k++) {
-        const vsg_lig_bond *b = &l->bonds[k];
-        const int o = b->order == VSG_BOND_AMIDE ? 1 : b->order;
-        if (o == VSG_BOND_AROMATIC) val[b->a] = val[b->b] = -100; /* aromatic: left alone */
-        else val[b->a] += o, val[b->b] += o;
-    }
-    for (int i = 0; i < l->natoms; i++)
-        if (is_el(l, i, "N") && (deg[i] == 4 || val[i] == 4 || (deg[i] == 3 && aromatic_ring6(l, i))))
-            l->atoms[i].formal = 1;
-        else if (l->format == VSG_LIG_MOL2 && (is_el(l, i, "O") || is_el(l, i, "S")) && deg[i] == 1 && val[i] == 1 && !l->atoms[i].formal)
-            l->atoms[i].formal = -1; /* MOL2 has its hydrogens and bond orders: O-, S- */
-        else if (l->format == VSG_LIG_MOL2 && is_el(l, i, "N") && deg[i] == 2 && val[i] == 2)
-            l->atoms[i].formal = -1; /* an N with two single bonds and no H: N- (a sulfonamide's anion) */
-    free(deg);
-}
-
 /* Three model atoms of a body's point set (its atoms and the rotor atoms on its axes) that span
  * it: o, the farthest from o, the farthest from that line; the third −1 when they are collinear. */
 static void body_frame(const vsg_dock_result *r, const vsg_ligand *rec, int body, int f[3])
@@ -350,14 +248,15 @@ vsg_status vsg_pose_sdf_new(const vsg_ligand *lig, const vsg_dock_result *r, vsg
     c->nbonds = c->bonds_cap = lig->nbonds;
     if (lig->nbonds) memcpy(c->bonds, lig->bonds, sizeof *c->bonds * (size_t)lig->nbonds);
     c->has_charges = lig->has_charges;
-    m->charges = lig->has_charges || lig->format == VSG_LIG_MOL2 || lig->format == VSG_LIG_PDBQT;
+    m->charges = 1; /* the file's, the screen's Gasteiger charges, or computed here */
     vsg_status st = VSG_OK;
-    if (lig->format == VSG_LIG_PDBQT || lig->format == VSG_LIG_PDB) {
-        if (!infer_bonds(c)) st = vsg_fail(VSG_E_NOMEM, "out of memory");
+    if (lig->format == VSG_LIG_PDBQT || (lig->format == VSG_LIG_PDB && lig->nbonds == 0)) {
+        st = vsg_molfile_complete_bonds(c); /* bonds and their orders: a molfile of single bonds is another molecule */
     } else {
-        st = vsg_ligand_assign_ad_types(c);
+        st = pose_charges(c);
+        if (st == VSG_OK) st = vsg_ligand_assign_ad_types(c);
     }
-    if (st == VSG_OK && lig->format != VSG_LIG_SDF) infer_formal(c);
+    if (st == VSG_OK && lig->format != VSG_LIG_SDF) vsg_molfile_infer_formal(c);
     for (int i = 0; st == VSG_OK && i < c->natoms; i++) m->model_of[i] = -1;
     for (int k = 0; st == VSG_OK && k < r->natoms; k++) {
         if (r->record_atom[k] < 0 || r->record_atom[k] >= c->natoms)
@@ -460,7 +359,7 @@ int vsg_pose_sdf_write(FILE *f, const vsg_pose_sdf *m, const vsg_dock_result *r,
     for (int i = 0; i < c->natoms; i++) {
         char el[4];
         fprintf(f, "%10.4f%10.4f%10.4f %-3s 0  0  0  0  0  0  0  0  0  0  0  0\n", x[3 * i], x[3 * i + 1], x[3 * i + 2],
-                element_of(&c->atoms[i], el));
+                vsg_molfile_element(&c->atoms[i], el));
         ncharged += c->atoms[i].formal != 0;
     }
     for (int i = 0; i < nbonds; i++) {

@@ -1,12 +1,14 @@
 /* screen_prepare.c — record preparation for the screening pipeline: whether a record can be
  * scored, and its charges and AutoDock types (the order of the checks is in screen_pipeline.c). */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "grids/base/vsgrid.h"
 #include "engine/screen/screen_internal.h"
+#include "engine/screen/screen_hydrogens.h"
 
 /* ---- record preparation (reader thread) ------------------------------------------------------- */
 
@@ -15,6 +17,36 @@ int vsg_screen_map_of_type(const vsg_score_grids *g, const char *t)
     for (int i = 0; i < g->nmaps; i++)
         if (i != g->e_map && i != g->d_map && !strcmp(g->types[i], t)) return i;
     return -1;
+}
+
+/* Records of this process's screens that had polar hydrogens added, and the pipeline that last
+ * warned: the first such record of a screen gets a warning naming it and its atoms, the others
+ * are counted (rows of ok records carry no message; a screen of millions must not print
+ * millions of lines). vsg_screen_hydrogens_added() gives the count, for a summary line. */
+static atomic_size_t hydrogens_records;
+static _Atomic(const void *) hydrogens_warned;
+
+size_t vsg_screen_hydrogens_added(void) { return atomic_load(&hydrogens_records); }
+
+void vsg_screen_complete_hydrogens(const void *p, vsg_ligand *lig)
+{
+    if (lig->status != VSG_OK) return;
+    int added = 0;
+    const void *last = atomic_load(&hydrogens_warned);
+    const int first = last != (const void *)p;
+    vsg_status st = vsg_ligand_complete_hydrogens(lig, &added, 0);
+    if (st != VSG_OK) {
+        vsg_ligand_fail(lig, st, VSG_LIG_PARSE, "%s:%ld: record %ld: %s", lig->source, lig->line, lig->record,
+                        vsg_last_error());
+        return;
+    }
+    if (!added) return;
+    atomic_fetch_add(&hydrogens_records, 1);
+    if (first && atomic_compare_exchange_strong(&hydrogens_warned, &last, (const void *)p))
+        vsg_warn("%s:%ld: record %ld: %d polar hydrogen%s added (the file has no hydrogens; neutral valence, no pH "
+                 "model); other records of this screen that need them get them without a warning: add them yourself "
+                 "for control over protonation",
+                 lig->source, lig->line, lig->record, added, added == 1 ? "" : "s");
 }
 
 /* Decides whether lig can be scored; on failure marks it (status, code, message). */
@@ -35,6 +67,9 @@ void vsg_screen_prepare(pipeline *p, vsg_ligand *lig)
             return;
         }
     }
+    /* polar hydrogens a file without hydrogens left out (before charges and types: both see them) */
+    vsg_screen_complete_hydrogens(p, lig);
+    if (lig->status != VSG_OK) return;
     /* charges */
     int want_gasteiger = o->charges == VSG_CHARGES_GASTEIGER || (o->charges == VSG_CHARGES_AUTO && !lig->has_charges);
     if (want_gasteiger) {

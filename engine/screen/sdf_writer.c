@@ -10,6 +10,7 @@
 
 #include "grids/base/vsgrid.h"
 #include "engine/screen/screen.h"
+#include "engine/screen/molfile_chemistry.h"
 
 void vsg_csv_field(FILE *f, const char *s)
 {
@@ -42,39 +43,51 @@ static void write_tags(FILE *f, const vsg_sdf_tag *tags, int ntags)
     for (int i = 0; i < ntags; i++) fprintf(f, "> <vsgrid_%s>\n%s\n\n", tags[i].name, tags[i].value);
 }
 
-/* A V2000 molfile for a record that was not SDF (or has no text). Element symbols fall back
- * to the first letters of the AutoDock type or the name. V2000 holds at most 999 atoms and
- * bonds: larger molecules are refused (VSG_E_LIMIT). */
-static vsg_status write_v2000(FILE *f, const vsg_ligand *lig)
+/* A V2000 molfile for a record that was not SDF (or has no text): element symbols and formal
+ * charges as molfile_chemistry.c gives them (a MOL2 record's carboxylates, ammoniums and
+ * pyridiniums charged), so that RDKit sanitises it. V2000 holds at most 999 atoms and bonds:
+ * larger molecules are refused (VSG_E_LIMIT). */
+static vsg_status write_v2000(FILE *f, const vsg_ligand *rec)
 {
-    if (lig->natoms > 999 || lig->nbonds > 999)
+    if (rec->natoms > 999 || rec->nbonds > 999) /* (bonds inferred below are checked again) */
         return vsg_fail(VSG_E_LIMIT, "%s: record %ld: %d atoms, %d bonds: too many for a V2000 molfile",
-                        lig->source ? lig->source : "?", lig->record, lig->natoms, lig->nbonds);
+                        rec->source ? rec->source : "?", rec->record, rec->natoms, rec->nbonds);
+    /* formal charges (and a carboxylate's bond orders) go on a copy: the record stays as read */
+    vsg_ligand c = *rec, *lig = &c;
+    c.atoms = malloc(sizeof *c.atoms * (size_t)(rec->natoms > 0 ? rec->natoms : 1));
+    c.bonds = malloc(sizeof *c.bonds * (size_t)(rec->nbonds > 0 ? rec->nbonds : 1));
+    if (!c.atoms || !c.bonds) {
+        free(c.atoms), free(c.bonds);
+        return vsg_fail(VSG_E_NOMEM, "SDF writer: out of memory");
+    }
+    if (rec->natoms) memcpy(c.atoms, rec->atoms, sizeof *c.atoms * (size_t)rec->natoms);
+    if (rec->nbonds) memcpy(c.bonds, rec->bonds, sizeof *c.bonds * (size_t)rec->nbonds);
+    c.bonds_cap = rec->nbonds;
+    vsg_status st = rec->format == VSG_LIG_PDBQT || (rec->format == VSG_LIG_PDB && rec->nbonds == 0)
+                        ? vsg_molfile_complete_bonds(&c) /* PDBQT has no bonds: a molfile needs them, with orders */
+                        : VSG_OK;
+    if (st != VSG_OK) {
+        free(c.atoms), free(c.bonds);
+        return st;
+    }
+    if (rec->format != VSG_LIG_SDF) vsg_molfile_infer_formal(&c);
     char name[81];
     snprintf(name, sizeof name, "%.80s", lig->name);
-    for (char *c = name; *c; c++)
-        if (*c == '\n' || *c == '\r') *c = ' ';
+    for (char *ch = name; *ch; ch++)
+        if (*ch == '\n' || *ch == '\r') *ch = ' ';
     fprintf(f, "%s\n  vsgrid          3D\n%s record %ld\n", name, vsg_ligand_format_name(lig->format), lig->record);
+    if (lig->nbonds > 999) {
+        free(c.atoms), free(c.bonds);
+        return vsg_fail(VSG_E_LIMIT, "%s: record %ld: %d bonds: too many for a V2000 molfile", rec->source ? rec->source : "?",
+                        rec->record, lig->nbonds);
+    }
     fprintf(f, "%3d%3d  0  0  0  0  0  0  0  0999 V2000\n", lig->natoms, lig->nbonds);
     int ncharged = 0;
     for (int i = 0; i < lig->natoms; i++) {
         const vsg_lig_atom *a = &lig->atoms[i];
-        char el[4] = "";
-        if (a->element[0]) {
-            snprintf(el, sizeof el, "%s", a->element);
-        } else if (a->ad_type[0]) {
-            /* AutoDock types: A → C, OA → O, NA → N, SA → S, HD → H; Cl, Br keep two letters */
-            if (!strcmp(a->ad_type, "A")) strcpy(el, "C");
-            else if (!strcmp(a->ad_type, "Cl") || !strcmp(a->ad_type, "Br") || !strcmp(a->ad_type, "Zn") ||
-                     !strcmp(a->ad_type, "Fe") || !strcmp(a->ad_type, "Mg") || !strcmp(a->ad_type, "Mn") ||
-                     !strcmp(a->ad_type, "Ca"))
-                snprintf(el, sizeof el, "%s", a->ad_type);
-            else
-                snprintf(el, sizeof el, "%c", a->ad_type[0]);
-        } else {
-            snprintf(el, sizeof el, "%c", a->name[0] ? a->name[0] : 'C');
-        }
-        fprintf(f, "%10.4f%10.4f%10.4f %-3s 0  0  0  0  0  0  0  0  0  0  0  0\n", a->x, a->y, a->z, el);
+        char el[4];
+        fprintf(f, "%10.4f%10.4f%10.4f %-3s 0  0  0  0  0  0  0  0  0  0  0  0\n", a->x, a->y, a->z,
+                vsg_molfile_element(a, el));
         ncharged += a->formal != 0;
     }
     for (int i = 0; i < lig->nbonds; i++) {
@@ -96,6 +109,7 @@ static vsg_status write_v2000(FILE *f, const vsg_ligand *lig)
         done += line;
     }
     fputs("M  END\n", f);
+    free(c.atoms), free(c.bonds);
     return VSG_OK;
 }
 
