@@ -60,9 +60,11 @@ paste <(tail -n +7 vina.C_H.map) <(tail -n +7 exact.C_H.map) |
 expect_rc 0 "$vsgrid" maps "$rec" --around "$src/data/biotin.pdbqt" --types N_D --quiet -o around
 [ -f around.N_D.map ] || fail "--around wrote no around.N_D.map"
 
-# a box no receptor atom reaches: the maps are all zero, and the command says so
-"$vsgrid" maps "$rec" --box 500,500,500,6,6,6 --types C_H --quiet -o far > far.out 2> far.err || fail "far box: exit $?"
-grep -q "no receptor atom within 8 A of the box" far.err || fail "far box: no warning that every map is zero"
+# a box no receptor atom reaches: every map would be zero, an error (exit 3), nothing written
+"$vsgrid" maps "$rec" --box 500,500,500,6,6,6 --types C_H --quiet -o far > far.out 2> far.err
+rc=$?; [ "$rc" = 3 ] || fail "far box: exit $rc, not 3 (every map would be zero)"
+grep -q "no receptor atom within 8 A of the box" far.err || fail "far box: no error saying every map would be zero"
+[ -e far.C_H.map ] && fail "far box: maps written"
 "$vsgrid" maps "$rec" --around "$src/data/biotin.pdbqt" --types C_H --quiet -o near > near.out 2> near.err
 grep -q "no receptor atom" near.err && fail "the biotin site's box warned that no receptor atom is near"
 

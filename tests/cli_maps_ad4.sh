@@ -61,8 +61,10 @@ ls bad.* zero.*map zerov.* zg.* > /dev/null 2>&1 && fail "bad input left files b
   fail "box partly outside: exit $?"
 grep -q "warning: .*the box reaches .* along x past the receptor's atoms" part.err || fail "box partly outside: no warning"
 [ -s part.C.map ] || fail "box partly outside: no part.C.map"
-"$vsgrid" maps "$rec" --scoring ad4 --box 500,500,500,6,6,6 --ligand-types C -o far > far.out 2> far.err || fail "far box: exit $?"
-grep -q "no receptor atom within 8 A of the box" far.err || fail "far box: no warning that every map is zero"
+"$vsgrid" maps "$rec" --scoring ad4 --box 500,500,500,6,6,6 --ligand-types C -o far > far.out 2> far.err
+rc=$?; [ "$rc" = 3 ] || fail "far box: exit $rc, not 3 (every map would be zero)"
+grep -q "no receptor atom within 8 A of the box" far.err || fail "far box: no error saying every map would be zero"
+[ -e far.C.map ] && fail "far box: maps written"
 
 # The map set around biotin: default types + biotin's, npts from vina's autobox made even.
 expect_rc 0 "$vsgrid" maps "$rec" --scoring ad4 --around "$lig" -o ad4/rec

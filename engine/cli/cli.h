@@ -16,7 +16,9 @@ enum {
     VSG_EXIT_DEVICE = 5,       /* GPU requested but unusable */
     VSG_EXIT_CONVERGE = 6,     /* solver did not converge */
     VSG_EXIT_UNSUPPORTED = 7,  /* feature not in this build */
-    VSG_EXIT_NOTHING_SCORED = 8 /* screen/rescore: rows written, but no record scored inside the grid */
+    VSG_EXIT_NOTHING_SCORED = 8, /* screen/rescore: rows written, but no record scored inside the grid;
+                                    dock: the best pose outside the box or away from the receptor */
+    VSG_EXIT_INTERRUPTED = 130  /* screen stopped by SIGINT/SIGTERM: the rows written are whole (--resume) */
 };
 
 int vsg_cli_exit_code(vsg_status s);
@@ -80,6 +82,12 @@ vsg_status vsg_cli_read_around(const char *path, vsg_molecule **m);
  * fills the pocket the box is around. 0 otherwise. */
 int vsg_cli_warn_ligand_in_receptor(const char *cmd, const vsg_molecule *rec, const char *rec_path,
                                     const vsg_molecule *lig, const char *lig_path);
+/* A warning (and 1) when a receptor HETATM group (not a standard residue or water; 6 or more
+ * heavy atoms) sits at the box's centre (its centroid within a quarter of the box's size of the
+ * centre along each axis): a co-crystallised ligand left in the receptor fills the pocket however
+ * the box was given (--box too). The group nearest the centre is named; 0 when none. */
+int vsg_cli_warn_group_in_box(const char *cmd, const vsg_molecule *rec, const char *rec_path, const double center[3],
+                              const double size[3]);
 /* The same for poses to rescore: the first record of the file poses against the receptor. */
 int vsg_cli_warn_poses_in_receptor(const char *cmd, const vsg_molecule *rec, const char *rec_path, const char *poses);
 /* Distance (Å) from the box [lo, hi] to the nearest receptor atom (0 inside; INFINITY without atoms). */

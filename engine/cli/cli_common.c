@@ -20,6 +20,7 @@ int vsg_cli_exit_code(vsg_status s)
     case VSG_E_DEVICE: return VSG_EXIT_DEVICE;
     case VSG_E_CONVERGE: return VSG_EXIT_CONVERGE;
     case VSG_E_UNSUPPORTED: return VSG_EXIT_UNSUPPORTED;
+    case VSG_E_STOPPED: return VSG_EXIT_INTERRUPTED; /* 128 + SIGINT, as a shell reports a Ctrl-C */
     }
     return VSG_EXIT_FAILURE;
 }

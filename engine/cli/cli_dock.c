@@ -19,9 +19,9 @@ static const char usage[] =
     "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo] [--search S]\n"
     "                   [--devices D] [--seed N] [--exhaustiveness N] [--steps N] [--poses K]\n"
     "                   [--min-rmsd A] [--from-input] [--threads N] [--csv OUT.csv] [--json FILE]\n"
-    "                   [--quiet] -o OUT.pdbqt|OUT.sdf\n"
+    "                   [--record N] [--quiet] -o OUT.pdbqt|OUT.sdf[.gz]\n"
     "\n"
-    "Docks the first record of LIGAND into the Vina map set PREFIX.<XS type>.map (`vsgrid maps\n"
+    "Docks one record of LIGAND (its only one, or --record N) into the Vina map set PREFIX.<XS type>.map (`vsgrid maps\n"
     "REC.pdbqt --scoring vina --around LIG -o PREFIX` or `vina --write_maps PREFIX`) by AutoDock\n"
     "Vina 1.2's method: Monte Carlo chains of a random change of position, orientation or one\n"
     "torsion, BFGS on the analytic gradient of the maps and the ligand's internal pairs,\n"
@@ -30,6 +30,9 @@ static const char usage[] =
     "  --scoring S        vina (default) or vinardo: must be what the maps were made with\n"
     "  --poses K          poses written at most (default 9), best first, none within --min-rmsd\n"
     "                     (default 1 A, heavy atoms) of a better one\n"
+    "  --record N         the record of a multi-record LIGAND to dock (1-based); without it a\n"
+    "                     LIGAND of several records is refused: `vsgrid screen PREFIX LIGAND\n"
+    "                     --scoring vina --placement flexible` docks them all\n"
     "  --from-input       start every chain from the input pose instead of a random one\n"
     "  --threads N        OpenMP threads (CPU search; default all)\n"
     "  -o OUT.pdbqt       the poses as MODEL/ENDMDL blocks with `REMARK VINA RESULT: score\n"
@@ -47,8 +50,14 @@ static const char usage[] =
     "The search (default --search " DEFAULT_SEARCH "):\n";
 
 static const char usage_end[] =
-    "Exit codes: 0 ok, 2 usage, 3 bad input (no map set, a ligand atom without a map, a malformed\n"
-    "torsion tree), 4 memory, 1 other failure (a GPU asked for and missing).\n";
+    "A result that cannot mean what it says is refused, with nothing written: maps of another\n"
+    "scoring function than --scoring (vsgrid maps records it), maps that are 0 everywhere, a best\n"
+    "pose with atoms outside the maps' box (a box too small: its score would be Vina's penalty)\n"
+    "or touching no receptor atom (a box beyond the receptor).\n"
+    "Exit codes: 0 ok, 2 usage (an -o that is not .pdbqt or .sdf, a multi-record LIGAND without\n"
+    "--record), 3 bad input (no map set, maps of another function or all 0, a ligand atom\n"
+    "without a map, a malformed torsion tree), 4 memory, 8 the best pose outside the box or\n"
+    "away from the receptor, 1 other failure (a GPU asked for and missing).\n";
 
 int vsg_cmd_dock(int argc, char **argv)
 {
@@ -57,6 +66,7 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_dock_params p;
     vsg_dock_params_default(&p);
     int quiet = 0;
+    long record = 0; /* --record N; 0: the file must hold one */
     vsg_cli_dock_opts dopt;
     vsg_cli_dock_opts_init(&dopt, DEFAULT_SEARCH);
     vsg_args a = {argc, 1, argv, NULL, NULL};
@@ -92,6 +102,13 @@ int vsg_cmd_dock(int argc, char **argv)
                 return vsg_cli_usage_error("dock", "--min-rmsd: '%s' is not a number >= 0", v);
             continue;
         }
+        if (vsg_arg_is(&a, "--record")) {
+            if (!(v = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE;
+            if (!vsg_parse_number(v, &x) || x != floor(x) || x < 1 || x > 1e12)
+                return vsg_cli_usage_error("dock", "--record: '%s' is not a record number (1, 2, ...)", v);
+            record = (long)x;
+            continue;
+        }
         if (vsg_arg_is(&a, "--from-input")) { p.random_start = 0; continue; }
         if (vsg_arg_is(&a, "--quiet")) { quiet = 1; continue; }
         if (vsg_arg_is(&a, "--csv")) { if (!(csvpath = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
@@ -107,6 +124,10 @@ int vsg_cmd_dock(int argc, char **argv)
     }
     if (!prefix || !ligpath) return vsg_cli_usage_error("dock", "needs a map set PREFIX and a LIGAND file");
     if (!outpath) return vsg_cli_usage_error("dock", "needs -o OUT.pdbqt");
+    /* the extension says what is written: PDBQT text in a .mol2 opens as garbage elsewhere */
+    if (vsg_pose_path_kind(outpath) < 0)
+        return vsg_cli_usage_error("dock", "-o '%s': dock writes PDBQT (.pdbqt) or SDF (.sdf), gzipped when the "
+                                   "name ends in .gz; name the file so", outpath);
     const int sdf = vsg_pose_path_kind(outpath) == 1;
     vsg_pose_sdf *sm = NULL;
     vsg_device device = VSG_DEVICE_AUTO;
@@ -127,16 +148,37 @@ int vsg_cmd_dock(int argc, char **argv)
     int rc = VSG_EXIT_OK;
     FILE *f = NULL, *csv = NULL;
     if ((st = vsg_ligand_reader_open(paths, 1, &ro, &rd)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
-    if (vsg_ligand_reader_next(rd, &lig) != 1) {
-        fprintf(stderr, "vsgrid dock: %s: no record\n", ligpath);
-        rc = VSG_EXIT_INPUT;
-        goto done;
+    {
+        long got = 0;
+        int more;
+        while ((more = vsg_ligand_reader_next(rd, &lig)) == 1 && ++got < (record ? record : 1)) {}
+        if (more != 1) {
+            if (record) fprintf(stderr, "vsgrid dock: %s: no record %ld (the file has %ld)\n", ligpath, record, got);
+            else fprintf(stderr, "vsgrid dock: %s: no record\n", ligpath);
+            rc = record ? VSG_EXIT_USAGE : VSG_EXIT_INPUT;
+            goto done;
+        }
+        if (!record) { /* a second record: which one was meant? */
+            vsg_ligand next;
+            vsg_ligand_init(&next);
+            more = vsg_ligand_reader_next(rd, &next);
+            vsg_ligand_release(&next);
+            if (more == 1) {
+                fprintf(stderr, "vsgrid dock: %s holds more than one record: dock docks one; choose it with --record N, "
+                                "or dock them all with `vsgrid screen %s %s --scoring vina --placement flexible "
+                                "--poses-out POSES.sdf -o RESULTS.csv`\n", ligpath, prefix, ligpath);
+                rc = VSG_EXIT_USAGE;
+                goto done;
+            }
+        }
     }
     if (lig.status != VSG_OK) {
         fprintf(stderr, "vsgrid dock: %s\n", lig.message);
         rc = vsg_cli_exit_code(lig.status);
         goto done;
     }
+    /* a file without hydrogens: its polar ones at neutral valence, with a warning (else wrong Vina types) */
+    if ((st = vsg_ligand_complete_hydrogens(&lig, NULL, 1)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if ((st = vsg_vina_ligand_new(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     {
         const vsg_ligand *one[1] = {&lig};
@@ -150,11 +192,25 @@ int vsg_cmd_dock(int argc, char **argv)
             goto done;
         }
     }
+    {
+        char why[320];
+        if (vsg_dock_pose_check(t, &res, 0, why, sizeof why) != VSG_OK) { /* never a meaningless best score */
+            fprintf(stderr, "vsgrid dock: %s: best %.3f kcal/mol means nothing: %s\n", ligpath, res.pose[0].score.total, why);
+            rc = VSG_EXIT_NOTHING_SCORED;
+            goto done;
+        }
+        for (int k = 1; k < res.npose; k++) /* later poses that leave the box or the receptor are not results either */
+            if (vsg_dock_pose_check(t, &res, k, NULL, 0) != VSG_OK) {
+                for (int j = k; j < res.npose; j++) free(res.pose[j].xyz), res.pose[j].xyz = NULL;
+                res.npose = k;
+                break;
+            }
+    }
     const int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_gpu_count() > 0);
     /* SDF: the record as read; PDBQT: an SDF/MOL2 record as the model has it (typed, non-polar hydrogens merged) */
     if (sdf && (st = vsg_pose_sdf_new(&lig, &res, &sm)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if (!sdf && (st = vsg_pose_model_ligand(&lig, &res)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
-    if (!(f = fopen(outpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", outpath); rc = VSG_EXIT_FAILURE; goto done; }
+    if (!(f = vsg_fopen_out(outpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", outpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csvpath && !(csv = fopen(csvpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", csvpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csv) fprintf(csv, "pose,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,search_energy_kcal_mol,"
                           "num_tors,rmsd_best_A,rmsd_input_A\n");

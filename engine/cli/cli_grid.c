@@ -207,11 +207,17 @@ static int check_receptor(const grid_cli *c, const char *cmd, const char *path, 
             for (int d = 0; d < 3; d++) lo[d] = fmin(lo[d], x[d]), hi[d] = fmax(hi[d], x[d]);
         }
         if (!(lo[0] <= hi[0])) return 0;
-        vsg_cli_warn_ligand_in_receptor(cmd, m, path, around, c->around);
+        if (!vsg_cli_warn_ligand_in_receptor(cmd, m, path, around, c->around)) {
+            const double mid[3] = {(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2};
+            const double span[3] = {hi[0] - lo[0] + 2 * c->p.padding, hi[1] - lo[1] + 2 * c->p.padding,
+                                    hi[2] - lo[2] + 2 * c->p.padding};
+            vsg_cli_warn_group_in_box(cmd, m, path, mid, span);
+        }
         what = "--around";
     } else if (c->p.box_mode == VSG_BOX_EXPLICIT) {
         for (int d = 0; d < 3; d++)
             lo[d] = c->p.box_center[d] - 0.5 * c->p.box_size[d], hi[d] = c->p.box_center[d] + 0.5 * c->p.box_size[d];
+        vsg_cli_warn_group_in_box(cmd, m, path, c->p.box_center, c->p.box_size); /* a ligand left in the pocket */
         what = "--box";
     } else {
         return 0;

@@ -196,15 +196,19 @@ static int ad4_types(const char *list, const char *around, const vsg_ad4_params 
     return 0;
 }
 
-/* Every receptor atom has an AutoDock type the parameters know (else a file:line error). */
-static vsg_status ad4_check_receptor(const vsg_molecule *rec, const vsg_ad4_params *par)
+/* Every receptor atom has an AutoDock type (Vina's XS types follow from it) and, for an AutoDock4 set (par
+   given), one the parameters know (else a file:line error naming the command that makes a PDBQT). */
+static vsg_status check_receptor_types(const vsg_molecule *rec, const vsg_ad4_params *par)
 {
     vsg_atom_info a;
     for (size_t i = 0; i < vsg_molecule_atom_count(rec); i++) {
         if (vsg_molecule_atom(rec, i, &a) != VSG_OK) continue;
         if (!a.ad_type[0])
-            return vsg_fail(VSG_E_DATA, "%s:%d: atom '%s' has no AutoDock type: AutoDock4 maps need a PDBQT receptor "
-                            "(prepare_receptor4.py)", vsg_molecule_source(rec), a.line, a.name);
+            return vsg_fail(VSG_E_DATA, "%s:%d: atom '%s' has no AutoDock type: %s maps need a PDBQT receptor: make "
+                            "one with 'vsgrid prepare %s -o REC.pdbqt' (from a PDB, mmCIF or PQR file; or "
+                            "prepare_receptor4.py), or give maps the PDB file itself", vsg_molecule_source(rec), a.line,
+                            a.name, par ? "AutoDock4" : "Vina", vsg_molecule_source(rec));
+        if (!par) continue;
         if (!vsg_ad4_params_find(par, a.ad_type))
             return vsg_fail(VSG_E_DATA, "%s:%d: receptor atom '%s' has AutoDock type '%s', which AD4.1_bound.dat lacks: "
                             "correct its type (prepare_receptor4.py) or remove the atom", vsg_molecule_source(rec), a.line,
@@ -213,17 +217,16 @@ static vsg_status ad4_check_receptor(const vsg_molecule *rec, const vsg_ad4_para
     return VSG_OK;
 }
 
-/* Warnings about the box: no receptor atom near it (every affinity map zero), or a part more
- * than 8 Å past the receptor's atoms (zero there). */
-static void check_box(const vsg_molecule *rec, const char *rec_path, const double center[3], const double size[3])
+/* The box: no receptor atom near it is an error (every affinity map would be 0: maps that dock
+ * and score nothing); a part more than 8 Å past the receptor's atoms (zero there) a warning. */
+static vsg_status check_box(const vsg_molecule *rec, const char *rec_path, const double center[3], const double size[3])
 {
     double lo[3], hi[3], rlo[3] = {1e300, 1e300, 1e300}, rhi[3] = {-1e300, -1e300, -1e300};
     for (int k = 0; k < 3; k++) lo[k] = center[k] - size[k] / 2, hi[k] = center[k] + size[k] / 2;
-    if (vsg_cli_atoms_near_box(rec, lo, hi, 8.0) == 0) {
-        vsg_warn("%s: no receptor atom within 8 A of the box (center %g,%g,%g): every map is zero; "
-                 "check --box or --around", rec_path, center[0], center[1], center[2]);
-        return;
-    }
+    if (vsg_cli_atoms_near_box(rec, lo, hi, 8.0) == 0)
+        return vsg_fail(VSG_E_DATA, "%s: no receptor atom within 8 A of the box (center %g,%g,%g): every map would be "
+                        "zero, nothing to dock or score against; check --box or use --around LIGAND",
+                        rec_path, center[0], center[1], center[2]);
     vsg_atom_info a;
     for (size_t i = 0; i < vsg_molecule_atom_count(rec); i++) {
         if (vsg_molecule_atom(rec, i, &a) != VSG_OK) continue;
@@ -239,9 +242,10 @@ static void check_box(const vsg_molecule *rec, const char *rec_path, const doubl
             vsg_warn("%s: the box reaches %.1f A along %c past the receptor's atoms (%.1f..%.1f A) and their 8 A cutoff: "
                      "the affinity maps are 0 there; is the receptor whole, and the box where you meant it?",
                      rec_path, out, "xyz"[k], rlo[k], rhi[k]);
-            return;
+            return VSG_OK;
         }
     }
+    return VSG_OK;
 }
 
 int vsg_cmd_maps(int argc, char **argv)
@@ -395,11 +399,12 @@ int vsg_cmd_maps(int argc, char **argv)
     }
     if (st == VSG_OK) st = vsg_cli_read_receptor(rec_path, VSG_PREP_PDBQT, quiet || keep, &rec);
     if (st != VSG_OK && strstr(vsg_last_error(), "unknown AutoDock atom type")) {
-        char msg[512];
+        char msg[1024];
         snprintf(msg, sizeof msg, "%s", vsg_last_error());
-        st = vsg_fail(st, "%s: correct the atom's type (prepare_receptor4.py) or remove the atom", msg);
+        st = vsg_fail(st, "%s: remove the atom or correct its type ('vsgrid prepare REC.pdb -o REC.pdbqt' types a "
+                      "PDB file's atoms; or prepare_receptor4.py)", msg);
     }
-    if (st == VSG_OK && ad4) st = ad4_check_receptor(rec, &par);
+    if (st == VSG_OK) st = check_receptor_types(rec, ad4 ? &par : NULL);
     if (st == VSG_OK && ad4 && elec == 1 && !allow_zero && (rc = vsg_cli_check_charges("maps", rec_path, rec, 0)) != 0) {
         vsg_molecule_free(rec);
         free(keep);
@@ -412,16 +417,19 @@ int vsg_cmd_maps(int argc, char **argv)
             if (vsg_molecule_atom(rec, i, &at) == VSG_OK && at.charge != 0.0) charged++;
         if (!charged)
             st = vsg_fail(VSG_E_DATA, "%s: every atom charge is 0, so --elec pb would write a zero e map: give the "
-                          "receptor partial charges (prepare_receptor4.py adds Gasteiger charges) or leave out --elec pb",
+                          "receptor partial charges ('vsgrid prepare REC.pdb -o REC.pdbqt' adds Gasteiger charges; or "
+                          "prepare_receptor4.py) or leave out --elec pb",
                           rec_path);
     }
-    if (st == VSG_OK) check_box(rec, rec_path, box.center, box.size);
+    if (st == VSG_OK) st = check_box(rec, rec_path, box.center, box.size);
+    int warned = 0;
     if (st == VSG_OK && around) {
         vsg_molecule *lig = NULL;
         if (vsg_cli_read_around(around, &lig) == VSG_OK)
-            vsg_cli_warn_ligand_in_receptor("maps", rec, rec_path, lig, around);
+            warned = vsg_cli_warn_ligand_in_receptor("maps", rec, rec_path, lig, around);
         vsg_molecule_free(lig);
     }
+    if (st == VSG_OK && !warned) vsg_cli_warn_group_in_box("maps", rec, rec_path, box.center, box.size); /* --box too */
     if (st == VSG_OK && ad4) {
         /* the gpf beside the maps, then the maps from it by `vsgrid grid --gpf`'s code */
         size_t plen = strlen(prefix) + 8;
@@ -507,7 +515,7 @@ int vsg_cmd_maps(int argc, char **argv)
     if (st == VSG_OK) st = vsg_batch_make_dirs(prefix);
     for (int t = 0; t < ntypes && st == VSG_OK; t++) {
         snprintf(path, plen, "%s.%s.map", prefix, vsg_xs_type_name(types[t]));
-        st = vsg_vina_map_write(maps[t], path, base);
+        st = vsg_vina_map_write_scored(maps[t], path, base, (int)p.scoring); /* the header names the function */
     }
     if (st == VSG_OK && emap) {
         snprintf(path, plen, "%s.e.map", prefix);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L /* pthreads, isatty */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,26 @@ static const char campaign_help[] =
 /* `vsgrid screen` (and what `vsgrid rescore ... --placement flexible` and the old entry points
  * call): the command line handed to the screen job option by option (vsgrid.h, "a screen as one
  * call"), the run, and its report. Returns the exit code. */
+/* SIGINT and SIGTERM (Ctrl-C; Slurm's time limit, scancel) ask the screen to stop between chunks
+ * (vsg_screen_stop), so its rows are whole and --resume goes on from them; a second signal
+ * kills at once, as without the handler. on 0: the defaults again. */
+static void on_stop_signal(int sig)
+{
+    vsg_screen_stop();
+    signal(sig, SIG_DFL);
+}
+
+static void stop_on_signals(int on)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on ? on_stop_signal : SIG_DFL;
+    sa.sa_flags = SA_RESTART; /* reads interrupted by the signal go on: no record becomes an io row */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 int vsg_cli_screen_command(int argc, char **argv, const char *cmd)
 {
     const double t0 = vsg_now();
@@ -230,7 +251,18 @@ int vsg_cli_screen_command(int argc, char **argv, const char *cmd)
         return rc;
     }
     vsg_screen_report rep;
+    memset(&rep, 0, sizeof rep);
+    stop_on_signals(1);
     vsg_status st = vsg_screen_job_run(j, &rep);
+    stop_on_signals(0);
+    if (st == VSG_E_STOPPED) { /* Ctrl-C, or a scheduler's SIGTERM: say what is kept and how to go on */
+        const char *o = vsg_screen_job_info(j, "output"), *sh = vsg_screen_job_info(j, "shard_state");
+        fprintf(stderr, "vsgrid %s: interrupted after %zu records; their rows are in %s%s: %s\n", cmd, rep.records,
+                o ? o : "the output", sh && sh[0] ? ".partial" : "",
+                sh && sh[0] ? "run the same command again to go on" : "run the same command with --resume to go on");
+        vsg_screen_job_free(j);
+        return VSG_EXIT_INTERRUPTED;
+    }
     if (st != VSG_OK) {
         rc = st == VSG_E_ARG ? vsg_cli_usage_error(cmd, "%s", vsg_last_error()) : vsg_cli_fail(st);
         vsg_screen_job_free(j);

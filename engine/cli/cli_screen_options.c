@@ -377,7 +377,12 @@ int vsg_cli_screen_verdict(const char *cmd, const char *const *inputs, int ninpu
         return VSG_EXIT_INPUT;
     }
     if (rep->records > 0 && rep->scored <= rep->outside) {
-        if (rep->scored > 0)
+        if (rep->scored > 0 && strstr(rep->kernel, "flexible")) /* docked, yet outside: the box is the trouble */
+            fprintf(stderr, "vsgrid %s: warning: no record was docked inside the maps' box and against the receptor (all "
+                            "%zu docked records are 'outside': see the message column): make maps whose box holds the "
+                            "ligands, over the pocket (vsgrid maps REC --around LIG --padding 8): exit %d\n",
+                    cmd, rep->scored, VSG_EXIT_NOTHING_SCORED);
+        else if (rep->scored > 0)
             fprintf(stderr, "vsgrid %s: warning: no record was scored inside the grid (all %zu scored records have atoms "
                             "outside it): the molecules are not in the pocket. Dock or place them (screen --placement "
                             "flexible|rigid), or build the grid around them (vsgrid rescore): exit %d\n",

@@ -36,9 +36,10 @@
 
 #include "grids/base/vsgrid.h"
 #include "engine/screen/mpi_screen.h"
+#include "engine/screen/screen_hydrogens.h"
 #include "ligands/dock/dock_stage.h"
 
-#define CHUNK_CPU 64       /* records docked together on the CPU */
+#define CHUNK_CPU 64       /* records docked together on the CPU at most (cpu_chunk) */
 #define CHUNK_GPU 2048     /* records per GPU in a chunk: enough chains to fill it many times over */
 #define CHUNK_FIRST 256    /* records per GPU in the first chunk, doubling up to CHUNK_GPU: the GPUs
                               start while the reader prepares the next (a 2048-record first chunk
@@ -65,7 +66,20 @@ typedef struct {
     vsg_dock_result res;
     long evaluations;
     int macrocycle; /* atoms in the largest ring of >= MACROCYCLE atoms (kept rigid); 0: none */
+    int off;        /* docked, but the best pose means nothing (vsg_dock_pose_check: message says why) */
 } flex_row;
+
+/* Records a chunk on the CPU: two a thread (8 to CHUNK_CPU), so that progress lines and an
+ * interrupt come every few records on a small machine, not once a minute. */
+static int cpu_chunk(void)
+{
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    const int n = 2 * threads;
+    return n < 8 ? 8 : n > CHUNK_CPU ? CHUNK_CPU : n;
+}
 
 /* ---- what a record says before it is docked ------------------------------------------------- */
 
@@ -191,7 +205,7 @@ static int precheck(const vsg_ligand *lig, int max_torsions, flex_row *r)
 }
 
 /* The row of a record whose docking ended with st (r->res filled on VSG_OK). */
-static void docked(const vsg_ligand *lig, vsg_status st, const char *msg, flex_row *r)
+static void docked(const vsg_vina_target *t, const vsg_ligand *lig, vsg_status st, const char *msg, flex_row *r)
 {
     r->evaluations = r->res.evaluations;
     if (st != VSG_OK) {
@@ -204,6 +218,8 @@ static void docked(const vsg_ligand *lig, vsg_status st, const char *msg, flex_r
     } else {
         r->s = r->res.pose[0].score;
         r->ok = 1;
+        /* outside the box, or touching no receptor atom: scored, but the row says it means nothing */
+        r->off = vsg_dock_pose_check(t, &r->res, 0, r->message, sizeof r->message) != VSG_OK;
     }
 }
 
@@ -216,9 +232,9 @@ static void row_status(const flex_row *r, const char **status, char *msg, size_t
     if (!r->ok) {
         *status = r->code;
         snprintf(msg, len, "%s", r->message);
-    } else if (r->s.outside > 0) {
+    } else if (r->off) {
         *status = VSG_LIG_OUTSIDE;
-        snprintf(msg, len, "%d heavy atoms of the best pose outside the maps' box (Vina's penalty)", r->s.outside);
+        snprintf(msg, len, "%s", r->message);
     } else {
         *status = "ok";
         if (r->macrocycle) /* docked, but its ring only as the input has it */
@@ -496,7 +512,10 @@ static void read_chunk(flex_pipe *p, chunk *c)
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 8)
 #endif
-        for (int i = 0; i < n; i++) c->ok[i] = (char)precheck(&c->recs[i], p->max_torsions, &c->rows[i]);
+        for (int i = 0; i < n; i++) {
+            vsg_screen_complete_hydrogens(p, &c->recs[i]); /* a file without hydrogens: its polar ones */
+            c->ok[i] = (char)precheck(&c->recs[i], p->max_torsions, &c->rows[i]);
+        }
         for (int i = 0; i < n; i++)
             if (c->ok[i])
                 c->ligs[c->m] = &c->recs[i], c->seeds[c->m] = p->P.seed + (uint64_t)c->recs[i].index, c->slot[c->m++] = i;
@@ -630,7 +649,7 @@ static vsg_status write_chunk(flex_pipe *p, chunk *c, writer *w)
             flex_row *r = &c->rows[c->slot[k]];
             r->res = res[k];
             memset(&res[k], 0, sizeof res[k]);
-            docked(&c->recs[c->slot[k]], sts[k], msgs[k], r);
+            docked(p->t, &c->recs[c->slot[k]], sts[k], msgs[k], r);
         }
         free(res), free(sts), free(msgs);
         dock_stage_free(c->stage);
@@ -651,7 +670,7 @@ static vsg_status write_chunk(flex_pipe *p, chunk *c, writer *w)
         if (r->ok) {
             rep->scored++;
             rep->atoms += (uint64_t)lig->natoms;
-            if (r->s.outside > 0) rep->outside++;
+            if (r->off) rep->outside++;
         } else {
             rep->failed++;
             count_code(rep, r->code);
@@ -713,7 +732,7 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
         p->P.ngpus = p->ngpu; /* the stages share over exactly these, in this order */
         for (int g = 0; g < p->ngpu; g++) p->P.gpus[g] = p->gpus[g];
     }
-    p->cap = vsg_mpi_screen_split() ? CHUNK_MPI : gpu ? CHUNK_GPU * p->ngpu : CHUNK_CPU;
+    p->cap = vsg_mpi_screen_split() ? CHUNK_MPI : gpu ? CHUNK_GPU * p->ngpu : cpu_chunk();
     if (gpu && !vsg_mpi_screen_split()) p->ramp = CHUNK_FIRST * p->ngpu;
     const char *forced = getenv("VSG_FLEX_CHUNK"); /* a test switch: records a chunk (rows must not change) */
     if (forced && atoi(forced) > 0) p->cap = atoi(forced), p->ramp = 0;
@@ -770,7 +789,13 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
         }
     }
     /* stage 3, in order */
+    const double t_start = vsg_now();
+    const size_t h0 = vsg_screen_hydrogens_added();
     for (size_t seq = 0; st == VSG_OK; seq++) {
+        if (vsg_screen_stop_requested()) { /* an interrupt: the chunks written stay, no other is waited for */
+            st = vsg_fail(VSG_E_STOPPED, "flexible screen stopped after %zu records (their rows are written)", rep->records);
+            break;
+        }
         pthread_mutex_lock(&p->mu);
         const double w0 = vsg_now();
         chunk *c = &p->slot[seq % SLOTS];
@@ -782,7 +807,11 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
         const double a = vsg_now();
         st = write_chunk(p, c, &w);
         rep->write_s += vsg_now() - a;
-        if (o->progress) fprintf(stderr, "\rvsgrid: %zu records docked", rep->records);
+        if (o->progress) {
+            const double el = vsg_now() - t_start;
+            fprintf(stderr, "\rvsgrid: %zu records docked, %.1f s, %.2f records/s", rep->records, el,
+                    el > 0 ? (double)rep->records / el : 0.0);
+        }
         pthread_mutex_lock(&p->mu);
         c->state = SLOT_FREE;
         pthread_cond_broadcast(&p->cv);
@@ -799,6 +828,8 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
         pthread_cond_destroy(&p->cv);
     }
     if (o->progress && rep->records) fputc('\n', stderr);
+    if (vsg_screen_hydrogens_added() > h0)
+        vsg_warn("%zu records had polar hydrogens added (their files had none)", vsg_screen_hydrogens_added() - h0);
     if (st == VSG_OK && w.heap.e && w.poses) st = heap_write(&w.heap, w.poses, w.sdf);
     heap_free(&w.heap);
     for (int s = 0; s < SLOTS; s++) chunk_release(&p->slot[s], p->cap);

@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "grids/base/vsgrid.h"
+#include "engine/screen/screen_hydrogens.h"
 #include "ligands/readers/ligand_reader.h"
 #include "engine/screen/screen.h"
 #include "grids/base/mpi_env.h" /* MPI (issue 7) */
@@ -866,6 +867,8 @@ vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_optio
         fflush(o->csv); /* a run stopped at once leaves its header: --resume takes it */
     }
     batch **early = calloc(p.npool, sizeof *early);
+    int stopping = 0; /* vsg_screen_stop seen: nothing more is written */
+    const size_t h0 = vsg_screen_hydrogens_added();
     write_order wo = {0, 0, 0};
     double write_busy = 0.0, write_wait = 0.0, last_show = 0.0;
     const int show = o->progress && isatty(2);
@@ -905,6 +908,14 @@ vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_optio
                     }
                 continue;
             }
+        }
+        /* an interrupt (vsg_screen_stop): the readers stop, and no batch after this point is
+         * written, so the CSV holds whole rows of a prefix of the input (what --resume reads) */
+        if (!stopping && vsg_screen_stop_requested()) stopping = 1, p.cancelled = 1;
+        if (stopping) {
+            advance(&p, &wo, b);
+            queue_push(&p.free_q, b);
+            continue;
         }
         double t0 = vsg_now();
         /* MPI (issue 7): another rank's batch only moves the row count on; ours is announced
@@ -1017,12 +1028,16 @@ vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_optio
         }
         free(heap.e);
     }
-    if (mols) vsg_mol_write(mols, o->csv);
+    if (mols && !stopping) vsg_mol_write(mols, o->csv); /* stopped: no molecule's best is known */
     vsg_mol_table_free(mols);
     vsg_ligand_release(&scratch);
     if (poses_f && fclose(poses_f) != 0) st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->poses_path, strerror(errno));
     if (sdf && fclose(sdf) != 0) st = vsg_fail(VSG_E_IO, "cannot write %s: %s", o->sdf_path, strerror(errno));
     if (fflush(o->csv) != 0 || ferror(o->csv)) st = vsg_fail(VSG_E_IO, "write error on the CSV output");
+    if (stopping && st == VSG_OK)
+        st = vsg_fail(VSG_E_STOPPED, "screen stopped after %zu records (their rows are written)", rep->records);
+    if (vsg_screen_hydrogens_added() > h0)
+        vsg_warn("%zu records had polar hydrogens added (their files had none)", vsg_screen_hydrogens_added() - h0);
 
     /* report */
     rep->parse_s = p.parse_s;

@@ -13,6 +13,7 @@
 
 #include "grids/base/vsgrid.h"
 #include "engine/screen/screen_internal.h"
+#include "engine/screen/screen_hydrogens.h"
 
 #define CHUNK 256 /* records modelled and scored together */
 
@@ -136,7 +137,12 @@ vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_sc
               "unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message\n",
               o->csv);
     fflush(o->csv); /* a run stopped at once leaves its header: --resume takes it */
+    const size_t h0 = vsg_screen_hydrogens_added();
     for (;;) {
+        if (vsg_screen_stop_requested()) { /* between chunks: the rows written are whole */
+            st = vsg_fail(VSG_E_STOPPED, "screen stopped after %zu records (their rows are written)", rep->records);
+            break;
+        }
         double a = vsg_now();
         int n = 0;
         while (n < CHUNK && vsg_ligand_reader_next(rd, &chunk[n]) == 1)
@@ -147,7 +153,10 @@ vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_sc
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
-        for (int i = 0; i < n; i++) score_one(t, &chunk[i], &rows[i]);
+        for (int i = 0; i < n; i++) {
+            vsg_screen_complete_hydrogens(o, &chunk[i]); /* a file without hydrogens: its polar ones */
+            score_one(t, &chunk[i], &rows[i]);
+        }
         double c = vsg_now();
         rep->score_s += c - b;
         for (int i = 0; i < n; i++) {
@@ -168,10 +177,12 @@ vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_sc
         if (n < CHUNK || ferror(o->csv)) break; /* a write error, or the rows' caller stopped */
     }
     if (o->progress) fputc('\n', stderr);
+    if (vsg_screen_hydrogens_added() > h0)
+        vsg_warn("%zu records had polar hydrogens added (their files had none)", vsg_screen_hydrogens_added() - h0);
     for (int i = 0; i < CHUNK; i++) vsg_ligand_release(&chunk[i]);
     free(chunk), free(rows);
     vsg_ligand_reader_close(rd);
-    if (fflush(o->csv) != 0 || ferror(o->csv)) st = vsg_fail(VSG_E_IO, "write error on the CSV output");
+    if ((fflush(o->csv) != 0 || ferror(o->csv)) && st == VSG_OK) st = vsg_fail(VSG_E_IO, "write error on the CSV output");
     int threads = 1;
 #ifdef _OPENMP
     threads = omp_get_max_threads();

@@ -41,7 +41,8 @@ extern "C" {
     X(VSG_E_LIMIT, -6, "limit", "request exceeds a memory or size limit")         \
     X(VSG_E_CONVERGE, -7, "converge", "solver did not converge")                  \
     X(VSG_E_UNSUPPORTED, -8, "unsupported", "feature not available in this build") \
-    X(VSG_E_DATA, -9, "data", "input data inconsistent (e.g. missing charges)")
+    X(VSG_E_DATA, -9, "data", "input data inconsistent (e.g. missing charges)")   \
+    X(VSG_E_STOPPED, -10, "stopped", "stopped on request (vsg_screen_stop: an interrupt)")
 
 typedef enum {
 #define VSG_X_ENUM(name, value, shortname, text) name = value,
@@ -701,6 +702,11 @@ vsg_status vsg_vina_maps_gpu(const vsg_molecule *receptor, const vsg_vina_box *b
  * C++'s setprecision(4)), x fastest. Returns VSG_OK; VSG_E_ARG (a NULL argument, a grid whose
  * node counts are not odd); VSG_E_IO (cannot create or write the file). */
 vsg_status vsg_vina_map_write(const vsg_grid *g, const char *path, const char *macromolecule);
+/* The same, naming in the header the function that made the map: scoring VSG_VINA_SCORING_VINA
+ * or _VINARDO writes "GRID_PARAMETER_FILE vsgrid:vina" (":vinardo"), a value Vina's reader
+ * skips; vsg_vina_target_maps refuses maps of another function than the one asked (-1: NULL,
+ * as vsg_vina_map_write). VSG_E_ARG also for another scoring value. */
+vsg_status vsg_vina_map_write_scored(const vsg_grid *g, const char *path, const char *macromolecule, int scoring);
 
 /* ---- receptor map sets from a box (vsgrid maps) ----------------------------------------- */
 /* A whole gpf for an AutoDock4 map set on a box, as `vsgrid maps --scoring ad4` writes it beside
@@ -917,6 +923,19 @@ vsg_status vsg_ligand_bonds_by_distance(const vsg_ligand *lig, int **pairs, int 
  * no Open Babel in this build (or its charge plugins were not found). */
 int vsg_ligand_gasteiger_available(void);
 vsg_status vsg_ligand_gasteiger(vsg_ligand *lig);
+/* Polar hydrogens a record's file left out (ligands/typing/polar_hydrogens.c): in an SDF, MOL2 or
+ * PDB record without any hydrogen atom (one with hydrogens is left as its author protonated it),
+ * N, O and S atoms whose valence (bond orders, aromatic bonds by a Kekulé
+ * structure, formal charges; MOL2 N.4 and O.co2 from the record's text) is not filled get their
+ * hydrogens at ideal geometry, as Open Babel's -h would at neutral valence (no pH model; a MOL2
+ * record whose partial charges add up to a whole net charge keeps that charge).
+ * Non-polar hydrogens are not added (Vina and AD4 merge them). The hydrogens are appended to the
+ * record's atoms and bonds (an SDF record's text gets them too); charges read from the file are
+ * then dropped (has_charges 0: they describe the molecule without them). PDBQT records and
+ * records with a status are left alone. *added (may be NULL) gets the count; warn: 1 issues a
+ * warning (vsg_warn) naming the record and the atoms when hydrogens were added. Returns VSG_OK;
+ * VSG_E_ARG (lig NULL); VSG_E_DATA (a bond naming a missing atom); VSG_E_NOMEM. */
+vsg_status vsg_ligand_complete_hydrogens(vsg_ligand *lig, int *added, int warn);
 
 /* ---- scoring arrays of coordinates on receptor grids ----------------------------------- */
 /* The contract shared by the CPU twin (vsg_score_cpu, double precision, OpenMP) and the GPU
@@ -1510,7 +1529,9 @@ typedef struct vsg_vina_target vsg_vina_target;
 /* Reads PREFIX.<XS type>.map for every XS type present (as `vina --maps PREFIX`; types absent
  * are missing, vsg_vina_target_has_type). Returns VSG_OK; VSG_E_ARG (NULL, an unknown scoring);
  * VSG_E_IO (no map with that prefix, or one unreadable); VSG_E_FORMAT (a malformed map: header,
- * odd NELEMENTS, a bad or missing value, extra values); VSG_E_DATA (maps of different boxes);
+ * odd NELEMENTS, a bad or missing value, extra values); VSG_E_DATA (maps of different boxes; maps
+ * whose header names another scoring function than sf, vsg_vina_map_write_scored, or two
+ * functions; maps that are 0 everywhere: a box beyond 8 A of every receptor atom);
  * VSG_E_NOMEM. Messages name the file (and line). */
 vsg_status vsg_vina_target_maps(const char *prefix, vsg_vina_scoring sf, vsg_vina_target **out);
 /* XS-types the receptor (vsg_xs_assign) and keeps its typed atoms, in 8 Å cells. Returns VSG_OK;
@@ -1641,6 +1662,14 @@ void vsg_dock_result_release(vsg_dock_result *r);
 vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *ligs, int n, const uint64_t *seeds,
                           const vsg_dock_params *p, vsg_device device, vsg_dock_result *out, vsg_status *status,
                           char (*message)[256]);
+/* Whether pose k of r (docked into t) means what its score says (ligands/dock/dock_check.c).
+ * VSG_OK; VSG_E_DATA when heavy atoms of the pose lie outside the maps' box (its score is then
+ * Vina's out-of-box penalty: a box too small for the ligand) or the pose touches no receptor
+ * atom (its intermolecular term is exactly 0: every map is 0 where it lies); msg (len bytes, may
+ * be NULL) says which, with the box's size and the ligand's span, and the command that makes
+ * maps that work. VSG_E_ARG for NULL or k out of range. `vsgrid dock` exits 8 on it, flexible
+ * screens give the row status outside, Python's dock raises. */
+vsg_status vsg_dock_pose_check(const vsg_vina_target *t, const vsg_dock_result *r, int k, char *msg, size_t len);
 
 /* ---- a screen as one call (engine/screen/screen_job.c) ------------------------------------ */
 /* Everything `vsgrid screen` does, as a library call that the command and the Python module
@@ -1692,6 +1721,16 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep);
 const char *vsg_screen_job_info(const vsg_screen_job *j, const char *what);
 /* Library i as given (NULL out of range). */
 const char *vsg_screen_job_library(const vsg_screen_job *j, int i);
+
+/* ---- stopping a screen (engine/screen/screen_stop.c) ------------------------------------- */
+/* Asks every running screen (as-is, rigid, Vina pose scores, flexible; vsg_screen_job_run) to
+ * stop: each reads no further record, writes and flushes the rows of the records it has already
+ * scored (whole rows, in order), and returns VSG_E_STOPPED, so `--resume` (a shard: the same
+ * command again) goes on from them. Async-signal-safe: a SIGINT/SIGTERM handler may call it (the
+ * vsgrid command does, and exits 130). A request stays until vsg_screen_stop_reset(). */
+void vsg_screen_stop(void);
+int vsg_screen_stop_requested(void);
+void vsg_screen_stop_reset(void);
 
 /* ---- flexible screens (engine/screen/flex_screen.c) --------------------------------------- */
 /* Every record of the libraries docked into a Vina / Vinardo map set (vsg_dock_batch's search),

@@ -175,7 +175,14 @@ vsg_status vsg_vina_maps_cpu(const vsg_molecule *receptor, const vsg_vina_box *b
 
 vsg_status vsg_vina_map_write(const vsg_grid *g, const char *path, const char *macromolecule)
 {
+    return vsg_vina_map_write_scored(g, path, macromolecule, -1);
+}
+
+vsg_status vsg_vina_map_write_scored(const vsg_grid *g, const char *path, const char *macromolecule, int scoring)
+{
     if (!g || !path) return vsg_fail(VSG_E_ARG, "vsg_vina_map_write: NULL argument");
+    if (scoring != -1 && scoring != VSG_VINA_SCORING_VINA && scoring != VSG_VINA_SCORING_VINARDO)
+        return vsg_fail(VSG_E_ARG, "vsg_vina_map_write_scored: scoring %d is not vina, vinardo or -1", scoring);
     for (int k = 0; k < 3; k++)
         if (g->n[k] < 1 || g->n[k] % 2 == 0)
             return vsg_fail(VSG_E_ARG, "%s: a Vina map needs an odd node count along each axis (an even voxel count); "
@@ -184,7 +191,10 @@ vsg_status vsg_vina_map_write(const vsg_grid *g, const char *path, const char *m
     if (!f) return vsg_fail(VSG_E_IO, "cannot create %s: %s", path, strerror(errno));
     double c[3];
     for (int k = 0; k < 3; k++) c[k] = g->origin[k] + g->spacing[k] * (g->n[k] - 1) * 0.5;
-    fprintf(f, "GRID_PARAMETER_FILE NULL\nGRID_DATA_FILE NULL\nMACROMOLECULE %s\n",
+    /* the function that made the map, where Vina's reader skips a value (vina writes NULL): docking
+     * and screens check it (vsg_vina_target_maps) */
+    fprintf(f, "GRID_PARAMETER_FILE %s\nGRID_DATA_FILE NULL\nMACROMOLECULE %s\n",
+            scoring < 0 ? "NULL" : scoring == VSG_VINA_SCORING_VINARDO ? "vsgrid:vinardo" : "vsgrid:vina",
             macromolecule ? macromolecule : "NULL");
     fprintf(f, "SPACING %g\nNELEMENTS %d %d %d\nCENTER %g %g %g\n", g->spacing[0], g->n[0] - 1, g->n[1] - 1,
             g->n[2] - 1, c[0], c[1], c[2]);

@@ -47,9 +47,27 @@ int vsg_vina_target_is_maps(const vsg_vina_target *t, vsg_vina_box *box)
     return 1;
 }
 
-/* One map file. geo[0..6]: spacing, n_voxels x3, center x3 as read; values into *out. */
-static vsg_status read_map(const char *path, double geo[7], double **out)
+/* The scoring function a map's header names: vsgrid writes "GRID_PARAMETER_FILE vsgrid:vina" or
+ * ":vinardo" there (vsg_vina_map_write_scored; vina and every reader of the format skip the value);
+ * -1 when it names none (vina --write_maps writes NULL). */
+static int header_scoring(const char *line)
 {
+    const char *v = line + strlen("GRID_PARAMETER_FILE");
+    while (*v == ' ' || *v == '\t') v++;
+    if (strncmp(v, "vsgrid:", 7)) return -1;
+    v += 7;
+    size_t n = strcspn(v, " \t\r\n");
+    if (n == 4 && !strncmp(v, "vina", 4)) return VSG_VINA_SCORING_VINA;
+    if (n == 7 && !strncmp(v, "vinardo", 7)) return VSG_VINA_SCORING_VINARDO;
+    return -1;
+}
+
+/* One map file. geo[0..6]: spacing, n_voxels x3, center x3 as read; values into *out; *scoring
+ * the function its header names (-1: none); *nonzero whether any value is not 0. */
+static vsg_status read_map(const char *path, double geo[7], double **out, int *scoring, int *nonzero)
+{
+    *scoring = -1;
+    *nonzero = 0;
     FILE *f = fopen(path, "r");
     if (!f) return vsg_fail(VSG_E_IO, "%s: %s", path, strerror(errno));
     char line[512];
@@ -61,7 +79,8 @@ static vsg_status read_map(const char *path, double geo[7], double **out)
     while (fgets(line, sizeof line, f)) {
         ln++;
         if (ln <= 6) {
-            if (!strncmp(line, "SPACING", 7)) {
+            if (!strncmp(line, "GRID_PARAMETER_FILE", 19)) *scoring = header_scoring(line);
+            else if (!strncmp(line, "SPACING", 7)) {
                 if (sscanf(line + 7, "%lf", &geo[0]) != 1 || !(geo[0] > 0)) { st = vsg_fail(VSG_E_FORMAT, "%s:%ld: bad SPACING", path, ln); break; }
                 have |= 1;
             } else if (!strncmp(line, "NELEMENTS", 9)) {
@@ -90,6 +109,7 @@ static vsg_status read_map(const char *path, double geo[7], double **out)
         while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n') end++;
         if (end == line || *end || !isfinite(x)) { st = vsg_fail(VSG_E_FORMAT, "%s:%ld: bad value", path, ln); break; }
         if (count == total) { st = vsg_fail(VSG_E_FORMAT, "%s:%ld: more values than NELEMENTS gives (%zu)", path, ln, total); break; }
+        if (x != 0) *nonzero = 1;
         v[count++] = x;
     }
     if (st == VSG_OK && ferror(f)) st = vsg_fail(VSG_E_IO, "%s: read error", path);
@@ -102,6 +122,23 @@ static vsg_status read_map(const char *path, double geo[7], double **out)
     }
     *out = v;
     return VSG_OK;
+}
+
+/* No PREFIX.<type>.map: say what PREFIX is when it is another kind of grid, and how to make Vina maps. */
+static vsg_status no_vina_maps(const char *prefix)
+{
+    static const char *const kinds[][2] = {
+        {".vsg", "a PB/Coulomb grid"}, {".dx", "a PB/Coulomb grid (OpenDX)"}, {".dx.gz", "a PB/Coulomb grid (OpenDX)"},
+        {".maps.fld", "an AutoDock4 map set"}, {".map", "one map file"}, {".map.gz", "one map file"}};
+    const char *make = "docking and Vina scores need a Vina map set: make one with 'vsgrid maps REC.pdbqt --scoring "
+                       "vina --around LIG -o PREFIX' and give PREFIX (the name before .C_H.map)";
+    size_t lp = strlen(prefix);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        size_t ls = strlen(kinds[i][0]);
+        if (lp > ls && strcmp(prefix + lp - ls, kinds[i][0]) == 0)
+            return vsg_fail(VSG_E_IO, "%s is %s, not a Vina map set: %s", prefix, kinds[i][1], make);
+    }
+    return vsg_fail(VSG_E_IO, "no Vina map with prefix \"%s\" (%s.C_H.map, ...): %s", prefix, prefix, make);
 }
 
 vsg_status vsg_vina_target_maps(const char *prefix, vsg_vina_scoring sf, vsg_vina_target **out)
@@ -123,16 +160,24 @@ vsg_status vsg_vina_target_maps(const char *prefix, vsg_vina_scoring sf, vsg_vin
         return vsg_fail(VSG_E_NOMEM, "out of memory");
     }
     double first[7] = {0};
-    int found = 0;
-    char first_path[64] = "";
+    int found = 0, nonzero = 0, made_by = -1;
+    char first_path[64] = "", made_by_path[64] = "";
     for (int x = 0; x < VSG_XS_COUNT && st == VSG_OK; x++) {
         snprintf(path, plen + 16, "%s.%s.map", prefix, vsg_xs_type_name(x));
         FILE *probe = fopen(path, "r");
         if (!probe) continue; /* absent: Vina skips it too */
         fclose(probe);
         double geo[7];
-        st = read_map(path, geo, &t->map[x]);
+        int scoring, any;
+        st = read_map(path, geo, &t->map[x], &scoring, &any);
         if (st != VSG_OK) break;
+        nonzero |= any;
+        if (scoring >= 0 && made_by >= 0 && scoring != made_by) {
+            st = vsg_fail(VSG_E_DATA, "%s: made with %s, but %s.%s.map with %s: one map set holds one scoring function",
+                          path, scoring ? "vinardo" : "vina", prefix, made_by_path, made_by ? "vinardo" : "vina");
+            break;
+        }
+        if (scoring >= 0 && made_by < 0) made_by = scoring, snprintf(made_by_path, sizeof made_by_path, "%s", vsg_xs_type_name(x));
         if (!found) {
             memcpy(first, geo, sizeof geo);
             snprintf(first_path, sizeof first_path, "%s", vsg_xs_type_name(x));
@@ -147,7 +192,20 @@ vsg_status vsg_vina_target_maps(const char *prefix, vsg_vina_scoring sf, vsg_vin
         found++;
     }
     free(path);
-    if (st == VSG_OK && !found) st = vsg_fail(VSG_E_IO, "no Vina map with prefix \"%s\" (%s.C_H.map, ...)", prefix, prefix);
+    if (st == VSG_OK && !found) st = no_vina_maps(prefix);
+    /* Maps of one function scored with another's ligand terms give numbers of neither. */
+    if (st == VSG_OK && made_by >= 0 && made_by != (int)sf)
+        st = vsg_fail(VSG_E_DATA,
+                      "%s: these are %s maps (their headers say so) but the scoring asked for is %s: use --scoring %s, or "
+                      "make %s maps (vsgrid maps REC --scoring %s -o PREFIX)",
+                      prefix, made_by ? "Vinardo" : "Vina", sf ? "vinardo" : "vina", made_by ? "vinardo" : "vina",
+                      sf ? "Vinardo" : "Vina", sf ? "vinardo" : "vina");
+    /* Every value 0: no receptor atom within 8 A of the box; every pose would score 0 (or intra only). */
+    if (st == VSG_OK && !nonzero)
+        st = vsg_fail(VSG_E_DATA,
+                      "%s: every value of its %d maps is 0: their box lies beyond 8 A of every receptor atom (nothing "
+                      "to dock against); make the maps over the pocket: vsgrid maps REC --around LIG -o PREFIX",
+                      prefix, found);
     if (st != VSG_OK) {
         vsg_vina_target_free(t);
         return st;

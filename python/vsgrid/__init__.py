@@ -48,7 +48,7 @@ except ImportError:  # numpy is optional: lists then
     _np = None
 
 __all__ = ["Error", "FileError", "FormatError", "NoMemoryError", "DeviceError", "ArgumentError", "LimitError",
-           "ConvergenceError", "UnsupportedError", "DataError", "Molecule", "Grid", "MapSet", "DockResult",
+           "ConvergenceError", "UnsupportedError", "DataError", "StoppedError", "stop_screens", "reset_stop", "Molecule", "Grid", "MapSet", "DockResult",
            "Pose", "PreparedReceptor", "prepare", "coulomb", "pb", "maps", "score", "screen", "screen_shard",
            "dask_screen", "merge_shards", "dock",
            "read_ligands", "rdkit_to_sdf",
@@ -148,8 +148,25 @@ class DataError(Error):
     """VSG_E_DATA: input data inconsistent (missing charges, untyped atoms, ...)."""
 
 
+class StoppedError(Error):
+    """VSG_E_STOPPED: a screen stopped on request (:func:`stop_screens`, or a signal to the
+    process); the rows it wrote are whole, and ``resume=True`` goes on from them."""
+
+
 _ERRORS = {-1: FileError, -2: FormatError, -3: NoMemoryError, -4: DeviceError, -5: ArgumentError, -6: LimitError,
-           -7: ConvergenceError, -8: UnsupportedError, -9: DataError}
+           -7: ConvergenceError, -8: UnsupportedError, -9: DataError, -10: StoppedError}
+
+
+def stop_screens():
+    """Asks every screen running in this process to stop between chunks (vsg_screen_stop; safe
+    from another thread or a signal handler): each writes the rows of the records it scored and
+    raises :class:`StoppedError`. The request holds until :func:`reset_stop`."""
+    _L.vsg_screen_stop()
+
+
+def reset_stop():
+    """Clears a :func:`stop_screens` request, so that screens run again."""
+    _L.vsg_screen_stop_reset()
 
 
 def _error(status, detail=None):
@@ -899,7 +916,7 @@ def maps(receptor, scoring="vina", box=None, around=None, padding=4.0, spacing=0
             os.makedirs(d, exist_ok=True)
         macro = os.path.basename(m.source or "receptor").encode()
         for t, g in grids.items():
-            _check(_L.vsg_vina_map_write(g._h, _b("%s.%s.map" % (os.fspath(prefix), t)), macro))
+            _check(_L.vsg_vina_map_write_scored(g._h, _b("%s.%s.map" % (os.fspath(prefix), t)), macro, sf[scoring]))
     return grids
 
 
@@ -1755,24 +1772,55 @@ class DockResult:
 
     def to_rdkit(self, mol, pose=0):
         """A copy of the RDKit molecule ``mol`` (the one docked) with the pose's coordinates on
-        the model's atoms. Merged non-polar hydrogens keep their input positions: call
-        ``Chem.AddHs(Chem.RemoveHs(m), addCoords=True)`` to place them again."""
+        every atom: the model's atoms as docked; each hydrogen the model merged (non-polar H)
+        moved rigidly with its heavy atom (the superposition of the heavy atom and its
+        neighbours, which move with it, from input to pose); polar hydrogens vsgrid added to a
+        molecule without hydrogens (``added_hydrogens``) added to the copy, bonded as docked."""
         from rdkit import Chem
         from rdkit.Geometry import Point3D
-        m = Chem.Mol(mol)
+        m = Chem.RWMol(mol)
+        n0 = m.GetNumAtoms()
+        for heavy in getattr(self, "added_hydrogens", []):
+            if heavy < n0:
+                h = m.AddAtom(Chem.Atom(1))
+                m.AddBond(int(heavy), h, Chem.BondType.SINGLE)
+        m = m.GetMol()
         conf = m.GetConformer()
+        old = [conf.GetAtomPosition(i) for i in range(n0)]
         xyz = self.poses[pose].coordinates
+        new = {}
         for i, a in enumerate(self.record_atom):
-            conf.SetAtomPosition(int(a), Point3D(*(float(v) for v in xyz[i])))
+            new[int(a)] = tuple(float(v) for v in xyz[i])
+        for a in range(m.GetNumAtoms()):
+            if a not in new:
+                continue
+            conf.SetAtomPosition(a, Point3D(*new[a]))
+        for a in range(n0):
+            if a in new:
+                continue
+            atom = m.GetAtomWithIdx(a)
+            heavy = [nb.GetIdx() for nb in atom.GetNeighbors() if nb.GetIdx() in new]
+            if not heavy:
+                continue
+            c = heavy[0]
+            # points rigid with c's body: c, its neighbours (a rotor turns about its own axis), and
+            # for a terminal c (methyl) its neighbour's neighbours
+            ref = [c] + [nb.GetIdx() for nb in m.GetAtomWithIdx(c).GetNeighbors() if nb.GetIdx() in new and nb.GetIdx() < n0]
+            if len(ref) < 3:
+                for b in list(ref[1:]):
+                    ref += [nb.GetIdx() for nb in m.GetAtomWithIdx(b).GetNeighbors()
+                            if nb.GetIdx() in new and nb.GetIdx() < n0 and nb.GetIdx() not in ref]
+            p = _rigid_place([tuple(old[k]) for k in ref], [new[k] for k in ref], tuple(old[a]))
+            conf.SetAtomPosition(a, Point3D(*p))
         return m
 
 
-def dock(mapset_prefix, ligand, search="balanced", device="auto", seed=0, poses=9, scoring="vina",
+def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9, scoring="vina",
          exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
-    ``search`` "fast", "balanced", "detail" or "vina" (the presets; ``exhaustiveness`` and
-    ``steps`` override them), ``device`` "auto" (the GPU when usable), "cpu", "gpu", or a GPU
+    ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s) or "vina" (the
+    presets; ``exhaustiveness`` and ``steps`` override them), ``device`` "auto" (the GPU when usable), "cpu", "gpu", or a GPU
     number or list of them (the records shared among them by cost).
     ``ligand``: a file (SDF, MOL2, PDBQT) or an RDKit molecule (written to a temporary SDF with
     its partial charges). Returns a :class:`DockResult` of the first record, or with
@@ -1809,6 +1857,9 @@ def dock(mapset_prefix, ligand, search="balanced", device="auto", seed=0, poses=
             try:
                 for lig in r:
                     ligs.append(lig)
+                    # polar hydrogens a file without hydrogens left out, as `vsgrid dock` adds them
+                    # (a warning names the record; the added atoms follow the record's own)
+                    _complete_hydrogens(lig)
                     if not all_records:
                         break
                 if not ligs:
@@ -1827,6 +1878,7 @@ def dock(mapset_prefix, ligand, search="balanced", device="auto", seed=0, poses=
                     d = DockResult()
                     d.name, d.record, d.poses, d.error, d.status = _s(lg.name), lg.record, [], None, lg.status
                     d.record_atom, d.natoms, d.rotors = [], 0, 0
+                    d.added_hydrogens = _ADDED_H.pop(ctypes.addressof(lg), [])
                     d.chains = d.steps = d.evaluations = 0
                     d.seconds = 0.0
                     if lg.status != 0:
@@ -1837,7 +1889,18 @@ def dock(mapset_prefix, ligand, search="balanced", device="auto", seed=0, poses=
                         if st != 0:
                             d.error = _s(msgs[k].value)
                         else:
-                            _fill_dock(d, rr)
+                            # the library's rule (vsg_dock_pose_check): a best pose outside the box
+                            # or away from the receptor is an error, later ones are dropped
+                            why = ctypes.create_string_buffer(320)
+                            cst = _L.vsg_dock_pose_check(t, ctypes.byref(rr), 0, why, 320)
+                            if cst != 0:
+                                d.status, d.error = cst, "%s: best pose means nothing: %s" % (path, _s(why.value))
+                            else:
+                                _fill_dock(d, rr)
+                                keep = 1
+                                while keep < rr.npose and _L.vsg_dock_pose_check(t, ctypes.byref(rr), keep, None, 0) == 0:
+                                    keep += 1
+                                del d.poses[keep:]
                         _L.vsg_dock_result_release(ctypes.byref(res[k]))
                         k += 1
                     results.append(d)
@@ -1853,6 +1916,44 @@ def dock(mapset_prefix, ligand, search="balanced", device="auto", seed=0, poses=
             raise _error(d.status if d.status < 0 else -9, d.error)
         return d
     return results
+
+
+def _complete_hydrogens(lig):
+    """vsg_ligand_complete_hydrogens on a record read by _Reader (warning through the library's
+    handler); the heavy atom of each added hydrogen is kept on the record for DockResult."""
+    f = getattr(_L, "vsg_ligand_complete_hydrogens", None)
+    if f is None or lig.status != 0:
+        return []
+    f.restype = ctypes.c_int
+    f.argtypes = [ctypes.POINTER(_lib.Ligand), ctypes.POINTER(ctypes.c_int), ctypes.c_int]
+    n0, added = lig.natoms, ctypes.c_int(0)
+    _check(f(ctypes.byref(lig), ctypes.byref(added), 1))
+    heavy = []
+    for b in range(lig.nbonds):
+        bd = lig.bonds[b]
+        if bd.b >= n0 and bd.a < n0:
+            heavy.append(bd.a)
+    _ADDED_H[ctypes.addressof(lig)] = heavy
+    return heavy
+
+
+_ADDED_H = {}
+
+
+def _rigid_place(ref_old, ref_new, x):
+    """x moved by the rigid motion that takes the points ref_old onto ref_new (Kabsch; one point:
+    a translation; collinear points: the rotation about their line is left free, which leaves a
+    point on that line where it belongs)."""
+    if _np is None or len(ref_old) < 2:
+        d = [ref_new[0][k] - ref_old[0][k] for k in range(3)]
+        return tuple(x[k] + d[k] for k in range(3))
+    P, Q = _np.array(ref_old, dtype=float), _np.array(ref_new, dtype=float)
+    pc, qc = P.mean(axis=0), Q.mean(axis=0)
+    H = (P - pc).T @ (Q - qc)
+    U, S, Vt = _np.linalg.svd(H)
+    D = _np.diag([1.0, 1.0, _np.sign(_np.linalg.det(Vt.T @ U.T)) or 1.0])
+    R = Vt.T @ D @ U.T
+    return tuple(float(v) for v in R @ (_np.array(x, dtype=float) - pc) + qc)
 
 
 def _fill_dock(d, rr):

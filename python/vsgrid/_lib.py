@@ -18,7 +18,7 @@ c_char_pp = ctypes.POINTER(ctypes.c_char_p)
 # ---- status ------------------------------------------------------------------------------
 VSG_OK = 0
 STATUS_NAMES = {0: "ok", -1: "io", -2: "format", -3: "nomem", -4: "device", -5: "arg", -6: "limit",
-                -7: "converge", -8: "unsupported", -9: "data"}
+                -7: "converge", -8: "unsupported", -9: "data", -10: "stopped"}
 
 
 # ---- structs -----------------------------------------------------------------------------
@@ -371,6 +371,11 @@ _protos = {
     "vsg_grid_nodes": (ctypes.c_size_t, [_P]),
     "vsg_autogrid_map_write": (_S, [_P, ctypes.c_char_p, _P]),
     "vsg_vina_map_write": (_S, [_P, ctypes.c_char_p, ctypes.c_char_p]),
+    "vsg_vina_map_write_scored": (_S, [_P, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int]),
+    "vsg_dock_pose_check": (_S, [_P, _P, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]),
+    "vsg_screen_stop": (None, []),
+    "vsg_screen_stop_requested": (ctypes.c_int, []),
+    "vsg_screen_stop_reset": (None, []),
     # PB and Coulomb
     "vsg_pb_params_default": (None, [ctypes.POINTER(PBParams)]),
     "vsg_pb_solve": (_S, [_P, ctypes.POINTER(PBParams), ctypes.POINTER(_P), ctypes.POINTER(PBReport)]),

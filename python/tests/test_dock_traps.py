@@ -1,0 +1,69 @@
+"""Issue 27 in Python: the library's rule for docking results that mean nothing holds here as in
+the command (a best pose outside the maps' box, maps that are 0 everywhere, maps of another
+scoring function), and a screen stopped on request raises StoppedError with whole rows written,
+which resume=True completes to the uninterrupted rows."""
+import os
+
+import pytest
+
+import vsgrid
+from conftest import DATA, read_csv
+
+REC = os.path.join(DATA, "1stp_receptor.pdbqt")
+BIOTIN = os.path.join(DATA, "biotin.pdbqt")
+QUICK = dict(device="cpu", exhaustiveness=2, steps=30)
+
+
+def _center(prefix):
+    for line in open(prefix + ".C_H.map"):
+        if line.startswith("CENTER"):
+            return [float(v) for v in line.split()[1:4]]
+
+
+def test_maps_record_their_function(tmp_path, vina_maps):
+    assert open(vina_maps + ".C_H.map").readline().strip() == "GRID_PARAMETER_FILE vsgrid:vina"
+    p = str(tmp_path / "vd")
+    vsgrid.maps(REC, scoring="vinardo", around=BIOTIN, prefix=p, device="cpu")
+    assert open(p + ".C_H.map").readline().strip() == "GRID_PARAMETER_FILE vsgrid:vinardo"
+    with pytest.raises(vsgrid.DataError, match="these are Vinardo maps"):
+        vsgrid.dock(p, BIOTIN, scoring="vina", **QUICK)
+    with pytest.raises(vsgrid.DataError, match="these are Vina maps"):
+        vsgrid.dock(vina_maps, BIOTIN, scoring="vinardo", **QUICK)
+    r = vsgrid.dock(p, BIOTIN, scoring="vinardo", **QUICK)
+    assert r.poses[0].score["total"] < -3
+
+
+def test_dock_in_a_box_too_small(tmp_path, vina_maps):
+    p = str(tmp_path / "small")
+    vsgrid.maps(REC, box=_center(vina_maps) + [5, 5, 5], prefix=p, device="cpu")
+    with pytest.raises(vsgrid.DataError, match="outside the maps' box"):
+        vsgrid.dock(p, BIOTIN, **QUICK)
+    r = vsgrid.dock(p, BIOTIN, all_records=True, **QUICK)[0]  # as a row: the error, no poses
+    assert r.error and "outside the maps' box" in r.error and not r.poses
+
+
+def test_dock_on_maps_of_zeros(tmp_path, vina_maps):
+    p = str(tmp_path / "zero")
+    for t in ("C_H", "C_P", "N_P", "N_D", "N_A", "N_DA", "O_A", "O_D", "O_DA", "O_P", "S_P"):
+        with open(vina_maps + ".%s.map" % t) as f, open(p + ".%s.map" % t, "w") as g:
+            for i, line in enumerate(f):
+                g.write(line if i < 6 else "0\n")
+    with pytest.raises(vsgrid.DataError, match="every value of its .* maps is 0"):
+        vsgrid.dock(p, BIOTIN, **QUICK)
+
+
+def test_stopped_screen_resumes(tmp_path, vina_maps):
+    lib = os.path.join(DATA, "inha", "library.mol2.gz")
+    full = tmp_path / "full.csv"
+    part = tmp_path / "part.csv"
+    rows = vsgrid.screen(vina_maps, lib, scoring="vina", output=str(full))
+    assert len(rows) == 124
+    vsgrid.stop_screens()
+    try:
+        with pytest.raises(vsgrid.StoppedError):
+            vsgrid.screen(vina_maps, lib, scoring="vina", output=str(part))
+    finally:
+        vsgrid.reset_stop()
+    assert len(read_csv(part)) < 124  # whole rows of a prefix (here none: stopped before the first chunk)
+    vsgrid.screen(vina_maps, lib, scoring="vina", output=str(part), resume=True)
+    assert open(part).read() == open(full).read()

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Issue 27, "never a meaningless answer with exit 0" in docking: a box too small for the ligand
+# (dock exit 8, a flexible screen's row 'outside'), maps that are 0 everywhere (exit 3, and
+# `maps` refuses to make them), maps of another scoring function than asked (the function
+# recorded in every map vsgrid writes: exit 3), a HETATM group left at the box's centre (a
+# warning with --box as with --around), an output whose extension is not what is written and a
+# multi-record ligand (exit 2; --record N docks one), and an interrupted flexible screen (exit
+# 130, whole rows, --resume completes it to the uninterrupted run's rows).
+# Usage: cli_dock_traps.sh VSGRID SOURCE_DIR BINARY_DIR
+set -u
+vsgrid=$1 src=$2 work=$3/cli_dock_traps
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+. "$(dirname "$0")/lib_cli.sh"
+rec=$src/data/1stp_receptor.pdbqt lig=$src/data/biotin.pdbqt
+quick=(--exhaustiveness 2 --steps 30 --devices cpu --threads 2)
+
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --around "$lig" -o m --device cpu --quiet
+head -1 m.C_H.map | grep -qx "GRID_PARAMETER_FILE vsgrid:vina" || fail "vina maps do not record their function: $(head -1 m.C_H.map)"
+expect_rc 0 "$vsgrid" dock m "$lig" "${quick[@]}" -o ok.pdbqt --quiet
+
+# 1. A box too small for the ligand: no pose keeps its atoms inside; exit 8, nothing written.
+c=$(awk '/^CENTER/ { print $2 "," $3 "," $4; exit }' m.C_H.map)
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --box "$c,5,5,5" -o small --device cpu --quiet
+rm -f small.pdbqt
+expect_rc 8 "$vsgrid" dock small "$lig" "${quick[@]}" -o small.pdbqt
+grep -q "outside the maps' box" err.txt && grep -q -- "--padding" err.txt || fail "small box: $(cat err.txt)"
+[ -e small.pdbqt ] && fail "small box: poses written"
+expect_rc 8 "$vsgrid" screen small "$lig" --scoring vina --placement flexible "${quick[@]}" -o small.csv --quiet
+grep -q "no record was docked inside the maps' box" err.txt || fail "small box, flexible screen: $(cat err.txt)"
+grep -q ",outside,\"[0-9]* heavy atoms of the pose lie outside the maps" small.csv ||
+  fail "small box, flexible screen: the row is not 'outside' with why: $(cat small.csv)"
+
+# 2. Maps that are 0 everywhere (a box beyond the receptor): maps refuses, dock and screen too.
+expect_rc 3 "$vsgrid" maps "$rec" --scoring vina --box 500,500,500,10,10,10 -o far --device cpu --quiet
+grep -q "no receptor atom within 8 A" err.txt || fail "maps, far box: $(cat err.txt)"
+ls far.*.map >/dev/null 2>&1 && fail "maps, far box: maps written"
+for f in m.*.map; do awk 'NR <= 6 { print; next } { print 0 }' "$f" > "zero${f#m}"; done
+expect_rc 3 "$vsgrid" dock zero "$lig" "${quick[@]}" -o z.pdbqt
+grep -q "every value of its .* maps is 0" err.txt || fail "dock, all-zero maps: $(cat err.txt)"
+expect_rc 3 "$vsgrid" screen zero "$lig" --scoring vina -o z.csv --quiet
+expect_rc 3 "$vsgrid" screen zero "$lig" --scoring vina --placement flexible "${quick[@]}" -o z.csv --quiet
+
+# 3. Maps of another function: Vinardo maps docked with --scoring vina (and the reverse); a set
+# mixing both; maps without the record (vina --write_maps writes NULL) are taken as they are.
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vinardo --around "$lig" -o vd --device cpu --quiet
+head -1 vd.C_H.map | grep -qx "GRID_PARAMETER_FILE vsgrid:vinardo" || fail "vinardo maps: $(head -1 vd.C_H.map)"
+expect_rc 3 "$vsgrid" dock vd "$lig" "${quick[@]}" -o x.pdbqt
+grep -q "these are Vinardo maps" err.txt && grep -q -- "--scoring vinardo" err.txt || fail "vinardo maps as vina: $(cat err.txt)"
+expect_rc 3 "$vsgrid" dock m "$lig" --scoring vinardo "${quick[@]}" -o x.pdbqt
+expect_rc 3 "$vsgrid" screen vd "$lig" --scoring vina -o x.csv --quiet
+expect_rc 0 "$vsgrid" dock vd "$lig" --scoring vinardo "${quick[@]}" -o x.pdbqt --quiet
+for f in m.*.map; do cp "$f" "mix${f#m}"; done
+cp vd.N_D.map mix.N_D.map
+expect_rc 3 "$vsgrid" dock mix "$lig" "${quick[@]}" -o x.pdbqt
+grep -q "one map set holds one scoring function" err.txt || fail "mixed map set: $(cat err.txt)"
+for f in vd.*.map; do sed '1s/.*/GRID_PARAMETER_FILE NULL/' "$f" > "anon${f#vd}"; done
+expect_rc 0 "$vsgrid" dock anon "$lig" --scoring vinardo "${quick[@]}" -o x.pdbqt --quiet
+
+# 4. A ligand left in the receptor (HETATM) at the box's centre: --box warns as --around does.
+{ grep -v '^END' "$rec"; awk '/^(ATOM|HETATM)/ { printf "HETATM%s%s%s\n", substr($0, 7, 11), "BTN", substr($0, 21) }' "$lig"; } > holo.pdbqt
+bc=$(awk '/^(ATOM|HETATM)/ { x += substr($0, 31, 8); y += substr($0, 39, 8); z += substr($0, 47, 8); n++ }
+          END { printf "%.3f,%.3f,%.3f", x / n, y / n, z / n }' "$lig")
+expect_rc 0 "$vsgrid" maps holo.pdbqt --scoring vina --box "$bc,20,20,20" --types C_H -o holo --device cpu
+grep -q "the box's centre holds the HETATM group BTN" err.txt || fail "maps --box over a ligand: no warning: $(cat err.txt)"
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --box "$bc,20,20,20" --types C_H -o apo --device cpu
+grep -q "HETATM group" err.txt && fail "maps --box on the apo receptor warned: $(cat err.txt)"
+expect_rc 0 "$vsgrid" grid holo.pdbqt --method coulomb --box "$bc,16,16,16" --spacing 1 --device cpu -o holo.vsg --quiet
+grep -q "the box's centre holds the HETATM group BTN" err.txt || fail "grid --box over a ligand: no warning: $(cat err.txt)"
+
+# 5. A ligand file without hydrogens (ethanolamine, heavy atoms only): its polar hydrogens are
+# added at neutral valence, with a warning, so that its N and O are donors (N_D, O_DA), not
+# acceptors only; the poses carry them (HD) and Gasteiger charges.
+c=$(awk '/^CENTER/ { print $2, $3, $4; exit }' m.C_H.map)
+awk -v c="$c" 'BEGIN { split(c, o, " "); print "ethanolamine\n  vsgrid\n\n  4  3  0  0  0  0  0  0  0  0999 V2000"
+  n = split("-1.2 0.3 0 C|0.1 -0.4 0 C|1.2 0.5 0 O|-2.4 -0.5 0 N", a, "|")
+  for (i = 1; i <= n; i++) { split(a[i], f, " "); printf "%10.4f%10.4f%10.4f %-3s 0  0  0  0  0  0  0  0  0  0  0  0\n", f[1] + o[1], f[2] + o[2], f[3] + o[3], f[4] }
+  print "  1  2  1  0\n  2  3  1  0\n  1  4  1  0\nM  END\n$$$$" }' > noh.sdf
+expect_rc 0 "$vsgrid" dock m noh.sdf "${quick[@]}" -o noh.pdbqt
+grep -q "added 3 polar hydrogens to noh.sdf record 1" err.txt || fail "dock without hydrogens: no warning: $(cat err.txt)"
+[ "$(awk '/^MODEL/ { n++ } n == 1 && / HD *$/' noh.pdbqt | wc -l)" = 3 ] || fail "dock without hydrogens: not 3 HD in the pose"
+awk '/^MODEL/ { n++ } n == 1 && /^(ATOM|HETATM)/ { q = substr($0, 71, 6) + 0; if (q != 0) nz++ } END { exit !(nz >= 4) }' noh.pdbqt ||
+  fail "dock without charges: the PDBQT pose's charges are 0"
+expect_rc 0 "$vsgrid" screen m noh.sdf "$lig" --scoring vina --placement flexible "${quick[@]}" -o noh.csv
+grep -q "polar hydrogens added" err.txt && grep -q "1 records had polar hydrogens added" err.txt ||
+  fail "flexible screen without hydrogens: $(cat err.txt)"
+
+# 6. Outputs named for what they hold; one record per dock, or --record N.
+expect_rc 2 "$vsgrid" dock m "$lig" "${quick[@]}" -o out.mol2
+grep -q "dock writes PDBQT (.pdbqt) or SDF (.sdf)" err.txt || fail "dock -o out.mol2: $(cat err.txt)"
+[ -e out.mol2 ] && fail "dock -o out.mol2 wrote it"
+expect_rc 0 "$vsgrid" dock m "$lig" "${quick[@]}" -o out.pdbqt.gz --quiet
+gzip -t out.pdbqt.gz 2>/dev/null && zcat out.pdbqt.gz | grep -q "^MODEL" || fail "dock -o out.pdbqt.gz is not gzipped PDBQT"
+{ cat "$lig"; sed 's/^REMARK  Name = .*/REMARK  Name = second/' "$lig"; } > two.pdbqt
+expect_rc 2 "$vsgrid" dock m two.pdbqt "${quick[@]}" -o two_out.pdbqt
+grep -q "more than one record" err.txt && grep -q -- "--record N" err.txt && grep -q "placement flexible" err.txt ||
+  fail "dock of a two-record file: $(cat err.txt)"
+expect_rc 0 "$vsgrid" dock m two.pdbqt --record 2 "${quick[@]}" -o two_out.pdbqt --quiet
+cmp -s <(grep -v "^REMARK" two_out.pdbqt) <(grep -v "^REMARK" ok.pdbqt) ||
+  fail "dock --record 2 of two copies differs from the single record's poses"
+expect_rc 2 "$vsgrid" dock m two.pdbqt --record 3 "${quick[@]}" -o x.pdbqt
+grep -q "no record 3 (the file has 2)" err.txt || fail "dock --record 3: $(cat err.txt)"
+
+# 8. Ctrl-C on a flexible CPU screen: exit 130, whole rows, and --resume ends with the rows of an
+# uninterrupted run.
+inha=$src/data/inha
+expect_rc 0 "$vsgrid" maps "$inha/receptor.pdbqt" --scoring vina --around "$inha/crystal_ligand.mol2" -o im --device cpu --quiet
+flex=(--scoring vina --placement flexible --exhaustiveness 2 --steps 20 --devices cpu --threads 1)
+"$vsgrid" screen im "$inha/library.mol2.gz" "${flex[@]}" -o full.csv --quiet 2>/dev/null || fail "uninterrupted screen: exit $?"
+"$vsgrid" screen im "$inha/library.mol2.gz" "${flex[@]}" -o part.csv 2> part.err &
+pid=$!
+for _ in $(seq 100); do [ -f part.csv ] && [ "$(wc -l < part.csv)" -gt 1 ] && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 130 ] || fail "interrupted flexible screen: exit $rc, not 130"
+grep -q "interrupted after .* records; their rows are in part.csv: run the same command with --resume" part.err ||
+  fail "interrupted screen: $(cat part.err)"
+n=$(($(wc -l < part.csv) - 1))
+[ "$n" -ge 1 ] && [ "$n" -lt 124 ] || fail "interrupted screen: $n rows"
+cmp -s <(head -n $((n + 1)) full.csv) part.csv || fail "the interrupted screen's rows are not the uninterrupted run's first $n"
+expect_rc 0 "$vsgrid" screen im "$inha/library.mol2.gz" "${flex[@]}" -o part.csv --resume --quiet
+cmp -s full.csv part.csv || fail "interrupted + --resume differs from the uninterrupted screen"
+
+echo "$fails failure(s)"
+exit $((fails > 0))
