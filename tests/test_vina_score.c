@@ -164,6 +164,14 @@ static void test_chain(void)
                    "NELEMENTS 8 8 8\nCENTER 2 1 0.5\n");
         for (int k = 0; k < 9 * 9 * 9; k++) fprintf(f, "0\n");
         fclose(f);
+        t = NULL; /* every value 0: no receptor near the box, refused (issue 27) */
+        CHECK_STATUS(vsg_vina_target_maps(prefix, VSG_VINA_SCORING_VINA, &t), VSG_E_DATA);
+        CHECK_CONTAINS(vsg_last_error(), "is 0");
+        f = fopen(mpath, "wb");
+        fprintf(f, "GRID_PARAMETER_FILE NULL\nGRID_DATA_FILE NULL\nMACROMOLECULE NULL\nSPACING 0.5\n"
+                   "NELEMENTS 8 8 8\nCENTER 2 1 0.5\n1e-9\n"); /* one node not 0: a map set */
+        for (int k = 1; k < 9 * 9 * 9; k++) fprintf(f, "0\n");
+        fclose(f);
         t = NULL;
         CHECK_STATUS(vsg_vina_target_maps(prefix, VSG_VINA_SCORING_VINA, &t), VSG_OK);
         if (t) { /* box x 0..4, y −1..3, z −1.5..2.5: atom 5 (z 1) in; atom 1 x 0 on the face */
@@ -173,8 +181,8 @@ static void test_chain(void)
         }
         f = fopen(mpath, "wb");
         fprintf(f, "GRID_PARAMETER_FILE NULL\nGRID_DATA_FILE NULL\nMACROMOLECULE NULL\nSPACING 0.25\n"
-                   "NELEMENTS 8 8 8\nCENTER 2 1 0\n");
-        for (int k = 0; k < 9 * 9 * 9; k++) fprintf(f, "0\n");
+                   "NELEMENTS 8 8 8\nCENTER 2 1 0\n1e-9\n");
+        for (int k = 1; k < 9 * 9 * 9; k++) fprintf(f, "0\n");
         fclose(f);
         t = NULL;
         CHECK_STATUS(vsg_vina_target_maps(prefix, VSG_VINA_SCORING_VINA, &t), VSG_OK);

@@ -29,7 +29,7 @@ static const char usage[] =
     "                                a receptor's whole map set: AutoDock4 (as autogrid4) or\n"
     "                                Vina / Vinardo (as vina --write_maps); --elec pb\n"
     "  dock PREFIX LIGAND -o OUT.pdbqt\n"
-    "                                dock a flexible ligand into a Vina map set (CPU)\n"
+    "                                dock a flexible ligand into a Vina map set (GPU, else CPU)\n"
     "  prepare IN.pdb|IN.cif -o OUT.pqr|OUT.pdbqt\n"
     "                                receptor preparation: hydrogens, protonation, AMBER/PARSE\n"
     "                                or Gasteiger charges, HETATM groups kept (as pdb2pqr)\n"
@@ -53,7 +53,9 @@ static const char usage[] =
     "\n"
     "Units: Å, e, kT/e (PB potentials), kcal/mol and kT (energies); 298.15 K by default.\n"
     "Exit codes: 0 ok, 1 other failure, 2 usage, 3 bad input, 4 memory limit, 5 GPU,\n"
-    "            6 not converged, 7 not in this build.\n";
+    "            6 not converged, 7 not in this build, 8 nothing scored inside the grid (a\n"
+    "            screen) or a pose outside the box (dock), 130 a screen interrupted (its rows\n"
+    "            are whole: --resume goes on).\n";
 
 int main(int argc, char **argv)
 {

@@ -25,7 +25,7 @@ vsg_status vsg_pb_map_fill(const vsg_molecule *rec, const vsg_pb_params *p, doub
         if (vsg_molecule_atom(rec, i, &a) == VSG_OK && a.charge != 0.0) charged++;
     if (charged == 0)
         return vsg_fail(VSG_E_DATA, "%s: every atom charge is 0, so its PB potential is 0 everywhere: give the "
-                        "receptor partial charges (e.g. prepare_receptor4.py or pdb2pqr) or leave out --elec pb",
+                        "receptor partial charges ('vsgrid prepare REC.pdb -o REC.pdbqt', or pdb2pqr) or leave out --elec pb",
                         vsg_molecule_source(rec));
 
     /* the map's own lattice as an explicit box: the fine level has the same nodes (odd counts) */

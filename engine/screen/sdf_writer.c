@@ -138,26 +138,62 @@ static int has_item(const char *t, size_t n, const char *key)
     return 0;
 }
 
+/* Which molfile atom each of the record's atoms is, for a V2000 record whose non-polar hydrogens
+ * were merged for scoring (fewer atoms than its molfile): an atom's line in the file less the
+ * record's first line and its 4 header lines. idx gets n entries; 0 when the lines do not give
+ * increasing atoms of the molfile (then the lists are left out). */
+static int molfile_index(const vsg_ligand *lig, int ntext, int *idx)
+{
+    size_t i = 0;
+    for (int line = 0; line < 3 && i < lig->text_len; i++)
+        if (lig->text[i] == '\n') line++;
+    if (i + 39 > lig->text_len || memcmp(lig->text + i + 34, "V2000", 5)) return 0;
+    for (int k = 0; k < lig->natoms; k++) {
+        idx[k] = (int)(lig->atoms[k].line - lig->line - 4);
+        if (idx[k] < 0 || idx[k] >= ntext || (k && idx[k] <= idx[k - 1])) return 0;
+    }
+    return 1;
+}
+
 /* RDKit's atom property lists (atom.dprop.PartialCharge, atom.prop.AutoDockType): the charges the
- * record was scored with and its AutoDock types, in the molfile's atom order. Left out when the
- * molfile's atom count is not the record's (hydrogens merged for scoring), the input already has
- * the item, or the record has no charges / untyped atoms. */
+ * record was scored with and its AutoDock types, in the molfile's atom order. When its non-polar
+ * hydrogens were merged for scoring, each carbon carries its hydrogens' charge (as scored) and the
+ * hydrogens 0 and type H, so the list still covers every atom and sums to the molecule's charge.
+ * Left out when the input already has the item, the record has no charges / untyped atoms, or its
+ * atoms cannot be matched to the molfile's. */
 static void write_atom_lists(FILE *f, const vsg_ligand *lig, int from_text)
 {
     if (lig->natoms < 1) return;
-    if (from_text && text_atoms(lig->text, lig->text_len) != lig->natoms) return;
+    const int ntext = from_text ? text_atoms(lig->text, lig->text_len) : lig->natoms;
+    if (ntext < lig->natoms) return;
+    int *idx = malloc(sizeof *idx * (size_t)lig->natoms);
+    if (!idx) return;
+    int ok = 1;
+    if (ntext == lig->natoms)
+        for (int k = 0; k < lig->natoms; k++) idx[k] = k;
+    else
+        ok = molfile_index(lig, ntext, idx);
     int charged = lig->has_charges, typed = 1;
     for (int i = 0; i < lig->natoms; i++) charged |= lig->atoms[i].charge != 0.0, typed &= lig->atoms[i].ad_type[0] != 0;
-    if (charged && !(from_text && has_item(lig->text, lig->text_len, "<atom.dprop.PartialCharge>"))) {
+    if (ok && charged && !(from_text && has_item(lig->text, lig->text_len, "<atom.dprop.PartialCharge>"))) {
         fputs("> <atom.dprop.PartialCharge>\n", f);
-        for (int i = 0; i < lig->natoms; i++) fprintf(f, "%s%.6g", i ? " " : "", lig->atoms[i].charge);
+        for (int i = 0, k = 0; i < ntext; i++) {
+            const int here = k < lig->natoms && idx[k] == i;
+            fprintf(f, "%s%.6g", i ? " " : "", here ? lig->atoms[k].charge : 0.0);
+            k += here;
+        }
         fputs("\n\n", f);
     }
-    if (typed && !(from_text && has_item(lig->text, lig->text_len, "<atom.prop.AutoDockType>"))) {
+    if (ok && typed && !(from_text && has_item(lig->text, lig->text_len, "<atom.prop.AutoDockType>"))) {
         fputs("> <atom.prop.AutoDockType>\n", f);
-        for (int i = 0; i < lig->natoms; i++) fprintf(f, "%s%s", i ? " " : "", lig->atoms[i].ad_type);
+        for (int i = 0, k = 0; i < ntext; i++) {
+            const int here = k < lig->natoms && idx[k] == i;
+            fprintf(f, "%s%s", i ? " " : "", here ? lig->atoms[k].ad_type : "H");
+            k += here;
+        }
         fputs("\n\n", f);
     }
+    free(idx);
 }
 
 vsg_status vsg_sdf_write_record(FILE *f, const vsg_ligand *lig, const vsg_sdf_tag *tags, int ntags)

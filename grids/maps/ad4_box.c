@@ -69,8 +69,9 @@ vsg_status vsg_ad4_gpf_for_box(const vsg_molecule *rec, const char *receptor_pat
     for (size_t i = 0; i < na; i++) {
         if (vsg_molecule_atom(rec, i, &a) != VSG_OK) continue;
         if (!a.ad_type[0])
-            return vsg_fail(VSG_E_DATA, "%s:%d: atom '%s' has no AutoDock type (a PDBQT receptor is needed)",
-                            vsg_molecule_source(rec), a.line, a.name);
+            return vsg_fail(VSG_E_DATA, "%s:%d: atom '%s' has no AutoDock type (a PDBQT receptor is needed: make one "
+                            "with 'vsgrid prepare %s -o REC.pdbqt')", vsg_molecule_source(rec), a.line, a.name,
+                            vsg_molecule_source(rec));
         int seen = 0;
         for (int j = 0; j < out->n_receptor_types && !seen; j++) seen = !strcmp(out->receptor_types[j], a.ad_type);
         if (seen) continue;

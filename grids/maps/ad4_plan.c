@@ -66,8 +66,8 @@ vsg_status ad4_plan_make(const vsg_molecule *rec, const vsg_gpf *gpf, const vsg_
         const vsg_atom *a = &rec->atoms[i];
         if (!a->ad_type[0]) {
             ad4_plan_free(pl);
-            return vsg_fail(VSG_E_DATA, "%s:%d: atom has no AutoDock type (AutoDock4 maps need a PDBQT receptor)",
-                            rec->source, a->line);
+            return vsg_fail(VSG_E_DATA, "%s:%d: atom has no AutoDock type (AutoDock4 maps need a PDBQT receptor: make one "
+                            "with 'vsgrid prepare %s -o REC.pdbqt')", rec->source, a->line, rec->source);
         }
         const vsg_ad4_atom_par *pa = vsg_ad4_params_find(p, a->ad_type);
         if (!pa) {

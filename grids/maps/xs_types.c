@@ -201,8 +201,9 @@ vsg_status vsg_xs_assign(const vsg_molecule *m, vsg_xs_type *types)
         const vsg_atom *a = &m->atoms[i];
         at[i].x = a->x, at[i].y = a->y, at[i].z = a->z;
         if (!a->ad_type[0])
-            st = vsg_fail(VSG_E_DATA, "%s:%d: atom %zu (%s) has no AutoDock type: XS types need a PDBQT receptor",
-                          m->source, a->line, i + 1, a->name);
+            st = vsg_fail(VSG_E_DATA, "%s:%d: atom %zu (%s) has no AutoDock type: XS types need a PDBQT receptor: make "
+                          "one with 'vsgrid prepare %s -o REC.pdbqt' (or prepare_receptor4.py)",
+                          m->source, a->line, i + 1, a->name, m->source);
         else if (classify(a->ad_type, &at[i]) != 0)
             st = vsg_fail(VSG_E_DATA, "%s:%d: atom %zu (%s): AutoDock type '%s' has no XS equivalent", m->source,
                           a->line, i + 1, a->name, a->ad_type);

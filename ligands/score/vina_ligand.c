@@ -137,8 +137,11 @@ static vsg_status build_model(const vsg_ligand *lig, const vsg_torsions *tor, vs
     for (int i = 0; i < n; i++) {
         const char *t = lig->atoms[i].ad_type;
         if (!kind_of(t, &k[i])) {
-            st = model_fail(lig, VSG_E_DATA, i, "no XS type for AutoDock type ",
-                            t[0] ? t : "(none)");
+            char why[200];
+            snprintf(why, sizeof why, "%s: Vina has no atom type (no map, no parameters) for it; it types ligands of "
+                     "H C N O F P S Cl Br I and the metals Mg Ca Mn Fe Zn: leave the molecule out or replace the atom",
+                     t[0] ? t : "(none)");
+            st = model_fail(lig, VSG_E_DATA, i, "no XS type for AutoDock type ", why);
             goto done;
         }
         L->xyz[3 * i] = lig->atoms[i].x, L->xyz[3 * i + 1] = lig->atoms[i].y, L->xyz[3 * i + 2] = lig->atoms[i].z;

@@ -16,6 +16,7 @@
  * Open Babel's charge models keep their results inside one shared plugin object, so calls
  * are serialised with a mutex; C++ exceptions never cross into C.
  */
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <vector>
@@ -125,8 +126,22 @@ extern "C" vsg_status vsg_ligand_gasteiger(vsg_ligand *lig)
         OBChargeModel *model = static_cast<OBChargeModel *>(OBPlugin::GetPlugin("charges", "gasteiger"));
         if (!model)
             return vsg_fail(VSG_E_UNSUPPORTED, "Open Babel has no 'gasteiger' charge model (plugins not found?)");
-        if (!model->ComputeCharges(mol))
+        if (!model->ComputeCharges(mol)) {
+            /* name the atom that most likely stopped it: an element Gasteiger-Marsili has no parameters for */
+            static const char *const known[] = {"H", "C", "N", "O", "S", "P", "F", "Cl", "Br", "I", nullptr};
+            for (int i = 0; i < lig->natoms; i++) {
+                const vsg_lig_atom *a = &lig->atoms[i];
+                bool ok = false;
+                for (int k = 0; known[k] && !ok; k++) ok = !strcmp(a->element, known[k]);
+                if (!ok)
+                    return vsg_fail(VSG_E_DATA,
+                                    "no Gasteiger charges: atom %d ('%s', line %d) is %s, which the Gasteiger-Marsili "
+                                    "method has no parameters for (it covers H C N O S P F Cl Br I): leave the "
+                                    "molecule out, or give its charges in the file (--charges file)",
+                                    i + 1, a->name, a->line, a->element[0] ? a->element : "an unknown element");
+            }
             return vsg_fail(VSG_E_DATA, "Open Babel could not compute Gasteiger charges for this molecule");
+        }
         if ((int)mol.NumAtoms() != lig->natoms)
             return vsg_fail(VSG_E_DATA, "Open Babel changed the atom count (%u, expected %d)", mol.NumAtoms(),
                             lig->natoms);

@@ -67,3 +67,17 @@ def test_stopped_screen_resumes(tmp_path, vina_maps):
     assert len(read_csv(part)) < 124  # whole rows of a prefix (here none: stopped before the first chunk)
     vsgrid.screen(vina_maps, lib, scoring="vina", output=str(part), resume=True)
     assert open(part).read() == open(full).read()
+
+
+def test_dock_one_record_of_several(tmp_path, vina_maps):
+    two = tmp_path / "two.pdbqt"
+    text = open(BIOTIN).read()
+    two.write_text(text + text)
+    with pytest.raises(vsgrid.ArgumentError, match="more than one record"):
+        vsgrid.dock(vina_maps, str(two), **QUICK)
+    with pytest.raises(vsgrid.ArgumentError, match="no record 3 .the file has 2"):
+        vsgrid.dock(vina_maps, str(two), record=3, **QUICK)
+    one = vsgrid.dock(vina_maps, BIOTIN, **QUICK)
+    second = vsgrid.dock(vina_maps, str(two), record=2, **QUICK)
+    assert second.record == 2 and second.poses[0].score == one.poses[0].score
+    assert len(vsgrid.dock(vina_maps, str(two), all_records=True, **QUICK)) == 2

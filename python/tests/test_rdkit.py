@@ -52,7 +52,7 @@ def test_rdkit_gasteiger_when_no_charges(vina_maps):
 def test_rdkit_dock_and_pose_back(posed_sdf, vina_maps):
     m = mols(posed_sdf)[0]
     a = vsgrid.dock(vina_maps, m, search="fast", device="cpu", seed=5, poses=1)
-    b = vsgrid.dock(vina_maps, posed_sdf, search="fast", device="cpu", seed=5, poses=1)
+    b = vsgrid.dock(vina_maps, posed_sdf, record=1, search="fast", device="cpu", seed=5, poses=1)  # its first pose
     assert a.poses[0].score["total"] == b.poses[0].score["total"]
     placed = a.to_rdkit(m)
     xyz = placed.GetConformer().GetPositions()

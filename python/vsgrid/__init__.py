@@ -1816,16 +1816,19 @@ class DockResult:
 
 
 def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9, scoring="vina",
-         exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False):
+         exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False, record=None):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
     ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s) or "vina" (the
     presets; ``exhaustiveness`` and ``steps`` override them), ``device`` "auto" (the GPU when usable), "cpu", "gpu", or a GPU
     number or list of them (the records shared among them by cost).
     ``ligand``: a file (SDF, MOL2, PDBQT) or an RDKit molecule (written to a temporary SDF with
-    its partial charges). Returns a :class:`DockResult` of the first record, or with
-    ``all_records`` a list of them (record i docked with seed + i, as `vsgrid screen
-    --placement flexible`)."""
+    its partial charges). Returns a :class:`DockResult` of its one record (``record``: the
+    1-based record of a multi-record file; a file of several records without it raises
+    :class:`ArgumentError`, as `vsgrid dock` exits 2), or with ``all_records`` a list of them
+    (record i docked with seed + i, as `vsgrid screen --placement flexible`). A best pose outside
+    the maps' box or touching no receptor atom raises :class:`DataError` (a row's ``error`` with
+    ``all_records``); later such poses are dropped (vsg_dock_pose_check)."""
     p = _lib.DockParams()
     _L.vsg_dock_params_default(ctypes.byref(p))
     _check(_L.vsg_dock_params_preset(ctypes.byref(p), str(search).encode()))
@@ -1855,13 +1858,28 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
             r = _Reader([path], keep_text=True)
             ligs = []
             try:
+                extra, seen = [], 0
                 for lig in r:
+                    seen += 1
+                    if not all_records and record is not None and seen < int(record):
+                        extra.append(lig)  # released below with the others
+                        continue
+                    if not all_records and ligs:  # a second record: which one was meant?
+                        extra.append(lig)
+                        break
                     ligs.append(lig)
                     # polar hydrogens a file without hydrogens left out, as `vsgrid dock` adds them
                     # (a warning names the record; the added atoms follow the record's own)
                     _complete_hydrogens(lig)
-                    if not all_records:
+                    if not all_records and record is not None:
                         break
+                for lig in extra:
+                    _L.vsg_ligand_release(ctypes.byref(lig))
+                if not all_records and record is None and len(extra):
+                    raise ArgumentError(-5, "%s holds more than one record: dock docks one; pass record=N, or "
+                                        "all_records=True to dock them all" % path)
+                if not ligs and record is not None:
+                    raise ArgumentError(-5, "%s: no record %d (the file has %d)" % (path, int(record), seen))
                 if not ligs:
                     raise FormatError(-2, "%s: no record" % path)
                 ok = [lg for lg in ligs if lg.status == 0]
@@ -1871,7 +1889,8 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
                 msgs = ((ctypes.c_char * 256) * max(n, 1))()
                 if n:
                     arr = (ctypes.POINTER(_lib.Ligand) * n)(*[ctypes.pointer(lg) for lg in ok])
-                    seeds = (ctypes.c_uint64 * n)(*[(int(seed) + lg.index) & 0xFFFFFFFFFFFFFFFF for lg in ok])
+                    seeds = (ctypes.c_uint64 * n)(*[(int(seed) + (lg.index if all_records else 0)) & 0xFFFFFFFFFFFFFFFF
+                                                   for lg in ok])  # one record: seed, as `vsgrid dock --seed`
                     _check(_L.vsg_dock_batch(t, arr, n, seeds, ctypes.byref(p), dev, res, status, msgs))
                 k = 0
                 for lg in ligs:
