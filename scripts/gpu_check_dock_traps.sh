@@ -38,7 +38,7 @@ fi
 
 V=$B/new/vsgrid
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee -a "$B/logs/summary.txt"
-log "commit: $(git rev-parse --short HEAD 2>/dev/null || echo '?')  date: $(date -u +%F)"
+log "commit: ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}  date: $(date -u +%F)"
 (cd "$B/new" && ctest -L gpu --output-on-failure -j 4 > "$B/logs/ctest_gpu.log" 2>&1); log "ctest -L gpu: exit $? ($(grep -c 'Passed' "$B/logs/ctest_gpu.log") passed)"
 (cd "$B/new" && ctest -R 'cli_dock|cli_screen_flexible|test_polar' --output-on-failure -j 4 > "$B/logs/ctest_dock.log" 2>&1)
 log "ctest cli_dock*, cli_screen_flexible, test_polar_hydrogens: exit $? ($(grep -c 'Passed' "$B/logs/ctest_dock.log") passed)"
@@ -62,7 +62,7 @@ for s in fast balanced; do
     rc=$?
     t1=$(date +%s.%N)
     n=$(($(wc -l < "$W/inha_${s}_$b.csv") - 1))
-    log "$(printf 'INHA flexible %-8s %-3s: exit %d, %d rows, %.2f s, %.0f records/s' $s $b $rc $n "$(echo "$t1 - $t0" | bc)" "$(echo "$n / ($t1 - $t0)" | bc -l)")"
+    log "$(awk -v s=$s -v b=$b -v rc=$rc -v n=$n -v t0="$t0" -v t1="$t1" 'BEGIN { printf "INHA flexible %-8s %-3s: exit %d, %d rows, %.2f s, %.0f records/s", s, b, rc, n, t1 - t0, n / (t1 - t0) }')"
   done
   if [ -f "$W/inha_${s}_old.csv" ]; then
     same=$(paste -d'|' <(cut -d, -f1-13 "$W/inha_${s}_new.csv") <(cut -d, -f1-13 "$W/inha_${s}_old.csv") | awk -F'|' '$1 == $2' | wc -l)
