@@ -232,8 +232,8 @@ static void row_status(const flex_row *r, const char **status, char *msg, size_t
     if (!r->ok) {
         *status = r->code;
         snprintf(msg, len, "%s", r->message);
-    } else if (r->off) {
-        *status = VSG_LIG_OUTSIDE;
+    } else if (r->off) { /* outside the box or away from the receptor; inside but repulsive: no pose */
+        *status = r->s.outside > 0 || r->s.inter == 0 ? VSG_LIG_OUTSIDE : VSG_LIG_NO_POSE;
         snprintf(msg, len, "%s", r->message);
     } else {
         *status = "ok";

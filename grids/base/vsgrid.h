@@ -1664,11 +1664,13 @@ vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *lig
                           char (*message)[256]);
 /* Whether pose k of r (docked into t) means what its score says (ligands/dock/dock_check.c).
  * VSG_OK; VSG_E_DATA when heavy atoms of the pose lie outside the maps' box (its score is then
- * Vina's out-of-box penalty: a box too small for the ligand) or the pose touches no receptor
+ * Vina's out-of-box penalty: a box too small for the ligand), its intermolecular energy is
+ * repulsive (> 0: the ligand does not fit the box or the pocket) or the pose touches no receptor
  * atom (its intermolecular term is exactly 0: every map is 0 where it lies); msg (len bytes, may
  * be NULL) says which, with the box's size and the ligand's span, and the command that makes
  * maps that work. VSG_E_ARG for NULL or k out of range. `vsgrid dock` exits 8 on it, flexible
- * screens give the row status outside, Python's dock raises. */
+ * screens give the row status outside (no_pose for a repulsive pose inside the box), Python's
+ * dock raises. */
 vsg_status vsg_dock_pose_check(const vsg_vina_target *t, const vsg_dock_result *r, int k, char *msg, size_t len);
 
 /* ---- a screen as one call (engine/screen/screen_job.c) ------------------------------------ */

@@ -1,7 +1,8 @@
 /* dock_check.c — whether a docked pose means what its score says. Two poses look scored but are
  * not: one with heavy atoms outside the maps' box, whose score is mostly Vina's out-of-box
- * penalty (a box too small for the ligand: "best 24777464 kcal/mol"), and one that touches no
- * receptor atom, whose intermolecular term is exactly 0 because every map is 0 where it lies (a
+ * penalty (a box too small for the ligand: "best 24777464 kcal/mol"), one whose intermolecular
+ * energy is still repulsive (a box or pocket the ligand does not fit: "best +26.7"), and one that
+ * touches no receptor atom, whose intermolecular term is exactly 0 because every map is 0 where it lies (a
  * box beyond the receptor's 8 Å cutoff: "best 0.000"). `vina` itself refuses the first; the
  * second it reports. vsgrid reports neither as a result: the command, the screen row and Python
  * all take this one rule. */
@@ -38,6 +39,15 @@ vsg_status vsg_dock_pose_check(const vsg_vina_target *t, const vsg_dock_result *
                      "its score is Vina's out-of-box penalty; make maps whose box holds the ligand "
                      "(vsgrid maps REC --around LIG --padding 8, or a larger --box)",
                      p->score.outside, box.size[0], box.size[1], box.size[2], pose_span(r, p->xyz));
+        return VSG_E_DATA;
+    }
+    if (p->score.inter > 0) { /* the search's best still clashes: no room for the ligand */
+        if (msg && len)
+            snprintf(msg, len,
+                     "the pose clashes with the receptor (intermolecular energy %+.1f kcal/mol, repulsive): the ligand "
+                     "does not fit the maps' box (%.1f x %.1f x %.1f A; the ligand spans %.1f A) or the pocket; make "
+                     "maps whose box holds it (vsgrid maps REC --around LIG --padding 8)",
+                     p->score.inter, box.size[0], box.size[1], box.size[2], pose_span(r, p->xyz));
         return VSG_E_DATA;
     }
     if (p->score.inter == 0) {
