@@ -54,6 +54,11 @@ vsg_status build_molecule(const vsg_ligand *lig, OpenBabel::OBMol &mol)
         atom->SetAtomicNum(z);
         atom->SetVector(src.x, src.y, src.z);
         atom->SetFormalCharge(src.formal);
+        /* The partial charges stay 0 before the iteration (Open Babel's Gasteiger starts from them
+         * and does not seed formal charges), so a charged molecule's charges add up to 0 as
+         * Open Babel's and AutoDockTools' Gasteiger charges do (the AD4 calibration's); RDKit's and
+         * Meeko's, seeded with formal charges, add up to the molecule's charge. vsgrid prepare
+         * spreads the formal charge of receptor HETATM groups itself (prep_spread_formal_charges). */
         any_hydrogen |= z == 1;
     }
     for (int e = 0; e < lig->nbonds; e++) {

@@ -2,7 +2,10 @@
  * one in-memory file (vsg_ligand_reader_open_memory, no temporary files) in each format, or
  * in the one format named by VSG_FUZZ_FORMAT (sdf, mol2, pdbqt, pdb), with text kept and a
  * small atom limit so that the too-many-atoms path is reached too. Every record is walked:
- * counts, indices and statuses must agree, atoms and bonds must lie inside their arrays.
+ * counts, indices and statuses must agree, atoms and bonds must lie inside their arrays; each
+ * record's copy then gets its missing polar hydrogens (vsg_ligand_complete_hydrogens: the added
+ * atoms and bonds must stay consistent) and is written as SDF (the molfile perception of
+ * elements, bonds and formal charges, engine/screen/molfile_chemistry.c).
  * VSG_FUZZ_FORMAT=gz: the bytes are a gzip file, read from disk as in.sdf.gz and in.mol2.gz (the
  * inflater: ISA-L or zlib, as built). Built by tests/fuzz/CMakeLists.txt (with the mutation
  * driver, fuzz_driver.c, or with libFuzzer: VSG_FUZZ=ON under clang); run by scripts/fuzz.sh and
@@ -14,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/screen/screen.h"
 #include "ligands/ligand.h"
 #include "ligands/readers/ligand_reader.h"
 
@@ -72,6 +76,24 @@ static void read_as(const uint8_t *data, size_t size, vsg_ligand_format fmt, con
         if (lig.text && lig.text_len != strlen(lig.text) && memchr(lig.text, '\0', lig.text_len) == NULL) abort();
         if (lig.status != VSG_OK) failed++;
         if (vsg_ligand_copy(&copy, &lig) != VSG_OK) abort();
+        if (copy.status == VSG_OK) { /* polar hydrogens added, then the record as SDF */
+            int added = 0, before = copy.natoms;
+            vsg_status hs = vsg_ligand_complete_hydrogens(&copy, &added, 0);
+            if (hs != VSG_OK && hs != VSG_E_DATA && hs != VSG_E_NOMEM) abort();
+            if (hs == VSG_OK && copy.natoms != before + added) abort();
+            for (i = 0; i < copy.nbonds; i++)
+                if (copy.bonds[i].a < 0 || copy.bonds[i].a >= copy.natoms || copy.bonds[i].b < 0 ||
+                    copy.bonds[i].b >= copy.natoms)
+                    abort();
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&buf, &len);
+            if (m) {
+                vsg_sdf_write_record(m, &copy, NULL, 0);
+                fclose(m);
+            }
+            free(buf);
+        }
         n++;
         if (!path && n > size + 1) abort(); /* every record consumes at least one line */
     }
