@@ -68,5 +68,16 @@ grep -q "no receptor atom within 8 A of the box" far.err || fail "far box: no er
 "$vsgrid" maps "$rec" --around "$src/data/biotin.pdbqt" --types C_H --quiet -o near > near.out 2> near.err
 grep -q "no receptor atom" near.err && fail "the biotin site's box warned that no receptor atom is near"
 
+# a legacy PDBQT's metal written as its PDB element name in capitals (ZN, as AutoDock-GPU's own
+# receptors have it): read as Zn with one warning, the maps those of the file that says Zn (issue 28)
+{ grep -v '^END' "$rec"; printf 'HETATM 9999 ZN    ZN A 900      10.734   2.033 -11.537  1.00  0.00     2.000 Zn\n'; } > zn.pdbqt
+sed 's/ Zn$/ ZN/' zn.pdbqt > zn_legacy.pdbqt
+expect_rc 0 "$vsgrid" maps zn.pdbqt --box "$box" --types C_H,N_A --quiet -o zn
+expect_rc 0 "$vsgrid" maps zn_legacy.pdbqt --box "$box" --types C_H,N_A --quiet -o znl
+grep -q "AutoDock type 'ZN' read as 'Zn'" err.txt || fail "legacy ZN: no warning: $(cat err.txt)"
+for t in C_H N_A; do
+  cmp -s <(tail -n +7 zn.$t.map) <(tail -n +7 znl.$t.map) || fail "legacy ZN: the $t map differs from Zn's"
+done
+
 [ "$fails" = 0 ] && echo "cli_maps: ok"
 exit $((fails > 0))

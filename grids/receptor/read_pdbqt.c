@@ -83,6 +83,22 @@ static vsg_status parse_atom(const char *line, size_t len, vsg_atom *a, const ch
     if (n <= 2) {
         copy_field(a->ad_type, sizeof a->ad_type, s, n);
         a->radius = vsg_radius_for_ad_type(a->ad_type);
+        /* Legacy PDBQT writes metals and halogens as PDB element names in capitals (AutoDock-GPU's
+         * own receptors: CA, FE, ZN); autogrid4 reads them as its Ca, Fe, Zn, so vsgrid does too
+         * (Vina types them Met_D), once with a warning. NA stays AutoDock's acceptor nitrogen. */
+        static const char *const legacy[][2] = {{"CA", "Ca"}, {"FE", "Fe"}, {"ZN", "Zn"}, {"MG", "Mg"},
+                                               {"MN", "Mn"}, {"CL", "Cl"}, {"BR", "Br"}};
+        for (size_t k = 0; k < sizeof legacy / sizeof legacy[0]; k++) /* never AutoDock types as written */
+            if (!strcmp(a->ad_type, legacy[k][0])) {
+                static _Thread_local const char *warned_path;
+                if (warned_path != path)
+                    vsg_warn("%s:%d: AutoDock type '%s' read as '%s' (a legacy PDBQT's element name in capitals, as "
+                             "autogrid4 reads it); further such atoms of this file are read so without a warning",
+                             path, ln, legacy[k][0], legacy[k][1]);
+                warned_path = path;
+                snprintf(a->ad_type, sizeof a->ad_type, "%s", legacy[k][1]);
+                a->radius = vsg_radius_for_ad_type(a->ad_type);
+            }
     }
     if (n > 2 || a->radius <= 0.0) {
         size_t nn;
