@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu_check_dock_traps.sh — issue 27 on a GPU machine, from the repository root:
-#     PART=build|check bash scripts/gpu_check_dock_traps.sh [OLD_SOURCE.tar.gz]
+#     PART=build|check|final bash scripts/gpu_check_dock_traps.sh [OLD_SOURCE.tar.gz]
 # build: configures and builds this tree (CUDA, Release) in $B/new and, when an older source
 #   tarball is given, that tree in $B/old (the baseline), both outside the carried tree.
 # check: the GPU tests (ctest -L gpu) and the docking CLI tests on this build; the traps on the
@@ -9,6 +9,7 @@
 #   of DUD-E INHA (LIB_DIR: actives_final/decoys_final.mol2.gz) at fast and balanced, new and old
 #   build on the same GPU (records/s, rows compared); the demo's 124 records at fast and balanced
 #   (ROC AUC). Prints one table; logs and CSVs under $OUT (when set) as dock_traps_gpu.tgz.
+# final: ctest -L gpu one test at a time, the docking trap tests and the 6 A box on the GPU.
 set -u
 B=${B:-/tmp/vsg27}
 LIB_DIR=${LIB_DIR:-.bench_data}
@@ -37,6 +38,18 @@ if [ "$PART" = build ]; then
 fi
 
 V=$B/new/vsgrid
+if [ "$PART" = final ]; then # the GPU tests one at a time (their memory checks), the traps on the GPU
+  nvidia-smi --query-gpu=name --format=csv,noheader
+  (cd "$B/new" && ctest -L gpu --output-on-failure -j 1 > "$B/logs/ctest_gpu_serial.log" 2>&1); echo "ctest -L gpu (serial): exit $?"
+  grep -E "tests passed|\*\*\*" "$B/logs/ctest_gpu_serial.log"
+  (cd "$B/new" && ctest -R 'cli_dock_traps|cli_dock$|cli_screen_flexible' --output-on-failure > "$B/logs/ctest_traps.log" 2>&1); echo "traps: exit $?"
+  grep -E "tests passed|\*\*\*|FAIL" "$B/logs/ctest_traps.log"
+  mkdir -p "$B/fin" && "$V" maps data/inha/receptor.pdbqt --scoring vina --around data/inha/crystal_ligand.mol2 -o "$B/fin/m" --quiet
+  c=$(awk '/^CENTER/ { print $2 "," $3 "," $4; exit }' "$B/fin/m.C_H.map")
+  "$V" maps data/inha/receptor.pdbqt --scoring vina --box "$c,6,6,6" -o "$B/fin/small" --quiet
+  "$V" dock "$B/fin/small" data/inha/crystal_ligand.mol2 --search fast -o "$B/fin/s.pdbqt"; echo "GPU dock in a 6 A box: exit $? (want 8)"
+  exit 0
+fi
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee -a "$B/logs/summary.txt"
 log "commit: ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}  date: $(date -u +%F)"
 (cd "$B/new" && ctest -L gpu --output-on-failure -j 4 > "$B/logs/ctest_gpu.log" 2>&1); log "ctest -L gpu: exit $? ($(grep -c 'Passed' "$B/logs/ctest_gpu.log") passed)"
