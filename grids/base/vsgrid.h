@@ -708,6 +708,14 @@ vsg_status vsg_vina_map_write(const vsg_grid *g, const char *path, const char *m
  * as vsg_vina_map_write). VSG_E_ARG also for another scoring value. */
 vsg_status vsg_vina_map_write_scored(const vsg_grid *g, const char *path, const char *macromolecule, int scoring);
 
+/* A warning (vsg_warn; returns 1) when a receptor HETATM group (not a standard residue or water;
+ * 6 or more heavy atoms) sits at the box's centre (its centroid within a quarter of the box's size
+ * of the centre along each axis): a co-crystallised ligand left in the receptor fills the pocket,
+ * however the box was given. The group nearest the centre is named, with rec_name (NULL: the
+ * molecule's source) and who (the command, NULL: "box"). 0 when none (or a NULL argument). */
+int vsg_receptor_warn_box_group(const vsg_molecule *rec, const char *rec_name, const char *who, const double center[3],
+                                const double size[3]);
+
 /* ---- receptor map sets from a box (vsgrid maps) ----------------------------------------- */
 /* A whole gpf for an AutoDock4 map set on a box, as `vsgrid maps --scoring ad4` writes it beside
  * the maps (grids/maps/ad4_box.c): npts[k] = ceil(size[k]/spacing) made even (upwards: autogrid4

@@ -81,3 +81,25 @@ def test_dock_one_record_of_several(tmp_path, vina_maps):
     second = vsgrid.dock(vina_maps, str(two), record=2, **QUICK)
     assert second.record == 2 and second.poses[0].score == one.poses[0].score
     assert len(vsgrid.dock(vina_maps, str(two), all_records=True, **QUICK)) == 2
+
+
+def test_maps_warn_of_a_ligand_left_in_the_pocket(tmp_path):
+    import warnings
+    lines = [ln for ln in open(REC) if not ln.startswith("END")]
+    lig = [ln for ln in open(BIOTIN) if ln.startswith(("ATOM", "HETATM"))]
+    holo = tmp_path / "holo.pdbqt"
+    holo.write_text("".join(lines) + "".join("HETATM" + ln[6:17] + "BTN" + ln[20:] for ln in lig))
+    xyz = [[float(ln[30:38]), float(ln[38:46]), float(ln[46:54])] for ln in lig]
+    c = [sum(p[k] for p in xyz) / len(xyz) for k in range(3)]
+    vsgrid.capture_warnings()
+    try:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            vsgrid.maps(str(holo), box=c + [20, 20, 20], types=["C_H"], device="cpu")
+            assert any("HETATM group BTN" in str(x.message) for x in w)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            vsgrid.maps(REC, box=c + [20, 20, 20], types=["C_H"], device="cpu")
+            assert not any("HETATM group" in str(x.message) for x in w)
+    finally:
+        vsgrid.capture_warnings(False)

@@ -893,6 +893,8 @@ def maps(receptor, scoring="vina", box=None, around=None, padding=4.0, spacing=0
     if not xs:
         raise ValueError("types: no XS type")
     m = Molecule.read(receptor, prepare="pdbqt") if not isinstance(receptor, Molecule) else receptor
+    # a co-crystallised ligand left in the receptor at the box's centre: warned, as `vsgrid maps` does
+    _L.vsg_receptor_warn_box_group(m._h, None, b"maps", vb.center, vb.size)
     vp = _lib.VinaParams()
     _L.vsg_vina_params_default(ctypes.byref(vp))
     vp.scoring = sf[scoring]

@@ -373,6 +373,8 @@ _protos = {
     "vsg_vina_map_write": (_S, [_P, ctypes.c_char_p, ctypes.c_char_p]),
     "vsg_vina_map_write_scored": (_S, [_P, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int]),
     "vsg_dock_pose_check": (_S, [_P, _P, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]),
+    "vsg_receptor_warn_box_group": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p,
+                                                   ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_double)]),
     "vsg_screen_stop": (None, []),
     "vsg_screen_stop_requested": (ctypes.c_int, []),
     "vsg_screen_stop_reset": (None, []),
