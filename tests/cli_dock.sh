@@ -104,5 +104,17 @@ else
     skip_part "1IEP score against vina --score_only" "vina not installed"
   fi
 fi
+# --local-only (vina --local_only, issue 28): biotin's crystal pose minimised in place on bt: one
+# pose, near the input, scoring at or below the input pose, and the written pose rescores to it
+expect_rc 0 "$vsgrid" dock bt "$lig" --local-only --csv loc.csv -o loc.pdbqt --quiet
+[ "$(grep -c '^MODEL' loc.pdbqt)" = 1 ] || fail "--local-only wrote $(grep -c '^MODEL' loc.pdbqt) poses, not 1"
+expect_rc 0 "$vsgrid" screen bt "$lig" --scoring vina -o in.csv --quiet
+awk '/^MODEL/ { n++ } n == 1 && !/^(MODEL|ENDMDL)/' loc.pdbqt > loc1.pdbqt
+expect_rc 0 "$vsgrid" screen bt loc1.pdbqt --scoring vina -o loc_rescored.csv --quiet
+awk -F, -v a="$(sed -n 2p loc.csv | cut -d, -f2)" -v b="$(sed -n 2p in.csv | cut -d, -f6)" -v c="$(sed -n 2p loc_rescored.csv | cut -d, -f6)" \
+  -v r="$(sed -n 2p loc.csv | cut -d, -f9)" \
+  'BEGIN { d = a - c; if (d < 0) d = -d; exit !(a != "" && a <= b + 1e-9 && d < 0.0006 && r < 1.0) }' ||
+  fail "--local-only: score $(sed -n 2p loc.csv | cut -d, -f2), input $(sed -n 2p in.csv | cut -d, -f6), rescored $(sed -n 2p loc_rescored.csv | cut -d, -f6), moved $(sed -n 2p loc.csv | cut -d, -f9) A"
+
 [ "$fails" = 0 ] && echo "cli_dock: all checks passed"
 [ "$fails" = 0 ]

@@ -18,7 +18,8 @@
 static const char usage[] =
     "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo] [--search S]\n"
     "                   [--devices D] [--seed N] [--exhaustiveness N] [--steps N] [--poses K]\n"
-    "                   [--min-rmsd A] [--from-input] [--threads N] [--csv OUT.csv] [--json FILE]\n"
+    "                   [--min-rmsd A] [--from-input | --local-only] [--threads N] [--csv OUT.csv]\n"
+    "                   [--json FILE]\n"
     "                   [--record N] [--quiet] -o OUT.pdbqt|OUT.sdf[.gz]\n"
     "\n"
     "Docks one record of LIGAND (its only one, or --record N) into the Vina map set PREFIX.<XS type>.map (`vsgrid maps\n"
@@ -34,6 +35,9 @@ static const char usage[] =
     "                     LIGAND of several records is refused: `vsgrid screen PREFIX LIGAND\n"
     "                     --scoring vina --placement flexible` docks them all\n"
     "  --from-input       start every chain from the input pose instead of a random one\n"
+    "  --local-only       no search: the input pose minimised in place (vina --local_only), one\n"
+    "                     pose, on the CPU; with the crystal pose, tells a scoring function's\n"
+    "                     miss (its minimum scores worse than the docked pose) from a search's\n"
     "  --threads N        OpenMP threads (CPU search; default all)\n"
     "  -o OUT.pdbqt       the poses as MODEL/ENDMDL blocks with `REMARK VINA RESULT: score\n"
     "                     rmsd rmsd` (kcal/mol; heavy-atom RMSD to the best pose, twice) and the\n"
@@ -67,6 +71,7 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_dock_params_default(&p);
     int quiet = 0;
     long record = 0; /* --record N; 0: the file must hold one */
+    int local_only = 0;
     vsg_cli_dock_opts dopt;
     vsg_cli_dock_opts_init(&dopt, DEFAULT_SEARCH);
     vsg_args a = {argc, 1, argv, NULL, NULL};
@@ -110,6 +115,7 @@ int vsg_cmd_dock(int argc, char **argv)
             continue;
         }
         if (vsg_arg_is(&a, "--from-input")) { p.random_start = 0; continue; }
+        if (vsg_arg_is(&a, "--local-only")) { local_only = 1; continue; }
         if (vsg_arg_is(&a, "--quiet")) { quiet = 1; continue; }
         if (vsg_arg_is(&a, "--csv")) { if (!(csvpath = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "--json")) { if (!(json = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
@@ -185,7 +191,14 @@ int vsg_cmd_dock(int argc, char **argv)
         const uint64_t seed = p.seed;
         vsg_status rst = VSG_OK;
         char msg[1][256];
-        if ((st = vsg_dock_batch(t, one, 1, &seed, &p, device, &res, &rst, msg)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+        if (local_only) { /* the input pose minimised in place: the CPU's one BFGS */
+            rst = vsg_dock_local(t, &lig, &p, &res);
+            if (rst != VSG_OK) snprintf(msg[0], sizeof msg[0], "%s", vsg_last_error());
+            device = VSG_DEVICE_CPU;
+        } else if ((st = vsg_dock_batch(t, one, 1, &seed, &p, device, &res, &rst, msg)) != VSG_OK) {
+            rc = vsg_cli_fail(st);
+            goto done;
+        }
         if (rst != VSG_OK) {
             fprintf(stderr, "vsgrid dock: %s\n", msg[0]);
             rc = vsg_cli_exit_code(rst);

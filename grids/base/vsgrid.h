@@ -1654,6 +1654,14 @@ typedef struct {
 vsg_status vsg_dock_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *p,
                         vsg_dock_result *out);
 void vsg_dock_result_release(vsg_dock_result *r);
+/* Vina's --local_only: the input pose minimised in place (BFGS over position, orientation and
+ * torsions on the maps, from the record's own coordinates, Vina's (25 + atoms)/3 iterations or
+ * p->local_steps), no search; one pose with its `vina --score_only` terms, on the CPU. Tells a
+ * scoring function's miss (the crystal pose minimised scores worse than the docked one) from a
+ * search's. p may be NULL; exhaustiveness, steps, poses and seed are not used. Returns as
+ * vsg_dock_cpu. */
+vsg_status vsg_dock_local(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *p,
+                          vsg_dock_result *out);
 
 /* Docks n records at once, record i with seed seeds[i] (seeds NULL: p->seed + i), as vsg_dock_cpu
  * with that seed would run its search. VSG_DEVICE_GPU: on the GPU (gpu/dock/), one warp per Monte Carlo chain, the

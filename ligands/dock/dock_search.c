@@ -217,3 +217,57 @@ done:
     if (st != VSG_OK) vsg_dock_result_release(out);
     return st;
 }
+
+vsg_status vsg_dock_local(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *p, vsg_dock_result *out)
+{
+    if (!out) return vsg_fail(VSG_E_ARG, "vsg_dock_local: NULL argument");
+    memset(out, 0, sizeof *out);
+    if (!t || !lig) return vsg_fail(VSG_E_ARG, "vsg_dock_local: NULL argument");
+    if (!t->is_maps) return vsg_fail(VSG_E_ARG, "vsg_dock_local: the target must be a Vina map set (vsg_vina_target_maps)");
+    vsg_dock_params P;
+    vsg_status st = dock_params_resolve(p, &P);
+    if (st != VSG_OK) return st;
+    P.poses = 1;
+    const double t0 = vsg_now();
+    dock_prep d;
+    if ((st = dock_prepare(t, lig, &P, &d)) != VSG_OK) {
+        out->seconds = vsg_now() - t0;
+        return st;
+    }
+    /* the input pose (no move, no torsion change), minimised as a chain refines a kept minimum */
+    const dock_tree *tr = &d.tree;
+    dock_work w;
+    kept_list list = {0, NULL, NULL};
+    double *tors = calloc((size_t)tr->nrot + 1, sizeof *tors);
+    int have_work = 0;
+    if (!tors || !kept_list_init(&list, tr, 1)) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    if (st == VSG_OK && (st = dock_work_init(&w, tr, &d.en)) == VSG_OK) have_work = 1;
+    if (st == VSG_OK) {
+        dock_conf cur = {{0}, {1, 0, 0, 0}, tors};
+        memcpy(cur.pos, tr->origin0, sizeof cur.pos);
+        /* BFGS rounds of the search's length until the energy stops falling (a search's minimum is
+         * refined once; here the minimum itself is the answer) */
+        double e = dock_bfgs(&w, &cur, d.local_steps, DOCK_AUTHENTIC_CAP);
+        for (int round = 0; round < 20; round++) {
+            const double e2 = dock_bfgs(&w, &cur, d.local_steps, DOCK_AUTHENTIC_CAP);
+            const int better = e2 < e - 1e-6;
+            e = e2 < e ? e2 : e;
+            if (!better) break;
+        }
+        dock_conf_apply(tr, &cur, w.xyz);
+        kept_set(&list.k[0], tr, &cur, e, w.xyz);
+        list.k[0].chain = 0, list.k[0].order = 0;
+        list.n = 1;
+        kept *all[1] = {&list.k[0]};
+        st = dock_finish(t, &d, all, 1, &P, out);
+        out->chains = 1, out->steps = 0;
+        out->evaluations = w.evals;
+    }
+    if (have_work) dock_work_release(&w);
+    free(tors);
+    free(list.k), free(list.mem);
+    dock_prep_release(&d);
+    out->seconds = vsg_now() - t0;
+    if (st != VSG_OK) vsg_dock_result_release(out);
+    return st;
+}
