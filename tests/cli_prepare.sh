@@ -62,6 +62,9 @@ grep -q '^HETATM.* CA  *CA ' dip.pqr || fail "the Ca ion was not kept"
 grep -q HOH dip.pqr && fail "the water was not dropped"
 grep -q ' OXT CYS' dip.pqr || fail "no OXT built on the C-terminal Cys"
 grep -q ' HG  CYS' dip.pqr || fail "a free Cys has HG"
+expect_rc 0 "$vsgrid" prepare dipeptide.pdb -o dipq.pqr --quiet
+[ -s err.txt ] && fail "prepare --quiet wrote to stderr: $(head -3 err.txt)"
+cmp -s dip.pqr dipq.pqr || fail "prepare --quiet wrote another PQR"
 expect_rc 0 "$vsgrid" prepare dipeptide.pdb -o dipw.pqr --keep-waters --ff parse
 grep -q HOH dipw.pqr || fail "--keep-waters dropped the water"
 

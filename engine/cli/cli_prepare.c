@@ -9,6 +9,7 @@
 
 static const char usage[] =
     "usage: vsgrid prepare IN.pdb|IN.cif -o OUT.pqr|OUT.pdbqt [--ff amber|parse] [--ph 7.4] [--keep-waters]\n"
+    "                      [--json FILE] [--quiet]\n"
     "\n"
     "Prepares a receptor from a PDB or mmCIF file (plain or .gz; first model) as pdb2pqr does without\n"
     "titration: hydrogens from pdb2pqr's residue templates (ideal geometry superposed on each\n"
@@ -38,12 +39,14 @@ static const char usage[] =
     "  --keep-waters   keep HOH/WAT: two H each (TIP3P geometry) turned for hydrogen bonds, the\n"
     "                  force field's water charges (PDBQT: OA and HD)\n"
     "  --json FILE     summary as JSON\n"
+    "  --quiet         no summary (warnings and errors still go to stderr)\n"
     "A summary (atoms added, groups kept, missing atoms, total charge) goes to stderr.\n"
     "Exit 0 ok, 2 usage, 3 bad input, 7 PDBQT without Open Babel in this build, or PARSE on DNA.\n";
 
 int vsg_cmd_prepare(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *json = NULL;
+    int quiet = 0;
     vsg_prep_options o;
     vsg_prep_options_default(&o);
     vsg_args a = {argc, 1, argv, NULL, NULL};
@@ -51,6 +54,7 @@ int vsg_cmd_prepare(int argc, char **argv)
         const char *arg = argv[a.i], *v;
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) { fputs(usage, stdout); return 0; }
         if (vsg_arg_is(&a, "--keep-waters")) { o.keep_waters = 1; continue; }
+        if (vsg_arg_is(&a, "--quiet")) { quiet = 1; continue; }
         if (vsg_arg_is(&a, "-o") || vsg_arg_is(&a, "--output")) {
             if (!(v = vsg_arg_value(&a, "prepare"))) return VSG_EXIT_USAGE;
             out = v;
@@ -96,8 +100,10 @@ int vsg_cmd_prepare(int argc, char **argv)
         vsg_prep_summary_free(&s);
         return VSG_EXIT_FAILURE;
     }
-    fputs(s.report, stderr);
-    fprintf(stderr, "wrote %s\n", out);
+    if (!quiet) {
+        fputs(s.report, stderr);
+        fprintf(stderr, "wrote %s\n", out);
+    }
     if (json) {
         vsg_json j;
         FILE *jf = vsg_cli_json_open(json, &j, "prepare");
