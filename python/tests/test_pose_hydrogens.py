@@ -59,3 +59,21 @@ def test_dock_adds_polar_hydrogens(vina_maps, capfd):
     # each added hydrogen sits on a heavy atom RDKit gives a hydrogen to
     for heavy in r.added_hydrogens:
         assert mol.GetAtomWithIdx(heavy).GetTotalNumHs() >= 1
+
+
+def test_to_rdkit_of_a_molecule_without_hydrogens_sanitises(vina_maps):
+    """RDKit's RemoveHs keeps each atom's hydrogen count: the polar hydrogens vsgrid added come
+    back as atoms of the copy, which must still sanitise to the same molecule."""
+    Chem = pytest.importorskip("rdkit.Chem")
+    from rdkit.Chem import AllChem
+    mh = Chem.AddHs(Chem.MolFromSmiles("OC(=O)CCCC[C@@H]1SC[C@@H]2NC(=O)N[C@H]12"))
+    assert AllChem.EmbedMolecule(mh, randomSeed=1) == 0
+    m = Chem.RemoveHs(mh)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = vsgrid.dock(vina_maps, m, search="fast", device="cpu", seed=1, poses=1)
+    assert sorted(r.added_hydrogens) == [0, 11, 14]
+    p = r.to_rdkit(m)
+    Chem.SanitizeMol(p)
+    assert p.GetNumAtoms() == m.GetNumAtoms() + 3
+    assert Chem.MolToSmiles(Chem.RemoveHs(p)) == Chem.MolToSmiles(m)

@@ -1786,7 +1786,12 @@ class DockResult:
             if heavy < n0:
                 h = m.AddAtom(Chem.Atom(1))
                 m.AddBond(int(heavy), h, Chem.BondType.SINGLE)
+                # the hydrogen an RDKit atom counted (RemoveHs leaves explicit-H counts) is now an atom
+                at = m.GetAtomWithIdx(int(heavy))
+                if at.GetNumExplicitHs() > 0:
+                    at.SetNumExplicitHs(at.GetNumExplicitHs() - 1)
         m = m.GetMol()
+        m.UpdatePropertyCache(strict=False)
         conf = m.GetConformer()
         old = [conf.GetAtomPosition(i) for i in range(n0)]
         xyz = self.poses[pose].coordinates
