@@ -100,6 +100,26 @@ expect_rc 0 "$vsgrid" screen m noh.sdf "$lig" --scoring vina --placement flexibl
 grep -q "polar hydrogens added" err.txt && grep -q "1 records had polar hydrogens added" err.txt ||
   fail "flexible screen without hydrogens: $(cat err.txt)"
 
+# 7. A ligand Gasteiger has no parameters for (zinc methoxide; a heme's Fe): the poses are
+# still written, their charges 0 with a warning naming the atom, never a failed dock.
+c=$(awk '/^CENTER/ { print $2, $3, $4; exit }' m.C_H.map)
+awk -v c="$c" 'BEGIN { split(c, o, " "); print "zinc methoxide\n  vsgrid\n\n  3  2  0  0  0  0  0  0  0  0999 V2000"
+  n = split("-1.2 0.3 0 C|0.1 -0.3 0 O|1.9 0.3 0 Zn", a, "|")
+  for (i = 1; i <= n; i++) { split(a[i], f, " "); printf "%10.4f%10.4f%10.4f %-3s 0  0  0  0  0  0  0  0  0  0  0  0\n", f[1] + o[1], f[2] + o[2], f[3] + o[3], f[4] }
+  print "  1  2  1  0\n  2  3  1  0\nM  END\n$$$$" }' > zn.sdf
+rm -f zn_out.sdf
+"$vsgrid" dock m zn.sdf "${quick[@]}" -o zn_out.sdf > out.txt 2> err.txt
+rc=$?
+case $rc in
+  0) grep -q '^\$\$\$\$' zn_out.sdf || fail "zinc methoxide: exit 0 without poses"
+     if have_openbabel "$vsgrid"; then
+       grep -q "no Gasteiger charges for the poses (no Gasteiger charges: atom 3 .* is Zn" err.txt ||
+         fail "zinc methoxide: no warning naming the Zn atom: $(cat err.txt)"
+     fi ;;
+  8) ;; # its best pose may clash or leave the box: refused, as any
+  *) fail "zinc methoxide: exit $rc: $(cat err.txt)" ;;
+esac
+
 # 6. Outputs named for what they hold; one record per dock, or --record N.
 expect_rc 2 "$vsgrid" dock m "$lig" "${quick[@]}" -o out.mol2
 grep -q "dock writes PDBQT (.pdbqt) or SDF (.sdf)" err.txt || fail "dock -o out.mol2: $(cat err.txt)"

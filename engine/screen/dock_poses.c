@@ -33,8 +33,9 @@ static int has_any_charge(const vsg_ligand *lig)
 }
 
 /* Gasteiger charges for a pose whose record has none (`dock` never needs them to score: Vina has
- * no charge term), so that written poses carry charges; without Open Babel the poses keep 0 and a
- * warning says so. Returns VSG_OK or the charge model's status. */
+ * no charge term), so that written poses carry charges; without Open Babel, or for a molecule the
+ * method has no parameters for (a heme's Fe), the poses keep 0 and a warning says why: the docking
+ * itself stands. Returns VSG_OK. */
 static vsg_status pose_charges(vsg_ligand *lig)
 {
     if (lig->format == VSG_LIG_PDBQT || has_any_charge(lig)) return VSG_OK;
@@ -45,9 +46,14 @@ static vsg_status pose_charges(vsg_ligand *lig)
         return VSG_OK;
     }
     vsg_status st = vsg_ligand_gasteiger(lig);
-    if (st != VSG_OK)
-        return vsg_fail(st, "%s: record %ld: Gasteiger charges for the poses failed: %s", lig->source ? lig->source : "?",
-                        lig->record, vsg_last_error());
+    if (st != VSG_OK) {
+        char why[300];
+        snprintf(why, sizeof why, "%s", vsg_last_error());
+        for (int i = 0; i < lig->natoms; i++) lig->atoms[i].charge = 0.0;
+        vsg_warn("%s: record %ld: no Gasteiger charges for the poses (%s): their partial charges are written as 0",
+                 lig->source ? lig->source : "?", lig->record, why);
+        vsg_clear_error();
+    }
     return VSG_OK;
 }
 

@@ -42,10 +42,14 @@ void vsg_clear_error(void) { last_error[0] = '\0'; }
 
 vsg_status vsg_fail(vsg_status status, const char *fmt, ...)
 {
+    /* formatted aside first: callers often pass vsg_last_error() itself as an argument (a message
+     * wrapped with its context), which would be read while it is overwritten */
+    char msg[sizeof last_error];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(last_error, msg, sizeof last_error);
     return status;
 }
 
