@@ -1865,7 +1865,7 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
             r = _Reader([path], keep_text=True)
             ligs = []
             try:
-                extra, seen = [], 0
+                extra, seen, added_h = [], 0, []
                 for lig in r:
                     seen += 1
                     if not all_records and record is not None and seen < int(record):
@@ -1877,7 +1877,7 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
                     ligs.append(lig)
                     # polar hydrogens a file without hydrogens left out, as `vsgrid dock` adds them
                     # (a warning names the record; the added atoms follow the record's own)
-                    _complete_hydrogens(lig)
+                    added_h.append(_complete_hydrogens(lig))
                     if not all_records and record is not None:
                         break
                 for lig in extra:
@@ -1900,11 +1900,11 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
                                                    for lg in ok])  # one record: seed, as `vsgrid dock --seed`
                     _check(_L.vsg_dock_batch(t, arr, n, seeds, ctypes.byref(p), dev, res, status, msgs))
                 k = 0
-                for lg in ligs:
+                for lg, hs in zip(ligs, added_h):
                     d = DockResult()
                     d.name, d.record, d.poses, d.error, d.status = _s(lg.name), lg.record, [], None, lg.status
                     d.record_atom, d.natoms, d.rotors = [], 0, 0
-                    d.added_hydrogens = _ADDED_H.pop(ctypes.addressof(lg), [])
+                    d.added_hydrogens = hs
                     d.chains = d.steps = d.evaluations = 0
                     d.seconds = 0.0
                     if lg.status != 0:
@@ -1946,24 +1946,12 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
 
 def _complete_hydrogens(lig):
     """vsg_ligand_complete_hydrogens on a record read by _Reader (warning through the library's
-    handler); the heavy atom of each added hydrogen is kept on the record for DockResult."""
-    f = getattr(_L, "vsg_ligand_complete_hydrogens", None)
-    if f is None or lig.status != 0:
+    handler): the heavy atom of each added hydrogen (the record's bonds to atoms past its own)."""
+    if lig.status != 0:
         return []
-    f.restype = ctypes.c_int
-    f.argtypes = [ctypes.POINTER(_lib.Ligand), ctypes.POINTER(ctypes.c_int), ctypes.c_int]
     n0, added = lig.natoms, ctypes.c_int(0)
-    _check(f(ctypes.byref(lig), ctypes.byref(added), 1))
-    heavy = []
-    for b in range(lig.nbonds):
-        bd = lig.bonds[b]
-        if bd.b >= n0 and bd.a < n0:
-            heavy.append(bd.a)
-    _ADDED_H[ctypes.addressof(lig)] = heavy
-    return heavy
-
-
-_ADDED_H = {}
+    _check(_L.vsg_ligand_complete_hydrogens(ctypes.byref(lig), ctypes.byref(added), 1))
+    return [lig.bonds[b].a for b in range(lig.nbonds) if lig.bonds[b].b >= n0 and lig.bonds[b].a < n0]
 
 
 def _rigid_place(ref_old, ref_new, x):

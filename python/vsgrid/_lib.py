@@ -375,6 +375,7 @@ _protos = {
     "vsg_dock_pose_check": (_S, [_P, _P, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]),
     "vsg_receptor_warn_box_group": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p,
                                                    ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_double)]),
+    "vsg_ligand_complete_hydrogens": (_S, [ctypes.POINTER(Ligand), ctypes.POINTER(ctypes.c_int), ctypes.c_int]),
     "vsg_screen_stop": (None, []),
     "vsg_screen_stop_requested": (ctypes.c_int, []),
     "vsg_screen_stop_reset": (None, []),
