@@ -5,12 +5,13 @@
 # PDBQT (biotin) and, with ../shared/data (or $VSG_SHARED_DATA), MOL2 records (the first DUD-E
 # INHA actives): 3 poses a record, the best pose's items = the CSV's row; the SDF re-read by
 # `vsgrid screen m x.sdf --scoring vina` (as-is) scores every SDF/MOL2 pose to its
-# vsgrid_score_kcal_mol (0.0001) and reads atom.dprop.PartialCharge (a short list fails the
+# vsgrid_inter_kcal_mol and each best pose to its vsgrid_score_kcal_mol (0.0001) and reads atom.dprop.PartialCharge (a short list fails the
 # record: parse; an SDF record without charges gets none); the hydrogens the model merged keep
 # their bond lengths; RDKit (when /usr/bin/python3 has it) sanitises every record, reads the
 # charges (= the input's) and AutoDock types as atom properties, and the formal charges (M  CHG)
 # add up to the partial charges (MOL2/SDF records). `--poses 3 --poses-out x.pdbqt`: 3 MODELs a record, each
-# rescored by `vina --score_only` (when installed) to its VINA RESULT (0.01). `dock -o d.sdf`:
+# VINA RESULT (0.01) = Vina's docking output from `vina --score_only`'s terms (when installed): the
+# best pose's --score_only total, a later one's relative to the best pose's intra. `dock -o d.sdf`:
 # its poses' items = its --csv. `rescore REC LIB --placement flexible --around LIG` = `maps` +
 # `screen --placement flexible` with the same seed (same CSV, same poses).
 # Usage: cli_dock_poses.sh VSGRID SOURCE_DIR BINARY_DIR
@@ -68,10 +69,14 @@ cmp -s pdbqt_scores.txt sdf_scores.txt || fail "the SDF and PDBQT poses differ: 
 expect_rc 0 "$vsgrid" screen m x.sdf --scoring vina -o re.csv --quiet
 last=$((n - 1))
 items x.sdf vsgrid_record > rec_of.txt
-paste -d, rec_of.txt <(items x.sdf vsgrid_score_kcal_mol) <(sed 1d re.csv | cut -d, -f6,14) > cmp.txt
-awk -F, -v last=$last '$1 != last { k++; d = $2 - $3; if (d < 0) d = -d; if ($4 != "ok" || d > 0.0001) bad++ }
-  END { exit !(k > 0 && bad == 0) }' cmp.txt || fail "SDF poses rescored as-is (record,item,rescored,status): $(tr '\n' ' ' < cmp.txt)"
-echo "SDF poses rescored as-is: $(awk -F, -v last=$last '$1 != last' cmp.txt | wc -l) poses = their vsgrid_score_kcal_mol"
+# (the best pose's score is its --score_only score; a later pose's is Vina's docking output,
+# relative to the best pose's intra, so every pose's inter term is compared and the best's score)
+paste -d, rec_of.txt <(items x.sdf vsgrid_score_kcal_mol) <(sed 1d re.csv | cut -d, -f6,14) <(items x.sdf vsgrid_inter_kcal_mol) \
+  <(sed 1d re.csv | cut -d, -f7) > cmp.txt
+awk -F, -v last=$last '$1 != last { k++; d = $2 - $3; if (d < 0) d = -d; e = $5 - $6; if (e < 0) e = -e
+    if ($4 != "ok" || e > 0.0001 || ($1 != prev && d > 0.0001)) bad++ } { prev = $1 }
+  END { exit !(k > 0 && bad == 0) }' cmp.txt || fail "SDF poses rescored as-is (record,item,rescored,status,inter,rescored inter): $(tr '\n' ' ' < cmp.txt)"
+echo "SDF poses rescored as-is: $(awk -F, -v last=$last '$1 != last' cmp.txt | wc -l) poses = their inter terms, best poses = their vsgrid_score_kcal_mol"
 # vsgrid reads the charges: a list one value short fails the record (every pose has a list: an
 # input without charges gets Gasteiger's, issue 27), so none is scored: exit 8
 awk 'f { n = split($0, w, " "); s = w[1]; for (i = 2; i < n; i++) s = s " " w[i]; print s; f = 0; next }
@@ -126,10 +131,17 @@ if command -v vina > /dev/null 2>&1; then
   for k in $(seq 1 $((3 * n))); do
     awk -v k=$k '$0 == "MODEL " k { on = 1; next } /^ENDMDL/ { on = 0 } on' p.pdbqt > pk.pdbqt
     want=$(awk '/^REMARK VINA RESULT/ { print $4; exit }' pk.pdbqt)
-    vs=$(vina --maps m --ligand pk.pdbqt --score_only 2>&1 | awk -F: '/Estimated Free Energy of Binding/ { split($2, w, " "); print w[1] }')
-    close "$want" "$vs" 0.01 || fail "PDBQT pose $k: VINA RESULT $want, vina --score_only $vs"
+    # --score_only's total, inter (1) and intra (2); a record's first pose gives the unbound intra
+    read -r tot inter intra <<< "$(vina --maps m --ligand pk.pdbqt --score_only 2>&1 | awk -F: '
+      /Estimated Free Energy of Binding/ { split($2, w, " "); t = w[1] } /\(1\) Final Intermolecular/ { split($2, w, " "); i = w[1] }
+      /\(2\) Final Total Internal/ { split($2, w, " "); a = w[1] } END { print t, i, a }')"
+    [ $(((k - 1) % 3)) = 0 ] && intra1=$intra
+    # Vina's docking output: (inter + intra - the best pose's intra) / (1 + w N_rot), the divisor
+    # being --score_only's inter / total
+    vs=$(awk -v t="$tot" -v i="$inter" -v a="$intra" -v a1="$intra1" 'BEGIN { printf "%.3f", (i + a - a1) * (t / i) }')
+    close "$want" "$vs" 0.01 || fail "PDBQT pose $k: VINA RESULT $want, from vina --score_only $vs (total $tot)"
   done
-  echo "vina --score_only rescored the $((3 * n)) PDBQT poses to their VINA RESULT"
+  echo "vina --score_only's terms give the $((3 * n)) PDBQT poses' VINA RESULT"
 else
   skip_part "PDBQT poses against vina --score_only" "vina not installed"
 fi

@@ -192,13 +192,20 @@ static void test_search(const vsg_vina_target *t, const vsg_ligand *lig, const v
     for (int i = 0; i < a.npose && i < b.npose; i++) {
         CHECK(!memcmp(a.pose[i].xyz, b.pose[i].xyz, sizeof(double) * 3 * (size_t)a.natoms)); /* bit for bit */
         CHECK(a.pose[i].score.total == b.pose[i].score.total);
-        if (i) CHECK(a.pose[i].energy >= a.pose[i - 1].energy);
-        /* the score is vsg_vina_score_pose's on the pose */
+        /* in score order: inter + intra, and so the totals (Vina's docking output: relative to the
+         * best pose's intra, over one divisor) */
+        if (i) CHECK(a.pose[i].score.inter + a.pose[i].score.intra >= a.pose[i - 1].score.inter + a.pose[i - 1].score.intra);
+        if (i) CHECK(a.pose[i].score.total >= a.pose[i - 1].score.total);
+        /* the terms are vsg_vina_score_pose's on the pose, and the best pose's total too */
         vsg_vina_ligand shadow = *l;
         shadow.xyz = a.pose[i].xyz;
         vsg_vina_score s;
         CHECK_STATUS(vsg_vina_score_pose(t, &shadow, &s), VSG_OK);
-        CHECK(s.total == a.pose[i].score.total && s.inter == a.pose[i].score.inter);
+        CHECK(s.inter == a.pose[i].score.inter && s.intra == a.pose[i].score.intra);
+        CHECK(a.pose[i].score.unbound == a.pose[0].score.intra);
+        if (i == 0) CHECK(s.total == a.pose[i].score.total);
+        else CHECK_NEAR(a.pose[i].score.total,
+                        (s.inter + s.intra - a.pose[0].score.intra) / (s.total != 0 ? s.inter / s.total : 1), 1e-9);
         CHECK(a.pose[i].score.outside == 0); /* rounding to 0.001 A never pushes an atom out of the box */
         for (int k = 0; k < 3 * a.natoms; k++) CHECK(fabs(a.pose[i].xyz[k] * 1000 - round(a.pose[i].xyz[k] * 1000)) < 1e-6);
     }

@@ -19,7 +19,7 @@ static const char usage[] =
     "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo] [--search S]\n"
     "                   [--devices D] [--seed N] [--exhaustiveness N] [--steps N] [--poses K]\n"
     "                   [--min-rmsd A] [--from-input | --local-only] [--threads N] [--csv OUT.csv]\n"
-    "                   [--json FILE]\n"
+    "                   [--json FILE] [--receptor REC.pdbqt]\n"
     "                   [--record N] [--quiet] -o OUT.pdbqt|OUT.sdf[.gz]\n"
     "\n"
     "Docks one record of LIGAND (its only one, or --record N) into the Vina map set PREFIX.<XS type>.map (`vsgrid maps\n"
@@ -38,10 +38,18 @@ static const char usage[] =
     "  --local-only       no search: the input pose minimised in place (vina --local_only), one\n"
     "                     pose, on the CPU; with the crystal pose, tells a scoring function's\n"
     "                     miss (its minimum scores worse than the docked pose) from a search's\n"
+    "  --receptor REC     the receptor the maps were made from (PDBQT, or a PDB to prepare): the\n"
+    "                     final poses are refined on its atoms (BFGS, no map interpolation) and\n"
+    "                     scored there, as vina --receptor does after its search (unless\n"
+    "                     --no_refine); without it, poses are refined and scored on the maps\n"
+    "                     (vina --maps). Costs a few ms a pose on the CPU (docs/PERFORMANCE.md)\n"
     "  --threads N        OpenMP threads (CPU search; default all)\n"
     "  -o OUT.pdbqt       the poses as MODEL/ENDMDL blocks with `REMARK VINA RESULT: score\n"
     "                     rmsd rmsd` (kcal/mol; heavy-atom RMSD to the best pose, twice) and the\n"
-    "                     terms; score = what `vina --score_only` gives the written pose\n"
+    "                     terms, best first; the best pose's score = what `vina --score_only`\n"
+    "                     gives it (on the receptor's atoms with --receptor), the others' as\n"
+    "                     vina 1.2.4+ writes them: (inter + intra - the best pose's intra) /\n"
+    "                     (1 + 0.0585 torsions), so the scores are in order\n"
     "  -o OUT.sdf         the poses as the input molecule (all its atoms and bonds, merged\n"
     "                     hydrogens moved with their heavy atom, M  CHG) with the items\n"
     "                     vsgrid_score_kcal_mol and its terms, vsgrid_pose, atom.dprop.PartialCharge\n"
@@ -65,7 +73,7 @@ static const char usage_end[] =
 
 int vsg_cmd_dock(int argc, char **argv)
 {
-    const char *prefix = NULL, *ligpath = NULL, *outpath = NULL, *csvpath = NULL, *json = NULL, *v;
+    const char *prefix = NULL, *ligpath = NULL, *outpath = NULL, *csvpath = NULL, *json = NULL, *recpath = NULL, *v;
     vsg_vina_scoring sf = VSG_VINA_SCORING_VINA;
     vsg_dock_params p;
     vsg_dock_params_default(&p);
@@ -119,6 +127,7 @@ int vsg_cmd_dock(int argc, char **argv)
         if (vsg_arg_is(&a, "--quiet")) { quiet = 1; continue; }
         if (vsg_arg_is(&a, "--csv")) { if (!(csvpath = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "--json")) { if (!(json = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
+        if (vsg_arg_is(&a, "--receptor")) { if (!(recpath = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "-o") || vsg_arg_is(&a, "--output")) {
             if (!(outpath = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE;
             continue;
@@ -142,7 +151,16 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_vina_target *t = NULL;
     vsg_status st = vsg_cli_receptor_not_grid(prefix);
     if (st == VSG_OK) st = vsg_vina_target_maps(prefix, sf, &t);
-    if (st != VSG_OK) return vsg_cli_fail(st);
+    if (st == VSG_OK && recpath) { /* Vina's final refinement on the receptor's atoms */
+        vsg_molecule *rec = NULL;
+        st = vsg_cli_read_receptor(recpath, VSG_PREP_PDBQT, quiet, &rec);
+        if (st == VSG_OK) st = vsg_vina_target_add_receptor(t, rec);
+        vsg_molecule_free(rec);
+    }
+    if (st != VSG_OK) {
+        vsg_vina_target_free(t);
+        return vsg_cli_fail(st);
+    }
     const char *paths[1] = {ligpath};
     vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 1, 0};
     vsg_ligand_reader *rd = NULL;

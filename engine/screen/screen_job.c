@@ -53,6 +53,7 @@ static const job_key KEYS[] = {
     {"search", 1, M_FLEX, 1},         {"exhaustiveness", 1, M_FLEX, 1}, {"steps", 1, M_FLEX, 1},
     {"seed", 1, M_FLEX, 1},           {"poses", 1, M_FLEX, 1},          {"min-rmsd", 1, M_FLEX, 1},
     {"max-torsions", 1, M_FLEX, 1},   {"poses-top", 1, M_FLEX, 1},      {"poses-below", 1, M_FLEX, 1},
+    {"receptor", 1, M_FLEX, 1},
 };
 #define NKEYS ((int)(sizeof KEYS / sizeof KEYS[0]))
 #define MAX_LIBS 4096
@@ -242,7 +243,7 @@ static vsg_status check_value(const char *name, const char *v)
         char c;
         if (sscanf(v, "%llu:%llu%c", &a, &z, &c) != 2 || z < a) bad = "A:B, the records A <= index < B";
     } else if (IS("output") || IS("target") || IS("library") || IS("sdf-out") || IS("poses-out") || IS("around") ||
-               IS("devices") || IS("device")) {
+               IS("devices") || IS("device") || IS("receptor")) {
         if (!v[0]) bad = "a path";
     }
 #undef IS
@@ -1065,9 +1066,18 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
     job_grids G;
     memset(&G, 0, sizeof G);
     if (st == VSG_OK) {
-        if (mode == M_FLEX || mode == M_VINA)
+        if (mode == M_FLEX || mode == M_VINA) {
             st = vsg_vina_target_maps(target, !strcmp(get(j, "scoring"), "vinardo") ? VSG_VINA_SCORING_VINARDO : VSG_VINA_SCORING_VINA, &vt);
-        else {
+            if (st == VSG_OK && mode == M_FLEX && get(j, "receptor")) { /* final poses refined on its atoms (Vina's way) */
+                vsg_molecule *rec = NULL;
+                char *report = NULL;
+                st = vsg_receptor_read(get(j, "receptor"), VSG_PREP_PDBQT, &rec, &report);
+                if (report && progress) fputs(report, stderr);
+                free(report);
+                if (st == VSG_OK) st = vsg_vina_target_add_receptor(vt, rec);
+                vsg_molecule_free(rec);
+            }
+        } else {
             st = load_grids(target, num(j, "temperature", 298.15), &G);
             if (st == VSG_OK && mode == M_RIGID && G.g->kind != VSG_SCORE_AD4)
                 st = vsg_fail(VSG_E_ARG, "%s: %s", target, VSG_SCREEN_STERIC_HINT);

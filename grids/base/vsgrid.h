@@ -1545,6 +1545,15 @@ vsg_status vsg_vina_target_maps(const char *prefix, vsg_vina_scoring sf, vsg_vin
 /* XS-types the receptor (vsg_xs_assign) and keeps its typed atoms, in 8 Å cells. Returns VSG_OK;
  * VSG_E_ARG (NULL, an unknown scoring); vsg_xs_assign's VSG_E_DATA; VSG_E_NOMEM. */
 vsg_status vsg_vina_target_receptor(const vsg_molecule *rec, vsg_vina_scoring sf, vsg_vina_target **out);
+/* Gives a map set (vsg_vina_target_maps) its receptor's atoms too, as `vina --receptor` has
+ * both: docking then refines its final poses on the atoms (BFGS, Vina 1.2's dock() unless
+ * --no_refine: ligands/dock/dock_refine.c) and every pose score (vsg_vina_score_pose) is taken
+ * on the atoms in the maps' box, not interpolated on the maps. rec must be the receptor the maps
+ * were made from (not checked). Returns VSG_OK; VSG_E_ARG (NULL, not a map set, a receptor
+ * already given); vsg_vina_target_receptor's errors. */
+vsg_status vsg_vina_target_add_receptor(vsg_vina_target *maps, const vsg_molecule *rec);
+/* 1 when t has receptor atoms (a receptor target, or a map set given them). */
+int vsg_vina_target_has_receptor(const vsg_vina_target *t);
 void vsg_vina_target_free(vsg_vina_target *t);
 /* 1 when the target can score type t (a receptor: every type; a map set: its maps). */
 int vsg_vina_target_has_type(const vsg_vina_target *t, vsg_xs_type t_type);
@@ -1553,7 +1562,8 @@ vsg_vina_scoring vsg_vina_target_scoring(const vsg_vina_target *t);
 int vsg_vina_target_is_maps(const vsg_vina_target *t, vsg_vina_box *box);
 
 /* Scores one pose. On a receptor target the box (for Vina's out-of-box penalty) is the pose's
- * autobox, as `vina --score_only --autobox` makes it, so no atom is outside. Returns VSG_OK;
+ * autobox, as `vina --score_only --autobox` makes it, so no atom is outside; on a map set with
+ * its receptor's atoms, the atoms in the maps' box. Returns VSG_OK;
  * VSG_E_ARG (NULL); VSG_E_DATA (a map set without the map of one of the ligand's types: the
  * message names the type and the atom). */
 vsg_status vsg_vina_score_pose(const vsg_vina_target *t, const vsg_vina_ligand *l, vsg_vina_score *out);
@@ -1599,8 +1609,9 @@ vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_sc
  * Metropolis at 1.2 kcal/mol; an accepted pose that is the chain's best (or while the chain has
  * fewer than chain_keep) is refined with the full energies and kept. The search minimises inter + intra;
  * the poses are ranked by it, those within min_rmsd (heavy atoms, same atom order) of a better
- * one dropped, and the best `poses` returned with their `vina --score_only` terms
- * (vsg_vina_score_pose on the pose). Chains run in parallel (OpenMP), each with its own
+ * one dropped, the best `poses` refined on the receptor's atoms when the map set has them
+ * (vsg_vina_target_add_receptor; Vina's final refinement) and returned with their `vina
+ * --score_only` terms (vsg_vina_score_pose on the pose), in the order of inter + intra. Chains run in parallel (OpenMP), each with its own
  * counter-based random stream (splitmix64 of seed and chain), and are merged in chain order:
  * the result depends only on the inputs and seed, never on the thread count or the time. */
 typedef struct {
@@ -1622,8 +1633,13 @@ void vsg_dock_params_default(vsg_dock_params *p);
 typedef struct {
     double *xyz;           /* 3·natoms, Å, the model's atoms in its order (PDBQT: the record's),
                               rounded to 0.001 Å as PDBQT writes them: score is the written pose's */
-    vsg_vina_score score;  /* what `vina --score_only` gives this pose (vsg_vina_score_pose) */
-    double energy;         /* inter + intra the search minimised (intra on linear-in-r² pairs) */
+    vsg_vina_score score;  /* the pose's terms as `vina --score_only` gives them (vsg_vina_score_pose:
+                              on the maps, or on the receptor's atoms when the map set has them);
+                              total as Vina ≥ 1.2.4's docking output: (inter + intra − unbound) /
+                              (1 + w·N_rot), unbound = the best pose's intra, so pose 0's total is its
+                              --score_only total and the poses' totals are in order */
+    double energy;         /* inter + intra the search minimised (intra on linear-in-r² pairs; on
+                              the receptor's atoms after the final refinement when it ran) */
     double rmsd_input;     /* heavy-atom RMSD to the input pose, same atom order (no symmetry), Å */
 } vsg_dock_pose;
 

@@ -113,7 +113,8 @@ double dock_energy_eval(const dock_energy *e, const double *xyz, double cap, dou
     double ei = 0, ea = 0;
     for (int h = 0; h < e->tree->nheavy; h++) {
         const int i = e->tree->heavy[h];
-        ei += map_atom(t, t->map[l->xs[i]], &xyz[3 * i], cap, g ? &g[3 * i] : NULL);
+        ei += e->on_atoms ? dock_atoms_inter(t, l->xs[i], &xyz[3 * i], cap, e->slope, g ? &g[3 * i] : NULL)
+                          : map_atom(t, t->map[l->xs[i]], &xyz[3 * i], cap, g ? &g[3 * i] : NULL);
     }
     const size_t per = VINA_TABLE_BINS + 1;
     for (int k = 0; k < l->npairs; k++) {

@@ -1,7 +1,12 @@
 /* dock_finish.c — from the minima the chains kept to a docking result (dock_internal.h), the
  * same for the CPU chains and the GPU batch: ranked by the search energy (ties: chain, then
- * step, so the order never depends on threads), made distinct by heavy-atom RMSD, written as
- * PDBQT rounds them, and scored as `vina --score_only` scores the written pose. */
+ * step, so the order never depends on threads), made distinct by heavy-atom RMSD, refined on the
+ * receptor's atoms when the map set carries them (dock_refine.c), written as PDBQT rounds them,
+ * scored term by term as `vina --score_only` scores the written pose, and put in the order of
+ * their inter + intra energy, each pose's score Vina 1.2's (≥ 1.2.4) docking result:
+ * (inter + intra − intra of the best pose) / (1 + w·N_rot), so the scores written are in order
+ * and the best pose's is its `vina --score_only` score. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +30,36 @@ static int kept_cmp(const void *pa, const void *pb)
     return (a->order > b->order) - (a->order < b->order);
 }
 
+static int pose_cmp(const void *pa, const void *pb)
+{
+    const vsg_dock_pose *a = pa, *b = pb;
+    const double ea = a->score.inter + a->score.intra, eb = b->score.inter + b->score.intra;
+    return (ea > eb) - (ea < eb);
+}
+
+/* The poses in the order of inter + intra (a stable sort: the search's order kept for ties), and
+ * each score made relative to the best pose's intra, as Vina's docking output is; the best
+ * pose's is unchanged (its own intra cancels, as in --score_only). */
+static void score_order(vsg_dock_result *r)
+{
+    for (int i = 1; i < r->npose; i++) { /* insertion sort: stable, and npose is small */
+        vsg_dock_pose p = r->pose[i];
+        int j = i;
+        for (; j > 0 && pose_cmp(&r->pose[j - 1], &p) > 0; j--) r->pose[j] = r->pose[j - 1];
+        r->pose[j] = p;
+    }
+    if (r->npose < 1) return;
+    const double unbound = r->pose[0].score.intra;
+    for (int i = 0; i < r->npose; i++) {
+        vsg_vina_score *s = &r->pose[i].score;
+        if (i == 0) continue; /* its score_only terms already */
+        const double e = s->inter + s->intra - unbound;
+        s->unbound = unbound;
+        s->total = fabs(e) < DBL_EPSILON ? 0 : e / vina_num_tors_div(s->num_tors);
+        s->torsional = s->total - e;
+    }
+}
+
 vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, int total, const vsg_dock_params *P,
                        vsg_dock_result *out)
 {
@@ -44,6 +79,10 @@ vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, 
         for (int j = 0; j < np && !dup; j++) dup = dock_rmsd_heavy(pick[j]->heavy, all[i]->heavy, tree->nheavy) < P->min_rmsd;
         if (!dup) pick[np++] = all[i];
     }
+    if (t->rxyz && np > 0 && (st = dock_refine_on_atoms(t, d, pick, np, &out->evaluations)) != VSG_OK) {
+        free(pick);
+        return st;
+    }
     vsg_vina_ligand shadow = *d->L; /* the model with the pose's coordinates, for the score */
     for (int i = 0; i < np && st == VSG_OK; i++) {
         vsg_dock_pose *ps = &out->pose[i];
@@ -60,7 +99,7 @@ vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, 
             if (x >= lo && r < lo) r = ceil(x * 1000) / 1000;
             ps->xyz[k] = r;
         }
-        ps->energy = dock_energy_eval(&d->en, ps->xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
+        ps->energy = t->rxyz ? pick[i]->e : dock_energy_eval(&d->en, ps->xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
         shadow.xyz = ps->xyz;
         st = vsg_vina_score_pose(t, &shadow, &ps->score);
         double s = 0;
@@ -73,6 +112,7 @@ vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, 
     }
     free(pick);
     if (st != VSG_OK) return st;
+    score_order(out);
     out->natoms = n;
     out->rotors = tree->nrot;
     out->root = d->root;

@@ -63,6 +63,9 @@ typedef struct {
     const vsg_vina_ligand *l;
     const dock_tree *tree;
     double *pair_table;      /* per model pair type slot: VINA_TABLE_BINS + 1 samples */
+    int on_atoms;            /* inter on the receptor's atoms (dock_atoms_inter) instead of the maps:
+                                the final refinement, when the map set carries its receptor */
+    double slope;            /* on_atoms: kcal/mol per Å outside the maps' box */
     int slot[VSG_XS_COUNT][VSG_XS_COUNT];
 } dock_energy;
 
@@ -70,6 +73,10 @@ vsg_status dock_energy_init(dock_energy *e, const vsg_vina_target *t, const vsg_
 void dock_energy_release(dock_energy *e);
 /* Energy at xyz; when g is not NULL it receives dE/dx (3 per atom). inter and intra (may be NULL) get the parts. */
 double dock_energy_eval(const dock_energy *e, const double *xyz, double cap, double *g, double *inter, double *intra);
+
+/* One atom's inter energy on the receptor's atoms of a map set that has them (t->samples), the
+ * atom clamped into the maps' box plus slope·(Å outside); curled at v; grad (may be NULL) gets dE/dx. */
+double dock_atoms_inter(const vsg_vina_target *t, int xs, const double p[3], double v, double slope, double grad[3]);
 
 /* Scratch a chain owns (no allocation inside the search loop). */
 typedef struct {
@@ -126,6 +133,10 @@ typedef struct {
  * out->record_atom is taken from d. */
 vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, int total, const vsg_dock_params *P,
                        vsg_dock_result *out);
+/* Refines the np picked minima on the receptor's atoms of t (t->rxyz; dock_refine.c), in place:
+ * conformation, heavy-atom coordinates and energy (inter on the atoms + intra); evals (may be
+ * NULL) gets the energy evaluations added. */
+vsg_status dock_refine_on_atoms(const vsg_vina_target *t, dock_prep *d, dock_kept **pick, int np, long *evals);
 /* Heavy-atom RMSD between two kept coordinate lists (same order). */
 double dock_rmsd_heavy(const double *a, const double *b, int nheavy);
 

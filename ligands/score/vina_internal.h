@@ -40,6 +40,14 @@ static inline double vina_curl(double e)
     return e > 0 ? e * (VINA_CURL / (VINA_CURL + e)) : e;
 }
 
+/* conf_independent's num_tors_div, 1 + w·N_rot: the stored weight is 5·w/0.1 − 1, read back as
+ * 0.1·(x + 1), the operations in Vina's order (the last bits matter for equality with vina). */
+static inline double vina_num_tors_div(double num_tors)
+{
+    const double weight = 0.1 * ((5 * VSG_VINA_WEIGHT_ROT / 0.1 - 1) + 1);
+    return 1 + weight * num_tors / 5.0;
+}
+
 struct vsg_vina_target {
     vina_tables tables;
     int is_maps;
@@ -54,6 +62,10 @@ struct vsg_vina_target {
     double cell_lo[3];
     int ncell[3];
     int *cell_start;     /* ncell product + 1 offsets into the sorted atoms */
+    /* a map set with its receptor's atoms too (vsg_vina_target_add_receptor): each XS type
+     * pair's energy at r² = k/32 Å² (k = 0 .. VINA_TABLE_BINS; the analytic terms), the
+     * linear-in-r² function that final poses are refined on (dock_energy_atoms.c) */
+    double *samples;
     /* what the docking batch keeps with the target between calls (ligands/dock/dock_batch.c:
      * the float pair table and the map sets on each GPU), freed with it */
     void *dock_cache;

@@ -48,7 +48,7 @@ static double atoms_eval(const vsg_vina_target *t, const vsg_vina_box *box, int 
 {
     double q[3], penalty = 0;
     for (int d = 0; d < 3; d++) {
-        int nv = (int)ceil(box->size[d] / box->spacing);
+        int nv = (int)ceil(box->size[d] / box->spacing - 1e-9); /* a map set's n_voxels · spacing: no extra voxel */
         double begin = box->center[d] - box->spacing * nv / 2, end = begin + box->spacing * nv;
         q[d] = p[d];
         if (p[d] < begin) q[d] = begin, penalty += fabs(p[d] - begin);
@@ -84,15 +84,19 @@ vsg_status vsg_vina_score_pose(const vsg_vina_target *t, const vsg_vina_ligand *
     if (!t || !l || !out) return vsg_fail(VSG_E_ARG, "vsg_vina_score_pose: NULL argument");
     vsg_vina_score r = {0};
     vsg_vina_box box;
+    /* a map set that carries its receptor's atoms (vsg_vina_target_add_receptor) scores on the
+     * atoms in the maps' box, as vina --receptor scores its docked poses (non_cache in the box) */
+    const int on_maps = t->is_maps && !t->rxyz;
     if (!t->is_maps) vsg_vina_ligand_autobox(l, &box);
+    else vsg_vina_target_is_maps(t, &box);
     for (int i = 0; i < l->natoms; i++) {
         const int x = l->xs[i];
         if (x == VSG_XS_NONE) continue;
-        if (t->is_maps && !t->map[x])
+        if (on_maps && !t->map[x])
             return vsg_fail(VSG_E_DATA, "line %d: atom %d is %s, and the map set has no %s map", l->line[i], i + 1,
                             vsg_xs_type_name(x), vsg_xs_type_name(x));
-        r.inter += t->is_maps ? map_eval(t, t->map[x], &l->xyz[3 * i], &r.outside)
-                              : atoms_eval(t, &box, x, &l->xyz[3 * i], &r.outside);
+        r.inter += on_maps ? map_eval(t, t->map[x], &l->xyz[3 * i], &r.outside)
+                           : atoms_eval(t, &box, x, &l->xyz[3 * i], &r.outside);
     }
     for (int k = 0; k < l->npairs; k++) {
         const int i = l->pair[k][0], j = l->pair[k][1];
@@ -104,9 +108,7 @@ vsg_status vsg_vina_score_pose(const vsg_vina_target *t, const vsg_vina_ligand *
     r.unbound = r.intra;
     r.num_tors = l->info.num_tors;
     const double e = r.inter + r.intra - r.unbound;
-    /* conf_independent's num_tors_div: the stored weight is 5·w/0.1 − 1, read back as 0.1·(x + 1) */
-    const double weight = 0.1 * ((5 * VSG_VINA_WEIGHT_ROT / 0.1 - 1) + 1);
-    const double div = 1 + weight * r.num_tors / 5.0;
+    const double div = vina_num_tors_div(r.num_tors);
     r.total = fabs(e) < DBL_EPSILON ? 0 : e / div;
     r.torsional = r.total - e;
     *out = r;

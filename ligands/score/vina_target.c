@@ -20,6 +20,7 @@ void vsg_vina_target_free(vsg_vina_target *t)
     free(t->rxyz);
     free(t->rtype);
     free(t->cell_start);
+    free(t->samples);
     free(t);
 }
 
@@ -301,4 +302,43 @@ vsg_status vsg_vina_target_receptor(const vsg_molecule *rec, vsg_vina_scoring sf
     t->nrec = m;
     *out = t;
     return VSG_OK;
+}
+
+vsg_status vsg_vina_target_add_receptor(vsg_vina_target *t, const vsg_molecule *rec)
+{
+    if (!t || !rec) return vsg_fail(VSG_E_ARG, "vsg_vina_target_add_receptor: NULL argument");
+    if (!t->is_maps) return vsg_fail(VSG_E_ARG, "vsg_vina_target_add_receptor: the target must be a Vina map set");
+    if (t->rxyz) return vsg_fail(VSG_E_ARG, "vsg_vina_target_add_receptor: the map set has its receptor already");
+    vsg_vina_target *a = NULL;
+    vsg_status st = vsg_vina_target_receptor(rec, t->tables.sf, &a);
+    if (st != VSG_OK) return st;
+    const size_t per = VINA_TABLE_BINS + 1;
+    double *samples = malloc(sizeof *samples * per * VSG_XS_COUNT * VSG_XS_COUNT);
+    if (!samples) {
+        vsg_vina_target_free(a);
+        return vsg_fail(VSG_E_NOMEM, "out of memory");
+    }
+    for (int x = 0; x < VSG_XS_COUNT; x++)
+        for (int y = x; y < VSG_XS_COUNT; y++) {
+            double *xy = samples + ((size_t)x * VSG_XS_COUNT + (size_t)y) * per;
+            double *yx = samples + ((size_t)y * VSG_XS_COUNT + (size_t)x) * per;
+            for (size_t k = 0; k < per; k++) {
+                vsg_vina_terms e;
+                const double r = sqrt((double)k / VINA_TABLE_FACTOR);
+                xy[k] = yx[k] = vsg_vina_pair_terms(t->tables.sf, (vsg_xs_type)x, (vsg_xs_type)y, r, &e) == VSG_OK ? e.energy : 0;
+            }
+        }
+    /* the receptor's atoms move into the map set; the map set keeps its maps and tables */
+    t->nrec = a->nrec, t->rxyz = a->rxyz, t->rtype = a->rtype, t->cell_start = a->cell_start;
+    memcpy(t->cell_lo, a->cell_lo, sizeof t->cell_lo);
+    memcpy(t->ncell, a->ncell, sizeof t->ncell);
+    t->samples = samples;
+    a->rxyz = NULL, a->rtype = NULL, a->cell_start = NULL;
+    vsg_vina_target_free(a);
+    return VSG_OK;
+}
+
+int vsg_vina_target_has_receptor(const vsg_vina_target *t)
+{
+    return t && t->rxyz != NULL;
 }

@@ -49,3 +49,21 @@ def test_dock_bad_arguments(vina_maps):
         vsgrid.dock(vina_maps, BIOTIN, device="tpu")
     with pytest.raises(vsgrid.FileError):
         vsgrid.dock(vina_maps + "_missing", BIOTIN)
+
+
+def test_dock_receptor_refines_on_atoms(cli, vina_maps, tmp_path):
+    """receptor=: the final poses refined and scored on the receptor's atoms, as `dock --receptor`;
+    scores in order; the best pose's is --score_only's on the atoms (vsgrid rescore)."""
+    rec = os.path.join(DATA, "1stp_receptor.pdbqt")
+    csvp, out = tmp_path / "r.csv", tmp_path / "r.pdbqt"
+    cli("dock", vina_maps, BIOTIN, "--devices", "cpu", "--search", "fast", "--seed", 3, "--poses", 3, "--quiet",
+        "--receptor", rec, "--csv", csvp, "-o", out)
+    ref = read_csv(csvp)
+    r = vsgrid.dock(vina_maps, BIOTIN, search="fast", device="cpu", seed=3, poses=3, receptor=rec)
+    plain = vsgrid.dock(vina_maps, BIOTIN, search="fast", device="cpu", seed=3, poses=3)
+    assert [round(p.score["total"], 3) for p in r.poses] == [float(row["score_kcal_mol"]) for row in ref]
+    totals = [p.score["total"] for p in r.poses]
+    assert totals == sorted(totals) and totals != [p.score["total"] for p in plain.poses]
+    assert all(p.score["unbound"] == r.poses[0].score["intra"] for p in r.poses)
+    with pytest.raises(vsgrid.FileError):
+        vsgrid.dock(vina_maps, BIOTIN, search="fast", device="cpu", receptor=str(tmp_path / "missing.pdbqt"))

@@ -1750,7 +1750,9 @@ def dask_screen(client, target, libraries, nshards, output_dir=None, as_arrays=T
 class Pose:
     """One docked pose: ``coordinates`` (natoms×3 array of the model's atoms, Å; model atom i
     is record atom ``record_atom[i]`` of the input), ``score`` (dict: total, inter, intra,
-    torsional, unbound, num_tors, outside — what `vina --score_only` gives the pose),
+    torsional, unbound, num_tors, outside — `vina --score_only`'s terms of the pose; total is the
+    best pose's --score_only total, and for later poses Vina ≥ 1.2.4's docking output, relative
+    to the best pose's intra (``unbound``), so totals are in order),
     ``energy`` (inter + intra the search minimised), ``rmsd_input`` (Å, heavy atoms)."""
 
     def __init__(self, coordinates, score, energy, rmsd_input):
@@ -1823,7 +1825,8 @@ class DockResult:
 
 
 def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9, scoring="vina",
-         exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False, record=None):
+         exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False, record=None,
+         receptor=None):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
     ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s) or "vina" (the
@@ -1835,7 +1838,9 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     :class:`ArgumentError`, as `vsgrid dock` exits 2), or with ``all_records`` a list of them
     (record i docked with seed + i, as `vsgrid screen --placement flexible`). A best pose outside
     the maps' box or touching no receptor atom raises :class:`DataError` (a row's ``error`` with
-    ``all_records``); later such poses are dropped (vsg_dock_pose_check)."""
+    ``all_records``); later such poses are dropped (vsg_dock_pose_check). ``receptor``: the
+    receptor the maps were made from (a path; a PDB is prepared): the final poses are refined
+    and scored on its atoms, as `vsgrid dock --receptor` and `vina --receptor` do."""
     p = _lib.DockParams()
     _L.vsg_dock_params_default(ctypes.byref(p))
     _check(_L.vsg_dock_params_preset(ctypes.byref(p), str(search).encode()))
@@ -1859,6 +1864,13 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     sf = {"vina": 0, "vinardo": 1}
     t = ctypes.c_void_p()
     _check(_L.vsg_vina_target_maps(_b(mapset_prefix), _choice(sf, scoring, "scoring"), ctypes.byref(t)))
+    if receptor is not None:
+        try:
+            rec = Molecule.read(receptor, prepare="pdbqt")
+            _check(_L.vsg_vina_target_add_receptor(t, rec._h))
+        except BaseException:
+            _L.vsg_vina_target_free(t)
+            raise
     results = []
     try:
         with _LigandFile(ligand) as path:

@@ -415,6 +415,7 @@ _protos = {
                             ctypes.POINTER(ScreenReport)]),
     "vsg_vina_target_maps": (_S, [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(_P)]),
     "vsg_vina_target_free": (None, [_P]),
+    "vsg_vina_target_add_receptor": (_S, [_P, _P]),
     "vsg_vina_target_is_maps": (ctypes.c_int, [_P, ctypes.POINTER(VinaBox)]),
     "vsg_vina_screen_run": (_S, [_P, ctypes.POINTER(VinaScreenOptions), ctypes.POINTER(ScreenReport)]),
     "vsg_vina_ligand_new": (_S, [ctypes.POINTER(Ligand), ctypes.POINTER(_P)]),
