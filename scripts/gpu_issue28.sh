@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# gpu_issue28.sh — issue 28's GPU measurements in one call, from the repository root of a GPU
+# machine (results under $OUT, one archive):
+#   PART=build    the committed tree (git archive HEAD when .git is here, else the tree as is)
+#                 built with CUDA outside the tree ($B), test_gpu_dock run
+#   PART=inha     DUD-E INHA (.bench_data: actives_final/decoys_final.mol2.gz) screened at fast
+#                 and balanced, with and without --receptor (the final refinement on the atoms):
+#                 whole-command time, statuses, ROC AUC, mean best score
+#   PART=set42    scripts/bench_redock_set42.sh's vsgrid part on the GPU (presets in PRESETS),
+#                 with --receptor, outputs under $OUT/set42
+# Usage: PART="build inha" bash scripts/gpu_issue28.sh
+set -u
+B=${B:-/tmp/vsg28}
+OUT=${OUT:-/tmp/vsg28_out}
+LIB_DIR=${LIB_DIR:-.bench_data}
+root=$(pwd)
+mkdir -p "$OUT"
+for part in ${PART:-build inha}; do
+  case $part in
+  build)
+    src=$root
+    if [ -d .git ] && git rev-parse HEAD > /dev/null 2>&1; then
+      rm -rf /tmp/vsg28_src && mkdir -p /tmp/vsg28_src && git archive HEAD | tar -x -C /tmp/vsg28_src && src=/tmp/vsg28_src
+      echo "building commit $(git rev-parse --short HEAD)"
+    else
+      echo "building the tree as copied (no .git)"
+    fi
+    nvidia-smi --query-gpu=name --format=csv,noheader
+    cmake -S "$src" -B "$B" -DCMAKE_BUILD_TYPE=Release > "$OUT/build.log" 2>&1 &&
+      cmake --build "$B" -j "$(nproc)" >> "$OUT/build.log" 2>&1 || { echo "build failed"; tail -30 "$OUT/build.log"; exit 1; }
+    (cd "$B" && ctest -R "test_gpu_dock|test_dock" -j1 --output-on-failure 2>&1 | tail -15)
+    ;;
+  inha)
+    V=$B/vsgrid W=$B/inha
+    mkdir -p "$W"
+    "$V" maps data/inha/receptor.pdbqt --scoring vina --around "$LIB_DIR/crystal_ligand.mol2" -o "$W/m" --quiet
+    zcat "$LIB_DIR/actives_final.mol2.gz" | awk '/^@<TRIPOS>MOLECULE/ { getline; print $1 }' | sort -u > "$W/actives.txt"
+    echo "| search | refinement | s | records/s | statuses | ROC AUC | mean best score |"
+    echo "|---|---|--:|--:|---|--:|--:|"
+    for s in fast balanced; do
+      for refine in maps atoms; do
+        extra=()
+        [ $refine = atoms ] && extra=(--receptor data/inha/receptor.pdbqt)
+        t0=$(date +%s.%N)
+        "$V" screen "$W/m" "$LIB_DIR/actives_final.mol2.gz" "$LIB_DIR/decoys_final.mol2.gz" --scoring vina --placement flexible \
+          --search $s "${extra[@]}" -o "$W/${s}_$refine.csv" --quiet
+        t1=$(date +%s.%N)
+        n=$(($(wc -l < "$W/${s}_$refine.csv") - 1))
+        auc=$("$V" enrich "$W/${s}_$refine.csv" --actives "$W/actives.txt" | grep -m1 "ROC AUC" | grep -o '[0-9]\.[0-9]*' | head -1)
+        mean=$(awk -F, 'NR > 1 && $6 != "" { s += $6; k++ } END { if (k) printf "%.3f", s / k }' "$W/${s}_$refine.csv")
+        st=$(sed 1d "$W/${s}_$refine.csv" | sed -E 's/.*,([a-z_]+),("[^"]*"|[^",]*)$/\1/' | sort | uniq -c | tr '\n' ' ')
+        awk -v a="$t0" -v b="$t1" -v n="$n" -v s=$s -v r=$refine -v st="$st" -v auc="$auc" -v m="$mean" \
+          'BEGIN { printf "| %s | %s | %.2f | %.0f | %s | %s | %s |\n", s, r, b - a, n / (b - a), st, auc, m }'
+      done
+    done
+    cp "$W"/*.csv "$OUT/" 2> /dev/null
+    ;;
+  set42)
+    rm -rf "$OUT/set42"
+    VSGRID=$B/vsgrid OUTDIR=$OUT/set42 PART=vsgrid PRESETS="${PRESETS:-fast balanced detail}" DOCK_ARGS="--devices gpu" \
+      REFINE=1 bash scripts/bench_redock_set42.sh
+    find "$OUT/set42" -name "maps.*.map" -delete
+    ls "$OUT/set42" | wc -l
+    ;;
+  esac
+done
+cd "$OUT" && tar czf /tmp/vsg28_results.tgz . && mv /tmp/vsg28_results.tgz "$OUT/results.tgz"
