@@ -19,7 +19,10 @@ for part in ${PART:-build inha}; do
   case $part in
   build)
     src=$root
-    if [ -d .git ] && git rev-parse HEAD > /dev/null 2>&1; then
+    if [ -f "$LIB_DIR/head.tar" ]; then # `git archive HEAD -o .bench_data/head.tar`: the commit, not the tree
+      rm -rf /tmp/vsg28_src && mkdir -p /tmp/vsg28_src && tar -xf "$LIB_DIR/head.tar" -C /tmp/vsg28_src && src=/tmp/vsg28_src
+      echo "building the archived commit"
+    elif [ -d .git ] && git rev-parse HEAD > /dev/null 2>&1; then
       rm -rf /tmp/vsg28_src && mkdir -p /tmp/vsg28_src && git archive HEAD | tar -x -C /tmp/vsg28_src && src=/tmp/vsg28_src
       echo "building commit $(git rev-parse --short HEAD)"
     else
