@@ -19,7 +19,7 @@
 #   VSGRID           the binary (default build/vsgrid beside this script)
 #   VSG_SHARED_DATA  the shared data (default ../shared/data beside the repository)
 #   OUTDIR           maps, poses, logs (default /tmp/bench_redock_set42)
-#   PRESETS          default "fast balanced detail"
+#   PRESETS          default "fast balanced detail"; CHAINSxSTEPS (e.g. 256x120) for other efforts
 #   DOCK_ARGS        extra `vsgrid screen --placement flexible` arguments (e.g. "--devices gpu")
 #   REFINE           1 (default): final poses refined and scored on the receptor's atoms
 #                    (--receptor), as vina --receptor does; 0: on the maps
@@ -78,7 +78,9 @@ run_vsgrid() {
       # shellcheck disable=SC2086 # DOCK_ARGS is a list of words
       local refine=()
       [ "${REFINE:-1}" = 1 ] && refine=(--receptor "$set42/$c/protein.pdbqt") # as vina --receptor ends its docking
-      "$vsgrid" screen "$d/maps" "${lib[@]}" --scoring vina --placement flexible --search "$p" --seed 0 --poses 9 \
+      local search=(--search "$p")
+      [[ $p =~ ^([0-9]+)x([0-9]+)$ ]] && search=(--search detail --exhaustiveness "${BASH_REMATCH[1]}" --steps "${BASH_REMATCH[2]}")
+      "$vsgrid" screen "$d/maps" "${lib[@]}" --scoring vina --placement flexible "${search[@]}" --seed 0 --poses 9 \
         --poses-out "$f.pdbqt" -o "$f.csv" --quiet "${refine[@]}" $dock_args > "$f.log" 2>&1 || echo "$c $p: screen failed: $(tail -1 "$f.log")" >&2
       t1=$(date +%s.%N)
       awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }' > "$f.seconds"

@@ -34,15 +34,37 @@ vsg_status dock_refine_on_atoms(const vsg_vina_target *t, dock_prep *d, dock_kep
     for (int i = 0; i < np; i++) {
         dock_conf c = {{pick[i]->pos[0], pick[i]->pos[1], pick[i]->pos[2]},
                        {pick[i]->q[0], pick[i]->q[1], pick[i]->q[2], pick[i]->q[3]}, pick[i]->tor};
-        for (int p = 0; p < 5; p++) {
+        /* the pose as the search left it, on the atoms: what the refinement must improve */
+        atoms.slope = VINA_SLOPE;
+        dock_conf_apply(tree, &c, w.xyz);
+        const double e_start = dock_energy_eval(&atoms, w.xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
+        double *start_tor = malloc(sizeof(double) * (size_t)(tree->nrot + 1));
+        if (!start_tor) {
+            dock_work_release(&w);
+            return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+        }
+        memcpy(start_tor, c.tor, sizeof(double) * (size_t)tree->nrot);
+        int inside = 0;
+        for (int p = 0; p < 5 && !inside; p++) {
             atoms.slope = 100 * pow(10.0, 2.0 * p);
             dock_bfgs(&w, &c, max_steps, DOCK_AUTHENTIC_CAP);
             dock_conf_apply(tree, &c, w.xyz);
-            if (inside_box(t, tree, w.xyz)) break;
+            inside = inside_box(t, tree, w.xyz);
         }
         atoms.slope = VINA_SLOPE;
-        dock_conf_apply(tree, &c, w.xyz);
-        pick[i]->e = dock_energy_eval(&atoms, w.xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
+        double e = dock_energy_eval(&atoms, w.xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
+        /* Vina keeps whatever its refinement gives; a pose that left the box (the low first slopes let
+         * a clash the maps' interpolation hid push it out) or got worse on the atoms is kept as the
+         * search found it instead, so refining never turns a pose inside the box into one outside */
+        if (!inside || !(e <= e_start)) {
+            memcpy(c.pos, pick[i]->pos, sizeof c.pos);
+            memcpy(c.q, pick[i]->q, sizeof c.q);
+            memcpy(c.tor, start_tor, sizeof(double) * (size_t)tree->nrot);
+            dock_conf_apply(tree, &c, w.xyz);
+            e = e_start;
+        }
+        free(start_tor);
+        pick[i]->e = e;
         memcpy(pick[i]->pos, c.pos, sizeof c.pos);
         memcpy(pick[i]->q, c.q, sizeof c.q);
         for (int h = 0; h < tree->nheavy; h++) memcpy(&pick[i]->heavy[3 * h], &w.xyz[3 * tree->heavy[h]], 3 * sizeof(double));
