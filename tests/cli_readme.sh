@@ -22,7 +22,7 @@ for c in $cmds; do
   grep -q "usage: vsgrid $c" out.txt || fail "vsgrid $c --help: no usage line"
 done
 # and no command in the README that the binary does not know
-for c in $(echo "$usage" | sed -n 's/^\(mpirun [^v]*\)\{0,1\}vsgrid \([a-z]*\).*/\2/p' | sort -u); do
+for c in $(echo "$usage" | sed -n 's/^\(mpirun [^v]*\)\{0,1\}vsgrid \([a-z-]*\).*/\2/p' | sort -u); do
   echo "$cmds" | grep -qx "$c" || fail "README's usage block lists 'vsgrid $c', which vsgrid --help does not"
 done
 

@@ -5,6 +5,8 @@
 #include "engine/cli/cli.h"
 #include "grids/base/vsgrid.h"  /* vsg_mpi_* (issue 7) */
 
+int vsg_cmd_check_poses(int argc, char **argv); /* cli_check_poses.c: PoseBusters' pose checks */
+
 static const char usage[] =
     "vsgrid — GPU virtual-screening scoring engine: receptor electrostatics on grids\n"
     "\n"
@@ -35,6 +37,8 @@ static const char usage[] =
     "                                or Gasteiger charges, HETATM groups kept (as pdb2pqr)\n"
     "  rmsd REF POSES                symmetry-aware heavy-atom RMSD of each pose against a\n"
     "                                reference pose (CSV: index,name,rmsd); --no-symmetry\n"
+    "  check-poses POSES...          PoseBusters' checks of each pose (bond lengths, angles,\n"
+    "                                flat rings, stereo, clashes, --receptor, the box): CSV\n"
     "  enrich RESULTS.csv --actives LIST\n"
     "                                how well a screen ranks known actives: ROC AUC, logAUC,\n"
     "                                EF 0.5-5%, BEDROC with bootstrap CIs; --png ROC.png\n"
@@ -85,6 +89,7 @@ int main(int argc, char **argv)
     else if (!strcmp(cmd, "maps")) run = vsg_cmd_maps;
     else if (!strcmp(cmd, "dock")) run = vsg_cmd_dock;
     else if (!strcmp(cmd, "rmsd")) run = vsg_cmd_rmsd;
+    else if (!strcmp(cmd, "check-poses")) run = vsg_cmd_check_poses;
     else if (!strcmp(cmd, "prepare")) run = vsg_cmd_prepare;
     else if (!strcmp(cmd, "enrich")) run = vsg_cmd_enrich;
     else if (!strcmp(cmd, "index")) run = vsg_cmd_index;

@@ -1852,6 +1852,72 @@ int vsg_pose_sdf_write(FILE *f, const vsg_pose_sdf *m, const vsg_dock_result *r,
 /* 1 when path ends in .sdf (any case; also .sdf.gz), 0 for .pdbqt (.pdbqt.gz), -1 otherwise. */
 int vsg_pose_path_kind(const char *path);
 
+/* ---- pose checks as PoseBusters makes them (ligands/checks/) ------------------------------ */
+/* Whether a ligand pose is physically plausible, by the checks of PoseBusters (Buttenschoen,
+ * Morris & Deane, Chem. Sci. 2024) with the tolerances of its "dock" configuration
+ * (ligands/checks/pose_checks.h names each and its source): bond lengths and bond angles within
+ * distance-geometry bounds, 5- and 6-membered aromatic rings and C=C double bonds flat (≤ 0.25 Å
+ * from their plane), tetrahedral stereo centres keeping their handedness, no internal clash
+ * (atoms 3 or more bonds apart), no clash with the receptor (heavy-atom distance ≥ 0.75 × the
+ * sum of van der Waals radii), some heavy atom within 5 Å of the receptor, every heavy atom
+ * inside the box. Hydrogens are not checked. The ideal geometry is the reference record's own
+ * (PoseBusters takes RDKit's from UFF): bond bounds d0 ± 0.01 Å and 1-3 bounds d0 ± 0.04 Å, a
+ * bond or angle failing more than 25 % outside them. vsgrid's torsion-space search keeps bond
+ * lengths, angles and rings by construction; the checks still measure them, so poses from other
+ * tools (a vina PDBQT, an SDF) are checked the same way. The reference's bonds are its record's,
+ * or (PDBQT, PDB) inferred from distances with orders perceived from the geometry. */
+typedef enum { VSG_CHECK_NOT_RUN = -1, VSG_CHECK_FAIL = 0, VSG_CHECK_PASS = 1 } vsg_check_state;
+
+typedef struct {
+    int valid;                 /* 1 when no check that ran failed (and some heavy atom was placed) */
+    int bond_lengths;          /* vsg_check_state of each check; NOT_RUN when there is nothing to check */
+    int nbonds, bad_bonds;     /* heavy-atom bonds checked, and failing */
+    double bond_ratio;         /* the pose/reference length ratio furthest from 1 (1 with no bonds) */
+    int bond_angles;
+    int nangles, bad_angles;
+    double angle_deviation;    /* largest |pose angle − reference angle|, degrees */
+    int aromatic_flatness;
+    int nrings, bad_rings;
+    double ring_deviation;     /* largest atom distance to its ring's plane, Å */
+    int double_bond_flatness;
+    int ndouble, bad_double;
+    double double_bond_deviation; /* Å, the same for C=C with their neighbours */
+    int stereo;
+    int ncentres, inverted;    /* tetrahedral centres checked; inverted or flattened */
+    int internal_clash;
+    int npairs, internal_clashes;
+    double internal_ratio;     /* smallest distance / lower bound over pairs 3+ bonds apart (NaN: none) */
+    int receptor_clash;
+    int receptor_clashes;      /* ligand–receptor heavy-atom pairs below 0.75 of their radii's sum */
+    double receptor_ratio;     /* smallest distance / radii sum (NaN without a receptor) */
+    double receptor_distance;  /* smallest heavy-atom distance, Å (NaN without a receptor) */
+    int near_receptor;         /* receptor_distance ≤ 5 Å */
+    int inside_box;
+    int atoms_outside;         /* heavy atoms outside [box_lo, box_hi] (−1 without a box) */
+} vsg_pose_check_result;
+
+/* The reference's topology (bonds, angles, rings, stereo centres, clash bounds) and the
+ * receptor's heavy atoms, made once for the poses of one molecule. reference: the ligand record
+ * as read (the input that was docked: its geometry is the ideal); receptor may be NULL (the
+ * receptor checks are then NOT_RUN). Returns VSG_OK; VSG_E_ARG (NULL reference or out);
+ * VSG_E_DATA (no atoms, a coordinate not finite, a bond naming a missing atom); VSG_E_LIMIT (over
+ * 20000 atoms); VSG_E_NOMEM. */
+typedef struct vsg_pose_checker vsg_pose_checker;
+vsg_status vsg_pose_checker_new(const vsg_ligand *reference, const vsg_molecule *receptor, vsg_pose_checker **out);
+/* Checks one pose: pose_xyz holds 3 coordinates for every atom of the reference, in its order; an
+ * atom the pose does not have (a hydrogen merged away) is NaN, and what involves it is skipped.
+ * box_lo/box_hi (Å) may be NULL (inside_box NOT_RUN). Returns VSG_OK, or VSG_E_ARG for NULL. */
+vsg_status vsg_pose_checker_run(const vsg_pose_checker *c, const double *pose_xyz, const double box_lo[3],
+                                const double box_hi[3], vsg_pose_check_result *out);
+/* Atoms the checker's reference has (the length of pose_xyz / 3); 0 for NULL. */
+int vsg_pose_checker_atoms(const vsg_pose_checker *c);
+void vsg_pose_checker_free(vsg_pose_checker *c);
+/* The two calls above in one, for a single pose. Returns as they do. */
+vsg_status vsg_pose_checks(const vsg_ligand *reference, const double *pose_xyz, const vsg_molecule *receptor,
+                           const double box_lo[3], const double box_hi[3], vsg_pose_check_result *out);
+/* "pass", "fail" or "not_run". */
+const char *vsg_check_state_name(int state);
+
 /* ---- Symmetry-aware RMSD ---------------------------------------------------------------- */
 /* Heavy-atom RMSD between two poses of the same molecule without superposition (the measure of
  * docking success), minimised over every correspondence of the two heavy-atom bond graphs that
