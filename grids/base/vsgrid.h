@@ -1479,9 +1479,10 @@ void vsg_csv_field(FILE *f, const char *s);
  * XS types of ligand atoms follow Vina: carbon bonded to a heteroatom is C_P, N/O typed NA/OA
  * are acceptors, N/O bonded to an HD hydrogen donors, metals Met_D.
  * SDF/MOL2 records get AutoDock types (vsg_ligand_assign_ad_types), their non-polar hydrogens
- * merged, and rotatable bonds as Meeko and AutoDockTools choose them: single (not aromatic or
- * MOL2 "am"), not in a ring, both atoms with another neighbour (polar hydrogens count), and not
- * the C–N bond of an amide (a carbon double-bonded to O or S); TORSDOF is their count.
+ * merged, and rotatable bonds as Meeko and Open Babel choose them: single (not aromatic; a
+ * MOL2 "am" bond is single), not in a ring, both atoms with another neighbour (polar hydrogens
+ * count), and not the C–N bond of an amide (a carbon double-bonded to O; thioamide and thiourea
+ * C(=S)–N bonds rotate, as in both); TORSDOF is their count.
  * Not modelled: flexible receptor residues, AutoDock-GPU's macrocycle glue atoms (G0-G3, CG0-CG3)
  * and hydrated-docking waters (W): such an atom is untyped. */
 #define VSG_VINA_MAX_ATOMS 4096 /* ligand atoms a model takes (Vina's pair matrices are n²) */

@@ -8,9 +8,18 @@
  * MODEL, TER, ...) is skipped.
  *
  * Bonds (SDF/MOL2): a bond is rotatable when Meeko and AutoDockTools would make it a torsion:
- * single, in no ring, each end bonded to something else (polar hydrogens count, the non-polar
- * ones are merged before), neither end on a triple bond (rotating a linear group moves nothing),
- * and not the C–N bond of an amide or thioamide (planar, kept rigid by both tools). */
+ * single (a MOL2 "am" bond counts as single, as Open Babel and RDKit read it), in no ring, each
+ * end bonded to something else (polar hydrogens count, the non-polar ones are merged before),
+ * neither end on a triple bond (rotating a linear group moves nothing), and not the C–N bond of
+ * an amide: a carbon double-bonded to O. Thioamide and thiourea C(=S)–N bonds rotate, as both
+ * references rotate them: Open Babel 3.1 (OBBond::IsAmide, which `obabel -opdbqt`'s
+ * IsRotBond_PDBQT uses, needs a carbonyl C=O) and Meeko (bondtyper.py's amide SMARTS
+ * [NX3]-[CX3]=[O,N] since January 2022; before it, [NX3]-[CX3]=O). Where the two disagree
+ * vsgrid keeps what it did: amidine C(=N)–N rotates (Open Babel; Meeko freezes it), tertiary
+ * amides stay rigid (Open Babel; Meeko rotates those whose two N substituents differ), and an
+ * acyl on an aromatic N stays rigid (Open Babel; Meeko's aliphatic [NX3] misses it). Both
+ * references also rotate C(=O)–N where the N is double-bonded (N-acyl imines, acylguanidines
+ * drawn as C(=O)N=C), which vsgrid freezes (docs/FORMATS.md, "Torsions"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,15 +182,15 @@ static int find(int *p, int i)
     return i;
 }
 
-/* Is atom a the carbon of an amide-like C(=O)N / C(=S)N group? */
+/* Is atom a the carbon of a carbonyl (C=O), whose C–N bond is an amide's? A thiocarbonyl
+ * (C=S) is not: thioamide and thiourea C–N bonds rotate (the header's sources). */
 static int amide_carbon(const vsg_ligand *lig, int a)
 {
     if (strcmp(lig->atoms[a].element, "C") != 0) return 0;
     for (int e = 0; e < lig->nbonds; e++) {
         const vsg_lig_bond *b = &lig->bonds[e];
         if (b->order != 2 || (b->a != a && b->b != a)) continue;
-        const char *el = lig->atoms[b->a == a ? b->b : b->a].element;
-        if (!strcmp(el, "O") || !strcmp(el, "S")) return 1;
+        if (!strcmp(lig->atoms[b->a == a ? b->b : b->a].element, "O")) return 1;
     }
     return 0;
 }
@@ -212,7 +221,7 @@ vsg_status vsg_torsions_from_bonds(const vsg_ligand *lig, vsg_torsions *t)
     }
     for (int e = 0; e < m; e++) {
         const vsg_lig_bond *b = &lig->bonds[e];
-        if (b->order != 1 || deg[b->a] < 2 || deg[b->b] < 2 || triple[b->a] || triple[b->b]) continue;
+        if ((b->order != 1 && b->order != VSG_BOND_AMIDE) || deg[b->a] < 2 || deg[b->b] < 2 || triple[b->a] || triple[b->b]) continue;
         if ((amide_carbon(lig, b->a) && !strcmp(lig->atoms[b->b].element, "N")) ||
             (amide_carbon(lig, b->b) && !strcmp(lig->atoms[b->a].element, "N")))
             continue;

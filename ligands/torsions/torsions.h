@@ -18,8 +18,9 @@ typedef struct {
 /* From lig->text (PDBQT). Atoms are matched to ATOM/HETATM lines in order; BRANCH a b names
  * serial numbers (columns 7-11) as Vina reads them. VSG_E_FORMAT with the message in lig terms. */
 vsg_status vsg_torsions_from_pdbqt(const vsg_ligand *lig, vsg_torsions *t);
-/* From lig->bonds (SDF/MOL2, hydrogens as they are in lig): rotatable = single, acyclic, both
- * ends with another neighbour, not an amide C–N. */
+/* From lig->bonds (SDF/MOL2, hydrogens as they are in lig): rotatable = single (MOL2 "am"
+ * included), acyclic, both ends with another neighbour, not an amide C(=O)–N (thioamide
+ * C(=S)–N rotates, as in Open Babel and Meeko: torsions.c). */
 vsg_status vsg_torsions_from_bonds(const vsg_ligand *lig, vsg_torsions *t);
 void vsg_torsions_release(vsg_torsions *t);
 
