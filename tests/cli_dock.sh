@@ -23,7 +23,18 @@ expect_rc 0 "$vsgrid" --help
 grep -q "dock PREFIX LIGAND" out.txt || fail "vsgrid --help does not list dock"
 expect_rc 2 "$vsgrid" dock m "$lig"                                  # no -o
 expect_rc 2 "$vsgrid" dock m -o o.pdbqt                              # no ligand
-expect_rc 2 "$vsgrid" dock m "$lig" --scoring ad4 -o o.pdbqt
+expect_rc 3 "$vsgrid" dock m "$lig" --scoring ad4 -o o.pdbqt
+# the AutoDock4 function on an AutoGrid map set (issue 28 item 4; CPU): poses, their terms, exit 0;
+# --devices gpu is refused (no GPU search for it), as is SDF output
+expect_rc 0 "$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring ad4 --around "$lig" --device cpu --quiet -o a4
+expect_rc 0 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices cpu --exhaustiveness 4 --steps 40 --from-input --seed 1 --quiet -o a4.pdbqt --csv a4.csv
+[ "$(grep -c '^MODEL' a4.pdbqt)" -ge 1 ] && awk -F, 'NR == 2 { exit !($2 < -6 && $12 < 1.5) }' a4.csv ||
+  fail "dock --scoring ad4: $(head -3 a4.csv | tr '\n' ' ')"
+expect_rc 0 "$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring vina --around "$lig" --device cpu --quiet -o v4
+expect_rc 3 "$vsgrid" dock v4 "$lig" --scoring ad4 --devices cpu -o a4v.pdbqt
+grep -q "is a Vina map set; --scoring ad4 docks on an AutoDock4 map set" err.txt || fail "ad4 on Vina maps: $(cat err.txt)"
+expect_rc 2 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices gpu -o a4g.pdbqt
+expect_rc 2 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices cpu -o a4.sdf
 expect_rc 2 "$vsgrid" dock m "$lig" --exhaustiveness 0 -o o.pdbqt
 expect_rc 2 "$vsgrid" dock m "$lig" --seed -3 -o o.pdbqt
 expect_rc 3 "$vsgrid" dock nothere "$lig" -o o.pdbqt

@@ -2,12 +2,15 @@
  * Vinardo map set by vsg_dock_batch (the GPU search when there is a GPU, else its CPU twin), its
  * best poses written as PDBQT models that `vina --score_only` rescores: a PDBQT input's own lines
  * (ROOT/BRANCH tree, atom lines) with the pose's coordinates; an SDF/MOL2 input as the model the
- * search moved (AutoDock types, non-polar hydrogens merged) with the tree it used. */
+ * search moved (AutoDock types, non-polar hydrogens merged) with the tree it used. With --scoring
+ * ad4, the AutoDock4 function on an AutoGrid map set (vsg_dock_ad4_cpu, CPU). */
+#define _POSIX_C_SOURCE 200809L /* access */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/cli/cli.h"
 #include "engine/cli/dock_options.h"
@@ -16,7 +19,7 @@
 #define DEFAULT_SEARCH "detail"
 
 static const char usage[] =
-    "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo] [--search S]\n"
+    "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo|ad4] [--search S]\n"
     "                   [--devices D] [--seed N] [--exhaustiveness N] [--steps N] [--poses K]\n"
     "                   [--min-rmsd A] [--from-input | --local-only] [--threads N] [--csv OUT.csv]\n"
     "                   [--json FILE] [--receptor REC.pdbqt]\n"
@@ -28,7 +31,12 @@ static const char usage[] =
     "torsion, BFGS on the analytic gradient of the maps and the ligand's internal pairs,\n"
     "Metropolis acceptance; on the GPU when there is one (a warp a chain), else on the CPU. Bond\n"
     "lengths, angles and rings stay as in the input.\n"
-    "  --scoring S        vina (default) or vinardo: must be what the maps were made with\n"
+    "  --scoring S        vina (default) or vinardo: must be what the maps were made with; ad4:\n"
+    "                     the AutoDock4 function on an AutoGrid map set (PREFIX.maps.fld, from\n"
+    "                     `vsgrid maps REC.pdbqt --scoring ad4` or autogrid4), a PDBQT ligand, on\n"
+    "                     the CPU: the same search over autodock4's inter + intra energy, each pose\n"
+    "                     scored as autodock4's epdb scores it (score = Estimated Free Energy of\n"
+    "                     Binding = inter + torsional, unbound model 'same as bound')\n"
     "  --poses K          poses written at most (default 9), best first, none within --min-rmsd\n"
     "                     (default 1 A, heavy atoms) of a better one\n"
     "  --record N         the record of a multi-record LIGAND to dock (1-based); without it a\n"
@@ -71,10 +79,103 @@ static const char usage_end[] =
     "without a map, a malformed torsion tree), 4 memory, 8 the best pose outside the box or\n"
     "away from the receptor, 1 other failure (a GPU asked for and missing).\n";
 
+/* --scoring ad4: one PDBQT record docked on an AutoGrid map set by vsg_dock_ad4_cpu (the CPU
+ * only for now), its poses written over the record's own lines with autodock4's terms. */
+static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath, const char *csvpath, long record,
+                    int local_only, const char *recpath, int sdf, vsg_device device, const vsg_dock_params *p, int quiet)
+{
+    if (device == VSG_DEVICE_GPU)
+        return vsg_cli_usage_error("dock", "--scoring ad4 runs on the CPU only (the GPU search takes the Vina and "
+                                   "Vinardo functions): use --devices cpu or all");
+    if (local_only) return vsg_cli_usage_error("dock", "--local-only is not available with --scoring ad4");
+    if (recpath) return vsg_cli_usage_error("dock", "--receptor is not available with --scoring ad4 (poses are scored "
+                                            "on the AutoGrid maps, as autodock4 scores them)");
+    if (sdf) return vsg_cli_usage_error("dock", "--scoring ad4 writes PDBQT (-o OUT.pdbqt), the input's own lines");
+    if (device != VSG_DEVICE_CPU && vsg_gpu_count() > 0 && !quiet)
+        fprintf(stderr, "vsgrid dock: --scoring ad4 runs on the CPU (no GPU search for the AutoDock4 function yet)\n");
+    char fld[4096];
+    const size_t len = strlen(prefix);
+    snprintf(fld, sizeof fld, "%s%s", prefix, len > 4 && !strcmp(prefix + len - 4, ".fld") ? "" : ".maps.fld");
+    vsg_ad4_target *t = NULL;
+    char vina_map[4200];
+    snprintf(vina_map, sizeof vina_map, "%s.C_H.map", prefix);
+    if (access(fld, F_OK) != 0 && access(vina_map, F_OK) == 0) /* the common slip: a Vina map set given to the AD4 function */
+        return vsg_cli_fail(vsg_fail(VSG_E_FORMAT, "%s is a Vina map set; --scoring ad4 docks on an AutoDock4 map set: "
+                                     "'vsgrid maps REC.pdbqt --scoring ad4 --around LIG -o PREFIX' makes PREFIX.maps.fld", prefix));
+    vsg_status st = vsg_ad4_target_read(fld, NULL, &t);
+    if (st != VSG_OK) return vsg_cli_fail(st);
+    const char *paths[1] = {ligpath};
+    vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 1, 0};
+    vsg_ligand_reader *rd = NULL;
+    vsg_ligand lig;
+    vsg_ligand_init(&lig);
+    vsg_dock_result res;
+    memset(&res, 0, sizeof res);
+    vsg_vina_ligand *vl = NULL;
+    vsg_ad4_score *sc = calloc((size_t)p->poses + 1, sizeof *sc);
+    FILE *f = NULL, *csv = NULL;
+    int rc = VSG_EXIT_OK;
+    if (!sc) { rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "dock: out of memory")); goto done; }
+    if ((st = vsg_ligand_reader_open(paths, 1, &ro, &rd)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    {
+        long got = 0;
+        int more;
+        while ((more = vsg_ligand_reader_next(rd, &lig)) == 1 && ++got < (record ? record : 1)) {}
+        if (more != 1) {
+            fprintf(stderr, "vsgrid dock: %s: no record %ld\n", ligpath, record ? record : 1);
+            rc = record ? VSG_EXIT_USAGE : VSG_EXIT_INPUT;
+            goto done;
+        }
+    }
+    if (lig.status != VSG_OK) { fprintf(stderr, "vsgrid dock: %s\n", lig.message); rc = vsg_cli_exit_code(lig.status); goto done; }
+    if ((st = vsg_vina_ligand_new(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    if ((st = vsg_dock_ad4_cpu(t, &lig, p, &res, sc)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    if (sc[0].outside) {
+        fprintf(stderr, "vsgrid dock: %s: best %.3f kcal/mol means nothing: %d atoms lie outside the maps' grid (make "
+                        "maps on a larger box)\n", ligpath, sc[0].total, sc[0].outside);
+        rc = VSG_EXIT_NOTHING_SCORED;
+        goto done;
+    }
+    if (!(f = vsg_fopen_out(outpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", outpath); rc = VSG_EXIT_FAILURE; goto done; }
+    if (csvpath && !(csv = fopen(csvpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", csvpath); rc = VSG_EXIT_FAILURE; goto done; }
+    if (csv) fprintf(csv, "pose,score_kcal_mol,inter_kcal_mol,vdw_hb_desolv_kcal_mol,elec_kcal_mol,intra_kcal_mol,"
+                          "torsional_kcal_mol,unbound_kcal_mol,search_energy_kcal_mol,torsdof,rmsd_best_A,rmsd_input_A\n");
+    for (int k = 0; k < res.npose; k++) {
+        const vsg_dock_pose *ps = &res.pose[k];
+        const double rb = vsg_pose_rmsd_heavy(&res, vl, ps->xyz, res.pose[0].xyz);
+        if (!vsg_pose_write_pdbqt(f, &lig, &res, k, k + 1, rb, -1)) {
+            fprintf(stderr, "vsgrid dock: %s: the record's atom lines do not match its model\n", ligpath);
+            rc = VSG_EXIT_FAILURE;
+            goto done;
+        }
+        if (csv)
+            fprintf(csv, "%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%.3f,%.3f\n", k + 1, sc[k].total, sc[k].inter,
+                    sc[k].vdw_hb_desolv, sc[k].elec, sc[k].intra, sc[k].torsional, sc[k].unbound, ps->energy,
+                    sc[k].torsdof, rb, ps->rmsd_input);
+    }
+    if (ferror(f) || (csv && ferror(csv))) { fprintf(stderr, "vsgrid dock: write error\n"); rc = VSG_EXIT_FAILURE; goto done; }
+    if (!quiet)
+        printf("dock: %s: %d poses, best %.3f kcal/mol (AutoDock4: inter %.3f, intra %.3f, torsional %.3f), %d torsions, "
+               "%d chains x %d steps, %ld evaluations, %.2f s on the CPU\n",
+               ligpath, res.npose, sc[0].total, sc[0].inter, sc[0].intra, sc[0].torsional, res.rotors, res.chains,
+               res.steps, res.evaluations, res.seconds);
+done:
+    if (f && fclose(f) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
+    if (csv && fclose(csv) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
+    free(sc);
+    vsg_dock_result_release(&res);
+    vsg_vina_ligand_free(vl);
+    vsg_ligand_release(&lig);
+    if (rd) vsg_ligand_reader_close(rd);
+    vsg_ad4_target_free(t);
+    return rc;
+}
+
 int vsg_cmd_dock(int argc, char **argv)
 {
     const char *prefix = NULL, *ligpath = NULL, *outpath = NULL, *csvpath = NULL, *json = NULL, *recpath = NULL, *v;
     vsg_vina_scoring sf = VSG_VINA_SCORING_VINA;
+    int ad4 = 0; /* --scoring ad4: vsg_dock_ad4_cpu on an AutoGrid map set */
     vsg_dock_params p;
     vsg_dock_params_default(&p);
     int quiet = 0;
@@ -95,9 +196,10 @@ int vsg_cmd_dock(int argc, char **argv)
         if (dr > 0) continue;
         if (vsg_arg_is(&a, "--scoring")) {
             if (!(v = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE;
+            ad4 = !strcmp(v, "ad4");
             if (!strcmp(v, "vina")) sf = VSG_VINA_SCORING_VINA;
             else if (!strcmp(v, "vinardo")) sf = VSG_VINA_SCORING_VINARDO;
-            else return vsg_cli_usage_error("dock", "--scoring: '%s' is not vina or vinardo", v);
+            else if (!ad4) return vsg_cli_usage_error("dock", "--scoring: '%s' is not vina, vinardo or ad4", v);
             continue;
         }
         int *ip = vsg_arg_is(&a, "--poses") ? &p.poses : vsg_arg_is(&a, "--threads") ? &p.threads : NULL;
@@ -147,6 +249,7 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_pose_sdf *sm = NULL;
     vsg_device device = VSG_DEVICE_AUTO;
     if (vsg_cli_dock_apply("dock", &dopt, &p, &device)) return VSG_EXIT_USAGE;
+    if (ad4) return dock_ad4(prefix, ligpath, outpath, csvpath, record, local_only, recpath, sdf, device, &p, quiet);
 
     vsg_vina_target *t = NULL;
     vsg_status st = vsg_cli_receptor_not_grid(prefix);

@@ -1706,6 +1706,60 @@ vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *lig
  * dock raises. */
 vsg_status vsg_dock_pose_check(const vsg_vina_target *t, const vsg_dock_result *r, int k, char *msg, size_t len);
 
+/* ---- Flexible docking with the AutoDock4 function (CPU) ----------------------------------- */
+/* Docks a PDBQT ligand on an AutoGrid map set (`vsgrid maps REC.pdbqt --scoring ad4`, autogrid4)
+ * by vsg_dock_cpu's search (the same chains, moves, BFGS, acceptance, random streams and
+ * parameters) over the energy autodock4 4.2.6 minimises: the intermolecular energy of every atom
+ * on the maps (type map + q·e + |q|·d, trilinear, autodock4's 2·500·|r − c|² outside the grid)
+ * plus autodock4's intramolecular energy (its non-bonded pairs and r² tables, taken linear in r²
+ * between table bins so that the optimiser has a slope), both with analytic gradients
+ * (ligands/dock/dock_energy_ad4.c). Each pose is then scored as autodock4's epdb scores the
+ * written pose (vsg_ad4_score_pose) and the poses are ranked by that estimated free energy of
+ * binding. The GPU search does not take this function yet. */
+typedef struct vsg_ad4_target vsg_ad4_target; /* opaque: an AutoGrid map set and AD4 parameters */
+
+/* Reads the map set fld_path (.maps.fld, vsg_mapset_read) and the AD4 parameters
+ * (parameter_file NULL: AD4.1_bound.dat built in; else read over it, vsg_ad4_params_read).
+ * Returns VSG_OK; VSG_E_ARG (NULL); vsg_mapset_read's and vsg_ad4_params_read's errors. */
+vsg_status vsg_ad4_target_read(const char *fld_path, const char *parameter_file, vsg_ad4_target **out);
+void vsg_ad4_target_free(vsg_ad4_target *t);
+/* The grid's corners (Å): the box random starts are drawn in. VSG_E_ARG for NULL. */
+vsg_status vsg_ad4_target_box(const vsg_ad4_target *t, double lo[3], double hi[3]);
+
+/* autodock4's terms of one pose, as its epdb prints them for that pose. */
+typedef struct {
+    double total;         /* Estimated Free Energy of Binding = (1) + (2) + (3) − (4) = inter + torsional */
+    double inter;         /* (1) Final Intermolecular Energy = vdw_hb_desolv + elec */
+    double vdw_hb_desolv; /* its "vdW + Hbond + desolv Energy" (outside atoms: + 500·|r − c|² each) */
+    double elec;          /* its "Electrostatic Energy" (outside atoms: + 500·|r − c|² each) */
+    double intra;         /* (2) Final Total Internal Energy (vsg_ad4_intra) */
+    double torsional;     /* (3) FE_coeff_tors (0.2983) × TORSDOF */
+    double unbound;       /* (4) = (2): the unbound model "same as bound", AutoDock 4.2's default, as a
+                             docking run reports it (a single-point epdb prints 0 here and so adds (2)
+                             to its estimated free energy) */
+    int torsdof;
+    int outside;          /* atoms outside the grid */
+} vsg_ad4_score;
+
+/* Scores lig (a PDBQT record read with keep_text) at coordinates xyz (3 per record atom; NULL:
+ * the record's own). Returns VSG_OK; VSG_E_ARG (NULL, not PDBQT or no text); VSG_E_DATA (an
+ * atom type without a map or without AD4 parameters); vsg_ad4_intra's errors. */
+vsg_status vsg_ad4_score_pose(const vsg_ad4_target *t, const vsg_ligand *lig, const double *xyz, vsg_ad4_score *out);
+
+/* Docks lig into t. p may be NULL (defaults; steps 0 = Vina's count for the ligand's size).
+ * out as vsg_dock_cpu fills it (model atoms = the record's atoms, in order), with each pose's
+ * score holding autodock4's terms (total, inter, intra, torsional, unbound; num_tors = TORSDOF)
+ * and energy the search's inter + intra; poses best estimated free energy first. scores (may
+ * be NULL; room for p->poses entries) gets each pose's terms in full. Returns VSG_OK; VSG_E_ARG
+ * (NULL; a record that is not PDBQT read with keep_text; bad parameters as vsg_dock_cpu);
+ * VSG_E_DATA (an atom type without a map or parameters); vsg_vina_ligand_new's errors;
+ * VSG_E_NOMEM. */
+vsg_status vsg_dock_ad4_cpu(const vsg_ad4_target *t, const vsg_ligand *lig, const vsg_dock_params *p, vsg_dock_result *out,
+                            vsg_ad4_score *scores);
+/* The search's energy of lig at xyz (3 per record atom), uncurled, and its gradient (grad, 3 per
+ * atom, may be NULL): for tests and tools. NaN when it cannot be computed. */
+double vsg_dock_ad4_energy(const vsg_ad4_target *t, const vsg_ligand *lig, const double *xyz, double *grad);
+
 /* ---- a screen as one call (engine/screen/screen_job.c) ------------------------------------ */
 /* Everything `vsgrid screen` does, as a library call that the command and the Python module
  * share (issue 26): options set by their command-line names without the dashes, values as text

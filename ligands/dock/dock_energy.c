@@ -107,6 +107,7 @@ static double map_atom(const vsg_vina_target *t, const double *m, const double p
 
 double dock_energy_eval(const dock_energy *e, const double *xyz, double cap, double *g, double *inter, double *intra)
 {
+    if (e->ad4) return dock_ad4_eval(e->ad4, xyz, cap, g, inter, intra);
     const vsg_vina_target *t = e->t;
     const vsg_vina_ligand *l = e->l;
     if (g) memset(g, 0, sizeof *g * 3 * (size_t)l->natoms);

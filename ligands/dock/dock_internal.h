@@ -63,6 +63,7 @@ typedef struct {
     const vsg_vina_ligand *l;
     const dock_tree *tree;
     double *pair_table;      /* per model pair type slot: VINA_TABLE_BINS + 1 samples */
+    const struct dock_ad4 *ad4; /* not NULL: the AutoDock4 energy instead (dock_energy_ad4.c) */
     int on_atoms;            /* inter on the receptor's atoms (dock_atoms_inter) instead of the maps:
                                 the final refinement, when the map set carries its receptor */
     double slope;            /* on_atoms: kcal/mol per Å outside the maps' box */
@@ -77,6 +78,12 @@ double dock_energy_eval(const dock_energy *e, const double *xyz, double cap, dou
 /* One atom's inter energy on the receptor's atoms of a map set that has them (t->samples), the
  * atom clamped into the maps' box plus slope·(Å outside); curled at v; grad (may be NULL) gets dE/dx. */
 double dock_atoms_inter(const vsg_vina_target *t, int xs, const double p[3], double v, double slope, double grad[3]);
+
+/* The AutoDock4 energy (dock_energy_ad4.c): inter on an AutoGrid map set (type map + q·e + |q|·d
+ * per atom, hydrogens included) + autodock4's intramolecular pairs; what dock_energy_eval
+ * returns when e->ad4 is set. */
+struct dock_ad4;
+double dock_ad4_eval(const struct dock_ad4 *a, const double *xyz, double cap, double *g, double *inter, double *intra);
 
 /* Scratch a chain owns (no allocation inside the search loop). */
 typedef struct {
@@ -126,6 +133,16 @@ typedef struct {
     double *heavy; /* 3·nheavy */
     int chain, order;
 } dock_kept;
+
+/* The Monte Carlo chains of vsg_dock_cpu (dock_search.c) on any energy: P->exhaustiveness
+ * chains of `steps` steps, random starts inside [begin, end] (or the input pose), each keeping
+ * P->chain_keep minima; *all gets the kept minima of every chain in chain order (*total of
+ * them), owned by *store until dock_chains_free. */
+typedef struct dock_chains dock_chains;
+vsg_status dock_chains_run(const dock_tree *tree, const dock_energy *en, const double begin[3], const double end[3],
+                           const vsg_dock_params *P, int steps, int local_steps, dock_chains **store, dock_kept ***all,
+                           int *total, long *evals);
+void dock_chains_free(dock_chains *c);
 
 /* Merges the kept minima (any order; ranked by energy, then chain, then order), drops those
  * within P->min_rmsd of a better one, and fills out with the best P->poses: coordinates

@@ -84,7 +84,7 @@ static int kept_list_init(kept_list *L, const dock_tree *t, int slots)
 typedef struct {
     const dock_tree *tree;
     const dock_energy *en;
-    const vsg_vina_target *target;
+    const double *begin, *end; /* the box random starts are drawn in */
     uint64_t seed;
     int steps, local_steps, random_start, keep;
     double min_rmsd;
@@ -106,7 +106,7 @@ static vsg_status run_chain(const chain_job *J, int chain, kept_list *out, long 
     dock_conf cur = {{0}, {1, 0, 0, 0}, tors}, cand = {{0}, {1, 0, 0, 0}, tors + nrot};
     dock_rng rng = dock_rng_for(J->seed, (uint64_t)chain);
     if (J->random_start) {
-        for (int d = 0; d < 3; d++) cur.pos[d] = dock_rng_range(&rng, J->target->begin[d], J->target->end[d]);
+        for (int d = 0; d < 3; d++) cur.pos[d] = dock_rng_range(&rng, J->begin[d], J->end[d]);
         dock_rng_quat(&rng, cur.q);
         for (int k = 0; k < nrot; k++) cur.tor[k] = dock_rng_range(&rng, -DOCK_PI, DOCK_PI);
     } else {
@@ -162,6 +162,65 @@ static vsg_status run_chain(const chain_job *J, int chain, kept_list *out, long 
     return VSG_OK;
 }
 
+struct dock_chains {
+    int chains;
+    kept_list *lists;
+    kept **all;
+};
+
+void dock_chains_free(dock_chains *c)
+{
+    if (!c) return;
+    if (c->lists)
+        for (int i = 0; i < c->chains; i++) free(c->lists[i].mem), free(c->lists[i].k);
+    free(c->lists);
+    free(c->all);
+    free(c);
+}
+
+vsg_status dock_chains_run(const dock_tree *tree, const dock_energy *en, const double begin[3], const double end[3],
+                           const vsg_dock_params *P, int steps, int local_steps, dock_chains **store, kept ***all,
+                           int *total, long *evals)
+{
+    const int chains = P->exhaustiveness;
+    *store = NULL, *all = NULL, *total = 0;
+    dock_chains *c = calloc(1, sizeof *c);
+    long *ev = calloc((size_t)chains + 1, sizeof *ev);
+    vsg_status *chain_st = calloc((size_t)chains + 1, sizeof *chain_st), st = VSG_OK;
+    if (c) c->chains = chains, c->lists = calloc((size_t)chains + 1, sizeof *c->lists);
+    if (!c || !c->lists || !ev || !chain_st) {
+        st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+        goto done;
+    }
+    chain_job J = {tree, en, begin, end, P->seed, steps, local_steps, P->random_start, P->chain_keep, P->min_rmsd};
+    int threads = P->threads;
+#ifdef _OPENMP
+    if (threads <= 0) threads = omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#endif
+    for (int k = 0; k < chains; k++) chain_st[k] = run_chain(&J, k, &c->lists[k], &ev[k]);
+    (void)threads;
+    for (int k = 0; k < chains; k++) {
+        if (chain_st[k] != VSG_OK && st == VSG_OK) st = chain_st[k];
+        if (evals) *evals += ev[k];
+    }
+    if (st != VSG_OK) { st = vsg_fail(st, "dock: a chain failed (%s)", vsg_status_name(st)); goto done; }
+    int n = 0;
+    for (int k = 0; k < chains; k++) n += c->lists[k].n;
+    c->all = malloc(sizeof *c->all * (size_t)(n + 1));
+    if (!c->all) { st = vsg_fail(VSG_E_NOMEM, "dock: out of memory"); goto done; }
+    n = 0;
+    for (int k = 0; k < chains; k++)
+        for (int i = 0; i < c->lists[k].n; i++) c->all[n++] = &c->lists[k].k[i];
+    *all = c->all, *total = n;
+done:
+    free(ev);
+    free(chain_st);
+    if (st != VSG_OK) dock_chains_free(c), c = NULL;
+    *store = c;
+    return st;
+}
+
 vsg_status vsg_dock_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *p, vsg_dock_result *out)
 {
     if (!out) return vsg_fail(VSG_E_ARG, "vsg_dock_cpu: NULL argument");
@@ -178,40 +237,16 @@ vsg_status vsg_dock_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const v
         return st;
     }
     const int chains = P.exhaustiveness;
-    kept_list *lists = calloc((size_t)chains, sizeof *lists);
-    long *evals = calloc((size_t)chains, sizeof *evals);
-    vsg_status *chain_st = calloc((size_t)chains, sizeof *chain_st);
+    dock_chains *store = NULL;
     kept **all = NULL;
-    if (!lists || !evals || !chain_st) { st = vsg_fail(VSG_E_NOMEM, "dock: out of memory"); goto done; }
-    chain_job J = {&d.tree, &d.en, t, P.seed, d.steps, d.local_steps, P.random_start, P.chain_keep, P.min_rmsd};
-    int threads = P.threads;
-#ifdef _OPENMP
-    if (threads <= 0) threads = omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-#endif
-    for (int c = 0; c < chains; c++) chain_st[c] = run_chain(&J, c, &lists[c], &evals[c]);
-    (void)threads;
-    for (int c = 0; c < chains; c++) {
-        if (chain_st[c] != VSG_OK && st == VSG_OK) st = chain_st[c];
-        out->evaluations += evals[c];
-    }
-    if (st != VSG_OK) { st = vsg_fail(st, "dock: a chain failed (%s)", vsg_status_name(st)); goto done; }
     int total = 0;
-    for (int c = 0; c < chains; c++) total += lists[c].n;
-    all = malloc(sizeof *all * (size_t)(total + 1));
-    if (!all) { st = vsg_fail(VSG_E_NOMEM, "dock: out of memory"); goto done; }
-    total = 0;
-    for (int c = 0; c < chains; c++)
-        for (int i = 0; i < lists[c].n; i++) all[total++] = &lists[c].k[i];
+    if ((st = dock_chains_run(&d.tree, &d.en, t->begin, t->end, &P, d.steps, d.local_steps, &store, &all, &total,
+                              &out->evaluations)) != VSG_OK)
+        goto done;
     st = dock_finish(t, &d, all, total, &P, out);
     out->chains = chains;
 done:
-    if (lists)
-        for (int c = 0; c < chains; c++) free(lists[c].mem), free(lists[c].k);
-    free(lists);
-    free(evals);
-    free(chain_st);
-    free(all);
+    dock_chains_free(store);
     dock_prep_release(&d);
     out->seconds = vsg_now() - t0;
     if (st != VSG_OK) vsg_dock_result_release(out);

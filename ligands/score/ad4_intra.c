@@ -133,36 +133,16 @@ static double eps_ms(double r)
     return e < 1e-6 ? 1.0 : e; /* APPROX_ZERO; never reached for r ≥ 0 */
 }
 
-vsg_status vsg_ad4_intra(const vsg_ligand *lig, const vsg_ad4_params *p, vsg_ad4_intra_result *out)
+/* autodock4's non-bonded pair mask of a record (nbm[i·n + j] = 1: the pair is scored): bonds by
+ * distance, 1-2/1-3/1-4 and rigid-piece pairs removed, then weedbonds' torsion rules. nb and
+ * bonded are scratch (n entries). */
+static vsg_status weed(const vsg_ligand *lig, const int *cls, const vsg_torsions *tp, int *nb, int (*bonded)[MAX_NBONDS],
+                       unsigned char *nbm, const char *src)
 {
-    if (!lig || !p || !out) return vsg_fail(VSG_E_ARG, "ad4 intra: NULL argument");
-    memset(out, 0, sizeof *out);
-    if (lig->format != VSG_LIG_PDBQT || !lig->text)
-        return vsg_fail(VSG_E_ARG, "ad4 intra: record %ld needs its PDBQT text (torsion tree)", lig->record);
     const int n = lig->natoms;
-    const char *src = lig->source ? lig->source : "?";
-    const vsg_ad4_atom_par **par = malloc(sizeof *par * (size_t)(n > 0 ? n : 1));
-    int *cls = malloc(sizeof *cls * (size_t)(n > 0 ? n : 1));
-    int *nb = calloc((size_t)(n > 0 ? n : 1), sizeof *nb);
-    int(*bonded)[MAX_NBONDS] = malloc(sizeof *bonded * (size_t)(n > 0 ? n : 1));
-    unsigned char *nbm = malloc((size_t)(n > 0 ? n : 1) * (size_t)(n > 0 ? n : 1));
-    vsg_torsions t;
-    memset(&t, 0, sizeof t);
+    const vsg_torsions t = *tp;
     vsg_status st = VSG_OK;
-    if (!par || !cls || !nb || !bonded || !nbm) { st = vsg_fail(VSG_E_NOMEM, "ad4 intra: out of memory"); goto done; }
-    for (int i = 0; i < n; i++) {
-        par[i] = vsg_ad4_params_find(p, lig->atoms[i].ad_type);
-        if (!par[i]) {
-            st = vsg_fail(VSG_E_DATA, "%s:%d: record %ld: atom type '%s' has no AutoDock4 parameters", src,
-                          lig->atoms[i].line, lig->record, lig->atoms[i].ad_type);
-            goto done;
-        }
-        cls[i] = bond_class(lig->atoms[i].ad_type);
-    }
-    if ((st = vsg_torsions_from_pdbqt(lig, &t)) != VSG_OK) goto done;
-    out->ntorsions = t.nrotors;
-    if (t.nrotors == 0) goto done; /* autodock4 skips the internal energy of a rigid ligand */
-
+#define NBM(a, b) nbm[(size_t)(a) * (size_t)n + (size_t)(b)]
     /* bonds by distance over all pairs (order of discovery does not matter below) */
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
@@ -175,12 +155,11 @@ vsg_status vsg_ad4_intra(const vsg_ligand *lig, const vsg_ad4_params *p, vsg_ad4
                 st = vsg_fail(VSG_E_DATA, "%s:%d: record %ld: atom %d has more than %d bonds by distance", src,
                               lig->atoms[nb[i] >= MAX_NBONDS ? i : j].line, lig->record, (nb[i] >= MAX_NBONDS ? i : j) + 1,
                               MAX_NBONDS);
-                goto done;
+                return st;
             }
             bonded[i][nb[i]++] = j;
             bonded[j][nb[j]++] = i;
         }
-#define NBM(a, b) nbm[(size_t)(a) * (size_t)n + (size_t)(b)]
     memset(nbm, 1, (size_t)n * (size_t)n);
     for (int i = 0; i < n; i++) NBM(i, i) = 0;
     /* 1-2, 1-3, 1-4: everything within three bonds of i */
@@ -216,6 +195,42 @@ vsg_status vsg_ad4_intra(const vsg_ligand *lig, const vsg_ad4_params *p, vsg_ad4
         }
     }
 
+#undef NBM
+    return st;
+}
+
+vsg_status vsg_ad4_intra(const vsg_ligand *lig, const vsg_ad4_params *p, vsg_ad4_intra_result *out)
+{
+    if (!lig || !p || !out) return vsg_fail(VSG_E_ARG, "ad4 intra: NULL argument");
+    memset(out, 0, sizeof *out);
+    if (lig->format != VSG_LIG_PDBQT || !lig->text)
+        return vsg_fail(VSG_E_ARG, "ad4 intra: record %ld needs its PDBQT text (torsion tree)", lig->record);
+    const int n = lig->natoms;
+    const char *src = lig->source ? lig->source : "?";
+    const vsg_ad4_atom_par **par = malloc(sizeof *par * (size_t)(n > 0 ? n : 1));
+    int *cls = malloc(sizeof *cls * (size_t)(n > 0 ? n : 1));
+    int *nb = calloc((size_t)(n > 0 ? n : 1), sizeof *nb);
+    int(*bonded)[MAX_NBONDS] = malloc(sizeof *bonded * (size_t)(n > 0 ? n : 1));
+    unsigned char *nbm = malloc((size_t)(n > 0 ? n : 1) * (size_t)(n > 0 ? n : 1));
+    vsg_torsions t;
+    memset(&t, 0, sizeof t);
+    vsg_status st = VSG_OK;
+    if (!par || !cls || !nb || !bonded || !nbm) { st = vsg_fail(VSG_E_NOMEM, "ad4 intra: out of memory"); goto done; }
+    for (int i = 0; i < n; i++) {
+        par[i] = vsg_ad4_params_find(p, lig->atoms[i].ad_type);
+        if (!par[i]) {
+            st = vsg_fail(VSG_E_DATA, "%s:%d: record %ld: atom type '%s' has no AutoDock4 parameters", src,
+                          lig->atoms[i].line, lig->record, lig->atoms[i].ad_type);
+            goto done;
+        }
+        cls[i] = bond_class(lig->atoms[i].ad_type);
+    }
+    if ((st = vsg_torsions_from_pdbqt(lig, &t)) != VSG_OK) goto done;
+    out->ntorsions = t.nrotors;
+    if (t.nrotors == 0) goto done; /* autodock4 skips the internal energy of a rigid ligand */
+
+    if ((st = weed(lig, cls, &t, nb, bonded, nbm, src)) != VSG_OK) goto done;
+#define NBM(a, b) nbm[(size_t)(a) * (size_t)n + (size_t)(b)]
     /* the energy of each remaining pair, i < j, summed in autodock4's order */
     const double minus_inv_2s2 = -0.5 / (SIGMA * SIGMA);
     for (int i = 0; i < n; i++)
@@ -250,4 +265,133 @@ done:
     free(par), free(cls), free(nb), free(bonded), free(nbm);
     if (st != VSG_OK) memset(out, 0, sizeof *out);
     return st;
+}
+
+/* ---- the same energy as tables, for the docking search (ad4_intra.h) ------------------------ */
+
+void ad4_intra_tables_release(ad4_intra_tables *t)
+{
+    if (!t) return;
+    free(t->pair), free(t->elec_scale), free(t->desolv_scale), free(t->vdw), free(t->vdw_table);
+    free(t->elec_shape), free(t->desolv_shape);
+    memset(t, 0, sizeof *t);
+}
+
+vsg_status ad4_intra_tables_build(const vsg_ligand *lig, const vsg_ad4_params *p, ad4_intra_tables *out)
+{
+    if (!lig || !p || !out) return vsg_fail(VSG_E_ARG, "ad4 intra: NULL argument");
+    memset(out, 0, sizeof *out);
+    if (lig->format != VSG_LIG_PDBQT || !lig->text)
+        return vsg_fail(VSG_E_ARG, "ad4 intra: record %ld needs its PDBQT text (torsion tree)", lig->record);
+    const int n = lig->natoms;
+    const size_t n1 = (size_t)(n > 0 ? n : 1);
+    const char *src = lig->source ? lig->source : "?";
+    const vsg_ad4_atom_par **par = malloc(sizeof *par * n1);
+    int *cls = malloc(sizeof *cls * n1), *nb = calloc(n1, sizeof *nb), *tslot = malloc(sizeof *tslot * n1 * n1);
+    int(*bonded)[MAX_NBONDS] = malloc(sizeof *bonded * n1);
+    unsigned char *nbm = malloc(n1 * n1);
+    vsg_torsions t;
+    memset(&t, 0, sizeof t);
+    vsg_status st = VSG_OK;
+    out->elec_shape = malloc(sizeof(double) * NDIEL);
+    out->desolv_shape = malloc(sizeof(double) * NDIEL);
+    if (!par || !cls || !nb || !tslot || !bonded || !nbm || !out->elec_shape || !out->desolv_shape) {
+        st = vsg_fail(VSG_E_NOMEM, "ad4 intra: out of memory");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        par[i] = vsg_ad4_params_find(p, lig->atoms[i].ad_type);
+        if (!par[i]) {
+            st = vsg_fail(VSG_E_DATA, "%s:%d: record %ld: atom type '%s' has no AutoDock4 parameters", src,
+                          lig->atoms[i].line, lig->record, lig->atoms[i].ad_type);
+            goto done;
+        }
+        cls[i] = bond_class(lig->atoms[i].ad_type);
+    }
+    const double minus_inv_2s2 = -0.5 / (SIGMA * SIGMA);
+    for (int k = 0; k < NDIEL; k++) {
+        const double rb = sqrt((double)k / SQA_DIV);
+        out->elec_shape[k] = k ? 1.0 / (rb * eps_ms(rb)) : 0.0; /* bin 0 is never read: r² ≥ 0.25 Å² */
+        out->desolv_shape[k] = exp(minus_inv_2s2 * (rb * rb));
+    }
+    if ((st = vsg_torsions_from_pdbqt(lig, &t)) != VSG_OK) goto done;
+    out->ntorsions = t.nrotors;
+    if (t.nrotors == 0) goto done; /* no internal energy, as autodock4 */
+    if ((st = weed(lig, cls, &t, nb, bonded, nbm, src)) != VSG_OK) goto done;
+    int np = 0;
+    for (size_t k = 0; k < n1 * n1; k++) np += nbm[k] != 0;
+    np /= 2;
+    out->pair = malloc(sizeof *out->pair * (size_t)(np > 0 ? np : 1));
+    out->elec_scale = malloc(sizeof(double) * (size_t)(np > 0 ? np : 1));
+    out->desolv_scale = malloc(sizeof(double) * (size_t)(np > 0 ? np : 1));
+    out->vdw = malloc(sizeof(int) * (size_t)(np > 0 ? np : 1));
+    if (!out->pair || !out->elec_scale || !out->desolv_scale || !out->vdw) {
+        st = vsg_fail(VSG_E_NOMEM, "ad4 intra: out of memory");
+        goto done;
+    }
+    /* one vdW/H-bond table per pair of parameter entries met */
+    for (size_t k = 0; k < n1 * n1; k++) tslot[k] = -1;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            if (!nbm[(size_t)i * (size_t)n + (size_t)j]) continue;
+            const int m = out->npairs++;
+            const vsg_lig_atom *ai = &lig->atoms[i], *aj = &lig->atoms[j];
+            out->pair[m][0] = i, out->pair[m][1] = j;
+            out->elec_scale[m] = ai->charge * aj->charge * (ELECSCALE * p->coeff_estat);
+            out->desolv_scale[m] = p->coeff_desolv * (par[j]->vol * (par[i]->solpar + QSOLPAR * fabs(ai->charge)) +
+                                                      par[i]->vol * (par[j]->solpar + QSOLPAR * fabs(aj->charge)));
+            /* the table slot of this pair's types: first atom of each type stands for it */
+            int ti = i, tj = j;
+            for (int x = 0; x < n; x++)
+                if (par[x] == par[i]) { ti = x; break; }
+            for (int x = 0; x < n; x++)
+                if (par[x] == par[j]) { tj = x; break; }
+            int *slot = &tslot[(size_t)(ti < tj ? ti : tj) * n1 + (size_t)(ti < tj ? tj : ti)];
+            if (*slot < 0) {
+                double *grown = realloc(out->vdw_table, sizeof(double) * NEINT * (size_t)(out->nvdw + 1));
+                if (!grown) {
+                    st = vsg_fail(VSG_E_NOMEM, "ad4 intra: out of memory");
+                    goto done;
+                }
+                out->vdw_table = grown;
+                const lj_pair c = lj_of(p, par[i], par[j]);
+                for (int k = 0; k < NEINT; k++) grown[(size_t)out->nvdw * NEINT + (size_t)k] = lj_smoothed(&c, k);
+                *slot = out->nvdw++;
+            }
+            out->vdw[m] = *slot;
+        }
+done:
+    vsg_torsions_release(&t);
+    free(par), free(cls), free(nb), free(tslot), free(bonded), free(nbm);
+    if (st != VSG_OK) ad4_intra_tables_release(out);
+    return st;
+}
+
+double ad4_intra_tables_eval(const ad4_intra_tables *t, const double *xyz, double *g)
+{
+    double e = 0;
+    for (int m = 0; m < t->npairs; m++) {
+        const int i = t->pair[m][0], j = t->pair[m][1];
+        const double dx = xyz[3 * i] - xyz[3 * j], dy = xyz[3 * i + 1] - xyz[3 * j + 1], dz = xyz[3 * i + 2] - xyz[3 * j + 2];
+        double r2 = dx * dx + dy * dy + dz * dz;
+        const int clamped = r2 < RMIN2;
+        if (clamped) r2 = RMIN2;
+        const double u = r2 * SQA_DIV;
+        int k = (int)u;
+        if (k > NDIEL - 2) k = NDIEL - 2;
+        double fr = u - k;
+        if (fr > 1) fr = 1; /* beyond the last bin: its value, flat */
+        const double *vt = &t->vdw_table[(size_t)t->vdw[m] * NEINT];
+        const double e0 = t->elec_scale[m] * t->elec_shape[k] + t->desolv_scale[m] * t->desolv_shape[k] +
+                          (k < NEINT ? vt[k] : 0.0);
+        const double e1 = t->elec_scale[m] * t->elec_shape[k + 1] + t->desolv_scale[m] * t->desolv_shape[k + 1] +
+                          (k + 1 < NEINT ? vt[k + 1] : 0.0);
+        e += e0 + fr * (e1 - e0);
+        if (g && !clamped && u < NDIEL - 1) {
+            const double s = (e1 - e0) * SQA_DIV * 2; /* dE/dr² · 2, times (a − b) */
+            g[3 * i] += s * dx, g[3 * i + 1] += s * dy, g[3 * i + 2] += s * dz;
+            g[3 * j] -= s * dx, g[3 * j + 1] -= s * dy, g[3 * j + 2] -= s * dz;
+        }
+    }
+    return e;
 }

@@ -23,4 +23,26 @@ typedef struct {
  * with more than 16 bonds, which autodock4 refuses); VSG_E_NOMEM. */
 vsg_status vsg_ad4_intra(const vsg_ligand *lig, const vsg_ad4_params *p, vsg_ad4_intra_result *out);
 
+/* The same energy for a search (ligands/dock/dock_energy_ad4.c): the pairs vsg_ad4_intra scores
+ * (weeded at the record's own coordinates, which a search keeps bond lengths of), each pair's
+ * electrostatic and desolvation scale, and autodock4's tables by r² bin (1/32 Å²). The pair
+ * energy is taken linear in r² between a bin's start and the next's (autodock4 reads the bin's
+ * start value alone), so that it equals autodock4's at every bin start and has a slope. */
+typedef struct {
+    int npairs, ntorsions;
+    int (*pair)[2];       /* i < j, autodock4's summation order */
+    double *elec_scale;   /* 332.06363 · FE_coeff_estat · qi · qj */
+    double *desolv_scale; /* FE_coeff_desolv · (Vj (Si + 0.01097 |qi|) + Vi (Sj + 0.01097 |qj|)) */
+    int *vdw;             /* each pair's vdW/H-bond table */
+    int nvdw;
+    double *vdw_table;    /* nvdw × 2048: the smoothed 12-6/12-10 values below the 8 Å cutoff */
+    double *elec_shape;   /* 16384 bins: 1 / (r ε(r)) at the bin's r */
+    double *desolv_shape; /* 16384 bins: exp(−r² / 2σ²) */
+} ad4_intra_tables;
+
+vsg_status ad4_intra_tables_build(const vsg_ligand *lig, const vsg_ad4_params *p, ad4_intra_tables *out);
+void ad4_intra_tables_release(ad4_intra_tables *t);
+/* The internal energy at xyz (3 per record atom); g (may be NULL) gets dE/dx added. */
+double ad4_intra_tables_eval(const ad4_intra_tables *t, const double *xyz, double *g);
+
 #endif
