@@ -8,7 +8,8 @@
 
 const char vsg_cli_dock_options_help[] =
     "  --search S          effort: fast (64 chains x 40 steps), balanced (96 x 40), detail\n"
-    "                      (128 x 60), or vina (Vina 1.2's: 8 chains of 105 x (50 + atoms + 10 x\n"
+    "                      (128 x 60), thorough (512 x 240: boxes much larger than the ligand,\n"
+    "                      e.g. 30 A cubes; docs/PERFORMANCE.md), or vina (Vina 1.2's: 8 chains of 105 x (50 + atoms + 10 x\n"
     "                      (6 + torsions)) steps, 20 minima kept a chain); each chain starts from a\n"
     "                      random position, orientation and torsions in the box\n"
     "  --exhaustiveness N  Monte Carlo chains a record (overrides --search's)\n"
@@ -34,7 +35,7 @@ int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o)
         vsg_dock_params p;
         vsg_dock_params_default(&p);
         if (vsg_dock_params_preset(&p, v) != VSG_OK)
-            return vsg_cli_usage_error(cmd, "--search: '%s' is not fast, balanced, detail or vina", v), -1;
+            return vsg_cli_usage_error(cmd, "--search: '%s' is not fast, balanced, detail, thorough or vina", v), -1;
         o->search = v;
         return 1;
     }

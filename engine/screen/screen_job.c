@@ -189,7 +189,7 @@ static vsg_status check_value(const char *name, const char *v)
     } else if (IS("search")) {
         vsg_dock_params p;
         vsg_dock_params_default(&p);
-        if (vsg_dock_params_preset(&p, v) != VSG_OK) bad = "fast, balanced, detail or vina";
+        if (vsg_dock_params_preset(&p, v) != VSG_OK) bad = "fast, balanced, detail, thorough or vina";
     } else if (IS("max-atoms")) {
         if (!number(v, &x) || x < 1 || x > 1e7) bad = "a number in [1, 1e7]";
     } else if (IS("threads")) {

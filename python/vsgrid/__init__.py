@@ -1525,7 +1525,7 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
 
     ``placement="flexible"`` with ``scoring="vina"|"vinardo"`` (a Vina map-set prefix): every
     record docked, as `vsgrid screen --placement flexible`: ``search`` "fast", "balanced"
-    (default), "detail" or "vina", ``exhaustiveness`` and ``steps`` overriding the preset,
+    (default), "detail", "thorough" or "vina", ``exhaustiveness`` and ``steps`` overriding the preset,
     ``seed`` (record i is docked with seed + i), ``poses`` poses a record to ``poses_out``
     (.pdbqt or .sdf), ``max_torsions`` (32; more: status torsions).
 
@@ -1829,7 +1829,7 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
          receptor=None):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
-    ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s) or "vina" (the
+    ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s), "thorough" or "vina" (the
     presets; ``exhaustiveness`` and ``steps`` override them), ``device`` "auto" (the GPU when usable), "cpu", "gpu", or a GPU
     number or list of them (the records shared among them by cost).
     ``ligand``: a file (SDF, MOL2, PDBQT) or an RDKit molecule (written to a temporary SDF with
