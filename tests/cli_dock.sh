@@ -52,7 +52,7 @@ rmsd() {
 
 expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --around "$lig" --quiet -o bt
 expect_rc 0 "$vsgrid" dock bt "$lig" --seed 7 --exhaustiveness 2 --steps 400 --poses 3 --threads 1 -o a.pdbqt --csv a.csv --json a.json
-grep -q "^dock: .* poses, best" out.txt || fail "no summary line: $(cat out.txt)"
+grep -q "^dock: .* poses (.*PoseBusters-valid.*), best" out.txt || fail "no summary line: $(cat out.txt)"
 [ "$(grep -c '^MODEL' a.pdbqt)" = "$(grep -c '^ENDMDL' a.pdbqt)" ] || fail "MODEL/ENDMDL unbalanced"
 n=$(grep -c '^MODEL' a.pdbqt)
 [ "$n" -ge 1 ] && [ "$n" -le 3 ] || fail "--poses 3: $n models"
@@ -62,7 +62,7 @@ n=$(grep -c '^MODEL' a.pdbqt)
 [ "$(grep -c '^TORSDOF 5' a.pdbqt)" = "$n" ] || fail "TORSDOF missing"
 [ "$(awk '/^MODEL 1$/,/^ENDMDL/' a.pdbqt | grep -c '^ATOM\|^HETATM')" = "$(grep -c '^ATOM\|^HETATM' "$lig")" ] ||
   fail "model 1 has not the input's atoms"
-head -1 a.csv | grep -q "^pose,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,search_energy_kcal_mol,num_tors,rmsd_best_A,rmsd_input_A$" ||
+head -1 a.csv | grep -q "^pose,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,search_energy_kcal_mol,num_tors,rmsd_best_A,rmsd_input_A,posebusters_valid,posebusters_failed$" ||
   fail "CSV header: $(head -1 a.csv)"
 [ "$(($(wc -l < a.csv) - 1))" = "$n" ] || fail "CSV: a row per pose"
 s1=$(sed -n 2p a.csv | cut -d, -f2)

@@ -40,6 +40,12 @@ if command -v vina > /dev/null 2>&1; then
 else
   skip_part "the comparison with vina --score_only" "vina not installed"
 fi
+# PoseBusters' checks in the CSV: the columns, every pose checked, the crystal-like poses of this
+# small search valid (biotin keeps its bonds, angles, rings and stereo by construction)
+head -1 atoms.csv | grep -q ',posebusters_valid,posebusters_failed$' || fail "dock --csv: no posebusters columns: $(head -1 atoms.csv)"
+awk -F, 'NR > 1 { n++; if ($10 != 0 && $10 != 1) bad++; if ($10 == 0 && $11 == "") bad++ } END { exit !(n >= 2 && !bad) }' atoms.csv ||
+  fail "dock --csv: posebusters columns: $(cut -d, -f10,11 atoms.csv | tr '\n' ' ')"
+awk -F, 'NR == 2 { exit !($10 == 1) }' atoms.csv || fail "the best pose is not PoseBusters-valid: $(sed -n 2p atoms.csv)"
 # a receptor that cannot be read: exit 3, nothing written
 rm -f bad.pdbqt
 expect_rc 3 "$vsgrid" dock m "$lig" "${quick[@]}" --receptor missing.pdbqt -o bad.pdbqt

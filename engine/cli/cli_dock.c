@@ -63,7 +63,10 @@ static const char usage[] =
     "                     vsgrid_score_kcal_mol and its terms, vsgrid_pose, atom.dprop.PartialCharge\n"
     "                     and atom.prop.AutoDockType (docs/FORMATS.md)\n"
     "  --csv OUT.csv      one row a pose: pose,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,\n"
-    "                     torsional_kcal_mol,search_energy_kcal_mol,num_tors,rmsd_best_A,rmsd_input_A\n"
+    "                     torsional_kcal_mol,search_energy_kcal_mol,num_tors,rmsd_best_A,rmsd_input_A,\n"
+    "                     posebusters_valid,posebusters_failed (PoseBusters' checks of the pose:\n"
+    "                     1/0 and the failed checks' names, as `vsgrid check-poses`; the receptor\n"
+    "                     clash checks run with --receptor)\n"
     "                     (rmsd_input: to the input coordinates, same atom order, no symmetry)\n"
     "  --json FILE        a summary: poses, scores, chains, steps, evaluations, seconds, device\n"
     "  --quiet            no summary line\n"
@@ -171,6 +174,38 @@ done:
     return rc;
 }
 
+/* PoseBusters' checks of pose k (vsg_pose_checker_run on the record's atoms, those the model merged
+ * NaN; the maps' box): 1 when valid; failed gets the names of the checks that failed, ';'-joined. */
+static int check_pose(const vsg_pose_checker *c, const vsg_vina_target *t, const vsg_dock_result *r, int k, int natoms,
+                      double *xyz, char *failed, size_t len)
+{
+    failed[0] = '\0';
+    for (int i = 0; i < 3 * natoms; i++) xyz[i] = NAN;
+    for (int m = 0; m < r->natoms; m++) {
+        const int a = r->record_atom ? r->record_atom[m] : m;
+        if (a >= 0 && a < natoms)
+            for (int q = 0; q < 3; q++) xyz[3 * a + q] = r->pose[k].xyz[3 * m + q];
+    }
+    vsg_vina_box b;
+    double lo[3], hi[3];
+    vsg_vina_target_is_maps(t, &b);
+    for (int d = 0; d < 3; d++) lo[d] = b.center[d] - b.size[d] / 2, hi[d] = b.center[d] + b.size[d] / 2;
+    vsg_pose_check_result pc;
+    if (vsg_pose_checker_run(c, xyz, lo, hi, &pc) != VSG_OK) {
+        snprintf(failed, len, "not_run");
+        return 0;
+    }
+    const struct { const char *name; int state; } checks[] = {
+        {"bond_lengths", pc.bond_lengths}, {"bond_angles", pc.bond_angles}, {"aromatic_flatness", pc.aromatic_flatness},
+        {"double_bond_flatness", pc.double_bond_flatness}, {"stereo", pc.stereo}, {"internal_clash", pc.internal_clash},
+        {"receptor_clash", pc.receptor_clash}, {"near_receptor", pc.near_receptor}, {"inside_box", pc.inside_box}};
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+        if (checks[i].state == VSG_CHECK_FAIL && used + strlen(checks[i].name) + 2 < len)
+            used += (size_t)snprintf(failed + used, len - used, "%s%s", used ? ";" : "", checks[i].name);
+    return pc.valid;
+}
+
 int vsg_cmd_dock(int argc, char **argv)
 {
     const char *prefix = NULL, *ligpath = NULL, *outpath = NULL, *csvpath = NULL, *json = NULL, *recpath = NULL, *v;
@@ -252,18 +287,20 @@ int vsg_cmd_dock(int argc, char **argv)
     if (ad4) return dock_ad4(prefix, ligpath, outpath, csvpath, record, local_only, recpath, sdf, device, &p, quiet);
 
     vsg_vina_target *t = NULL;
+    vsg_molecule *rec = NULL; /* --receptor: refinement, and the pose checks' clashes */
     vsg_status st = vsg_cli_receptor_not_grid(prefix);
     if (st == VSG_OK) st = vsg_vina_target_maps(prefix, sf, &t);
     if (st == VSG_OK && recpath) { /* Vina's final refinement on the receptor's atoms */
-        vsg_molecule *rec = NULL;
         st = vsg_cli_read_receptor(recpath, VSG_PREP_PDBQT, quiet, &rec);
         if (st == VSG_OK) st = vsg_vina_target_add_receptor(t, rec);
-        vsg_molecule_free(rec);
     }
     if (st != VSG_OK) {
+        vsg_molecule_free(rec);
         vsg_vina_target_free(t);
         return vsg_cli_fail(st);
     }
+    vsg_pose_checker *checker = NULL;
+    double *check_xyz = NULL;
     const char *paths[1] = {ligpath};
     vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 1, 0};
     vsg_ligand_reader *rd = NULL;
@@ -341,15 +378,22 @@ int vsg_cmd_dock(int argc, char **argv)
             }
     }
     const int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_gpu_count() > 0);
+    /* PoseBusters' checks of each pose against the record as read (before the PDBQT writer types it) */
+    if ((st = vsg_pose_checker_new(&lig, rec, &checker)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    if (!(check_xyz = malloc(sizeof(double) * 3 * (size_t)(lig.natoms + 1)))) { rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "dock: out of memory")); goto done; }
+    int nvalid = 0;
     /* SDF: the record as read; PDBQT: an SDF/MOL2 record as the model has it (typed, non-polar hydrogens merged) */
     if (sdf && (st = vsg_pose_sdf_new(&lig, &res, &sm)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if (!sdf && (st = vsg_pose_model_ligand(&lig, &res)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if (!(f = vsg_fopen_out(outpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", outpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csvpath && !(csv = fopen(csvpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", csvpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csv) fprintf(csv, "pose,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,search_energy_kcal_mol,"
-                          "num_tors,rmsd_best_A,rmsd_input_A\n");
+                          "num_tors,rmsd_best_A,rmsd_input_A,posebusters_valid,posebusters_failed\n");
     for (int k = 0; k < res.npose; k++) {
         const vsg_dock_pose *ps = &res.pose[k];
+        char failed[200];
+        const int valid = check_pose(checker, t, &res, k, vsg_pose_checker_atoms(checker), check_xyz, failed, sizeof failed);
+        nvalid += valid;
         const double rb = vsg_pose_rmsd_heavy(&res, vl, ps->xyz, res.pose[0].xyz);
         if (sdf ? !vsg_pose_sdf_write(f, sm, &res, k, -1) : !vsg_pose_write_pdbqt(f, &lig, &res, k, k + 1, rb, -1)) {
             fprintf(stderr, "vsgrid dock: %s: the record's atom lines do not match its model\n", ligpath);
@@ -357,15 +401,17 @@ int vsg_cmd_dock(int argc, char **argv)
             goto done;
         }
         if (csv)
-            fprintf(csv, "%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.3f,%.3f\n", k + 1, ps->score.total, ps->score.inter,
-                    ps->score.intra, ps->score.torsional, ps->energy, ps->score.num_tors, rb, ps->rmsd_input);
+            fprintf(csv, "%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.3f,%.3f,%d,%s\n", k + 1, ps->score.total, ps->score.inter,
+                    ps->score.intra, ps->score.torsional, ps->energy, ps->score.num_tors, rb, ps->rmsd_input, valid,
+                    failed[0] ? failed : "");
     }
     if (ferror(f) || (csv && ferror(csv))) { fprintf(stderr, "vsgrid dock: write error\n"); rc = VSG_EXIT_FAILURE; goto done; }
     if (!quiet)
-        printf("dock: %s: %d poses, best %.3f kcal/mol (inter %.3f, intra %.3f), %d torsions, %d chains x %d steps, "
-               "%ld evaluations, %.2f s on the %s\n",
-               ligpath, res.npose, res.pose[0].score.total, res.pose[0].score.inter, res.pose[0].score.intra, res.rotors,
-               res.chains, res.steps, res.evaluations, res.seconds, on_gpu ? "GPU" : "CPU");
+        printf("dock: %s: %d poses (%d PoseBusters-valid%s), best %.3f kcal/mol (inter %.3f, intra %.3f), %d torsions, "
+               "%d chains x %d steps, %ld evaluations, %.2f s on the %s\n",
+               ligpath, res.npose, nvalid, rec ? "" : "; receptor clashes checked with --receptor", res.pose[0].score.total,
+               res.pose[0].score.inter, res.pose[0].score.intra, res.rotors, res.chains, res.steps, res.evaluations,
+               res.seconds, on_gpu ? "GPU" : "CPU");
     if (json) {
         vsg_json j;
         FILE *jf = vsg_cli_json_open(json, &j, "dock");
@@ -389,6 +435,9 @@ done:
     if (f && fclose(f) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
     if (csv && fclose(csv) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
     vsg_pose_sdf_free(sm);
+    vsg_pose_checker_free(checker);
+    free(check_xyz);
+    vsg_molecule_free(rec);
     vsg_dock_result_release(&res);
     vsg_vina_ligand_free(vl);
     vsg_ligand_release(&lig);
