@@ -131,6 +131,16 @@ rmsds() {
   awk -F, 'NR > 1 && $3 != "" { n++; if (n == 1) top = $3; if (best == "" || $3 < best) best = $3 }
            END { if (n) printf "%s %s %d\n", top, best, n }' "$f.rmsd"
 }
+# PoseBusters' checks (vsgrid check-poses) of FILE's top pose against the start it was docked
+# from, the receptor and the box: 1 valid, 0 not (empty when FILE is missing).
+top_valid() {
+  local c=$1 f=$2 k=$3 cx cy cz sx sy sz
+  [ -s "$f" ] || return 0
+  read -r cx cy cz sx sy sz <<< "$(box_of "$c")"
+  [ -s "$f.checks" ] || "$vsgrid" check-poses "$f" --reference "$set42/$c/rand-$k.pdbqt" --receptor "$set42/$c/protein.pdbqt" \
+    --box "$cx,$cy,$cz,$sx,$sy,$sz" --quiet > "$f.checks" 2> /dev/null
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "valid") v = i } NR == 2 { print $v; exit }' "$f.checks"
+}
 # Vina's top score in its output file; vsgrid's from the CSV's first pose.
 vina_score() { awk '/^REMARK VINA RESULT/ { print $4; exit }' "$1"; }
 vsgrid_score() { awk -F, 'NR == 2 { print $6 }' "$1"; }
@@ -150,16 +160,17 @@ run_table() {
         f=$out/$c/vsgrid_${p}_$k.pdbqt
         r=$(rmsds "$c" "$f")
         [ -n "$r" ] || continue
-        printf "%s\t%s\t%s\tvsgrid %s\t%s\t%s\t%s\t%s\n" "$c" "$t" "$cls" "$p" "$k" "$r" "$(vsgrid_score "$out/$c/vsgrid_${p}_$k.csv")" \
-          "$(awk -v n="$(echo $starts | wc -w)" '{ printf "%.2f", $1 / n }' "$out/$c/vsgrid_${p}.seconds" 2> /dev/null)" >> "$rows"
+        printf "%s\t%s\t%s\tvsgrid %s\t%s\t%s\t%s\t%s\t%s\n" "$c" "$t" "$cls" "$p" "$k" "$r" "$(vsgrid_score "$out/$c/vsgrid_${p}_$k.csv")" \
+          "$(awk -v n="$(echo $starts | wc -w)" '{ printf "%.2f", $1 / n }' "$out/$c/vsgrid_${p}.seconds" 2> /dev/null)" \
+          "$(top_valid "$c" "$f" "$k")" >> "$rows"
       done
     done
     for k in 0 1 2; do
       f=$out/$c/vina_$k.pdbqt
       r=$(rmsds "$c" "$f")
       [ -n "$r" ] || continue
-      printf "%s\t%s\t%s\tvina 1.2.3\t%s\t%s\t%s\t%s\n" "$c" "$t" "$cls" "$k" "$r" "$(vina_score "$f")" \
-        "$(cat "$out/$c/vina_$k.seconds" 2> /dev/null)" >> "$rows"
+      printf "%s\t%s\t%s\tvina 1.2.3\t%s\t%s\t%s\t%s\t%s\n" "$c" "$t" "$cls" "$k" "$r" "$(vina_score "$f")" \
+        "$(cat "$out/$c/vina_$k.seconds" 2> /dev/null)" "$(top_valid "$c" "$f" "$k")" >> "$rows"
     done
   done
   echo "# Re-docking adgpu_set42 by torsion class"
@@ -168,19 +179,19 @@ run_table() {
   echo
   echo "Top pose / best of the poses written within 2 A of the crystal pose (runs: complexes x starts):"
   echo
-  # columns: complex tors class program start top best n score seconds
-  echo "| program | 0-4 torsions | 5-7 torsions | 8-11 torsions | 12+ torsions | all | mean s a run |"
-  echo "|---|--:|--:|--:|--:|--:|--:|"
+  # columns: complex tors class program start "top best n" score seconds valid
+  echo "| program | 0-4 torsions | 5-7 torsions | 8-11 torsions | 12+ torsions | all | mean s a run | top poses PoseBusters-valid |"
+  echo "|---|--:|--:|--:|--:|--:|--:|--:|"
   awk -F'\t' '
     { split($6, r, " "); key = $4 SUBSEP $3; runs[key]++; if (r[1] < 2) top[key]++; if (r[2] < 2) best[key]++
       prog[$4] = 1; cls[$3] = 1; all[$4]++; if (r[1] < 2) alltop[$4]++; if (r[2] < 2) allbest[$4]++
-      sec[$4] += $8 }
+      sec[$4] += $8; if ($9 == 1) valid[$4]++ }
     END {
       n = split("0-4 5-7 8-11 12+", order, " ")
       for (p in prog) {
         printf "| %s |", p
         for (i = 1; i <= n; i++) { k = p SUBSEP order[i]; if (runs[k]) printf " %d / %d of %d |", top[k], best[k], runs[k]; else printf " |" }
-        printf " %d / %d of %d (%.0f%% / %.0f%%) | %.1f |\n", alltop[p], allbest[p], all[p], 100 * alltop[p] / all[p], 100 * allbest[p] / all[p], sec[p] / all[p]
+        printf " %d / %d of %d (%.0f%% / %.0f%%) | %.1f | %.0f%% |\n", alltop[p], allbest[p], all[p], 100 * alltop[p] / all[p], 100 * allbest[p] / all[p], sec[p] / all[p], 100 * valid[p] / all[p]
       }
     }' "$rows" | sort
   echo
