@@ -157,5 +157,13 @@ cmp -s <(head -n $((n + 1)) full.csv) part.csv || fail "the interrupted screen's
 expect_rc 0 "$vsgrid" screen im "$inha/library.mol2.gz" "${flex[@]}" -o part.csv --resume --quiet
 cmp -s full.csv part.csv || fail "interrupted + --resume differs from the uninterrupted screen"
 
+# A box several times the ligand's own (AutoDock-GPU's 30 A cubes): the pocket-tuned presets miss
+# poses there, so dock says to use --search thorough; a box around the ligand says nothing.
+c=$(awk '/^CENTER/ { print $2 "," $3 "," $4; exit }' m.C_H.map)
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --box "$c,30,30,30" -o big --device cpu --quiet
+expect_rc 0 "$vsgrid" dock big "$lig" --devices cpu --exhaustiveness 2 --steps 5 -o big.pdbqt --quiet
+grep -q "times the ligand's own box.*--search thorough" err.txt || fail "30 A box: no advice: $(cat err.txt)"
+expect_rc 0 "$vsgrid" dock m "$lig" --devices cpu --exhaustiveness 2 --steps 5 -o m5.pdbqt --quiet
+grep -q "search thorough" err.txt && fail "a box around the ligand: advice given: $(cat err.txt)"
 echo "$fails failure(s)"
 exit $((fails > 0))

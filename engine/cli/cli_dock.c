@@ -206,6 +206,36 @@ static int check_pose(const vsg_pose_checker *c, const vsg_vina_target *t, const
     return pc.valid;
 }
 
+/* The presets below `thorough` were tuned on pocket-sized boxes; in a box several times the
+ * ligand's own (--around's: its heavy atoms' reach from their centre + 4 Å a side), such as
+ * AutoDock-GPU's 30 Å cubes, they miss poses vina finds (docs/PERFORMANCE.md, issue 28): say so. */
+static void warn_large_box(const vsg_vina_target *t, const vsg_ligand *lig)
+{
+    double c[3] = {0, 0, 0}, reach = 0;
+    int n = 0;
+    for (int i = 0; i < lig->natoms; i++) {
+        if (!strcmp(lig->atoms[i].element, "H")) continue;
+        c[0] += lig->atoms[i].x, c[1] += lig->atoms[i].y, c[2] += lig->atoms[i].z, n++;
+    }
+    if (!n) return;
+    for (int d = 0; d < 3; d++) c[d] /= n;
+    for (int i = 0; i < lig->natoms; i++) {
+        if (!strcmp(lig->atoms[i].element, "H")) continue;
+        const double dx = lig->atoms[i].x - c[0], dy = lig->atoms[i].y - c[1], dz = lig->atoms[i].z - c[2];
+        const double r = sqrt(dx * dx + dy * dy + dz * dz);
+        if (r > reach) reach = r;
+    }
+    vsg_vina_box b;
+    vsg_vina_target_is_maps(t, &b);
+    const double side = 2 * (reach + 4), ratio = b.size[0] * b.size[1] * b.size[2] / (side * side * side);
+    if (ratio > 2.0)
+        vsg_warn("the maps' box (%.1f x %.1f x %.1f A) is %.1f times the ligand's own box (%.0f A a side): the search "
+                 "presets fast, balanced and detail were tuned on pocket boxes and miss poses in boxes this large; "
+                 "--search thorough (16 x detail's effort) re-docks as often as vina there, or make maps around the "
+                 "pocket (vsgrid maps REC --around LIG)",
+                 b.size[0], b.size[1], b.size[2], ratio, side);
+}
+
 int vsg_cmd_dock(int argc, char **argv)
 {
     const char *prefix = NULL, *ligpath = NULL, *outpath = NULL, *csvpath = NULL, *json = NULL, *recpath = NULL, *v;
@@ -344,6 +374,7 @@ int vsg_cmd_dock(int argc, char **argv)
     /* a file without hydrogens: its polar ones at neutral valence, with a warning (else wrong Vina types) */
     if ((st = vsg_ligand_complete_hydrogens(&lig, NULL, 1)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if ((st = vsg_vina_ligand_new(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    if (!local_only && (long)p.exhaustiveness * (p.steps ? p.steps : 1) < 512L * 240) warn_large_box(t, &lig);
     {
         const vsg_ligand *one[1] = {&lig};
         const uint64_t seed = p.seed;
