@@ -44,7 +44,7 @@ def test_dock_other_seed_differs(vina_maps):
 
 def test_dock_bad_arguments(vina_maps):
     with pytest.raises(vsgrid.ArgumentError):
-        vsgrid.dock(vina_maps, BIOTIN, search="thorough")
+        vsgrid.dock(vina_maps, BIOTIN, search="exhaustive")
     with pytest.raises(ValueError):
         vsgrid.dock(vina_maps, BIOTIN, device="tpu")
     with pytest.raises(vsgrid.FileError):
@@ -67,3 +67,12 @@ def test_dock_receptor_refines_on_atoms(cli, vina_maps, tmp_path):
     assert all(p.score["unbound"] == r.poses[0].score["intra"] for p in r.poses)
     with pytest.raises(vsgrid.FileError):
         vsgrid.dock(vina_maps, BIOTIN, search="fast", device="cpu", receptor=str(tmp_path / "missing.pdbqt"))
+
+
+def test_screen_receptor_equals_dock(vina_maps):
+    """screen(..., receptor=) refines each record's poses on the atoms: the row's score is dock's."""
+    rec = os.path.join(DATA, "1stp_receptor.pdbqt")
+    rows = vsgrid.screen(vina_maps, BIOTIN, scoring="vina", placement="flexible", search="fast", device="cpu",
+                         seed=3, receptor=rec)
+    r = vsgrid.dock(vina_maps, BIOTIN, search="fast", device="cpu", seed=3, poses=1, receptor=rec)
+    assert len(rows) == 1 and abs(rows[0]["score_kcal_mol"] - r.poses[0].score["total"]) < 1e-3

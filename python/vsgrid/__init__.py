@@ -1527,7 +1527,8 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
     record docked, as `vsgrid screen --placement flexible`: ``search`` "fast", "balanced"
     (default), "detail", "thorough" or "vina", ``exhaustiveness`` and ``steps`` overriding the preset,
     ``seed`` (record i is docked with seed + i), ``poses`` poses a record to ``poses_out``
-    (.pdbqt or .sdf), ``max_torsions`` (32; more: status torsions).
+    (.pdbqt or .sdf), ``max_torsions`` (32; more: status torsions), ``receptor`` (the receptor
+    the maps were made from: each record's final poses refined and scored on its atoms).
 
     Any other option of `vsgrid screen` is a keyword by its command-line name with underscores
     (``format="mol2"``, ``threads=4``, ``min_rmsd=1.5``, ``poses_top=100``,
