@@ -46,6 +46,12 @@ head -1 atoms.csv | grep -q ',posebusters_valid,posebusters_failed$' || fail "do
 awk -F, 'NR > 1 { n++; if ($10 != 0 && $10 != 1) bad++; if ($10 == 0 && $11 == "") bad++ } END { exit !(n >= 2 && !bad) }' atoms.csv ||
   fail "dock --csv: posebusters columns: $(cut -d, -f10,11 atoms.csv | tr '\n' ' ')"
 awk -F, 'NR == 2 { exit !($10 == 1) }' atoms.csv || fail "the best pose is not PoseBusters-valid: $(sed -n 2p atoms.csv)"
+# ... and as SD items of SDF poses
+expect_rc 0 "$vsgrid" dock m "$lig" "${quick[@]}" --receptor "$rec" -o atoms.sdf --quiet
+[ "$(grep -c '^> <vsgrid_posebusters_valid>' atoms.sdf)" = "$(grep -c '^\$\$\$\$' atoms.sdf)" ] &&
+  [ "$(awk '$0 == "> <vsgrid_posebusters_valid>" { getline; print; exit }' atoms.sdf)" = 1 ] ||
+  fail "SDF poses: no vsgrid_posebusters_valid items, or the best pose not valid"
+grep -q '^> <vsgrid_posebusters_failed>' atoms.sdf || fail "SDF poses: no vsgrid_posebusters_failed item"
 # a receptor that cannot be read: exit 3, nothing written
 rm -f bad.pdbqt
 expect_rc 3 "$vsgrid" dock m "$lig" "${quick[@]}" --receptor missing.pdbqt -o bad.pdbqt

@@ -426,7 +426,9 @@ int vsg_cmd_dock(int argc, char **argv)
         const int valid = check_pose(checker, t, &res, k, vsg_pose_checker_atoms(checker), check_xyz, failed, sizeof failed);
         nvalid += valid;
         const double rb = vsg_pose_rmsd_heavy(&res, vl, ps->xyz, res.pose[0].xyz);
-        if (sdf ? !vsg_pose_sdf_write(f, sm, &res, k, -1) : !vsg_pose_write_pdbqt(f, &lig, &res, k, k + 1, rb, -1)) {
+        char items[320];
+        snprintf(items, sizeof items, "> <vsgrid_posebusters_valid>\n%d\n\n> <vsgrid_posebusters_failed>\n%s\n\n", valid, failed);
+        if (sdf ? !vsg_pose_sdf_write_items(f, sm, &res, k, -1, items) : !vsg_pose_write_pdbqt(f, &lig, &res, k, k + 1, rb, -1)) {
             fprintf(stderr, "vsgrid dock: %s: the record's atom lines do not match its model\n", ligpath);
             rc = VSG_EXIT_FAILURE;
             goto done;

@@ -349,6 +349,11 @@ static void record_pose(const vsg_pose_sdf *m, const vsg_dock_result *r, const d
 
 int vsg_pose_sdf_write(FILE *f, const vsg_pose_sdf *m, const vsg_dock_result *r, int k, long record)
 {
+    return vsg_pose_sdf_write_items(f, m, r, k, record, NULL);
+}
+
+int vsg_pose_sdf_write_items(FILE *f, const vsg_pose_sdf *m, const vsg_dock_result *r, int k, long record, const char *items)
+{
     const vsg_ligand *c = &m->rec;
     const vsg_dock_pose *ps = &r->pose[k];
     double *x = malloc(sizeof(double) * 3 * (size_t)(c->natoms ? c->natoms : 1));
@@ -399,7 +404,9 @@ int vsg_pose_sdf_write(FILE *f, const vsg_pose_sdf *m, const vsg_dock_result *r,
     }
     fputs("> <atom.prop.AutoDockType>\n", f);
     for (int i = 0; i < c->natoms; i++) fprintf(f, "%s%s", i ? " " : "", c->atoms[i].ad_type[0] ? c->atoms[i].ad_type : "n/a");
-    fputs("\n\n$$$$\n", f);
+    fputs("\n\n", f);
+    if (items) fputs(items, f);
+    fputs("$$$$\n", f);
     free(x);
     return !ferror(f);
 }
