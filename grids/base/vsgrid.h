@@ -777,8 +777,7 @@ typedef struct {
     int formal;       /* formal charge (SDF M  CHG / atom block, MOL2 none) */
     char name[8];     /* atom name ("C1", "CA"), may be "" */
     char element[3];  /* element symbol, capitalised ("C", "Cl"); "" when unknown */
-    char ad_type[4];  /* AutoDock 4 type: from PDBQT (Meeko's macrocycle "CG0".."CG9" take three
-                         characters), or assigned by vsg_ligand_assign_ad_types */
+    char ad_type[3];  /* AutoDock 4 type: from PDBQT, or assigned by vsg_ligand_assign_ad_types */
 } vsg_lig_atom;
 
 typedef struct {
@@ -1484,16 +1483,8 @@ void vsg_csv_field(FILE *f, const char *s);
  * MOL2 "am" bond is single), not in a ring, both atoms with another neighbour (polar hydrogens
  * count), and not the C–N bond of an amide (a carbon double-bonded to O; thioamide and thiourea
  * C(=S)–N bonds rotate, as in both); TORSDOF is their count.
- * Macrocycles as Meeko prepares them (the ring opened at one bond, its two carbons typed CGk,
- * each carrying a pseudo-atom Gk where its partner was; k = 0..3) are Vina ≥ 1.2.4's model: CGk
- * is a carbon (its map C_P, as Vina types it: bonded to Gk, a heteroatom to Vina, as CGk is to
- * its other neighbours, which are C_P too; its pairs not hydrophobic), Gk has no map and no pair
- * but the glue pair with the other CGk (counted in nglue; the docking search adds 50 kcal/mol/Å ×
- * their distance, Vina's linearattraction, so docked rings close; no score term), and the pairs
- * across the closure bond (1-2, 1-3, 1-4 of the closed ring) are dropped. A Gk must be bonded to
- * one atom, a CGk, and each CGk to a Gk (VSG_E_DATA otherwise).
- * Not modelled: flexible receptor residues and hydrated-docking waters (W): such an atom is
- * untyped. */
+ * Not modelled: flexible receptor residues, AutoDock-GPU's macrocycle glue atoms (G0-G3, CG0-CG3)
+ * and hydrated-docking waters (W): such an atom is untyped. */
 #define VSG_VINA_MAX_ATOMS 4096 /* ligand atoms a model takes (Vina's pair matrices are n²) */
 #define VSG_VINA_WEIGHT_ROT 0.05846
 #define VSG_LIG_TORSIONS "torsions"     /* a malformed PDBQT torsion tree (BRANCH, TORSDOF) */
@@ -1509,7 +1500,6 @@ typedef struct {
     double num_tors;  /* Vina's N_rot (above) */
     int nbonds;       /* Vina's bonds */
     int npairs;       /* intramolecular pairs */
-    int nglue;        /* macrocycle glue pairs (Gk with the other CGk; above) */
 } vsg_vina_ligand_info;
 
 /* The Vina model of one record (PDBQT: the torsion tree is read from lig->text, so the reader
