@@ -33,6 +33,9 @@ expect_rc 0 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices cpu --exhaustivenes
 expect_rc 0 "$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring vina --around "$lig" --device cpu --quiet -o v4
 expect_rc 3 "$vsgrid" dock v4 "$lig" --scoring ad4 --devices cpu -o a4v.pdbqt
 grep -q "is a Vina map set; --scoring ad4 docks on an AutoDock4 map set" err.txt || fail "ad4 on Vina maps: $(cat err.txt)"
+cat "$lig" "$lig" > two.pdbqt # a file of two records: which one? (as with the Vina function)
+expect_rc 2 "$vsgrid" dock a4 two.pdbqt --scoring ad4 --devices cpu -o a4two.pdbqt
+grep -q "holds more than one record" err.txt || fail "ad4, two records: $(cat err.txt)"
 expect_rc 2 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices gpu -o a4g.pdbqt
 expect_rc 2 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices cpu -o a4.sdf
 expect_rc 2 "$vsgrid" dock m "$lig" --exhaustiveness 0 -o o.pdbqt

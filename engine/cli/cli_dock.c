@@ -84,6 +84,37 @@ static const char usage_end[] =
 
 /* --scoring ad4: one PDBQT record docked on an AutoGrid map set by vsg_dock_ad4_cpu (the CPU
  * only for now), its poses written over the record's own lines with autodock4's terms. */
+/* The record dock docks: record N (--record), or the file's only one (a second is refused: which
+ * was meant?); both docking functions read it here. VSG_EXIT_OK, or the exit code after a message. */
+static int read_record(vsg_ligand_reader *rd, const char *ligpath, const char *prefix, long record, vsg_ligand *lig)
+{
+    long got = 0;
+    int more;
+    while ((more = vsg_ligand_reader_next(rd, lig)) == 1 && ++got < (record ? record : 1)) {}
+    if (more != 1) {
+        if (record) fprintf(stderr, "vsgrid dock: %s: no record %ld (the file has %ld)\n", ligpath, record, got);
+        else fprintf(stderr, "vsgrid dock: %s: no record\n", ligpath);
+        return record ? VSG_EXIT_USAGE : VSG_EXIT_INPUT;
+    }
+    if (!record) { /* a second record: which one was meant? */
+        vsg_ligand next;
+        vsg_ligand_init(&next);
+        more = vsg_ligand_reader_next(rd, &next);
+        vsg_ligand_release(&next);
+        if (more == 1) {
+            fprintf(stderr, "vsgrid dock: %s holds more than one record: dock docks one; choose it with --record N, "
+                            "or dock them all with `vsgrid screen %s %s --scoring vina --placement flexible "
+                            "--poses-out POSES.sdf -o RESULTS.csv`\n", ligpath, prefix, ligpath);
+            return VSG_EXIT_USAGE;
+        }
+    }
+    if (lig->status != VSG_OK) {
+        fprintf(stderr, "vsgrid dock: %s\n", lig->message);
+        return vsg_cli_exit_code(lig->status);
+    }
+    return VSG_EXIT_OK;
+}
+
 static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath, const char *csvpath, long record,
                     int local_only, const char *recpath, int sdf, vsg_device device, const vsg_dock_params *p, int quiet)
 {
@@ -120,17 +151,7 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
     int rc = VSG_EXIT_OK;
     if (!sc) { rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "dock: out of memory")); goto done; }
     if ((st = vsg_ligand_reader_open(paths, 1, &ro, &rd)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
-    {
-        long got = 0;
-        int more;
-        while ((more = vsg_ligand_reader_next(rd, &lig)) == 1 && ++got < (record ? record : 1)) {}
-        if (more != 1) {
-            fprintf(stderr, "vsgrid dock: %s: no record %ld\n", ligpath, record ? record : 1);
-            rc = record ? VSG_EXIT_USAGE : VSG_EXIT_INPUT;
-            goto done;
-        }
-    }
-    if (lig.status != VSG_OK) { fprintf(stderr, "vsgrid dock: %s\n", lig.message); rc = vsg_cli_exit_code(lig.status); goto done; }
+    if ((rc = read_record(rd, ligpath, prefix, record, &lig)) != VSG_EXIT_OK) goto done;
     if ((st = vsg_vina_ligand_new(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if ((st = vsg_dock_ad4_cpu(t, &lig, p, &res, sc)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if (sc[0].outside) {
@@ -342,35 +363,7 @@ int vsg_cmd_dock(int argc, char **argv)
     int rc = VSG_EXIT_OK;
     FILE *f = NULL, *csv = NULL;
     if ((st = vsg_ligand_reader_open(paths, 1, &ro, &rd)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
-    {
-        long got = 0;
-        int more;
-        while ((more = vsg_ligand_reader_next(rd, &lig)) == 1 && ++got < (record ? record : 1)) {}
-        if (more != 1) {
-            if (record) fprintf(stderr, "vsgrid dock: %s: no record %ld (the file has %ld)\n", ligpath, record, got);
-            else fprintf(stderr, "vsgrid dock: %s: no record\n", ligpath);
-            rc = record ? VSG_EXIT_USAGE : VSG_EXIT_INPUT;
-            goto done;
-        }
-        if (!record) { /* a second record: which one was meant? */
-            vsg_ligand next;
-            vsg_ligand_init(&next);
-            more = vsg_ligand_reader_next(rd, &next);
-            vsg_ligand_release(&next);
-            if (more == 1) {
-                fprintf(stderr, "vsgrid dock: %s holds more than one record: dock docks one; choose it with --record N, "
-                                "or dock them all with `vsgrid screen %s %s --scoring vina --placement flexible "
-                                "--poses-out POSES.sdf -o RESULTS.csv`\n", ligpath, prefix, ligpath);
-                rc = VSG_EXIT_USAGE;
-                goto done;
-            }
-        }
-    }
-    if (lig.status != VSG_OK) {
-        fprintf(stderr, "vsgrid dock: %s\n", lig.message);
-        rc = vsg_cli_exit_code(lig.status);
-        goto done;
-    }
+    if ((rc = read_record(rd, ligpath, prefix, record, &lig)) != VSG_EXIT_OK) goto done;
     /* a file without hydrogens: its polar ones at neutral valence, with a warning (else wrong Vina types) */
     if ((st = vsg_ligand_complete_hydrogens(&lig, NULL, 1)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if ((st = vsg_vina_ligand_new(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }

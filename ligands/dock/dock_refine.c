@@ -31,6 +31,11 @@ vsg_status dock_refine_on_atoms(const vsg_vina_target *t, dock_prep *d, dock_kep
     vsg_status st = dock_work_init(&w, tree, &atoms);
     if (st != VSG_OK) return st;
     const int max_steps = (25 + d->L->natoms) / 3;
+    double *start_tor = malloc(sizeof(double) * (size_t)(tree->nrot + 1)); /* a pose's torsions before refining */
+    if (!start_tor) {
+        dock_work_release(&w);
+        return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    }
     for (int i = 0; i < np; i++) {
         dock_conf c = {{pick[i]->pos[0], pick[i]->pos[1], pick[i]->pos[2]},
                        {pick[i]->q[0], pick[i]->q[1], pick[i]->q[2], pick[i]->q[3]}, pick[i]->tor};
@@ -38,11 +43,6 @@ vsg_status dock_refine_on_atoms(const vsg_vina_target *t, dock_prep *d, dock_kep
         atoms.slope = VINA_SLOPE;
         dock_conf_apply(tree, &c, w.xyz);
         const double e_start = dock_energy_eval(&atoms, w.xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
-        double *start_tor = malloc(sizeof(double) * (size_t)(tree->nrot + 1));
-        if (!start_tor) {
-            dock_work_release(&w);
-            return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-        }
         memcpy(start_tor, c.tor, sizeof(double) * (size_t)tree->nrot);
         int inside = 0;
         for (int p = 0; p < 5 && !inside; p++) {
@@ -63,12 +63,12 @@ vsg_status dock_refine_on_atoms(const vsg_vina_target *t, dock_prep *d, dock_kep
             dock_conf_apply(tree, &c, w.xyz);
             e = e_start;
         }
-        free(start_tor);
         pick[i]->e = e;
         memcpy(pick[i]->pos, c.pos, sizeof c.pos);
         memcpy(pick[i]->q, c.q, sizeof c.q);
         for (int h = 0; h < tree->nheavy; h++) memcpy(&pick[i]->heavy[3 * h], &w.xyz[3 * tree->heavy[h]], 3 * sizeof(double));
     }
+    free(start_tor);
     if (evals) *evals += w.evals;
     dock_work_release(&w);
     return VSG_OK;

@@ -199,6 +199,21 @@ static vsg_status weed(const vsg_ligand *lig, const int *cls, const vsg_torsions
     return st;
 }
 
+/* Each atom's AutoDock4 parameters and bond class (both pair builders need them). VSG_E_DATA names
+ * an atom whose type has none. */
+static vsg_status atom_params(const vsg_ligand *lig, const vsg_ad4_params *p, const char *src,
+                              const vsg_ad4_atom_par **par, int *cls)
+{
+    for (int i = 0; i < lig->natoms; i++) {
+        par[i] = vsg_ad4_params_find(p, lig->atoms[i].ad_type);
+        if (!par[i])
+            return vsg_fail(VSG_E_DATA, "%s:%d: record %ld: atom type '%s' has no AutoDock4 parameters", src,
+                            lig->atoms[i].line, lig->record, lig->atoms[i].ad_type);
+        cls[i] = bond_class(lig->atoms[i].ad_type);
+    }
+    return VSG_OK;
+}
+
 vsg_status vsg_ad4_intra(const vsg_ligand *lig, const vsg_ad4_params *p, vsg_ad4_intra_result *out)
 {
     if (!lig || !p || !out) return vsg_fail(VSG_E_ARG, "ad4 intra: NULL argument");
@@ -216,15 +231,7 @@ vsg_status vsg_ad4_intra(const vsg_ligand *lig, const vsg_ad4_params *p, vsg_ad4
     memset(&t, 0, sizeof t);
     vsg_status st = VSG_OK;
     if (!par || !cls || !nb || !bonded || !nbm) { st = vsg_fail(VSG_E_NOMEM, "ad4 intra: out of memory"); goto done; }
-    for (int i = 0; i < n; i++) {
-        par[i] = vsg_ad4_params_find(p, lig->atoms[i].ad_type);
-        if (!par[i]) {
-            st = vsg_fail(VSG_E_DATA, "%s:%d: record %ld: atom type '%s' has no AutoDock4 parameters", src,
-                          lig->atoms[i].line, lig->record, lig->atoms[i].ad_type);
-            goto done;
-        }
-        cls[i] = bond_class(lig->atoms[i].ad_type);
-    }
+    if ((st = atom_params(lig, p, src, par, cls)) != VSG_OK) goto done;
     if ((st = vsg_torsions_from_pdbqt(lig, &t)) != VSG_OK) goto done;
     out->ntorsions = t.nrotors;
     if (t.nrotors == 0) goto done; /* autodock4 skips the internal energy of a rigid ligand */
@@ -299,15 +306,7 @@ vsg_status ad4_intra_tables_build(const vsg_ligand *lig, const vsg_ad4_params *p
         st = vsg_fail(VSG_E_NOMEM, "ad4 intra: out of memory");
         goto done;
     }
-    for (int i = 0; i < n; i++) {
-        par[i] = vsg_ad4_params_find(p, lig->atoms[i].ad_type);
-        if (!par[i]) {
-            st = vsg_fail(VSG_E_DATA, "%s:%d: record %ld: atom type '%s' has no AutoDock4 parameters", src,
-                          lig->atoms[i].line, lig->record, lig->atoms[i].ad_type);
-            goto done;
-        }
-        cls[i] = bond_class(lig->atoms[i].ad_type);
-    }
+    if ((st = atom_params(lig, p, src, par, cls)) != VSG_OK) goto done;
     const double minus_inv_2s2 = -0.5 / (SIGMA * SIGMA);
     for (int k = 0; k < NDIEL; k++) {
         const double rb = sqrt((double)k / SQA_DIV);
