@@ -52,6 +52,11 @@ expect_rc 0 "$vsgrid" dock m "$lig" "${quick[@]}" --receptor "$rec" -o atoms.sdf
   [ "$(awk '$0 == "> <vsgrid_posebusters_valid>" { getline; print; exit }' atoms.sdf)" = 1 ] ||
   fail "SDF poses: no vsgrid_posebusters_valid items, or the best pose not valid"
 grep -q '^> <vsgrid_posebusters_failed>' atoms.sdf || fail "SDF poses: no vsgrid_posebusters_failed item"
+# another receptor than the maps': its refinement and scores would mean nothing: exit 3, nothing written
+rm -f other.pdbqt
+expect_rc 3 "$vsgrid" dock m "$lig" "${quick[@]}" --receptor "$src/data/inha/receptor.pdbqt" -o other.pdbqt
+grep -q "is not the one the maps were made from" err.txt || fail "another receptor: $(cat err.txt)"
+[ -e other.pdbqt ] && fail "another receptor: poses written"
 # a receptor that cannot be read: exit 3, nothing written
 rm -f bad.pdbqt
 expect_rc 3 "$vsgrid" dock m "$lig" "${quick[@]}" --receptor missing.pdbqt -o bad.pdbqt

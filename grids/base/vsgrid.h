@@ -1550,8 +1550,10 @@ vsg_status vsg_vina_target_receptor(const vsg_molecule *rec, vsg_vina_scoring sf
  * both: docking then refines its final poses on the atoms (BFGS, Vina 1.2's dock() unless
  * --no_refine: ligands/dock/dock_refine.c) and every pose score (vsg_vina_score_pose) is taken
  * on the atoms in the maps' box, not interpolated on the maps. rec must be the receptor the maps
- * were made from (not checked). Returns VSG_OK; VSG_E_ARG (NULL, not a map set, a receptor
- * already given); vsg_vina_target_receptor's errors. */
+ * were made from: a sample of one map's nodes is compared with the sum over its atoms, and most
+ * of them disagreeing by over 0.05 kcal/mol is VSG_E_DATA (another protein or frame). Returns
+ * VSG_OK; VSG_E_ARG (NULL, not a map set, a receptor already given); VSG_E_DATA;
+ * vsg_vina_target_receptor's errors. */
 vsg_status vsg_vina_target_add_receptor(vsg_vina_target *maps, const vsg_molecule *rec);
 /* 1 when t has receptor atoms (a receptor target, or a map set given them). */
 int vsg_vina_target_has_receptor(const vsg_vina_target *t);

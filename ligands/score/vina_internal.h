@@ -48,6 +48,10 @@ static inline double vina_num_tors_div(double num_tors)
     return 1 + weight * num_tors / 5.0;
 }
 
+/* The sum of the score table's pair energies of a ligand atom of XS type xs at q with every typed
+ * receptor atom within 8 Å (t has receptor atoms): what a Vina map holds at a node, uncurled. */
+double vina_atoms_sum(const struct vsg_vina_target *t, int xs, const double q[3]);
+
 struct vsg_vina_target {
     vina_tables tables;
     int is_maps;

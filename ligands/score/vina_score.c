@@ -42,6 +42,31 @@ static double map_eval(const vsg_vina_target *t, const double *m, const double p
     return vina_curl(f) + penalty;
 }
 
+double vina_atoms_sum(const vsg_vina_target *t, int xs, const double q[3])
+{
+    int lo[3], hi[3];
+    for (int d = 0; d < 3; d++) {
+        lo[d] = (int)floor((q[d] - 8.0 - t->cell_lo[d]) / 8.0);
+        hi[d] = (int)floor((q[d] + 8.0 - t->cell_lo[d]) / 8.0);
+        if (lo[d] < 0) lo[d] = 0;
+        if (hi[d] > t->ncell[d] - 1) hi[d] = t->ncell[d] - 1;
+        if (lo[d] > hi[d]) return 0; /* no receptor atom within 8 Å */
+    }
+    double e = 0;
+    for (int cz = lo[2]; cz <= hi[2]; cz++)
+        for (int cy = lo[1]; cy <= hi[1]; cy++)
+            for (int cx = lo[0]; cx <= hi[0]; cx++) {
+                const int c = cx + t->ncell[0] * (cy + t->ncell[1] * cz);
+                for (int j = t->cell_start[c]; j < t->cell_start[c + 1]; j++) {
+                    const double *r = &t->rxyz[3 * j];
+                    const double dx = q[0] - r[0], dy = q[1] - r[1], dz = q[2] - r[2];
+                    const double r2 = dx * dx + dy * dy + dz * dz;
+                    if (r2 < VINA_CUTOFF_SQR) e += vina_table_eval(&t->tables, xs, t->rtype[j], r2);
+                }
+            }
+    return e;
+}
+
 /* non_cache::eval: the atom clamped into the box (plus the penalty), then every typed receptor
  * atom within 8 Å from the table; the atom's sum is curled. */
 static double atoms_eval(const vsg_vina_target *t, const vsg_vina_box *box, int xs, const double p[3], int *outside)
@@ -56,27 +81,7 @@ static double atoms_eval(const vsg_vina_target *t, const vsg_vina_box *box, int 
     }
     if (penalty > 0) ++*outside;
     penalty *= VINA_SLOPE;
-    int lo[3], hi[3];
-    for (int d = 0; d < 3; d++) {
-        lo[d] = (int)floor((q[d] - 8.0 - t->cell_lo[d]) / 8.0);
-        hi[d] = (int)floor((q[d] + 8.0 - t->cell_lo[d]) / 8.0);
-        if (lo[d] < 0) lo[d] = 0;
-        if (hi[d] > t->ncell[d] - 1) hi[d] = t->ncell[d] - 1;
-        if (lo[d] > hi[d]) return penalty; /* no receptor atom within 8 Å */
-    }
-    double e = 0;
-    for (int cz = lo[2]; cz <= hi[2]; cz++)
-        for (int cy = lo[1]; cy <= hi[1]; cy++)
-            for (int cx = lo[0]; cx <= hi[0]; cx++) {
-                const int c = cx + t->ncell[0] * (cy + t->ncell[1] * cz);
-                for (int j = t->cell_start[c]; j < t->cell_start[c + 1]; j++) {
-                    const double *r = &t->rxyz[3 * j];
-                    const double dx = q[0] - r[0], dy = q[1] - r[1], dz = q[2] - r[2];
-                    const double r2 = dx * dx + dy * dy + dz * dz;
-                    if (r2 < VINA_CUTOFF_SQR) e += vina_table_eval(&t->tables, xs, t->rtype[j], r2);
-                }
-            }
-    return vina_curl(e) + penalty;
+    return vina_curl(vina_atoms_sum(t, xs, q)) + penalty;
 }
 
 vsg_status vsg_vina_score_pose(const vsg_vina_target *t, const vsg_vina_ligand *l, vsg_vina_score *out)

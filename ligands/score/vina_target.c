@@ -304,6 +304,37 @@ vsg_status vsg_vina_target_receptor(const vsg_molecule *rec, vsg_vina_scoring sf
     return VSG_OK;
 }
 
+/* Whether the receptor a (atoms) is the one the maps of t were made from: at up to ~4,000 nodes of
+ * one map, spread over the box, the map's value against the same sum over a's atoms (the maps
+ * hold exactly that sum). A wrong receptor (another protein, another conformation, a moved
+ * frame) makes the poses' refinement and scores mean nothing, so it is refused: VSG_E_DATA when
+ * most informative nodes (|value| between 0.01 and 2 kcal/mol on either side) differ by > 0.05. */
+static vsg_status receptor_matches_maps(const vsg_vina_target *t, const vsg_vina_target *a, const char *source)
+{
+    int x = -1;
+    for (int k = 0; k < VSG_XS_COUNT && x < 0; k++)
+        if (t->map[k]) x = k;
+    if (x < 0) return VSG_OK;
+    const size_t nodes = (size_t)t->n[0] * (size_t)t->n[1] * (size_t)t->n[2];
+    const size_t stride = nodes / 4000 + 1;
+    long used = 0, off = 0;
+    for (size_t i = 0; i < nodes; i += stride) {
+        const int ix = (int)(i % (size_t)t->n[0]), iy = (int)(i / (size_t)t->n[0] % (size_t)t->n[1]),
+                  iz = (int)(i / ((size_t)t->n[0] * (size_t)t->n[1]));
+        const double q[3] = {t->begin[0] + ix * t->spacing, t->begin[1] + iy * t->spacing, t->begin[2] + iz * t->spacing};
+        const double m = t->map[x][i], e = vina_atoms_sum(a, x, q);
+        const double big = fabs(m) > fabs(e) ? fabs(m) : fabs(e);
+        if (!(big > 0.01 && big < 2)) continue;
+        used++;
+        off += fabs(m - e) > 0.05;
+    }
+    if (used >= 20 && 2 * off > used)
+        return vsg_fail(VSG_E_DATA, "receptor %s is not the one the maps were made from: at %ld of %ld grid points of the "
+                        "%s map its atoms give another value (over 0.05 kcal/mol apart); give --receptor the file the "
+                        "maps were made from", source, off, used, vsg_xs_type_name((vsg_xs_type)x));
+    return VSG_OK;
+}
+
 vsg_status vsg_vina_target_add_receptor(vsg_vina_target *t, const vsg_molecule *rec)
 {
     if (!t || !rec) return vsg_fail(VSG_E_ARG, "vsg_vina_target_add_receptor: NULL argument");
@@ -328,6 +359,12 @@ vsg_status vsg_vina_target_add_receptor(vsg_vina_target *t, const vsg_molecule *
                 xy[k] = yx[k] = vsg_vina_pair_terms(t->tables.sf, (vsg_xs_type)x, (vsg_xs_type)y, r, &e) == VSG_OK ? e.energy : 0;
             }
         }
+    st = receptor_matches_maps(t, a, vsg_molecule_source(rec));
+    if (st != VSG_OK) {
+        free(samples);
+        vsg_vina_target_free(a);
+        return st;
+    }
     /* the receptor's atoms move into the map set; the map set keeps its maps and tables */
     t->nrec = a->nrec, t->rxyz = a->rxyz, t->rtype = a->rtype, t->cell_start = a->cell_start;
     memcpy(t->cell_lo, a->cell_lo, sizeof t->cell_lo);
