@@ -33,6 +33,16 @@ expect_rc 0 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices cpu --exhaustivenes
 expect_rc 0 "$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring vina --around "$lig" --device cpu --quiet -o v4
 expect_rc 3 "$vsgrid" dock v4 "$lig" --scoring ad4 --devices cpu -o a4v.pdbqt
 grep -q "is a Vina map set; --scoring ad4 docks on an AutoDock4 map set" err.txt || fail "ad4 on Vina maps: $(cat err.txt)"
+# a box inside the protein: the best AD4 pose is repulsive, a number that means nothing: exit 8, nothing written
+mid=$(awk '/^(ATOM|HETATM)/ { n++; x[n] = substr($0, 31, 8); y[n] = substr($0, 39, 8); z[n] = substr($0, 47, 8)
+  sx += x[n]; sy += y[n]; sz += z[n] } END { cx = sx / n; cy = sy / n; cz = sz / n; best = 1e9
+  for (i = 1; i <= n; i++) { d = (x[i] - cx) ^ 2 + (y[i] - cy) ^ 2 + (z[i] - cz) ^ 2; if (d < best) { best = d; k = i } }
+  printf "%.3f,%.3f,%.3f", x[k], y[k], z[k] }' "$src/data/1stp_receptor.pdbqt")
+expect_rc 0 "$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring ad4 --box "$mid,12,12,12" --device cpu --quiet -o a4core
+rm -f a4core.pdbqt
+expect_rc 8 "$vsgrid" dock a4core "$lig" --scoring ad4 --devices cpu --exhaustiveness 4 --steps 30 -o a4core.pdbqt
+grep -q "means nothing: the pose clashes" err.txt || fail "ad4, repulsive best pose: $(cat err.txt)"
+[ -e a4core.pdbqt ] && fail "ad4, repulsive best pose: poses written"
 cat "$lig" "$lig" > two.pdbqt # a file of two records: which one? (as with the Vina function)
 expect_rc 2 "$vsgrid" dock a4 two.pdbqt --scoring ad4 --devices cpu -o a4two.pdbqt
 grep -q "holds more than one record" err.txt || fail "ad4, two records: $(cat err.txt)"

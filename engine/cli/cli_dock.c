@@ -154,12 +154,24 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
     if ((rc = read_record(rd, ligpath, prefix, record, &lig)) != VSG_EXIT_OK) goto done;
     if ((st = vsg_vina_ligand_new(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if ((st = vsg_dock_ad4_cpu(t, &lig, p, &res, sc)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
-    if (sc[0].outside) {
-        fprintf(stderr, "vsgrid dock: %s: best %.3f kcal/mol means nothing: %d atoms lie outside the maps' grid (make "
-                        "maps on a larger box)\n", ligpath, sc[0].total, sc[0].outside);
+    /* never a meaningless best score (the Vina path's rule, vsg_dock_pose_check): outside the grid,
+     * repulsive (no room in the box or the pocket), or touching no receptor atom */
+    if (sc[0].outside || !(sc[0].inter < 0)) {
+        fprintf(stderr, "vsgrid dock: %s: best %.3f kcal/mol means nothing: %s; make AD4 maps over the pocket with room "
+                        "for the ligand (vsgrid maps REC --scoring ad4 --around LIG)\n", ligpath, sc[0].total,
+                sc[0].outside ? "atoms lie outside the maps' grid"
+                : sc[0].inter > 0 ? "the pose clashes with the receptor (intermolecular energy repulsive): the ligand "
+                                    "does not fit the box or the pocket"
+                                  : "the pose touches no receptor atom");
         rc = VSG_EXIT_NOTHING_SCORED;
         goto done;
     }
+    for (int k = 1; k < res.npose; k++) /* later poses that mean nothing are not results either */
+        if (sc[k].outside || !(sc[k].inter < 0)) {
+            for (int j = k; j < res.npose; j++) free(res.pose[j].xyz), res.pose[j].xyz = NULL;
+            res.npose = k;
+            break;
+        }
     if (!(f = vsg_fopen_out(outpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", outpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csvpath && !(csv = fopen(csvpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", csvpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csv) fprintf(csv, "pose,score_kcal_mol,inter_kcal_mol,vdw_hb_desolv_kcal_mol,elec_kcal_mol,intra_kcal_mol,"
