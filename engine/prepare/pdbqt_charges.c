@@ -327,7 +327,7 @@ vsg_status prep_pdbqt_charges(job *j, vsg_ligand *lig)
         return st;
     for (int i = 0; i < lig->natoms; i++) {
         j->out[i].q = lig->atoms[i].charge;
-        snprintf(j->out[i].ad, sizeof j->out[i].ad, "%s", lig->atoms[i].ad_type);
+        snprintf(j->out[i].ad, sizeof j->out[i].ad, "%.2s", lig->atoms[i].ad_type); /* assigned: 2 letters at most */
         if (!strcmp(j->out[i].ad, "S"))
             snprintf(j->out[i].ad, sizeof j->out[i].ad, "SA"); /* AutoDockTools' receptor sulfur */
     }

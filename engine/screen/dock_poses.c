@@ -182,7 +182,76 @@ struct vsg_pose_sdf {
     int (*frame)[3];    /* body → three model atoms spanning it (−1s when degenerate) */
     int nbody;
     int charges;        /* write atom.dprop.PartialCharge */
+    int *out_index;     /* record atom → its atom number − 1 in the molfile, −1 for a macrocycle's glue
+                           pseudo-atom (Meeko's G0..G9, left out: the molfile has the ring closed) */
+    int nout;           /* atoms written */
 };
+
+/* Meeko's macrocycle closure: a glue pseudo-atom Gk, a closure carbon CGk (−1: neither). */
+static int glue_dummy(const char *t)
+{
+    return t[0] == 'G' && t[1] >= '0' && t[1] <= '9' && !t[2] ? t[1] - '0' : -1;
+}
+static int glue_carbon(const char *t)
+{
+    return t[0] == 'C' && t[1] == 'G' && t[2] >= '0' && t[2] <= '9' && !t[3] ? t[2] - '0' : -1;
+}
+
+/* The molfile of a Meeko macrocycle PDBQT (c has G atoms): bonds, orders and formal charges
+ * perceived without the G pseudo-atoms (which sit on their partner carbons), and the closure bond
+ * CGk–CGk (Meeko's glue bond, which the PDBQT's tree opened) restored: present from the input's
+ * distances when its geometry is closed, as Meeko writes it, else added as a single bond. As
+ * Meeko's export (mk_export.py, RDKitMolCreate) writes docked macrocycles: ring closed, no G. */
+static vsg_status macrocycle_molfile(vsg_ligand *c, int *out_index, int *nout)
+{
+    vsg_ligand w;
+    vsg_ligand_init(&w);
+    int n = 0;
+    for (int i = 0; i < c->natoms; i++) out_index[i] = glue_dummy(c->atoms[i].ad_type) >= 0 ? -1 : n++;
+    w.natoms = w.atoms_cap = n, w.format = c->format;
+    w.atoms = malloc(sizeof *w.atoms * (size_t)(n ? n : 1));
+    int *rec = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!w.atoms || !rec) {
+        free(rec);
+        vsg_ligand_release(&w);
+        return vsg_fail(VSG_E_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < c->natoms; i++)
+        if (out_index[i] >= 0) w.atoms[out_index[i]] = c->atoms[i], rec[out_index[i]] = i;
+    vsg_status st = vsg_molfile_complete_bonds(&w);
+    if (st == VSG_OK) vsg_molfile_infer_formal(&w);
+    int extra = 0;
+    for (int a = 0; st == VSG_OK && a < n; a++) /* closure bonds the distances missed */
+        for (int b = a + 1; b < n; b++) {
+            const int k = glue_carbon(w.atoms[a].ad_type);
+            if (k < 0 || glue_carbon(w.atoms[b].ad_type) != k) continue;
+            int has = 0;
+            for (int e = 0; e < w.nbonds && !has; e++)
+                has = (w.bonds[e].a == a && w.bonds[e].b == b) || (w.bonds[e].a == b && w.bonds[e].b == a);
+            extra += !has;
+        }
+    vsg_lig_bond *nb = st == VSG_OK ? realloc(c->bonds, sizeof *nb * (size_t)(w.nbonds + extra + 1)) : NULL;
+    if (st == VSG_OK && !nb) st = vsg_fail(VSG_E_NOMEM, "out of memory");
+    if (st == VSG_OK) {
+        c->bonds = nb, c->nbonds = 0, c->bonds_cap = w.nbonds + extra + 1;
+        for (int e = 0; e < w.nbonds; e++)
+            c->bonds[c->nbonds++] = (vsg_lig_bond){rec[w.bonds[e].a], rec[w.bonds[e].b], w.bonds[e].order};
+        for (int a = 0; a < n; a++)
+            for (int b = a + 1; b < n; b++) {
+                const int k = glue_carbon(w.atoms[a].ad_type);
+                if (k < 0 || glue_carbon(w.atoms[b].ad_type) != k) continue;
+                int has = 0;
+                for (int e = 0; e < w.nbonds && !has; e++)
+                    has = (w.bonds[e].a == a && w.bonds[e].b == b) || (w.bonds[e].a == b && w.bonds[e].b == a);
+                if (!has) c->bonds[c->nbonds++] = (vsg_lig_bond){rec[a], rec[b], 1};
+            }
+        for (int a = 0; a < n; a++) c->atoms[rec[a]].formal = w.atoms[a].formal;
+        *nout = n;
+    }
+    free(rec);
+    vsg_ligand_release(&w);
+    return st;
+}
 
 /* Three model atoms of a body's point set (its atoms and the rotor atoms on its axes) that span
  * it: o, the farthest from o, the farthest from that line; the third −1 when they are collinear. */
@@ -221,7 +290,7 @@ void vsg_pose_sdf_free(vsg_pose_sdf *m)
 {
     if (!m) return;
     vsg_ligand_release(&m->rec);
-    free(m->model_of), free(m->anchor), free(m->frame);
+    free(m->model_of), free(m->anchor), free(m->frame), free(m->out_index);
     free(m);
 }
 
@@ -241,12 +310,13 @@ vsg_status vsg_pose_sdf_new(const vsg_ligand *lig, const vsg_dock_result *r, vsg
     c->bonds = malloc(sizeof *c->bonds * (size_t)(lig->nbonds ? lig->nbonds : 1));
     m->model_of = malloc(sizeof(int) * (size_t)(lig->natoms ? lig->natoms : 1));
     m->anchor = malloc(sizeof(int) * (size_t)(lig->natoms ? lig->natoms : 1));
+    m->out_index = malloc(sizeof(int) * (size_t)(lig->natoms ? lig->natoms : 1));
     int nbody = 0;
     for (int i = 0; i < r->natoms; i++)
         if (r->body[i] + 1 > nbody) nbody = r->body[i] + 1;
     m->nbody = nbody;
     m->frame = malloc(sizeof *m->frame * (size_t)(nbody ? nbody : 1));
-    if (!c->atoms || !c->bonds || !m->model_of || !m->anchor || !m->frame) {
+    if (!c->atoms || !c->bonds || !m->model_of || !m->anchor || !m->frame || !m->out_index) {
         vsg_pose_sdf_free(m);
         return vsg_fail(VSG_E_NOMEM, "out of memory");
     }
@@ -256,13 +326,18 @@ vsg_status vsg_pose_sdf_new(const vsg_ligand *lig, const vsg_dock_result *r, vsg
     c->has_charges = lig->has_charges;
     m->charges = 1; /* the file's, the screen's Gasteiger charges, or computed here */
     vsg_status st = VSG_OK;
-    if (lig->format == VSG_LIG_PDBQT || (lig->format == VSG_LIG_PDB && lig->nbonds == 0)) {
+    int glue = 0;
+    for (int i = 0; i < c->natoms; i++) m->out_index[i] = i, glue |= glue_dummy(c->atoms[i].ad_type) >= 0;
+    m->nout = c->natoms;
+    if (glue && lig->format == VSG_LIG_PDBQT) {
+        st = macrocycle_molfile(c, m->out_index, &m->nout);
+    } else if (lig->format == VSG_LIG_PDBQT || (lig->format == VSG_LIG_PDB && lig->nbonds == 0)) {
         st = vsg_molfile_complete_bonds(c); /* bonds and their orders: a molfile of single bonds is another molecule */
     } else {
         st = pose_charges(c);
         if (st == VSG_OK) st = vsg_ligand_assign_ad_types(c);
     }
-    if (st == VSG_OK && lig->format != VSG_LIG_SDF) vsg_molfile_infer_formal(c);
+    if (st == VSG_OK && lig->format != VSG_LIG_SDF && !glue) vsg_molfile_infer_formal(c);
     for (int i = 0; st == VSG_OK && i < c->natoms; i++) m->model_of[i] = -1;
     for (int k = 0; st == VSG_OK && k < r->natoms; k++) {
         if (r->record_atom[k] < 0 || r->record_atom[k] >= c->natoms)
@@ -366,9 +441,10 @@ int vsg_pose_sdf_write_items(FILE *f, const vsg_pose_sdf *m, const vsg_dock_resu
     int nbonds = c->nbonds > 999 ? 999 : c->nbonds, ncharged = 0;
     fprintf(f, "%s\n  vsgrid          3D\n%s record %ld, docked pose %d\n", name, vsg_ligand_format_name(c->format),
             c->record, k + 1);
-    fprintf(f, "%3d%3d  0  0  0  0  0  0  0  0999 V2000\n", c->natoms, nbonds);
+    fprintf(f, "%3d%3d  0  0  0  0  0  0  0  0999 V2000\n", m->nout, nbonds);
     for (int i = 0; i < c->natoms; i++) {
         char el[4];
+        if (m->out_index[i] < 0) continue; /* a macrocycle's G pseudo-atom */
         fprintf(f, "%10.4f%10.4f%10.4f %-3s 0  0  0  0  0  0  0  0  0  0  0  0\n", x[3 * i], x[3 * i + 1], x[3 * i + 2],
                 vsg_molfile_element(&c->atoms[i], el));
         ncharged += c->atoms[i].formal != 0;
@@ -377,14 +453,14 @@ int vsg_pose_sdf_write_items(FILE *f, const vsg_pose_sdf *m, const vsg_dock_resu
         const vsg_lig_bond *b = &c->bonds[i];
         int order = b->order == VSG_BOND_AROMATIC ? 4 : b->order == VSG_BOND_AMIDE ? 1 : b->order;
         if (order < 1 || order > 4) order = 1;
-        fprintf(f, "%3d%3d%3d  0\n", b->a + 1, b->b + 1, order);
+        fprintf(f, "%3d%3d%3d  0\n", m->out_index[b->a] + 1, m->out_index[b->b] + 1, order);
     }
     for (int i = 0, done = 0; done < ncharged;) { /* formal charges, at most 8 a line */
         const int line = ncharged - done < 8 ? ncharged - done : 8;
         fprintf(f, "M  CHG%3d", line);
         for (int n = 0; n < line; i++) {
-            if (c->atoms[i].formal == 0) continue;
-            fprintf(f, " %3d %3d", i + 1, c->atoms[i].formal);
+            if (c->atoms[i].formal == 0 || m->out_index[i] < 0) continue;
+            fprintf(f, " %3d %3d", m->out_index[i] + 1, c->atoms[i].formal);
             n++;
         }
         fputc('\n', f);
@@ -399,11 +475,14 @@ int vsg_pose_sdf_write_items(FILE *f, const vsg_pose_sdf *m, const vsg_dock_resu
     if (record >= 0) fprintf(f, "> <vsgrid_record>\n%ld\n\n", record);
     if (m->charges) {
         fputs("> <atom.dprop.PartialCharge>\n", f);
-        for (int i = 0; i < c->natoms; i++) fprintf(f, "%s%.6g", i ? " " : "", c->atoms[i].charge);
+        for (int i = 0; i < c->natoms; i++)
+            if (m->out_index[i] >= 0) fprintf(f, "%s%.6g", m->out_index[i] ? " " : "", c->atoms[i].charge);
         fputs("\n\n", f);
     }
     fputs("> <atom.prop.AutoDockType>\n", f);
-    for (int i = 0; i < c->natoms; i++) fprintf(f, "%s%s", i ? " " : "", c->atoms[i].ad_type[0] ? c->atoms[i].ad_type : "n/a");
+    for (int i = 0; i < c->natoms; i++)
+        if (m->out_index[i] >= 0)
+            fprintf(f, "%s%s", m->out_index[i] ? " " : "", c->atoms[i].ad_type[0] ? c->atoms[i].ad_type : "n/a");
     fputs("\n\n", f);
     if (items) fputs(items, f);
     fputs("$$$$\n", f);

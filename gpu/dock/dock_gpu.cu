@@ -29,6 +29,7 @@
 #include "gpu/dock/dock_gpu.h"
 #include "ligands/dock/dock_method.h"
 #include "ligands/dock/dock_rng.h"
+#include "ligands/score/vina_glue.h"
 
 #define LANES 32
 #define WARPS_PER_BLOCK 4
@@ -119,6 +120,31 @@ static __device__ __forceinline__ float curl(float e, float v, float *slope)
         return e * v / d;
     }
     *slope = 1;
+    return e;
+}
+
+/* The macrocycle glue pair's energy at r² and its de/dr (ligands/score/vina_glue.h, in float:
+ * Vina 1.2's 50·r below 20 Å plus the steric terms of a zero-radius Gk on its CGk below 8 Å). */
+static __device__ float glue_energy(int vinardo, float r2, float *dedr)
+{
+    *dedr = 0;
+    if (!(r2 < (float)VINA_GLUE_CUTOFF_SQR)) return 0;
+    const float r = sqrtf(r2);
+    float e = (float)VINA_GLUE_WEIGHT * r, de = (float)VINA_GLUE_WEIGHT;
+    if (r2 < (float)VINA_GLUE_STERIC_SQR) {
+        const float d = r - (vinardo ? (float)VINA_GLUE_R_VINARDO : (float)VINA_GLUE_R_VINA);
+        if (vinardo) {
+            const float g = d / 0.8f, x = expf(-(g * g));
+            e += -0.045f * x, de += -0.045f * x * (-2 * g / 0.8f);
+            if (d < 0) e += 0.8f * d * d, de += 1.6f * d;
+        } else {
+            const float g1 = d / 0.5f, g2 = (d - 3) / 2, x1 = expf(-(g1 * g1)), x2 = expf(-(g2 * g2));
+            e += -0.035579f * x1 - 0.005156f * x2;
+            de += -0.035579f * x1 * (-2 * g1 / 0.5f) - 0.005156f * x2 * (-2 * g2 / 2);
+            if (d < 0) e += 0.840245f * d * d, de += 2 * 0.840245f * d;
+        }
+    }
+    *dedr = de;
     return e;
 }
 
@@ -258,6 +284,16 @@ static __device__ __noinline__ float evaluate(const dev_target &T, const dev_bat
             const int j = (int)(w & 0xffu);
             const float dx = xi[0] - s.x[3 * j], dy = xi[1] - s.x[3 * j + 1], dz = xi[2] - s.x[3 * j + 2];
             const float r2 = dx * dx + dy * dy + dz * dz;
+            if ((w >> 8) >= DOCK_GPU_GLUE_ROW) { /* macrocycle glue pair: the function, not a table */
+                float dedr, slope;
+                const float pe = curl(glue_energy((w >> 8) != DOCK_GPU_GLUE_ROW, r2, &dedr), v, &slope);
+                if (i < j) e += pe;
+                if (r2 > 0) {
+                    const float k2 = slope * dedr * rsqrtf(r2); /* dE/dr / r */
+                    gi[0] += k2 * dx, gi[1] += k2 * dy, gi[2] += k2 * dz;
+                }
+                continue;
+            }
             if (!(r2 < 64.0f)) continue;
             const float *tab = T.pair + (size_t)(w >> 8) * DOCK_GPU_TABLE_SAMPLES;
             const float xk = r2 * 32.0f;

@@ -8,7 +8,9 @@
  * from rotor k; rotors are in the tree's order (parents before children), so the body frames
  * can be formed in one pass and the subtree sums of the gradient in one reverse pass. Each atom's
  * intramolecular partners (both directions: an atom's lane sums its own forces, no atomics, so
- * results repeat bit for bit) carry the XS type pair's row of the pair table.
+ * results repeat bit for bit) carry the XS type pair's row of the pair table, or for a macrocycle
+ * glue pair (Meeko's Gk with its CGk) DOCK_GPU_GLUE_ROW (+ 1 for Vinardo): no table, the glue
+ * function of ligands/score/vina_glue.h.
  *
  * Limits: a record of at most DOCK_GPU_MAX_ATOMS atoms and DOCK_GPU_MAX_ROTORS rotors (one byte
  * per atom index; a body mask); larger records are docked by the CPU twin instead. */
@@ -26,6 +28,7 @@ extern "C" {
 #define DOCK_GPU_MAX_ATOMS 255
 #define DOCK_GPU_MAX_ROTORS 32
 #define DOCK_GPU_TABLE_SAMPLES 2049 /* VINA_TABLE_BINS + 1 */
+#define DOCK_GPU_GLUE_ROW (VSG_XS_COUNT * VSG_XS_COUNT) /* a partner's row: glue pair (Vina; + 1 Vinardo) */
 
 /* One record of a batch: offsets into the batch's arrays. */
 typedef struct {
@@ -56,7 +59,8 @@ typedef struct {
     int npartner_start;
     int *partner_start;
     int npartner;
-    uint32_t *partner;    /* partner atom (low 8 bits, record-relative) | XS pair row << 8 */
+    uint32_t *partner;    /* partner atom (low 8 bits, record-relative) | XS pair row << 8
+                             (DOCK_GPU_GLUE_ROW, + 1 for Vinardo: a macrocycle glue pair) */
     int nrotor;
     int *rotor;           /* 4 per rotor: parent body, parent-side atom, child-side atom, 0 */
     float *rotor_axis;    /* 3 per rotor: unit axis, parent side to child side, input frame */

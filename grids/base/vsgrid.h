@@ -90,7 +90,7 @@ typedef struct {
     char name[5];          /* atom name, e.g. "CA" */
     char residue_name[5];  /* e.g. "ALA" */
     char element[3];       /* e.g. "C", "Fe" */
-    char ad_type[3];       /* AutoDock type where known (PDBQT, or assigned), else "" */
+    char ad_type[4];       /* AutoDock type where known (PDBQT, or assigned; Meeko's "CG0" takes 3), else "" */
     char chain;            /* ' ' when none */
     char insertion_code;   /* ' ' when none */
 } vsg_atom_info;
@@ -777,7 +777,8 @@ typedef struct {
     int formal;       /* formal charge (SDF M  CHG / atom block, MOL2 none) */
     char name[8];     /* atom name ("C1", "CA"), may be "" */
     char element[3];  /* element symbol, capitalised ("C", "Cl"); "" when unknown */
-    char ad_type[3];  /* AutoDock 4 type: from PDBQT, or assigned by vsg_ligand_assign_ad_types */
+    char ad_type[4];  /* AutoDock 4 type: from PDBQT (Meeko's macrocycle "CG0".."CG9" take three
+                         characters), or assigned by vsg_ligand_assign_ad_types */
 } vsg_lig_atom;
 
 typedef struct {
@@ -1483,8 +1484,16 @@ void vsg_csv_field(FILE *f, const char *s);
  * MOL2 "am" bond is single), not in a ring, both atoms with another neighbour (polar hydrogens
  * count), and not the C–N bond of an amide (a carbon double-bonded to O; thioamide and thiourea
  * C(=S)–N bonds rotate, as in both); TORSDOF is their count.
- * Not modelled: flexible receptor residues, AutoDock-GPU's macrocycle glue atoms (G0-G3, CG0-CG3)
- * and hydrated-docking waters (W): such an atom is untyped. */
+ * Macrocycles as Meeko prepares them (the ring opened at one bond, its two carbons typed CGk,
+ * each carrying a pseudo-atom Gk where its partner was; k = 0..3) are Vina ≥ 1.2.4's model: CGk
+ * is a carbon (its map C_P, as Vina types it: bonded to Gk, a heteroatom to Vina, as CGk is to
+ * its other neighbours, which are C_P too; its pairs not hydrophobic), Gk has no map and no pair
+ * but the glue pair with the other CGk (counted in nglue; the docking search adds 50 kcal/mol/Å ×
+ * their distance, Vina's linearattraction, so docked rings close; no score term), and the pairs
+ * across the closure bond (1-2, 1-3, 1-4 of the closed ring) are dropped. A Gk must be bonded to
+ * one atom, a CGk, and each CGk to a Gk (VSG_E_DATA otherwise).
+ * Not modelled: flexible receptor residues and hydrated-docking waters (W): such an atom is
+ * untyped. */
 #define VSG_VINA_MAX_ATOMS 4096 /* ligand atoms a model takes (Vina's pair matrices are n²) */
 #define VSG_VINA_WEIGHT_ROT 0.05846
 #define VSG_LIG_TORSIONS "torsions"     /* a malformed PDBQT torsion tree (BRANCH, TORSDOF) */
@@ -1500,6 +1509,7 @@ typedef struct {
     double num_tors;  /* Vina's N_rot (above) */
     int nbonds;       /* Vina's bonds */
     int npairs;       /* intramolecular pairs */
+    int nglue;        /* macrocycle glue pairs (Gk with the other CGk; above) */
 } vsg_vina_ligand_info;
 
 /* The Vina model of one record (PDBQT: the torsion tree is read from lig->text, so the reader
@@ -1895,7 +1905,11 @@ int vsg_pose_write_pdbqt(FILE *f, const vsg_ligand *lig, const vsg_dock_result *
  * result of docking it; it types a copy of the atoms (AutoDock types) and, for MOL2/PDBQT
  * records, infers formal charges (N with 4 neighbours, valence 4 or a pyridinium's: +1; a
  * carboxylate's aromatic C-O bonds: C=O and C-O-; MOL2: an O or S with one single bond, an N
- * with two: -1). Returns VSG_OK; VSG_E_LIMIT (over 999 atoms); the typing's status;
+ * with two: -1). A Meeko macrocycle PDBQT (G0..G9 pseudo-atoms) is written as Meeko's export
+ * writes it: without its G atoms (the molfile has the atoms of the molecule only; the PDBQT
+ * poses keep them, as vina's do) and with each CGk–CGk closure bond restored (perceived with the
+ * other bonds from the input's closed geometry, else added as single), so the ring is closed.
+ * Returns VSG_OK; VSG_E_LIMIT (over 999 atoms); the typing's status;
  * VSG_E_NOMEM. vsg_pose_sdf_write writes pose k of r as one V2000 record: title = the record's
  * name, M  CHG, then the data items vsgrid_score_kcal_mol, vsgrid_inter_kcal_mol,
  * vsgrid_intra_kcal_mol, vsgrid_torsional_kcal_mol, vsgrid_unbound_kcal_mol,

@@ -5,12 +5,16 @@
  * trilinear one (the cell's differences along each axis) times the curl's slope v²/(v + e)².
  * Intra: each intramolecular pair's energy from samples at Vina's r² points k/32 Å² (the
  * analytic terms, vsg_vina_pair_terms), linear in r² between them — the function whose bin means
- * are Vina's score table, and continuous, so the optimiser sees a true slope — curled at v. */
+ * are Vina's score table, and continuous, so the optimiser sees a true slope — curled at v.
+ * Macrocycle glue (Meeko's Gk–CGk pairs, vina_glue.h: Vina 1.2's 50·r linear attraction plus the
+ * pair's steric terms, cut at 20 Å): evaluated as the function itself, curled at v, added to
+ * intra, as Vina's search adds its glue pairs (model.cpp eval_deriv). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ligands/dock/dock_internal.h"
+#include "ligands/score/vina_glue.h"
 
 vsg_status dock_energy_init(dock_energy *e, const vsg_vina_target *t, const vsg_vina_ligand *l, const dock_tree *tree)
 {
@@ -134,6 +138,19 @@ double dock_energy_eval(const dock_energy *e, const double *xyz, double cap, dou
             const double dr2 = slope * d * VINA_TABLE_FACTOR * 2; /* dE/dr² · 2, times (a − b) */
             g[3 * i] += dr2 * dx, g[3 * i + 1] += dr2 * dy, g[3 * i + 2] += dr2 * dz;
             g[3 * j] -= dr2 * dx, g[3 * j + 1] -= dr2 * dy, g[3 * j + 2] -= dr2 * dz;
+        }
+    }
+    const int vinardo = t->tables.sf == VSG_VINA_SCORING_VINARDO;
+    for (int k = 0; k < l->nglue; k++) { /* macrocycle glue pairs (vina_glue.h) */
+        const int i = l->glue[k][0], j = l->glue[k][1];
+        const double *a = &xyz[3 * i], *b = &xyz[3 * j];
+        const double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2], r2 = dx * dx + dy * dy + dz * dz;
+        double dedr, slope;
+        ea += curl(vina_glue_energy(vinardo, r2, &dedr), cap, &slope);
+        if (g && r2 > 0) {
+            const double f = slope * dedr / sqrt(r2); /* dE/dr / r, times (a − b) */
+            g[3 * i] += f * dx, g[3 * i + 1] += f * dy, g[3 * i + 2] += f * dz;
+            g[3 * j] -= f * dx, g[3 * j + 1] -= f * dy, g[3 * j + 2] -= f * dz;
         }
     }
     if (inter) *inter = ei;

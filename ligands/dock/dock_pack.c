@@ -1,7 +1,7 @@
 /* dock_pack.c — prepared records into the GPU search's batch (dock_pack.h, dock_gpu.h's
  * layout): bodies renumbered so that the root is 0 and rotor k's child is k + 1, atoms ordered by
- * body, intramolecular pairs listed from both ends with their XS type pair's table row, each
- * rotor's axis and point in the input frame. */
+ * body, intramolecular pairs listed from both ends with their XS type pair's table row (then the
+ * macrocycle glue pairs, with the glue row), each rotor's axis and point in the input frame. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +28,7 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
         nrec++;
         natoms += prep[i].tree.natoms;
         nrot += prep[i].tree.nrot;
-        npart += 2 * prep[i].L->npairs;
+        npart += 2 * (prep[i].L->npairs + prep[i].L->nglue);
     }
     b->rec = calloc((size_t)nrec + 1, sizeof *b->rec);
     b->record_of = malloc(sizeof(int) * ((size_t)nrec + 1));
@@ -85,6 +85,7 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
         /* partners of each atom, both directions, in pair-list order */
         for (int q = 0; q < na; q++) deg[q] = 0;
         for (int k = 0; k < L->npairs; k++) deg[inv[L->pair[k][0]]]++, deg[inv[L->pair[k][1]]]++;
+        for (int k = 0; k < L->nglue; k++) deg[inv[L->glue[k][0]]]++, deg[inv[L->glue[k][1]]]++;
         b->partner_start[ps0] = p0;
         for (int q = 0; q < na; q++) b->partner_start[ps0 + q + 1] = b->partner_start[ps0 + q] + deg[q], deg[q] = 0;
         for (int k = 0; k < L->npairs; k++) {
@@ -93,6 +94,12 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
             const uint32_t rowt = (uint32_t)L->xs[y] * VSG_XS_COUNT + (uint32_t)L->xs[x];
             b->partner[b->partner_start[ps0 + qx] + deg[qx]++] = (uint32_t)qy | row << 8;
             b->partner[b->partner_start[ps0 + qy] + deg[qy]++] = (uint32_t)qx | rowt << 8;
+        }
+        const uint32_t glue_row = DOCK_GPU_GLUE_ROW + (d->en.t->tables.sf == VSG_VINA_SCORING_VINARDO ? 1u : 0u);
+        for (int k = 0; k < L->nglue; k++) { /* after the record's pairs, as the CPU twin sums them */
+            const int qx = inv[L->glue[k][0]], qy = inv[L->glue[k][1]];
+            b->partner[b->partner_start[ps0 + qx] + deg[qx]++] = (uint32_t)qy | glue_row << 8;
+            b->partner[b->partner_start[ps0 + qy] + deg[qy]++] = (uint32_t)qx | glue_row << 8;
         }
         /* rotors: parent body, atoms, axis and point in the input frame */
         for (int k = 0; k < nr; k++) {
@@ -155,7 +162,7 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
         for (int j = 0; j < 3; j++) g->origin0[j] = (float)t->origin0[j];
         g->gyration = t->gyration;
         g->seed = seed[i];
-        a0 += na, r0 += nr, bs0 += nb + 1, ps0 += na + 1, p0 += 2 * L->npairs, chain0 += g->nchain;
+        a0 += na, r0 += nr, bs0 += nb + 1, ps0 += na + 1, p0 += 2 * (L->npairs + L->nglue), chain0 += g->nchain;
         if (na > b->max_atoms) b->max_atoms = na;
         if (nr > b->max_rot) b->max_rot = nr;
     }

@@ -8,8 +8,10 @@
 
 #include "ligands/readers/reader_internal.h"
 
-/* Element of an AutoDock type: acceptor/donor variants name their element; G0-G9 and CG0-CG9
- * are AutoDock-GPU's macrocycle glue carbons; W (hydrated docking water) has none. */
+/* Element of an AutoDock type: acceptor/donor variants name their element; CG0-CG9 are Meeko's
+ * macrocycle closure carbons and G0-G9 their glue pseudo-atoms (Vina's element "Dummy": no map,
+ * no pairs but the glue; given "C" here so that element-based code has one, the Vina model
+ * (vina_ligand.c) types them from ad_type); W (hydrated docking water) has none. */
 static void element_of_type(char el[3], const char *t)
 {
     static const char *const map[][2] = {{"A", "C"},  {"NA", "N"}, {"NS", "N"}, {"OA", "O"},
@@ -48,7 +50,10 @@ static int pdbqt_atom(vsg_lig_ctx *c, vsg_ligand *lig, const char *line, size_t 
     }
     for (tb = qe; tb < len && line[tb] == ' '; tb++) {}
     for (te = len; te > tb && line[te - 1] == ' '; te--) {}
-    if (te == tb || te - tb > 2) {
+    /* two characters at most, but Meeko's macrocycle closure carbons CG0..CG9 (AutoDock-GPU's
+     * and Vina 1.2's glue types; Vina knows CG0..CG3) take three */
+    const int glue_carbon = te - tb == 3 && line[tb] == 'C' && line[tb + 1] == 'G' && line[tb + 2] >= '0' && line[tb + 2] <= '9';
+    if (te == tb || (te - tb > 2 && !glue_carbon)) {
         vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, c->src.line, "%s AutoDock atom type (columns 78-79)%s%.*s",
                       te == tb ? "no" : "bad", te == tb ? "" : ": ", (int)(te - tb > 8 ? 8 : te - tb), line + tb);
         return 0;

@@ -18,6 +18,8 @@ struct vsg_vina_ligand {
     int *line;           /* file line of each atom, for messages */
     int npairs;
     int (*pair)[2];
+    int nglue;           /* macrocycle glue pairs: glue[k][0] a Gk pseudo-atom, glue[k][1] a CGk carbon */
+    int (*glue)[2];
     vsg_vina_ligand_info info;
 };
 

@@ -1,7 +1,20 @@
 /* vina_ligand.c — the Vina model of one ligand record (vsgrid.h, "Vina and Vinardo pose
  * scores"): rigid bodies from the torsion tree, Vina's bonds, XS types, the intramolecular pairs
  * and N_rot, each step as AutoDock Vina 1.2.3 takes it (model.cpp: assign_bonds, assign_types,
- * initialize_pairs; conf_independent.cpp: num_tors). */
+ * initialize_pairs; conf_independent.cpp: num_tors).
+ *
+ * Macrocycles as Meeko writes them (ring opened at one bond; each of the two closure carbons typed
+ * CGk and carrying a pseudo-atom Gk where its partner was): as Vina ≥ 1.2.4 (atom_constants.h,
+ * model.cpp, cache.cpp) — a CGk is a carbon whose map is C_P or C_H by the usual rule and whose
+ * pairs are not hydrophobic (Vina's C_H_CGk/C_P_CGk; it is always C_P here, being bonded to its
+ * Gk, which like CGk counts as a heteroatom in Vina's ad_is_heteroatom: so a carbon bonded to a
+ * CGk is C_P too); a Gk has no map and no pair but the glue pair with each CGk of its label free
+ * to move relative to it (the other closure carbon); pairs across the closure bond (an atom of
+ * {CGk and its neighbours} with an atom of {the other CGk and its neighbours}: the 1-2, 1-3, 1-4
+ * pairs of the closed ring) are dropped (model.cpp's is_closure_clash, is_unmatched_closure_dummy);
+ * Gk counts as a heavy atom in N_rot (Vina's num_tors: not a hydrogen). Vina 1.2.3 (Debian's)
+ * still paired Gk with every atom (radius 0) and added the glue to the intramolecular energy of
+ * --score_only; 1.2.4 dropped both, and vsgrid follows 1.2.4. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +24,7 @@
 #include "ligands/score/vina_internal.h"
 #include "ligands/torsions/torsions.h"
 
-enum { EL_H, EL_C, EL_N, EL_O, EL_S, EL_P, EL_F, EL_Cl, EL_Br, EL_I, EL_Si, EL_At, EL_Met };
+enum { EL_H, EL_C, EL_N, EL_O, EL_S, EL_P, EL_F, EL_Cl, EL_Br, EL_I, EL_Si, EL_At, EL_Met, EL_Dummy };
 
 /* AutoDock types Vina knows, with their element and covalent radius (Vina's atom_kind_data). */
 static const struct {
@@ -26,6 +39,9 @@ static const struct {
     {"HD", EL_H, 0.37, 0, 0},   {"Mg", EL_Met, 1.30, 1, 0}, {"Mn", EL_Met, 1.39, 1, 0}, {"Zn", EL_Met, 1.31, 1, 0},
     {"Ca", EL_Met, 1.74, 1, 0}, {"Fe", EL_Met, 1.25, 1, 0}, {"Cl", EL_Cl, 0.99, 1, 0},  {"Br", EL_Br, 1.14, 1, 0},
     {"Si", EL_Si, 1.11, 1, 0},  {"At", EL_At, 1.44, 1, 0},  {"Se", EL_S, 1.02, 1, 0}, /* Vina reads Se as S */
+    /* macrocycle closure (Meeko): glue pseudo-atoms and closure carbons, heteroatoms to Vina */
+    {"G0", EL_Dummy, 0.77, 1, 0}, {"G1", EL_Dummy, 0.77, 1, 0}, {"G2", EL_Dummy, 0.77, 1, 0}, {"G3", EL_Dummy, 0.77, 1, 0},
+    {"CG0", EL_C, 0.77, 1, 0},    {"CG1", EL_C, 0.77, 1, 0},    {"CG2", EL_C, 0.77, 1, 0},    {"CG3", EL_C, 0.77, 1, 0},
 };
 /* Metals Vina accepts without an AutoDock type (covalent radius 1.75, Met_D). */
 static const char *const other_metals[] = {"Cu", "Na", "K", "Hg", "Co", "U", "Cd", "Ni"};
@@ -34,18 +50,21 @@ static const char *const other_metals[] = {"Cu", "Na", "K", "Hg", "Co", "U", "Cd
 typedef struct {
     int el, hetero, acceptor, hd;
     double cov;
+    int glue; /* macrocycle closure label k: CGk (closure carbon) or Gk (its pseudo-atom); −1 none */
 } kind;
 
 static int kind_of(const char *t, kind *k)
 {
     for (size_t i = 0; i < sizeof ad_kinds / sizeof ad_kinds[0]; i++)
         if (!strcmp(t, ad_kinds[i].name)) {
-            *k = (kind){ad_kinds[i].el, ad_kinds[i].hetero, ad_kinds[i].acceptor, !strcmp(t, "HD"), ad_kinds[i].cov};
+            *k = (kind){ad_kinds[i].el, ad_kinds[i].hetero, ad_kinds[i].acceptor, !strcmp(t, "HD"), ad_kinds[i].cov, -1};
+            if (t[0] == 'G') k->glue = t[1] - '0';
+            else if (t[0] == 'C' && t[1] == 'G') k->glue = t[2] - '0';
             return 1;
         }
     for (size_t i = 0; i < sizeof other_metals / sizeof other_metals[0]; i++)
         if (!strcmp(t, other_metals[i])) {
-            *k = (kind){EL_Met, 1, 0, 0, 1.75};
+            *k = (kind){EL_Met, 1, 0, 0, 1.75, -1};
             return 1;
         }
     return 0;
@@ -58,6 +77,7 @@ void vsg_vina_ligand_free(vsg_vina_ligand *l)
     free(l->xs);
     free(l->line);
     free(l->pair);
+    free(l->glue);
     free(l);
 }
 
@@ -132,14 +152,16 @@ static vsg_status build_model(const vsg_ligand *lig, const vsg_torsions *tor, vs
     char *rigid = calloc((size_t)n * (size_t)n, 1);
     int *bi = NULL, *bj = NULL, *adj_start = calloc((size_t)n + 1, sizeof(int)), *adj = NULL;
     char *seen = calloc((size_t)n, 1);
+    unsigned *closure = calloc((size_t)n, sizeof *closure);
     int nb = 0, cap = 0;
-    if (!k || !rigid || !adj_start || !seen) { st = vsg_fail(VSG_E_NOMEM, "vina model: out of memory"); goto done; }
+    if (!k || !rigid || !adj_start || !seen || !closure) { st = vsg_fail(VSG_E_NOMEM, "vina model: out of memory"); goto done; }
     for (int i = 0; i < n; i++) {
         const char *t = lig->atoms[i].ad_type;
         if (!kind_of(t, &k[i])) {
-            char why[200];
+            char why[400];
             snprintf(why, sizeof why, "%s: Vina has no atom type (no map, no parameters) for it; it types ligands of "
-                     "H C N O F P S Cl Br I and the metals Mg Ca Mn Fe Zn: leave the molecule out or replace the atom",
+                     "H C N O F P S Cl Br I, the metals Mg Ca Mn Fe Zn and Meeko's macrocycle closure types CG0-CG3 and "
+                     "G0-G3: leave the molecule out or replace the atom",
                      t[0] ? t : "(none)");
             st = model_fail(lig, VSG_E_DATA, i, "no XS type for AutoDock type ", why);
             goto done;
@@ -237,18 +259,60 @@ static vsg_status build_model(const vsg_ligand *lig, const vsg_torsions *tor, vs
         case EL_I: x = VSG_XS_I_H; break;
         case EL_Si: x = VSG_XS_Si; break;
         case EL_At: x = VSG_XS_At; break;
+        case EL_Dummy: break; /* a glue pseudo-atom: no map */
         default: x = VSG_XS_Met_D; break;
         }
         L->xs[i] = x;
-        if (k[i].el != EL_H) heavy++;
+        if (k[i].el != EL_H && k[i].el != EL_Dummy) heavy++;
     }
-    /* pairs: free to move relative to each other, more than 3 bonds apart, both typed */
-    int pcap = 0;
+    /* macrocycle closure: each Gk bonded to one atom, a CGk; each CGk to a Gk (Meeko's layout);
+     * closure[i]: the labels of the CG atoms among i and its neighbours (is_closure_clash) */
+    for (int i = 0; i < n; i++) {
+        if (k[i].glue < 0) continue;
+        int partner = 0, other = 0;
+        for (int e = adj_start[i]; e < adj_start[i + 1]; e++) {
+            const int a = adj[e];
+            if (k[a].glue == k[i].glue && (k[a].el == EL_Dummy) != (k[i].el == EL_Dummy)) partner++;
+            else if (k[i].el == EL_Dummy) other++;
+        }
+        if (partner != 1 || other) {
+            char why[300];
+            snprintf(why, sizeof why, "%s is bonded to %d %s%d atom%s%s: Meeko's macrocycle closure puts one G%d on each "
+                     "CG%d carbon (the ring bond it opened), a Vina bond length away", lig->atoms[i].ad_type, partner,
+                     k[i].el == EL_Dummy ? "CG" : "G", k[i].glue, partner == 1 ? "" : "s",
+                     other ? " and to other atoms" : "", k[i].glue, k[i].glue);
+            st = model_fail(lig, VSG_E_DATA, i, "bad macrocycle closure: ", why);
+            goto done;
+        }
+        if (k[i].el == EL_C) {
+            closure[i] |= 1u << k[i].glue;
+            for (int e = adj_start[i]; e < adj_start[i + 1]; e++) closure[adj[e]] |= 1u << k[i].glue;
+        }
+    }
+    /* pairs: free to move relative to each other, more than 3 bonds apart, both typed; glue pairs
+     * (Gk with a CGk) apart; no other pair of a G, none across a closure bond (model.cpp) */
+    int pcap = 0, gcap = 0;
     for (int i = 0; i < n; i++) {
         memset(seen, 0, (size_t)n);
         walk(adj_start, adj, i, 3, seen);
         for (int j = i + 1; j < n; j++) {
-            if (rigid[(size_t)i * n + j] || seen[j] || L->xs[i] == VSG_XS_NONE || L->xs[j] == VSG_XS_NONE) continue;
+            if (rigid[(size_t)i * n + j] || seen[j]) continue;
+            if (k[i].glue >= 0 || k[j].glue >= 0) {
+                const int gi = k[i].el == EL_Dummy, gj = k[j].el == EL_Dummy;
+                if ((gi || gj) && !(gi && gj) && k[i].glue == k[j].glue) { /* Gk – CGk: glue */
+                    if (L->nglue == gcap) {
+                        gcap = gcap ? 2 * gcap : 4;
+                        int(*ng)[2] = realloc(L->glue, sizeof *ng * (size_t)gcap);
+                        if (!ng) { st = vsg_fail(VSG_E_NOMEM, "vina model: out of memory"); goto done; }
+                        L->glue = ng;
+                    }
+                    L->glue[L->nglue][0] = gi ? i : j, L->glue[L->nglue][1] = gi ? j : i;
+                    L->nglue++;
+                    continue;
+                }
+            }
+            if (closure[i] & closure[j]) continue;
+            if (L->xs[i] == VSG_XS_NONE || L->xs[j] == VSG_XS_NONE) continue;
             if (L->npairs == pcap) {
                 pcap = pcap ? 2 * pcap : 256;
                 int(*np)[2] = realloc(L->pair, sizeof *np * (size_t)pcap);
@@ -281,7 +345,9 @@ static vsg_status build_model(const vsg_ligand *lig, const vsg_torsions *tor, vs
     L->info.num_tors = ntors;
     L->info.nbonds = nb;
     L->info.npairs = L->npairs;
+    L->info.nglue = L->nglue;
 done:
+    free(closure);
     free(k);
     free(rigid);
     free(bi);

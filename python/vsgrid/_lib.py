@@ -28,7 +28,7 @@ class AtomInfo(ctypes.Structure):
                 ("serial", ctypes.c_int), ("residue_number", ctypes.c_int), ("model", ctypes.c_int),
                 ("segment", ctypes.c_int), ("line", ctypes.c_int),
                 ("name", ctypes.c_char * 5), ("residue_name", ctypes.c_char * 5),
-                ("element", ctypes.c_char * 3), ("ad_type", ctypes.c_char * 3),
+                ("element", ctypes.c_char * 3), ("ad_type", ctypes.c_char * 4),
                 ("chain", ctypes.c_char), ("insertion_code", ctypes.c_char)]
 
 
@@ -161,7 +161,7 @@ class ScoreResult(ctypes.Structure):
 class LigAtom(ctypes.Structure):
     _fields_ = [("x", ctypes.c_double), ("y", ctypes.c_double), ("z", ctypes.c_double),
                 ("charge", ctypes.c_double), ("line", ctypes.c_int), ("formal", ctypes.c_int),
-                ("name", ctypes.c_char * 8), ("element", ctypes.c_char * 3), ("ad_type", ctypes.c_char * 3)]
+                ("name", ctypes.c_char * 8), ("element", ctypes.c_char * 3), ("ad_type", ctypes.c_char * 4)]
 
 
 class LigBond(ctypes.Structure):
@@ -277,7 +277,7 @@ class DockResult(ctypes.Structure):
 class VinaLigandInfo(ctypes.Structure):
     _fields_ = [("natoms", ctypes.c_int), ("heavy_atoms", ctypes.c_int), ("bodies", ctypes.c_int),
                 ("rotors", ctypes.c_int), ("torsdof", ctypes.c_int), ("num_tors", ctypes.c_double),
-                ("nbonds", ctypes.c_int), ("npairs", ctypes.c_int)]
+                ("nbonds", ctypes.c_int), ("npairs", ctypes.c_int), ("nglue", ctypes.c_int)]
 
 
 VSG_PREP_PQR, VSG_PREP_PDBQT = 0, 1
