@@ -8,6 +8,9 @@
 # its last pose's intra). Prints each record's scores and the fraction where vsgrid's best is
 # within 0.1 kcal/mol of Vina's or better. Needs the built vsgrid ($B, scripts/gpu_issue28.sh
 # PART=build) and vina with its Boost libraries in .bench_data/vina.
+# VINA_SCORES=FILE: vina's scores measured before ("index reported score_only" lines, this
+# script's vina_scores.txt): vina is not run again. CONFIGS="label:args;label:args": searches
+# beyond the presets, e.g. "bal_f8:--search balanced --focus-chains 8" (labels are file names).
 # Usage: STRIDE=50 SEARCH="balanced" bash scripts/gpu_depth_inha.sh
 set -u
 B=${B:-/tmp/vsg28}
@@ -32,12 +35,31 @@ for S in ${SEARCH:-balanced}; do
   t1=$(date +%s.%N)
   echo "$S: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f s", b - a }') for $(($(wc -l < "$W/$S.csv") - 1)) records"
 done
+labels="${SEARCH:-balanced}"
+if [ -n "${CONFIGS:-}" ]; then
+  IFS=';' read -r -a cfgs <<< "$CONFIGS"
+  for cfg in "${cfgs[@]}"; do
+    l=${cfg%%:*} args=${cfg#*:}
+    t0=$(date +%s.%N)
+    # shellcheck disable=SC2086 # args are words
+    "$V" screen "$W/m" "$LIB_DIR/actives_final.mol2.gz" "$LIB_DIR/decoys_final.mol2.gz" --scoring vina --placement flexible \
+      $args --receptor "$rec" -o "$W/$l.csv" --quiet
+    t1=$(date +%s.%N)
+    n=$(($(wc -l < "$W/$l.csv") - 1))
+    echo "$l ($args): $(awk -v a="$t0" -v b="$t1" -v n="$n" 'BEGIN { printf "%.2f s, %.0f records/s", b - a, n / (b - a) }') for $n records"
+    labels="$labels $l"
+  done
+fi
 S0=$(echo "${SEARCH:-balanced}" | awk '{ print $1 }')
 # the chosen records' PDBQT as vsgrid modelled them (from the first search's poses)
 awk -v stride="$STRIDE" -v dir="$W" '/^MODEL/ { buf = ""; next } /^REMARK VSGRID RECORD:/ { idx = $4 }
   /^ENDMDL/ { if (idx % stride == 0) { f = dir "/lig_" idx ".pdbqt"; printf "%s", buf > f; close(f) } buf = ""; next }
   { buf = buf $0 "\n" }' "$W/$S0.pdbqt"
 ls "$W"/lig_*.pdbqt | wc -l
+if [ -n "${VINA_SCORES:-}" ]; then
+  cp "$VINA_SCORES" "$W/vina_scores.txt"
+  echo "vina: scores from $VINA_SCORES"
+else
 one() {
   local f=$1 i
   i=$(basename "$f" .pdbqt); i=${i#lig_}
@@ -56,7 +78,8 @@ ls "$W"/lig_*.pdbqt | xargs -P "$(nproc)" -n 1 bash -c 'one "$0"' > "$W/vina_sco
 t1=$(date +%s.%N)
 n=$(wc -l < "$W/vina_scores.txt")
 echo "vina: $n records in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f s", b - a }') on $(nproc) cores (one a record)"
-for S in ${SEARCH:-balanced}; do
+fi
+for S in $labels; do
   sort -n "$W/vina_scores.txt" | while read -r i vr vs; do
     echo "$i $vr $vs $(awk -F, -v i="$i" '$1 == i { print $6; exit }' "$W/$S.csv")"
   done > "$OUT/depth/$S.txt"

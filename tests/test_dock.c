@@ -233,6 +233,37 @@ static void test_search(const vsg_vina_target *t, const vsg_ligand *lig, const v
     vsg_dock_result_release(&r);
 }
 
+/* Focus chains (vsgrid.h): the exploring chains run as without them, so the best minimum can only
+ * get lower; the result is the same whatever the thread count; their steps are counted. */
+static void test_focus(const vsg_vina_target *t, const vsg_ligand *lig)
+{
+    vsg_dock_params p;
+    vsg_dock_params_default(&p);
+    p.seed = 7, p.exhaustiveness = 4, p.steps = 20, p.poses = 3, p.threads = 1, p.chain_keep = 1;
+    vsg_dock_result base, f1, f2;
+    CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &base), VSG_OK);
+    p.focus_chains = 3, p.focus_steps = 60;
+    CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &f1), VSG_OK);
+    p.threads = 2;
+    CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &f2), VSG_OK);
+    CHECK(base.npose >= 1 && f1.npose >= 1 && f1.npose == f2.npose);
+    if (base.npose && f1.npose) {
+        printf("focus: best energy %.3f without, %.3f with 3 focus chains x 60 steps (%ld, %ld evaluations)\n",
+               base.pose[0].energy, f1.pose[0].energy, base.evaluations, f1.evaluations);
+        CHECK(f1.pose[0].energy <= base.pose[0].energy + 1e-3);
+        CHECK(f1.evaluations > base.evaluations);
+    }
+    for (int i = 0; i < f1.npose && i < f2.npose; i++)
+        CHECK(!memcmp(f1.pose[i].xyz, f2.pose[i].xyz, sizeof(double) * 3 * (size_t)f1.natoms));
+    CHECK(f1.evaluations == f2.evaluations);
+    vsg_dock_result_release(&base), vsg_dock_result_release(&f1), vsg_dock_result_release(&f2);
+    vsg_dock_result r;
+    p.focus_chains = -1;
+    CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &r), VSG_E_ARG);
+    p.focus_chains = 1, p.focus_steps = 2000000;
+    CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &r), VSG_E_ARG);
+}
+
 int main(void)
 {
     char rec[1024], ligp[1024], prefix[1024];
@@ -250,6 +281,7 @@ int main(void)
     if (t) {
         test_tree_and_gradient(t, &lig, l);
         test_search(t, &lig, l);
+        test_focus(t, &lig);
         /* a target of receptor atoms is refused: the search needs maps */
         vsg_molecule *m = NULL;
         vsg_vina_target *ra = NULL;

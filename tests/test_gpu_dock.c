@@ -328,6 +328,31 @@ static void test_twins(const char *base)
         CHECK(both && fabs(sum / both) <= 0.25);
         CHECK(close >= (int)(0.8 * N));
         for (int i = 0; i < N; i++) vsg_dock_result_release(&g[i]), vsg_dock_result_release(&c[i]);
+        /* focus chains: the exploring chains are the same launch, and a focus chain's minimum only
+         * replaces a higher one, so no record's best gets worse; the twins still agree */
+        vsg_dock_result f[N], cf[N];
+        vsg_status sf[N], scf[N];
+        static char mf[N][256], mcf[N][256];
+        p.focus_chains = 8, p.focus_steps = 80;
+        CHECK_STATUS(vsg_dock_batch(t, lp, N, NULL, &p, VSG_DEVICE_GPU, f, sf, mf), VSG_OK);
+        p.focus_chains = 0;
+        CHECK_STATUS(vsg_dock_batch(t, lp, N, NULL, &p, VSG_DEVICE_GPU, g, sg, mg), VSG_OK);
+        p.focus_chains = 8;
+        CHECK_STATUS(vsg_dock_batch(t, lp, N, NULL, &p, VSG_DEVICE_CPU, cf, scf, mcf), VSG_OK);
+        int worse = 0, better = 0;
+        sum = 0, both = 0;
+        for (int i = 0; i < N; i++) {
+            if (sf[i] != VSG_OK || sg[i] != VSG_OK || scf[i] != VSG_OK || !f[i].npose || !g[i].npose || !cf[i].npose) continue;
+            worse += f[i].pose[0].energy > g[i].pose[0].energy + 1e-3;
+            better += f[i].pose[0].energy < g[i].pose[0].energy - 1e-3;
+            sum += f[i].pose[0].score.total - cf[i].pose[0].score.total, both++;
+        }
+        printf("focus chains (8 x 80 steps) on the GPU: %d of %d records better, %d worse; mean GPU - CPU %+.3f\n", better,
+               both, worse, both ? sum / both : 0);
+        CHECK(both == N && worse == 0 && better > 0);
+        CHECK(both && fabs(sum / both) <= 0.25);
+        for (int i = 0; i < N; i++)
+            vsg_dock_result_release(&g[i]), vsg_dock_result_release(&f[i]), vsg_dock_result_release(&cf[i]);
     }
     for (int i = 0; i < n; i++) vsg_ligand_release(&ligs[i]);
     vsg_vina_target_free(t);

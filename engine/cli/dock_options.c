@@ -14,6 +14,9 @@ const char vsg_cli_dock_options_help[] =
     "                      random position, orientation and torsions in the box\n"
     "  --exhaustiveness N  Monte Carlo chains a record (overrides --search's)\n"
     "  --steps N           steps a chain (overrides --search's)\n"
+    "  --focus-chains N    chains that continue from the best chains' minima once the others\n"
+    "                      are done (overrides --search's; 0: none)\n"
+    "  --focus-steps N     steps of a focus chain (overrides --search's; default 4 x --steps)\n"
     "  --devices D         all (default: every GPU, else the CPU), gpu (every GPU; an error\n"
     "                      without one), cpu (the same search on the CPU), or GPU numbers (0,1)\n"
     "  --seed N            random seed (default 0); the same seed gives the same poses on a\n"
@@ -24,6 +27,7 @@ void vsg_cli_dock_opts_init(vsg_cli_dock_opts *o, const char *search)
     memset(o, 0, sizeof *o);
     o->search = search;
     o->devices = "all";
+    o->focus_chains = -1;
 }
 
 int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o)
@@ -52,6 +56,16 @@ int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o)
         o->seed = (uint64_t)s;
         return 1;
     }
+    if (vsg_arg_is(a, "--focus-chains") || vsg_arg_is(a, "--focus-steps")) {
+        const char *name = a->name;
+        const int chains = !strcmp(name, "--focus-chains");
+        if (!(v = vsg_arg_value(a, cmd))) return -1;
+        if (!vsg_parse_number(v, &x) || x != floor(x) || x < (chains ? 0 : 1) || x > 1e6)
+            return vsg_cli_usage_error(cmd, "%s: '%s' is not an integer in %d..1000000", name, v, chains ? 0 : 1), -1;
+        if (chains) o->focus_chains = (int)x;
+        else o->focus_steps = (int)x;
+        return 1;
+    }
     if (vsg_arg_is(a, "--exhaustiveness") || vsg_arg_is(a, "--steps")) {
         const char *name = a->name;
         if (!(v = vsg_arg_value(a, cmd))) return -1;
@@ -69,6 +83,8 @@ int vsg_cli_dock_apply(const char *cmd, const vsg_cli_dock_opts *o, vsg_dock_par
     vsg_dock_params_preset(p, o->search);
     if (o->chains > 0) p->exhaustiveness = o->chains;
     if (o->steps > 0) p->steps = o->steps;
+    if (o->focus_chains >= 0) p->focus_chains = o->focus_chains;
+    if (o->focus_steps > 0) p->focus_steps = o->focus_steps;
     p->seed = o->seed;
     p->ngpus = 0;
     *device = VSG_DEVICE_AUTO;

@@ -1,6 +1,6 @@
 /* dock_options.h — the docking search's command-line options, one parser for `vsgrid dock` and
  * `vsgrid screen --placement flexible` (and rescore's docking): --search, --exhaustiveness,
- * --steps, --seed, --devices. */
+ * --steps, --focus-chains, --focus-steps, --seed, --devices. */
 #ifndef VSG_CLI_DOCK_OPTIONS_H
 #define VSG_CLI_DOCK_OPTIONS_H
 
@@ -11,6 +11,8 @@ typedef struct {
     const char *search;   /* preset name */
     const char *devices;  /* all | gpu | cpu | GPU numbers */
     int chains, steps;    /* explicit overrides; 0 = the preset's */
+    int focus_chains;     /* explicit override; -1 = the preset's */
+    int focus_steps;      /* explicit override; 0 = the preset's */
     uint64_t seed;
 } vsg_cli_dock_opts;
 

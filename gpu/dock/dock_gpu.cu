@@ -67,6 +67,7 @@ struct dev_batch {
     const float *raxis, *rpoint;
     float *out;
     long long *evals;
+    const float *start;   /* focus chains: each chain's start (out_stride floats a chain, as out) */
     int nchain, out_stride, random_start;
     int max_atoms, max_rot, warp_floats;
 };
@@ -434,9 +435,11 @@ static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chai
     const dock_gpu_record r = B.rec[B.chain_rec[gw]];
     const int chain = gw - r.chain0, nrot = r.nrot, nc = 7 + nrot;
     const scratch s = carve(smem + (size_t)wib * B.warp_floats, B.max_atoms, B.max_rot);
-    dock_rng rng = dock_rng_for(r.seed, (uint64_t)chain);
+    dock_rng rng = dock_rng_for(r.seed, (uint64_t)(r.stream0 + chain));
     long long evals = 0;
-    if (lane == 0) {
+    if (B.start) {
+        warp_copy(s.cur, B.start + (size_t)gw * B.out_stride + 1, nc, lane);
+    } else if (lane == 0) {
         float *c = s.cur;
         if (B.random_start) {
             for (int d = 0; d < 3; d++) c[d] = (float)dock_rng_range(&rng, T.lo[d], T.hi[d]);
@@ -673,6 +676,90 @@ static vsg_status upload_batch(const dock_gpu_batch *b, int nout, dev_batch *D, 
     return VSG_OK;
 }
 
+/* The focus launch of focus() below: the second launch's records, chains and starts uploaded
+ * (the rest of D reused), its minima and evaluations into out2, evals2 (CU returns early: the
+ * caller frees). */
+static vsg_status focus_launch(const dev_target *T, const dev_batch *D, void (*kernel)(dev_target, dev_batch), size_t shared,
+                               const dock_gpu_record *rec2, int nrec, const int *chain_rec2, const float *start2, size_t n2,
+                               float *out2, long long *evals2, uploads *u)
+{
+    const int stride = D->out_stride;
+    dev_batch D2 = *D;
+    void *p;
+    vsg_status st;
+    if ((st = upload(u, rec2, sizeof *rec2 * (size_t)nrec, &p)) != VSG_OK) return st;
+    D2.rec = (const dock_gpu_record *)p;
+    if ((st = upload(u, chain_rec2, sizeof(int) * n2, &p)) != VSG_OK) return st;
+    D2.chain_rec = (const int *)p;
+    if ((st = upload(u, start2, sizeof(float) * n2 * (size_t)stride, &p)) != VSG_OK) return st;
+    D2.start = (const float *)p;
+    if ((st = upload(u, NULL, sizeof(float) * n2 * (size_t)stride, &p)) != VSG_OK) return st;
+    D2.out = (float *)p;
+    if ((st = upload(u, NULL, sizeof(long long) * n2, &p)) != VSG_OK) return st;
+    D2.evals = (long long *)p;
+    D2.nchain = (int)n2;
+    const int blocks = (int)((n2 + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK);
+    kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared, u->stream>>>(*T, D2);
+    LAUNCHED("dock_chains (focus)");
+    CU(cudaMemcpyAsync(out2, D2.out, sizeof(float) * n2 * (size_t)stride, cudaMemcpyDeviceToHost, u->stream));
+    CU(cudaMemcpyAsync(evals2, D2.evals, sizeof(long long) * n2, cudaMemcpyDeviceToHost, u->stream));
+    CU(cudaStreamSynchronize(u->stream));
+    return VSG_OK;
+}
+
+/* The focus chains (vsgrid.h, vsg_dock_params; dock_search.c's focus): per record, its chains
+ * ranked by their minimum (energy, then chain), focus chain j started from the minimum of the
+ * (j mod ranked)-th, on stream nchain + j, focus_steps steps; then, in j order, a focus chain's
+ * minimum replaces its start chain's when lower (one minimum kept a chain). D: the first launch's
+ * arrays, reused but for the records, chains, starts and outputs. */
+static vsg_status focus(const dock_gpu_batch *b, const dev_target *T, const dev_batch *D,
+                        void (*kernel)(dev_target, dev_batch), size_t shared, float *out, long long *evals, uploads *u)
+{
+    const int K = b->focus_chains, nrec = b->nrec, stride = D->out_stride;
+    const size_t n2 = (size_t)nrec * (size_t)K;
+    dock_gpu_record *rec2 = (dock_gpu_record *)malloc(sizeof *rec2 * (size_t)nrec);
+    int *chain_rec2 = (int *)malloc(sizeof(int) * n2), *from = (int *)malloc(sizeof(int) * n2);
+    int *rank = (int *)malloc(sizeof(int) * (size_t)(b->nchain > 0 ? b->nchain : 1));
+    float *start2 = (float *)calloc(n2 * (size_t)stride, sizeof(float));
+    float *out2 = (float *)malloc(sizeof(float) * n2 * (size_t)stride);
+    long long *evals2 = (long long *)calloc(n2, sizeof(long long));
+    vsg_status st = VSG_OK;
+    if (!rec2 || !chain_rec2 || !from || !rank || !start2 || !out2 || !evals2) {
+        st = vsg_fail(VSG_E_NOMEM, "GPU docking: out of memory");
+        goto done;
+    }
+    for (int i = 0; i < nrec; i++) {
+        const dock_gpu_record *r = &b->rec[i];
+        int ranked = 0;
+        for (int c = 0; c < r->nchain; c++) { /* insertion sort by (energy, chain): chains are few */
+            const float e = out[(size_t)(r->chain0 + c) * stride];
+            if (!(e < INFINITY)) continue;
+            int at = ranked++;
+            while (at > 0 && e < out[(size_t)(r->chain0 + rank[at - 1]) * stride]) rank[at] = rank[at - 1], at--;
+            rank[at] = c;
+        }
+        rec2[i] = *r;
+        rec2[i].chain0 = i * K, rec2[i].nchain = K, rec2[i].stream0 = r->nchain;
+        rec2[i].steps = ranked ? r->focus_steps : 0; /* no minimum to focus on: the chains do nothing */
+        for (int j = 0; j < K; j++) {
+            const size_t q = (size_t)i * K + j;
+            chain_rec2[q] = i;
+            from[q] = ranked ? r->chain0 + rank[j % ranked] : -1;
+            if (ranked) memcpy(start2 + q * stride, out + (size_t)from[q] * stride, sizeof(float) * (size_t)stride);
+        }
+    }
+    if ((st = focus_launch(T, D, kernel, shared, rec2, nrec, chain_rec2, start2, n2, out2, evals2, u)) != VSG_OK) goto done;
+    for (size_t q = 0; q < n2; q++) {
+        if (from[q] < 0) continue;
+        if (evals) evals[from[q]] += evals2[q];
+        if (out2[q * stride] < out[(size_t)from[q] * stride])
+            memcpy(out + (size_t)from[q] * stride, out2 + q * stride, sizeof(float) * (size_t)stride);
+    }
+done:
+    free(rec2), free(chain_rec2), free(from), free(rank), free(start2), free(out2), free(evals2);
+    return st;
+}
+
 static vsg_status run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, long long *evals, uploads *u)
 {
     dev_target T;
@@ -695,6 +782,7 @@ static vsg_status run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, lon
     if (evals)
         CU(cudaMemcpyAsync(evals, D.evals, sizeof(long long) * (size_t)b->nchain, cudaMemcpyDeviceToHost, u->stream));
     CU(cudaStreamSynchronize(u->stream));
+    if (b->focus_chains > 0 && b->nrec > 0) return focus(b, &T, &D, kernel, shared, out, evals, u);
     return VSG_OK;
 }
 

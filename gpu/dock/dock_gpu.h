@@ -40,6 +40,9 @@ typedef struct {
     int work0, work_rows; /* work[work0 + 32·row + lane]: the atoms lane sums the energy of */
     int chain0, nchain;   /* the record's chains in the launch */
     int steps, local_steps;
+    int stream0;          /* chain c of the launch draws from stream stream0 + c (focus chains
+                             continue after the record's exploring chains' streams) */
+    int focus_steps;      /* steps of each focus chain */
     float origin0[3];     /* the root's centre in the input (where pos puts it) */
     double gyration;      /* heavy atoms' radius of gyration (the orientation move's scale) */
     uint64_t seed;        /* the record's seed: chain c draws from dock_rng_for(seed, c) */
@@ -70,6 +73,10 @@ typedef struct {
                              gets about the same number of map reads and pair partners */
     int max_atoms, max_rot;
     int random_start;
+    int focus_chains;     /* focus chains a record (vsgrid.h, vsg_dock_params), run as a second
+                             launch from the first's best minima; their better minima replace the
+                             minimum of the chain they started from, as the CPU twin's merge does
+                             with one minimum kept a chain */
 } dock_gpu_batch;
 
 /* A Vina map set and the intramolecular pair table on one device. */

@@ -1626,7 +1626,13 @@ vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_sc
  * (vsg_vina_target_add_receptor; Vina's final refinement) and returned with their `vina
  * --score_only` terms (vsg_vina_score_pose on the pose), in the order of inter + intra. Chains run in parallel (OpenMP), each with its own
  * counter-based random stream (splitmix64 of seed and chain), and are merged in chain order:
- * the result depends only on the inputs and seed, never on the thread count or the time. */
+ * the result depends only on the inputs and seed, never on the thread count or the time.
+ * Focus chains (focus_chains > 0): when the exploring chains are done, their chains are ranked by
+ * their best minimum (energy, then chain) and focus chain j continues, for focus_steps steps, from
+ * the best minimum of the (j mod chains)-th of them, with its own random stream (chain number
+ * exhaustiveness + j); the minima it keeps join that chain's kept minima (as the chain's own
+ * would: a better one within min_rmsd replaces, chain_keep at most). The exploring chains find
+ * the basins; long chains from the best ones reach their bottoms, as Vina's long chains do. */
 typedef struct {
     uint64_t seed;         /* default 0 */
     int exhaustiveness;    /* Monte Carlo chains (default 8, as Vina) */
@@ -1640,6 +1646,9 @@ typedef struct {
                               keeps 1 a chain, and the CPU twin with chain_keep 1 is its search) */
     int ngpus;             /* vsg_dock_batch on the GPU: the GPUs to share the records (0 = all) */
     int gpus[16];
+    int focus_chains;      /* chains that, after the exploring chains, continue from their best
+                              minima (0, default: none; see below) */
+    int focus_steps;       /* steps of each focus chain (0: 4 × steps) */
 } vsg_dock_params;
 void vsg_dock_params_default(vsg_dock_params *p);
 

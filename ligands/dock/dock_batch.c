@@ -267,7 +267,9 @@ static vsg_status prepare_gpu(dock_stage *s, const int *gpus, int ngpus)
         for (int i = 0; i < n; i++)
             if (s->pst[i] == VSG_OK && !s->todo[i]) {
                 const dock_prep *d = &s->prep[i];
-                order[m].cost = (double)P->exhaustiveness * d->steps * (d->local_steps + 1) *
+                const double steps = (double)P->exhaustiveness * d->steps +
+                                     (double)P->focus_chains * (P->focus_steps ? P->focus_steps : 4.0 * d->steps);
+                order[m].cost = steps * (d->local_steps + 1) *
                                 (8.0 * d->tree.nheavy + 2.0 * d->L->npairs + 4.0 * d->tree.natoms + 40.0 * (6 + d->tree.nrot));
                 order[m++].i = i;
             }

@@ -22,6 +22,7 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
 {
     memset(b, 0, sizeof *b);
     b->random_start = P->random_start;
+    b->focus_chains = P->focus_chains;
     int nrec = 0, natoms = 0, nrot = 0, npart = 0;
     for (int i = 0; i < n; i++) {
         if (!use[i]) continue;
@@ -159,6 +160,7 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
         g->atom0 = a0, g->body0 = bs0, g->pstart0 = ps0, g->rotor0 = r0;
         g->chain0 = chain0, g->nchain = P->exhaustiveness;
         g->steps = d->steps, g->local_steps = d->local_steps;
+        g->stream0 = 0, g->focus_steps = P->focus_steps ? P->focus_steps : 4 * d->steps;
         for (int j = 0; j < 3; j++) g->origin0[j] = (float)t->origin0[j];
         g->gyration = t->gyration;
         g->seed = seed[i];

@@ -38,8 +38,9 @@ vsg_status dock_params_resolve(const vsg_dock_params *p, vsg_dock_params *out)
     else vsg_dock_params_default(&P);
     if (P.exhaustiveness < 0 || P.exhaustiveness > 1000000 || P.steps < 0 || P.steps > 1000000 || P.local_steps < 0 ||
         P.local_steps > 1000000 || P.poses < 0 || P.poses > 1000000 || P.chain_keep < 0 || P.chain_keep > 1000 ||
+        P.focus_chains < 0 || P.focus_chains > 1000000 || P.focus_steps < 0 || P.focus_steps > 1000000 ||
         !(P.min_rmsd >= 0) || !isfinite(P.min_rmsd))
-        return vsg_fail(VSG_E_ARG, "dock: exhaustiveness, steps, local_steps and poses must be in 0..10^6, chain_keep in "
+        return vsg_fail(VSG_E_ARG, "dock: exhaustiveness, steps, local_steps, poses, focus_chains and focus_steps must be in 0..10^6, chain_keep in "
                                    "0..1000 and min_rmsd finite and >= 0");
     if (P.exhaustiveness == 0) P.exhaustiveness = 8;
     if (P.poses == 0) P.poses = 9;

@@ -86,11 +86,13 @@ typedef struct {
     const dock_energy *en;
     const double *begin, *end; /* the box random starts are drawn in */
     uint64_t seed;
-    int steps, local_steps, random_start, keep;
+    int local_steps, random_start, keep;
     double min_rmsd;
 } chain_job;
 
-static vsg_status run_chain(const chain_job *J, int chain, kept_list *out, long *evals)
+/* One chain: stream `chain` of the seed; from start (a kept minimum: a focus chain) when given,
+ * else from a random pose or the input pose. */
+static vsg_status run_chain(const chain_job *J, int chain, const kept *start, int steps, kept_list *out, long *evals)
 {
     const dock_tree *t = J->tree;
     const int nrot = t->nrot;
@@ -105,7 +107,11 @@ static vsg_status run_chain(const chain_job *J, int chain, kept_list *out, long 
     }
     dock_conf cur = {{0}, {1, 0, 0, 0}, tors}, cand = {{0}, {1, 0, 0, 0}, tors + nrot};
     dock_rng rng = dock_rng_for(J->seed, (uint64_t)chain);
-    if (J->random_start) {
+    if (start) {
+        memcpy(cur.pos, start->pos, sizeof cur.pos);
+        memcpy(cur.q, start->q, sizeof cur.q);
+        if (nrot) memcpy(cur.tor, start->tor, sizeof(double) * (size_t)nrot);
+    } else if (J->random_start) {
         for (int d = 0; d < 3; d++) cur.pos[d] = dock_rng_range(&rng, J->begin[d], J->end[d]);
         dock_rng_quat(&rng, cur.q);
         for (int k = 0; k < nrot; k++) cur.tor[k] = dock_rng_range(&rng, -DOCK_PI, DOCK_PI);
@@ -115,7 +121,7 @@ static vsg_status run_chain(const chain_job *J, int chain, kept_list *out, long 
     }
     double cur_e = 0, best_e = HUGE_VAL;
     const int entities = 2 + nrot;
-    for (int step = 0; step < J->steps; step++) {
+    for (int step = 0; step < steps; step++) {
         memcpy(cand.pos, cur.pos, sizeof cand.pos);
         memcpy(cand.q, cur.q, sizeof cand.q);
         if (nrot) memcpy(cand.tor, cur.tor, sizeof(double) * (size_t)nrot);
@@ -168,6 +174,70 @@ struct dock_chains {
     kept **all;
 };
 
+static void kept_copy(kept *to, const kept *from, const dock_tree *t)
+{
+    to->e = from->e;
+    memcpy(to->pos, from->pos, sizeof to->pos);
+    memcpy(to->q, from->q, sizeof to->q);
+    if (t->nrot) memcpy(to->tor, from->tor, sizeof(double) * (size_t)t->nrot);
+    memcpy(to->heavy, from->heavy, sizeof(double) * 3 * (size_t)t->nheavy);
+    to->chain = from->chain, to->order = from->order;
+}
+
+/* The best minimum of chain a before chain b's (ties: the lower chain). */
+static int chain_before(const kept_list *a, int ia, const kept_list *b, int ib)
+{
+    if (!b->n) return a->n > 0 ? 1 : ia < ib;
+    if (!a->n) return 0;
+    if (a->k[0].e != b->k[0].e) return a->k[0].e < b->k[0].e;
+    return ia < ib;
+}
+
+/* The focus chains (vsgrid.h, "Flexible docking"): focus chain j from the best minimum of the
+ * (j mod chains)-th best chain, stream chains + j; its kept minima join that chain's list, in
+ * j order (the merge, like the chains' own, is independent of threads). */
+static vsg_status focus(const chain_job *J, dock_chains *c, int nfocus, int steps, int threads, long *evals)
+{
+    const int chains = c->chains;
+    int *rank = malloc(sizeof(int) * (size_t)chains), ranked = 0;
+    kept_list *lists = calloc((size_t)nfocus, sizeof *lists);
+    long *ev = calloc((size_t)nfocus, sizeof *ev);
+    vsg_status *fst = calloc((size_t)nfocus, sizeof *fst), st = VSG_OK;
+    if (!rank || !lists || !ev || !fst) { st = vsg_fail(VSG_E_NOMEM, "dock: out of memory"); goto done; }
+    for (int k = 0; k < chains; k++) { /* insertion sort: chains are few */
+        if (!c->lists[k].n) continue;
+        int at = ranked++;
+        while (at > 0 && chain_before(&c->lists[k], k, &c->lists[rank[at - 1]], rank[at - 1])) rank[at] = rank[at - 1], at--;
+        rank[at] = k;
+    }
+    if (!ranked) goto done;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#endif
+    for (int j = 0; j < nfocus; j++) {
+        const kept_list *from = &c->lists[rank[j % ranked]];
+        fst[j] = run_chain(J, chains + j, &from->k[0], steps, &lists[j], &ev[j]);
+    }
+    (void)threads;
+    for (int j = 0; j < nfocus && st == VSG_OK; j++) {
+        if (fst[j] != VSG_OK) { st = vsg_fail(fst[j], "dock: a focus chain failed (%s)", vsg_status_name(fst[j])); break; }
+        if (evals) *evals += ev[j];
+        kept_list *to = &c->lists[rank[j % ranked]];
+        for (int i = 0; i < lists[j].n; i++) {
+            kept_copy(&to->k[to->n], &lists[j].k[i], J->tree);
+            kept_add(to, J->tree, J->min_rmsd, J->keep);
+        }
+    }
+done:
+    if (lists)
+        for (int j = 0; j < nfocus; j++) free(lists[j].mem), free(lists[j].k);
+    free(lists);
+    free(rank);
+    free(ev);
+    free(fst);
+    return st;
+}
+
 void dock_chains_free(dock_chains *c)
 {
     if (!c) return;
@@ -192,19 +262,22 @@ vsg_status dock_chains_run(const dock_tree *tree, const dock_energy *en, const d
         st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
         goto done;
     }
-    chain_job J = {tree, en, begin, end, P->seed, steps, local_steps, P->random_start, P->chain_keep, P->min_rmsd};
+    chain_job J = {tree, en, begin, end, P->seed, local_steps, P->random_start, P->chain_keep, P->min_rmsd};
     int threads = P->threads;
 #ifdef _OPENMP
     if (threads <= 0) threads = omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
 #endif
-    for (int k = 0; k < chains; k++) chain_st[k] = run_chain(&J, k, &c->lists[k], &ev[k]);
-    (void)threads;
+    for (int k = 0; k < chains; k++) chain_st[k] = run_chain(&J, k, NULL, steps, &c->lists[k], &ev[k]);
     for (int k = 0; k < chains; k++) {
         if (chain_st[k] != VSG_OK && st == VSG_OK) st = chain_st[k];
         if (evals) *evals += ev[k];
     }
     if (st != VSG_OK) { st = vsg_fail(st, "dock: a chain failed (%s)", vsg_status_name(st)); goto done; }
+    if (P->focus_chains > 0 && (st = focus(&J, c, P->focus_chains, P->focus_steps ? P->focus_steps : 4 * steps, threads,
+                                           evals)) != VSG_OK)
+        goto done;
+    (void)threads;
     int n = 0;
     for (int k = 0; k < chains; k++) n += c->lists[k].n;
     c->all = malloc(sizeof *c->all * (size_t)(n + 1));
