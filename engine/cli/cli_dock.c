@@ -68,7 +68,8 @@ static const char usage[] =
     "                     1/0 and the failed checks' names, as `vsgrid check-poses`; the receptor\n"
     "                     clash checks run with --receptor)\n"
     "                     (rmsd_input: to the input coordinates, same atom order, no symmetry)\n"
-    "  --json FILE        a summary: poses, scores, chains, steps, evaluations, seconds, device\n"
+    "  --json FILE        a summary: poses, scores, chains, steps, focus chains and steps,\n"
+    "                     evaluations, seconds, device\n"
     "  --quiet            no summary line\n"
     "The search (default --search " DEFAULT_SEARCH "):\n";
 
@@ -461,6 +462,8 @@ int vsg_cmd_dock(int argc, char **argv)
         vsg_json_str(&j, "device", on_gpu ? "gpu" : "cpu");
         vsg_json_int(&j, "chains", res.chains);
         vsg_json_int(&j, "steps", res.steps);
+        vsg_json_int(&j, "focus_chains", p.focus_chains);
+        vsg_json_int(&j, "focus_steps", p.focus_chains ? (p.focus_steps ? p.focus_steps : 4 * res.steps) : 0);
         vsg_json_int(&j, "torsions", res.rotors);
         vsg_json_int(&j, "evaluations", res.evaluations);
         vsg_json_array(&j, "poses");

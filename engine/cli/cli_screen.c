@@ -347,6 +347,8 @@ int vsg_cli_screen_command(int argc, char **argv, const char *cmd)
                 vsg_json_str(&js, "search", vsg_screen_job_info(j, "search_used"));
                 vsg_json_int(&js, "exhaustiveness", atol(vsg_screen_job_info(j, "exhaustiveness_used")));
                 vsg_json_int(&js, "steps", atol(vsg_screen_job_info(j, "steps_used"))); /* 0: Vina's default for each record's size */
+                vsg_json_int(&js, "focus_chains", atol(vsg_screen_job_info(j, "focus_chains_used")));
+                vsg_json_int(&js, "focus_steps", atol(vsg_screen_job_info(j, "focus_steps_used"))); /* 0: 4 x steps */
                 vsg_json_int(&js, "max_torsions", atol(vsg_screen_job_info(j, "max_torsions_used")));
                 vsg_json_int(&js, "dock_evaluations", atoll(vsg_screen_job_info(j, "evaluations")));
                 if (vsg_screen_job_info(j, "poses-out")) vsg_json_str(&js, "poses_out", vsg_screen_job_info(j, "poses-out"));

@@ -52,7 +52,7 @@ const char vsg_cli_vina_flexible_help[] =
     "  --poses-below S     poses of the records scoring S kcal/mol or better only, in input order\n"
     "  --min-rmsd A        heavy-atom RMSD under which two poses are one (default 1 A)\n"
     "  --json FILE         the screen's keys plus placement, search, seed, exhaustiveness,\n"
-    "                      steps, max_torsions, dock_evaluations\n"
+    "                      steps, focus_chains, focus_steps, max_torsions, dock_evaluations\n"
     "  --resume            go on with an interrupted screen: the -o file's rows (and the .sdf\n"
     "                      poses) are checked against the records and kept, the rest docked and\n"
     "                      appended, as 'vsgrid screen --resume' (same command line; exit 3 if not)\n"

@@ -53,7 +53,7 @@ static const job_key KEYS[] = {
     {"search", 1, M_FLEX, 1},         {"exhaustiveness", 1, M_FLEX, 1}, {"steps", 1, M_FLEX, 1},
     {"seed", 1, M_FLEX, 1},           {"poses", 1, M_FLEX, 1},          {"min-rmsd", 1, M_FLEX, 1},
     {"max-torsions", 1, M_FLEX, 1},   {"poses-top", 1, M_FLEX, 1},      {"poses-below", 1, M_FLEX, 1},
-    {"receptor", 1, M_FLEX, 1},
+    {"receptor", 1, M_FLEX, 1},       {"focus-chains", 1, M_FLEX, 1},   {"focus-steps", 1, M_FLEX, 1},
 };
 #define NKEYS ((int)(sizeof KEYS / sizeof KEYS[0]))
 #define MAX_LIBS 4096
@@ -216,8 +216,10 @@ static vsg_status check_value(const char *name, const char *v)
         if (!whole(v, 1, 1e6, &x)) bad = "a whole number in [1, 1000000]";
     } else if (IS("top-poses")) {
         if (!whole(v, 1, VSG_SCREEN_MAX_TOP_POSES, &x)) bad = "a whole number in [1, 16]";
-    } else if (IS("exhaustiveness") || IS("steps")) {
+    } else if (IS("exhaustiveness") || IS("steps") || IS("focus-steps")) {
         if (!whole(v, 1, 1e6, &x)) bad = "an integer in 1..1000000";
+    } else if (IS("focus-chains")) {
+        if (!whole(v, 0, 1e6, &x)) bad = "an integer in 0..1000000";
     } else if (IS("seed")) {
         char *end;
         errno = 0;
@@ -792,7 +794,7 @@ static vsg_status grid_devices(const char *v, vsg_screen_options *so)
 }
 
 /* The search of a flexible screen (p) and its device from --search, --exhaustiveness, --steps,
- * --seed, --poses, --min-rmsd, --devices. */
+ * --focus-chains, --focus-steps, --seed, --poses, --min-rmsd, --devices. */
 static vsg_status flex_params(const vsg_screen_job *j, vsg_dock_params *p, vsg_device *device)
 {
     vsg_dock_params_default(p);
@@ -800,6 +802,8 @@ static vsg_status flex_params(const vsg_screen_job *j, vsg_dock_params *p, vsg_d
     vsg_dock_params_preset(p, get(j, "search") ? get(j, "search") : "balanced");
     if (get(j, "exhaustiveness")) p->exhaustiveness = (int)num(j, "exhaustiveness", 0);
     if (get(j, "steps")) p->steps = (int)num(j, "steps", 0);
+    if (get(j, "focus-chains")) p->focus_chains = (int)num(j, "focus-chains", 0);
+    if (get(j, "focus-steps")) p->focus_steps = (int)num(j, "focus-steps", 0);
     if (get(j, "seed")) p->seed = (uint64_t)strtoull(get(j, "seed"), NULL, 10);
     if (get(j, "poses")) p->poses = (int)num(j, "poses", 1);
     if (get(j, "min-rmsd")) p->min_rmsd = num(j, "min-rmsd", 1.0);
@@ -1181,6 +1185,8 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
         put_used(j, "seed_used", "%llu", (unsigned long long)fo.dock.seed);
         put_used(j, "exhaustiveness_used", "%d", fo.dock.exhaustiveness);
         put_used(j, "steps_used", "%d", fo.dock.steps);
+        put_used(j, "focus_chains_used", "%d", fo.dock.focus_chains);
+        put_used(j, "focus_steps_used", "%d", fo.dock.focus_steps);
         put_used(j, "poses_used", "%d", fo.dock.poses);
         put_used(j, "max_torsions_used", "%d", fo.max_torsions);
         if (st == VSG_OK) st = vsg_flex_screen_run(vt, &fo, &x, rep, &j->evaluations);

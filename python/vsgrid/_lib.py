@@ -259,7 +259,8 @@ class DockParams(ctypes.Structure):
     _fields_ = [("seed", ctypes.c_uint64), ("exhaustiveness", ctypes.c_int), ("steps", ctypes.c_int),
                 ("local_steps", ctypes.c_int), ("poses", ctypes.c_int), ("min_rmsd", ctypes.c_double),
                 ("random_start", ctypes.c_int), ("threads", ctypes.c_int), ("chain_keep", ctypes.c_int),
-                ("ngpus", ctypes.c_int), ("gpus", ctypes.c_int * 16)]
+                ("ngpus", ctypes.c_int), ("gpus", ctypes.c_int * 16), ("focus_chains", ctypes.c_int),
+                ("focus_steps", ctypes.c_int)]
 
 
 class DockPose(ctypes.Structure):
