@@ -10,7 +10,7 @@ vsgrid=$1 src=$2 work=$3/cli_dock_refine
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 . "$(dirname "$0")/lib_cli.sh"
 rec=$src/data/1stp_receptor.pdbqt lig=$src/data/biotin.pdbqt
-quick=(--exhaustiveness 4 --steps 40 --devices cpu --threads 2 --seed 3)
+quick=(--exhaustiveness 4 --steps 40 --focus-chains 2 --focus-steps 40 --devices cpu --threads 2 --seed 3)
 
 expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --around "$lig" -o m --device cpu --quiet
 expect_rc 0 "$vsgrid" dock m "$lig" "${quick[@]}" --receptor "$rec" -o atoms.pdbqt --csv atoms.csv --quiet

@@ -7,11 +7,13 @@
 #include "engine/cli/dock_options.h"
 
 const char vsg_cli_dock_options_help[] =
-    "  --search S          effort: fast (64 chains x 40 steps), balanced (96 x 40), detail\n"
-    "                      (128 x 60), thorough (512 x 240: boxes much larger than the ligand,\n"
-    "                      e.g. 30 A cubes; docs/PERFORMANCE.md), or vina (Vina 1.2's: 8 chains of 105 x (50 + atoms + 10 x\n"
-    "                      (6 + torsions)) steps, 20 minima kept a chain); each chain starts from a\n"
-    "                      random position, orientation and torsions in the box\n"
+    "  --search S          effort: fast (64 chains x 40 steps, then 8 focus chains x 160),\n"
+    "                      balanced (96 x 40, 16 x 160), detail (128 x 60, 16 x 240), thorough\n"
+    "                      (512 x 240: boxes much larger than the ligand, e.g. 30 A cubes;\n"
+    "                      docs/PERFORMANCE.md), or vina (Vina 1.2's: 8 chains of 105 x (50 + atoms\n"
+    "                      + 10 x (6 + torsions)) steps, 20 minima kept a chain); each chain starts\n"
+    "                      from a random position, orientation and torsions in the box, each focus\n"
+    "                      chain from one of the best chains' minima\n"
     "  --exhaustiveness N  Monte Carlo chains a record (overrides --search's)\n"
     "  --steps N           steps a chain (overrides --search's)\n"
     "  --focus-chains N    chains that continue from the best chains' minima once the others\n"

@@ -156,17 +156,23 @@ fail:
     return st;
 }
 
-/* Chains × steps of each preset; measured in docs/PERFORMANCE.md ("Flexible docking"). */
+/* Chains × steps of each preset, then focus chains × their steps (vsgrid.h): measured in
+ * docs/PERFORMANCE.md ("Flexible docking", "Issue 28: focus chains"). On DUD-E INHA (2,389
+ * records, --receptor, NVIDIA H200, 2026-11-28) the best score within 0.1 kcal/mol of vina's
+ * minimum on 48 records: without focus chains balanced 96 x 40 46% at 292/s, detail 128 x 60 60%
+ * at 171/s; with them fast 65% at 309/s, balanced 73% at 208/s, detail 79% at 128/s. More
+ * exploring chains buy less: on the CPU twin 128 x 40 reaches 62% where 96 x 40 + 8 x 160, the
+ * same steps, reaches 73%. */
 static const struct {
     const char *name;
-    int chains, steps, keep;
+    int chains, steps, keep, focus_chains, focus_steps;
 } presets[] = {
-    {"fast", 64, 40, 1},     /* H100: 416 molecules/s on DUD-E INHA, 23 of 25 crystal redocks < 2 Å */
-    {"balanced", 96, 40, 1}, /* 312 molecules/s, 38 of 40 */
-    {"detail", 128, 60, 1},  /* 172 molecules/s, 25 of 25 */
-    {"thorough", 512, 240, 1}, /* 16 x detail: large boxes (AutoDock-GPU's 30 A set: 78% of top poses
-                                  < 2 A against detail's 65%), about 1 s a ligand alone on an H100 */
-    {"vina", 8, 0, 20},
+    {"fast", 64, 40, 1, 8, 160},
+    {"balanced", 96, 40, 1, 16, 160},
+    {"detail", 128, 60, 1, 16, 240},
+    {"thorough", 512, 240, 1, 0, 0}, /* large boxes (AutoDock-GPU's 30 A set: 78% of top poses < 2 A
+                                        against detail's 65%), about 1 s a ligand alone on an H100 */
+    {"vina", 8, 0, 20, 0, 0},
 };
 
 vsg_status vsg_dock_params_preset(vsg_dock_params *p, const char *name)
@@ -175,6 +181,7 @@ vsg_status vsg_dock_params_preset(vsg_dock_params *p, const char *name)
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
         if (!strcmp(name, presets[i].name)) {
             p->exhaustiveness = presets[i].chains, p->steps = presets[i].steps, p->chain_keep = presets[i].keep;
+            p->focus_chains = presets[i].focus_chains, p->focus_steps = presets[i].focus_steps;
             return VSG_OK;
         }
     return vsg_fail(VSG_E_ARG, "search preset '%s' is not fast, balanced, detail, thorough or vina", name);

@@ -1525,7 +1525,8 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
 
     ``placement="flexible"`` with ``scoring="vina"|"vinardo"`` (a Vina map-set prefix): every
     record docked, as `vsgrid screen --placement flexible`: ``search`` "fast", "balanced"
-    (default), "detail", "thorough" or "vina", ``exhaustiveness`` and ``steps`` overriding the preset,
+    (default), "detail", "thorough" or "vina", ``exhaustiveness``, ``steps``, ``focus_chains`` and
+    ``focus_steps`` overriding the preset,
     ``seed`` (record i is docked with seed + i), ``poses`` poses a record to ``poses_out``
     (.pdbqt or .sdf), ``max_torsions`` (32; more: status torsions), ``receptor`` (the receptor
     the maps were made from: each record's final poses refined and scored on its atoms).
@@ -1827,11 +1828,11 @@ class DockResult:
 
 def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9, scoring="vina",
          exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False, record=None,
-         receptor=None):
+         receptor=None, focus_chains=None, focus_steps=None):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
     ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s), "thorough" or "vina" (the
-    presets; ``exhaustiveness`` and ``steps`` override them), ``device`` "auto" (the GPU when usable), "cpu", "gpu", or a GPU
+    presets; ``exhaustiveness``, ``steps``, ``focus_chains`` and ``focus_steps`` override them), ``device`` "auto" (the GPU when usable), "cpu", "gpu", or a GPU
     number or list of them (the records shared among them by cost).
     ``ligand``: a file (SDF, MOL2, PDBQT) or an RDKit molecule (written to a temporary SDF with
     its partial charges). Returns a :class:`DockResult` of its one record (``record``: the
@@ -1849,6 +1850,10 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
         p.exhaustiveness = int(exhaustiveness)
     if steps:
         p.steps = int(steps)
+    if focus_chains is not None:
+        p.focus_chains = int(focus_chains)
+    if focus_steps:
+        p.focus_steps = int(focus_steps)
     if min_rmsd is not None:
         p.min_rmsd = float(min_rmsd)
     p.poses = int(poses)
