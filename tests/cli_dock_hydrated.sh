@@ -33,6 +33,10 @@ paste -d' ' <(tail -n +7 m/rec.OA.map) <(tail -n +7 m/rec.HD.map) <(tail -n +7 m
     n++; w = want($1 + 0, $2 + 0); if ((w - $3) > 0.00005 || ($3 - w) > 0.00005) { print "node " NR ": OA " $1 " HD " $2 " W " $3 " want " w; bad++ } }
   END { if (n < 20) { print "only " n " nodes checked"; bad++ } exit bad > 0 }' > wmap.txt || fail "W map values: $(head -3 wmap.txt)"
 
+# the W map comes by itself when the --around ligand (vina's docked pose: its first model) has W atoms
+expect_rc 0 "$vsgrid" maps rec.pdbqt --scoring ad4 --around "$d/1uw6_ligand_ad4_out.pdbqt" -o a/rec --device cpu --quiet
+[ -s a/rec.W.map ] || fail "maps --around a ligand with W: no a/rec.W.map"
+
 run=(--devices cpu --seed 1 --threads 2)
 expect_rc 0 "$vsgrid" dock m/rec lig.pdbqt --scoring ad4 "${run[@]}" -o p.pdbqt --csv p.csv
 grep -q "hydrated: 2 W atoms a pose" out.txt || fail "no hydrated summary: $(cat out.txt)"
