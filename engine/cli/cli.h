@@ -74,8 +74,10 @@ vsg_status vsg_cli_receptor_pdbqt(const char *path, const char *keep, int quiet,
 /* VSG_OK, or a failure that says how to make a grid when path names a receptor file (.pdb,
  * .pqr, .pdbqt, .mol2, .cif) where screen expects a grid or map set. */
 vsg_status vsg_cli_receptor_not_grid(const char *path);
-/* The ligand of --around: PQR, PDBQT and MOL2 as the molecule readers read them (every atom);
- * any other ligand format (SDF, a crystal ligand's PDB, .gz) by its first record. */
+/* The ligand of --around: PQR, PDBQT and MOL2 as the molecule readers read them (every atom; a
+ * PDBQT whose types the receptor reader refuses, Meeko's W or CG0/G0 pseudo-atoms, by the ligand
+ * reader: its first record); any other ligand format (SDF, a crystal ligand's PDB, .gz) by its
+ * first record. */
 vsg_status vsg_cli_read_around(const char *path, vsg_molecule **m);
 /* A warning (and 1) when most heavy atoms of the box's ligand coincide (< 1 Å) with receptor
  * atoms: a co-crystallised ligand kept in the receptor (vsgrid prepare keeps HETATM groups)

@@ -22,7 +22,7 @@ static const char usage[] =
     "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo|ad4] [--search S]\n"
     "                   [--devices D] [--seed N] [--exhaustiveness N] [--steps N] [--poses K]\n"
     "                   [--min-rmsd A] [--from-input | --local-only] [--threads N] [--csv OUT.csv]\n"
-    "                   [--json FILE] [--receptor REC.pdbqt]\n"
+    "                   [--json FILE] [--receptor REC.pdbqt] [--no-dry]\n"
     "                   [--record N] [--quiet] -o OUT.pdbqt|OUT.sdf[.gz]\n"
     "\n"
     "Docks one record of LIGAND (its only one, or --record N) into the Vina map set PREFIX.<XS type>.map (`vsgrid maps\n"
@@ -36,7 +36,18 @@ static const char usage[] =
     "                     `vsgrid maps REC.pdbqt --scoring ad4` or autogrid4), a PDBQT ligand, on\n"
     "                     the CPU: the same search over autodock4's inter + intra energy, each pose\n"
     "                     scored as autodock4's epdb scores it (score = Estimated Free Energy of\n"
-    "                     Binding = inter + torsional, unbound model 'same as bound')\n"
+    "                     Binding = inter + torsional, unbound model 'same as bound').\n"
+    "                     Hydrated docking (Vina 1.2's): a ligand with W atoms (Meeko's\n"
+    "                     mk_prepare_ligand.py -w) on a set with PREFIX.W.map (`vsgrid maps\n"
+    "                     --hydrated`, or mapwater.py's): each W scored on the W map, no internal\n"
+    "                     pairs, moved with its anchor atom; then each pose's waters judged as\n"
+    "                     dry.py judges them: one closer than 2.03 A to a ligand heavy atom or a\n"
+    "                     receptor atom (HD aside), or whose W map within 1 A is not below -0.3,\n"
+    "                     is left out of the written pose; the others are kept after a\n"
+    "                     `REMARK  STRONG water ( score: S )` (< -0.5; B-factor 30) or WEAK\n"
+    "                     (B-factor 80) line. The score is not changed by that (vina's and\n"
+    "                     dry.py's). The receptor: --receptor, else the fld's #MACROMOLECULE\n"
+    "  --no-dry           hydrated docking: write every water unjudged, as vina writes them\n"
     "  --poses K          poses written at most (default 9), best first, none within --min-rmsd\n"
     "                     (default 1 A, heavy atoms) of a better one\n"
     "  --record N         the record of a multi-record LIGAND to dock (1-based); without it a\n"
@@ -46,7 +57,8 @@ static const char usage[] =
     "  --local-only       no search: the input pose minimised in place (vina --local_only), one\n"
     "                     pose, on the CPU; with the crystal pose, tells a scoring function's\n"
     "                     miss (its minimum scores worse than the docked pose) from a search's\n"
-    "  --receptor REC     the receptor the maps were made from (PDBQT, or a PDB to prepare): the\n"
+    "  --receptor REC     (--scoring ad4: the receptor of hydrated docking's dry step only)\n"
+    "                     the receptor the maps were made from (PDBQT, or a PDB to prepare): the\n"
     "                     final poses are refined on its atoms (BFGS, no map interpolation) and\n"
     "                     scored there, as vina --receptor does after its search (unless\n"
     "                     --no_refine); without it, poses are refined and scored on the maps\n"
@@ -116,15 +128,111 @@ static int read_record(vsg_ligand_reader *rd, const char *ligpath, const char *p
     return VSG_EXIT_OK;
 }
 
+/* name resolved against the folder of file (when relative) into out; 1 when readable. */
+static int beside(const char *file, const char *name, char *out, size_t len)
+{
+    const char *slash = strrchr(file, '/');
+    if (name[0] != '/' && slash) snprintf(out, len, "%.*s%s", (int)(slash - file) + 1, file, name);
+    else snprintf(out, len, "%s", name);
+    return name[0] && access(out, R_OK) == 0;
+}
+
+/* The receptor of the dry step (hydrated docking): --receptor; else the `receptor` of PREFIX.gpf
+ * (vsgrid maps writes its full path there); else the fld's #MACROMOLECULE (a bare name, as
+ * autogrid4 writes it), beside the fld or in the working folder. NULL after a message. */
+static vsg_molecule *dry_receptor(const char *fld, const char *recpath, int quiet)
+{
+    char path[4096 + VSG_AG_PATH], tried[3 * (4096 + VSG_AG_PATH)] = "";
+    if (!recpath) {
+        const size_t len = strlen(fld), cut = len > 9 && !strcmp(fld + len - 9, ".maps.fld") ? len - 9 : len;
+        char gpf_path[4200];
+        snprintf(gpf_path, sizeof gpf_path, "%.*s.gpf", (int)cut, fld);
+        vsg_gpf *g = malloc(sizeof *g);
+        vsg_fld *f = malloc(sizeof *f);
+        if (g && access(gpf_path, R_OK) == 0 && vsg_gpf_read(gpf_path, g) == VSG_OK && g->receptor[0]) {
+            if (beside(gpf_path, g->receptor, path, sizeof path)) recpath = path;
+            else snprintf(tried, sizeof tried, "%s (%s's receptor)", path, gpf_path);
+        }
+        vsg_clear_error();
+        if (!recpath && f && vsg_autogrid_fld_read(fld, f) == VSG_OK && f->macromolecule[0]) {
+            if (beside(fld, f->macromolecule, path, sizeof path) || beside("", f->macromolecule, path, sizeof path))
+                recpath = path;
+            else snprintf(tried + strlen(tried), sizeof tried - strlen(tried), "%s%s (%s's #MACROMOLECULE)",
+                          tried[0] ? ", " : "", f->macromolecule, fld);
+        }
+        vsg_clear_error();
+        free(g), free(f);
+        if (!recpath) {
+            fprintf(stderr, "vsgrid dock: the dry step of hydrated docking needs the receptor, and %s%s: give "
+                            "--receptor REC.pdbqt (or --no-dry)\n",
+                    tried[0] ? "none of these can be read: " : "the map set names none", tried);
+            return NULL;
+        }
+    }
+    vsg_molecule *rec = NULL;
+    const vsg_status st = vsg_cli_read_receptor(recpath, VSG_PREP_PDBQT, quiet, &rec);
+    if (st != VSG_OK) {
+        vsg_cli_fail(st);
+        return NULL;
+    }
+    return rec;
+}
+
+/* Writes pose k as vsg_pose_write_pdbqt does, then applies the dry step's verdicts v[0..nw) as
+ * dry.py writes them: removed waters left out; kept ones after a `REMARK  STRONG water ( score:
+ * -0.92 )` line with B-factor 30.00 (STRONG) or 80.00 (WEAK); a REMARK VSGRID WATERS line after
+ * MODEL sums them up. 1, or 0 as vsg_pose_write_pdbqt. */
+static int write_dry_pose(FILE *f, const vsg_ligand *lig, const vsg_dock_result *res, int k, double rb,
+                          const vsg_water_verdict *v, int nw)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return 0;
+    const int ok = vsg_pose_write_pdbqt(m, lig, res, k, k + 1, rb, -1);
+    if (fclose(m) != 0 || !ok) {
+        free(buf);
+        return 0;
+    }
+    int count[5] = {0, 0, 0, 0, 0};
+    for (int w = 0; w < nw; w++) count[v[w].cls]++;
+    int atom = 0;
+    for (char *line = buf, *next; line && *line; line = next) {
+        char *nl = strchr(line, '\n');
+        next = nl ? nl + 1 : NULL;
+        const int n = nl ? (int)(nl - line) : (int)strlen(line);
+        if (!strncmp(line, "ATOM", 4) || !strncmp(line, "HETATM", 6)) {
+            const vsg_water_verdict *wv = NULL;
+            for (int w = 0; w < nw && !wv; w++)
+                if (v[w].atom == atom) wv = &v[w];
+            atom++;
+            if (wv && wv->cls != VSG_WATER_STRONG && wv->cls != VSG_WATER_WEAK) continue;
+            if (wv) {
+                fprintf(f, "REMARK  %s water ( score: %.2f )\n", wv->cls == VSG_WATER_STRONG ? "STRONG" : "WEAK  ", wv->score);
+                if (n >= 66) {
+                    fprintf(f, "%.*s%s%.*s\n", 60, line, wv->cls == VSG_WATER_STRONG ? " 30.00" : " 80.00", n - 66, line + 66);
+                    continue;
+                }
+            }
+        }
+        fprintf(f, "%.*s\n", n, line);
+        if (!strncmp(line, "MODEL", 5))
+            fprintf(f, "REMARK VSGRID WATERS: %d kept (%d strong, %d weak), %d removed (%d displaced, %d on the ligand, "
+                       "%d on the receptor): dry.py's rules\n", count[0] + count[1], count[0], count[1],
+                    count[2] + count[3] + count[4], count[2], count[3], count[4]);
+    }
+    free(buf);
+    return 1;
+}
+
 static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath, const char *csvpath, long record,
-                    int local_only, const char *recpath, int sdf, vsg_device device, const vsg_dock_params *p, int quiet)
+                    int local_only, const char *recpath, int sdf, vsg_device device, const vsg_dock_params *p, int quiet,
+                    int no_dry)
 {
     if (device == VSG_DEVICE_GPU)
         return vsg_cli_usage_error("dock", "--scoring ad4 runs on the CPU only (the GPU search takes the Vina and "
-                                   "Vinardo functions): use --devices cpu or all");
+                                   "Vinardo functions; neither takes hydrated docking's W atoms): use --devices cpu or all");
     if (local_only) return vsg_cli_usage_error("dock", "--local-only is not available with --scoring ad4");
-    if (recpath) return vsg_cli_usage_error("dock", "--receptor is not available with --scoring ad4 (poses are scored "
-                                            "on the AutoGrid maps, as autodock4 scores them)");
     if (sdf) return vsg_cli_usage_error("dock", "--scoring ad4 writes PDBQT (-o OUT.pdbqt), the input's own lines");
     if (device != VSG_DEVICE_CPU && vsg_gpu_count() > 0 && !quiet)
         fprintf(stderr, "vsgrid dock: --scoring ad4 runs on the CPU (no GPU search for the AutoDock4 function yet)\n");
@@ -148,12 +256,28 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
     memset(&res, 0, sizeof res);
     vsg_vina_ligand *vl = NULL;
     vsg_ad4_score *sc = calloc((size_t)p->poses + 1, sizeof *sc);
+    vsg_molecule *rec = NULL;           /* the dry step's receptor */
+    vsg_water_verdict *verdict = NULL;  /* nw a pose */
+    int kept[3] = {0, 0, 0};            /* the best pose's strong, weak, removed waters */
     FILE *f = NULL, *csv = NULL;
     int rc = VSG_EXIT_OK;
     if (!sc) { rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "dock: out of memory")); goto done; }
     if ((st = vsg_ligand_reader_open(paths, 1, &ro, &rd)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if ((rc = read_record(rd, ligpath, prefix, record, &lig)) != VSG_EXIT_OK) goto done;
-    if ((st = vsg_vina_ligand_new(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    int nw = 0; /* hydrated docking: the record's W atoms */
+    for (int i = 0; i < lig.natoms; i++) nw += !strcmp(lig.atoms[i].ad_type, "W");
+    if (recpath && !nw) {
+        rc = vsg_cli_usage_error("dock", "--receptor is not available with --scoring ad4 (poses are scored on the AutoGrid "
+                                 "maps, as autodock4 scores them); it names the receptor of hydrated docking's dry step, "
+                                 "and %s has no W atom", ligpath);
+        goto done;
+    }
+    if ((st = vsg_vina_ligand_new_ad4(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    if (nw && !no_dry && !(rec = dry_receptor(fld, recpath, quiet))) { rc = VSG_EXIT_INPUT; goto done; }
+    if (nw && !(verdict = calloc((size_t)nw * ((size_t)p->poses + 1), sizeof *verdict))) {
+        rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "dock: out of memory"));
+        goto done;
+    }
     if ((st = vsg_dock_ad4_cpu(t, &lig, p, &res, sc)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     /* never a meaningless best score (the Vina path's rule, vsg_dock_pose_check): outside the grid,
      * repulsive (no room in the box or the pocket), or touching no receptor atom */
@@ -176,19 +300,30 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
     if (!(f = vsg_fopen_out(outpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", outpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csvpath && !(csv = fopen(csvpath, "w"))) { fprintf(stderr, "vsgrid dock: cannot write %s\n", csvpath); rc = VSG_EXIT_FAILURE; goto done; }
     if (csv) fprintf(csv, "pose,score_kcal_mol,inter_kcal_mol,vdw_hb_desolv_kcal_mol,elec_kcal_mol,intra_kcal_mol,"
-                          "torsional_kcal_mol,unbound_kcal_mol,search_energy_kcal_mol,torsdof,rmsd_best_A,rmsd_input_A\n");
+                          "torsional_kcal_mol,unbound_kcal_mol,search_energy_kcal_mol,torsdof,rmsd_best_A,rmsd_input_A%s\n",
+                     nw && !no_dry ? ",waters_strong,waters_weak,waters_removed" : "");
     for (int k = 0; k < res.npose; k++) {
         const vsg_dock_pose *ps = &res.pose[k];
         const double rb = vsg_pose_rmsd_heavy(&res, vl, ps->xyz, res.pose[0].xyz);
-        if (!vsg_pose_write_pdbqt(f, &lig, &res, k, k + 1, rb, -1)) {
+        vsg_water_verdict *v = verdict ? verdict + (size_t)k * (size_t)nw : NULL;
+        int nv = 0, cnt[3] = {0, 0, 0};
+        if (nw && !no_dry) { /* dry.py's judgement of this pose's waters */
+            if ((st = vsg_ad4_dry(t, rec, &lig, ps->xyz, v, &nv)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+            for (int w = 0; w < nv; w++) cnt[v[w].cls == VSG_WATER_STRONG ? 0 : v[w].cls == VSG_WATER_WEAK ? 1 : 2]++;
+            if (k == 0) memcpy(kept, cnt, sizeof kept);
+        }
+        if (nv ? !write_dry_pose(f, &lig, &res, k, rb, v, nv) : !vsg_pose_write_pdbqt(f, &lig, &res, k, k + 1, rb, -1)) {
             fprintf(stderr, "vsgrid dock: %s: the record's atom lines do not match its model\n", ligpath);
             rc = VSG_EXIT_FAILURE;
             goto done;
         }
-        if (csv)
-            fprintf(csv, "%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%.3f,%.3f\n", k + 1, sc[k].total, sc[k].inter,
+        if (csv) {
+            fprintf(csv, "%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%.3f,%.3f", k + 1, sc[k].total, sc[k].inter,
                     sc[k].vdw_hb_desolv, sc[k].elec, sc[k].intra, sc[k].torsional, sc[k].unbound, ps->energy,
                     sc[k].torsdof, rb, ps->rmsd_input);
+            if (nw && !no_dry) fprintf(csv, ",%d,%d,%d", cnt[0], cnt[1], cnt[2]);
+            fputc('\n', csv);
+        }
     }
     if (ferror(f) || (csv && ferror(csv))) { fprintf(stderr, "vsgrid dock: write error\n"); rc = VSG_EXIT_FAILURE; goto done; }
     if (!quiet)
@@ -196,7 +331,15 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
                "%d chains x %d steps, %ld evaluations, %.2f s on the CPU\n",
                ligpath, res.npose, sc[0].total, sc[0].inter, sc[0].intra, sc[0].torsional, res.rotors, res.chains,
                res.steps, res.evaluations, res.seconds);
+    if (!quiet && nw && no_dry)
+        printf("dock: hydrated: %d W atoms a pose, their W-map terms in the scores; all written, unjudged (--no-dry)\n", nw);
+    else if (!quiet && nw)
+        printf("dock: hydrated: %d W atoms a pose, their W-map terms in the scores (as vina --scoring ad4 reports them); "
+               "the best pose's waters by dry.py's rules: %d strong, %d weak kept, %d removed (displaced or clashing)\n",
+               nw, kept[0], kept[1], kept[2]);
 done:
+    vsg_molecule_free(rec);
+    free(verdict);
     if (f && fclose(f) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
     if (csv && fclose(csv) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
     free(sc);
@@ -280,6 +423,7 @@ int vsg_cmd_dock(int argc, char **argv)
     int quiet = 0;
     long record = 0; /* --record N; 0: the file must hold one */
     int local_only = 0;
+    int no_dry = 0; /* hydrated docking: write every water, unjudged (as vina writes them, for dry.py) */
     vsg_cli_dock_opts dopt;
     vsg_cli_dock_opts_init(&dopt, DEFAULT_SEARCH);
     vsg_args a = {argc, 1, argv, NULL, NULL};
@@ -325,6 +469,7 @@ int vsg_cmd_dock(int argc, char **argv)
         }
         if (vsg_arg_is(&a, "--from-input")) { p.random_start = 0; continue; }
         if (vsg_arg_is(&a, "--local-only")) { local_only = 1; continue; }
+        if (vsg_arg_is(&a, "--no-dry")) { no_dry = 1; continue; }
         if (vsg_arg_is(&a, "--quiet")) { quiet = 1; continue; }
         if (vsg_arg_is(&a, "--csv")) { if (!(csvpath = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "--json")) { if (!(json = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
@@ -348,7 +493,8 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_pose_sdf *sm = NULL;
     vsg_device device = VSG_DEVICE_AUTO;
     if (vsg_cli_dock_apply("dock", &dopt, &p, &device)) return VSG_EXIT_USAGE;
-    if (ad4) return dock_ad4(prefix, ligpath, outpath, csvpath, record, local_only, recpath, sdf, device, &p, quiet);
+    if (no_dry && !ad4) return vsg_cli_usage_error("dock", "--no-dry is for hydrated docking (--scoring ad4)");
+    if (ad4) return dock_ad4(prefix, ligpath, outpath, csvpath, record, local_only, recpath, sdf, device, &p, quiet, no_dry);
 
     vsg_vina_target *t = NULL;
     vsg_molecule *rec = NULL; /* --receptor: refinement, and the pose checks' clashes */

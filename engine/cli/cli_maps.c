@@ -19,7 +19,7 @@ static const char usage[] =
     "                   [--spacing 0.375] [--types C,N,OA,...] [--ligand-types A,C,...]\n"
     "                   [--elec coulomb|pb|none] [--elec-weight W] [PB options] [--analytic]\n"
     "                   [--device auto|cpu|gpu|N] [--gpu-memory MB] [--allow-zero-charges]\n"
-    "                   [--json FILE] [--quiet] -o PREFIX\n"
+    "                   [--hydrated] [--json FILE] [--quiet] -o PREFIX\n"
     "\n"
     "A receptor's whole map set on a box, for docking or for `vsgrid screen`:\n"
     "  vina, vinardo  AutoDock Vina 1.2 affinity maps: for each ligand XS atom type, the sum of\n"
@@ -52,6 +52,14 @@ static const char usage[] =
     "                 N_DA,O_P,O_D,O_A,O_DA,S_P,P_P,F_H,Cl_H,Br_H,I_H,Si,At,Met_D) or AutoDock\n"
     "                 types (C and A give C_H and C_P; N: N_P,N_D; NA: N_A,N_DA; O: O_P,O_D; OA:\n"
     "                 O_A,O_DA; H and HD: no map). Default: all 19 XS types\n"
+    "  --hydrated     ad4: also PREFIX.W.map, the water map of hydrated docking (Vina 1.2's\n"
+    "                 documented protocol; AutoDock-GPU's W atoms), made from the OA and HD maps\n"
+    "                 as AutoDock-Vina's example/autodock_scripts/mapwater.py makes it with its\n"
+    "                 defaults: -0.2 where OA or HD is > 0, else 0.6 x min(OA, HD), \"%1.4f\" under\n"
+    "                 the OA map's header (OA and HD are added to the ligand types). On by itself\n"
+    "                 when the --around ligand has W atoms. Not listed in PREFIX.maps.fld (as\n"
+    "                 mapwater.py leaves it): vina --maps PREFIX, AutoDock-GPU and vsgrid dock\n"
+    "                 find it by its name\n"
     "  --ligand-types LIST  ad4 ligand types, comma separated AutoDock types with parameters in\n"
     "                 AD4.1_bound.dat. Default: A,C,NA,OA,N,SA,HD,F,Cl,Br,I,P,S (a drug-like\n"
     "                 library), followed by any other type of the --around ligand. (Debian's\n"
@@ -154,9 +162,11 @@ static int add_type(char (*types)[4], int *n, const char *t)
 }
 
 /* --ligand-types, or the default list then the --around ligand's other types. 0 or an exit code. */
-static int ad4_types(const char *list, const char *around, const vsg_ad4_params *par, char (*types)[4], int *n)
+static int ad4_types(const char *list, const char *around, const vsg_ad4_params *par, char (*types)[4], int *n,
+                     int *has_w)
 {
     *n = 0;
+    *has_w = 0;
     if (list) {
         char buf[1024];
         if (strlen(list) >= sizeof buf) return vsg_cli_usage_error("maps", "--ligand-types: list too long");
@@ -184,6 +194,10 @@ static int ad4_types(const char *list, const char *around, const vsg_ad4_params 
         vsg_atom_info a;
         for (size_t i = 0; i < vsg_molecule_atom_count(m) && st == VSG_OK; i++) {
             if (vsg_molecule_atom(m, i, &a) != VSG_OK || !a.ad_type[0]) continue;
+            if (!strcmp(a.ad_type, "W")) { /* a hydrated ligand's water: the W map, not an autogrid4 type */
+                *has_w = 1;
+                continue;
+            }
             if (!vsg_ad4_params_find(par, a.ad_type))
                 st = vsg_fail(VSG_E_DATA, "%s:%d: ligand atom '%s' has AutoDock type '%s', which has no AutoDock4 "
                               "parameters: correct its type or give --ligand-types", around, a.line, a.name, a.ad_type);
@@ -194,6 +208,30 @@ static int ad4_types(const char *list, const char *around, const vsg_ad4_params 
         if (st != VSG_OK) return vsg_cli_fail(st);
     }
     return 0;
+}
+
+/* PREFIX.W.map from PREFIX.OA.map and PREFIX.HD.map, as mapwater.py makes it. 0 or an exit code. */
+static int water_map(const char *prefix, int quiet)
+{
+    const size_t len = strlen(prefix) + 8;
+    char *oa = malloc(len), *hd = malloc(len), *w = malloc(len);
+    int rc = 0;
+    if (!oa || !hd || !w) rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "out of memory"));
+    else {
+        snprintf(oa, len, "%s.OA.map", prefix);
+        snprintf(hd, len, "%s.HD.map", prefix);
+        snprintf(w, len, "%s.W.map", prefix);
+        vsg_ad4_water_stats ws;
+        const vsg_status st = vsg_ad4_water_map_write(oa, hd, w, &ws);
+        if (st != VSG_OK) rc = vsg_cli_fail(st);
+        else if (!quiet)
+            fprintf(stderr, "vsgrid maps: %s: the water map (mapwater.py's BEST, weight %.1f, entropy %.1f): %.2f%% OA "
+                    "points, %.2f%% HD points, values %.2f to %.2f kcal/mol\n", w, VSG_W_MAP_WEIGHT, VSG_W_MAP_ENTROPY,
+                    ws.from_oa + ws.from_hd ? 100.0 * ws.from_oa / (ws.from_oa + ws.from_hd) : 0.0,
+                    ws.from_oa + ws.from_hd ? 100.0 * ws.from_hd / (ws.from_oa + ws.from_hd) : 0.0, ws.lowest, ws.highest);
+    }
+    free(oa), free(hd), free(w);
+    return rc;
 }
 
 /* Every receptor atom has an AutoDock type (Vina's XS types follow from it) and, for an AutoDock4 set (par
@@ -256,6 +294,7 @@ int vsg_cmd_maps(int argc, char **argv)
     vsg_device device = VSG_DEVICE_AUTO;
     int gpu_index = -1;
     int quiet = 0, rc, ad4 = 0, elec = -1, allow_zero = 0; /* elec: -1 default, 0 none, 1 coulomb, 2 pb */
+    int hydrated = 0; /* --hydrated (or a W in the --around ligand): PREFIX.W.map too */
     vsg_vina_box box = {{0, 0, 0}, {0, 0, 0}, 0.375};
     vsg_vina_params p;
     vsg_vina_params_default(&p);
@@ -275,6 +314,7 @@ int vsg_cmd_maps(int argc, char **argv)
             continue;
         }
         if (vsg_arg_is(&a, "--box")) { if (!(box_s = vsg_arg_value(&a, "maps"))) return VSG_EXIT_USAGE; continue; }
+        if (vsg_arg_is(&a, "--hydrated")) { hydrated = 1; continue; }
         if (vsg_arg_is(&a, "--around")) { if (!(around = vsg_arg_value(&a, "maps"))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "--types")) { if (!(types_s = vsg_arg_value(&a, "maps"))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "--ligand-types")) { if (!(ltypes_s = vsg_arg_value(&a, "maps"))) return VSG_EXIT_USAGE; continue; }
@@ -356,6 +396,9 @@ int vsg_cmd_maps(int argc, char **argv)
     if (!ad4 && json) return vsg_cli_usage_error("maps", "--json is for --scoring ad4");
     if (!ad4 && allow_zero) return vsg_cli_usage_error("maps", "--allow-zero-charges is for --scoring ad4 (Vina has no charges)");
     if (ad4 && p.tabulated == 0) return vsg_cli_usage_error("maps", "--analytic is for vina and vinardo");
+    if (!ad4 && hydrated)
+        return vsg_cli_usage_error("maps", "--hydrated is for --scoring ad4: hydrated docking was calibrated on the AutoDock4 "
+                                   "function (Vina's documentation advises against the Vina function)");
     if (box_s) {
         double b[6];
         if (!vsg_parse_list(box_s, b, 6))
@@ -371,7 +414,12 @@ int vsg_cmd_maps(int argc, char **argv)
     vsg_ad4_params par;
     vsg_ad4_params_builtin(&par);
     if (ad4) {
-        if ((rc = ad4_types(ltypes_s, around, &par, ltypes, &nltypes)) != 0) return rc;
+        int has_w = 0;
+        if ((rc = ad4_types(ltypes_s, around, &par, ltypes, &nltypes, &has_w)) != 0) return rc;
+        hydrated |= has_w;
+        /* the W map is made from these two */
+        if (hydrated && (add_type(ltypes, &nltypes, "OA") || add_type(ltypes, &nltypes, "HD")))
+            return vsg_cli_usage_error("maps", "--hydrated: no room for the OA and HD maps (%d types at most)", AD4_MAX_TYPES);
     } else if (types_s) {
         if ((rc = parse_types(types_s, types, &ntypes)) != 0) return rc;
     } else {
@@ -472,6 +520,7 @@ int vsg_cmd_maps(int argc, char **argv)
             job.elec_weight = elec_weight;
             job.box_checked = 1; /* checked above, in the words of --box / --around */
             rc = vsg_cli_ad4_mapset(&job);
+            if (rc == 0 && hydrated) rc = water_map(prefix, quiet);
             if (rc == 0 && !quiet)
                 fprintf(stderr, "vsgrid maps: ad4 map set of %d ligand types + e (%s) + d, %dx%dx%d nodes (spacing %g A, "
                         "center %.3f,%.3f,%.3f): %.2f s; %s.maps.fld, %s\n", nltypes, elec == 2 ? "PB" : "Coulomb",

@@ -72,7 +72,15 @@ vsg_status vsg_cli_read_around(const char *path, vsg_molecule **m)
     snprintf(base, sizeof base, "%s", path);
     size_t n = strlen(base);
     if (n > 3 && !strcmp(base + n - 3, ".gz")) base[n - 3] = '\0';
-    if (ends_with(base, ".pqr") || ends_with(base, ".pdbqt") || ends_with(base, ".mol2"))
+    if (ends_with(base, ".pdbqt")) {
+        const vsg_status st = vsg_molecule_read(path, NULL, m);
+        if (st != VSG_E_DATA) return st;
+        /* a Meeko ligand's pseudo-atoms (hydrated docking's W, macrocycle CG0/G0) are no receptor
+         * types: the ligand reader knows them */
+        vsg_clear_error();
+        return vsg_ligand_file_molecule(path, m);
+    }
+    if (ends_with(base, ".pqr") || ends_with(base, ".mol2"))
         return vsg_molecule_read(path, NULL, m);
     return vsg_ligand_file_molecule(path, m); /* SDF, PDB (no charges needed for a box), ... */
 }

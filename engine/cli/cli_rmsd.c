@@ -15,7 +15,8 @@ static const char usage[] =
     "Prints CSV to stdout: index,name,rmsd (index 1-based over the records of POSES, rmsd in A;\n"
     "empty for a record that cannot be compared, with its reason on stderr).\n"
     "  REF, POSES     SDF, MOL2, PDBQT or PDB (plain or .gz); the formats may differ and list\n"
-    "                 atoms in different orders. Hydrogens are ignored (PDBQT types H, HD too)\n"
+    "                 atoms in different orders. Hydrogens are ignored (PDBQT types H, HD too),\n"
+    "                 and hydrated docking's W waters\n"
     "  --no-symmetry  atoms compared in file order (heavy atom k with heavy atom k; elements\n"
     "                 must agree): the plain RMSD. Default: symmetry-aware, the minimum over\n"
     "                 every correspondence of the two heavy-atom bond graphs that keeps\n"
@@ -28,7 +29,8 @@ static const char usage[] =
 static int is_h(const vsg_lig_atom *a)
 {
     return !strcmp(a->element, "H") || !strcmp(a->element, "D") || !strcmp(a->ad_type, "HD") ||
-           !strcmp(a->ad_type, "H") || !strcmp(a->ad_type, "HS");
+           !strcmp(a->ad_type, "H") || !strcmp(a->ad_type, "HS") ||
+           !strcmp(a->ad_type, "W"); /* a hydrated-docking water: a pseudo-atom, not the ligand's */
 }
 
 /* Heavy atoms in file order; elements must agree pairwise. */

@@ -1066,6 +1066,13 @@ uint8_t vsg_score_grids_type_index(const vsg_score_grids *g, const char *ad_type
 
 /* The map file read for grids->maps[i] (the path as resolved, ".gz" included), or NULL. */
 const char *vsg_mapset_map_path(const vsg_mapset *m, int i);
+/* Adds the map file path (AutoGrid text, vsg_autogrid_map_read) as the map of AutoDock type type,
+ * after the set's type maps (e and d move up one): how a map the fld does not list joins the set
+ * (the W map of hydrated docking, which mapwater.py writes beside an autogrid4 set without
+ * listing it). Returns VSG_OK; VSG_E_ARG (NULL, not a type name, a type the set has);
+ * vsg_autogrid_map_read's errors; VSG_E_DATA (not the set's grid); VSG_E_FORMAT (over
+ * VSG_SCORE_MAX_MAPS); VSG_E_NOMEM. */
+vsg_status vsg_mapset_add_map(vsg_mapset *m, const char *type, const char *path);
 
 /* ---- placement: exhaustive rigid-body pose search -------------------------------------- */
 /* Rotations: a deterministic, near-uniform set of N unit quaternions, the super-Fibonacci
@@ -1780,6 +1787,91 @@ vsg_status vsg_dock_ad4_cpu(const vsg_ad4_target *t, const vsg_ligand *lig, cons
 /* The search's energy of lig at xyz (3 per record atom), uncurled, and its gradient (grad, 3 per
  * atom, may be NULL): for tests and tools. NaN when it cannot be computed. */
 double vsg_dock_ad4_energy(const vsg_ad4_target *t, const vsg_ligand *lig, const double *xyz, double *grad);
+
+/* ---- Hydrated docking (AutoDock4 function; Vina 1.2's and AutoDock-GPU's W atoms) ---------------
+ * Forli & Olson's method (J. Med. Chem. 2012, 55, 623) as AutoDock Vina 1.2 documents it
+ * ("Hydrated docking": Meeko `mk_prepare_ligand.py -w`, autogrid4, mapwater.py, `vina --scoring
+ * ad4`, dry.py) and AutoDock-GPU runs it:
+ *  - the ligand PDBQT carries W pseudo-atoms (Meeko: charge 0, 2.0 Å from each polar hydrogen HD
+ *    along its bond, 3.0 Å from each acceptor NA/OA/SA, listed in the anchor's ROOT/BRANCH body
+ *    so that they move with it). A W has no bond, no intramolecular pair (Vina gives W zero
+ *    parameters, AutoDock-GPU drops its pairs: the same energy), does not count in TORSDOF (the
+ *    file's) nor as a heavy atom (RMSD, clustering), and its intermolecular energy is the W map's
+ *    value (+ q·e + |q|·d, 0 for Meeko's q = 0), trilinear, as every other atom's. A W that is not
+ *    within VSG_W_ANCHOR_TOL of 2.0 Å from an HD or of 3.0 Å from an NA/OA/SA/N/O/S atom of its own
+ *    body is refused (VSG_E_DATA, "file:line: ..."): it would not move with any polar atom.
+ *  - the W map: vsg_ad4_water_map_write, from the OA and HD maps (`vsgrid maps --hydrated`).
+ *  - after docking, each pose's waters are judged as dry.py judges them (vsg_ad4_dry); those
+ *    displaced or clashing are left out of the written pose, the others kept and labelled.
+ *    The reported energy is the docking energy (every water's W-map term included), unchanged by
+ *    the dry step, as vina's output and dry.py's leave it. The GPU does not take W atoms; the
+ *    Vina and Vinardo functions refuse them (vsg_vina_ligand_new). */
+#define VSG_W_MAP_WEIGHT 0.6     /* mapwater.py's default_weight */
+#define VSG_W_MAP_ENTROPY (-0.2) /* its ENTROPY: a node where OA or HD is > 0 */
+#define VSG_W_MAP_OA_WEIGHT 1.0  /* its O_weight */
+#define VSG_W_MAP_HD_WEIGHT 1.0  /* its hd_boost */
+#define VSG_W_ANCHOR_TOL 0.5     /* Å around Meeko's 2.0 (HD) and 3.0 (acceptor) distances */
+
+/* One W map node from the OA and HD map values there (mapwater.py's mode BEST, function best):
+ * VSG_W_MAP_ENTROPY when either is > 0, else VSG_W_MAP_WEIGHT · min(OA, HD). */
+double vsg_ad4_water_value(double oa, double hd);
+
+typedef struct {
+    long nodes;             /* values written */
+    long from_oa, from_hd;  /* nodes that took OA's or HD's value (mapwater.py's "OA/HD points") */
+    double lowest, highest; /* the map's range */
+} vsg_ad4_water_stats;
+
+/* Writes w_path as mapwater.py writes it from the AutoGrid maps oa_path and hd_path (plain
+ * text): the OA map's 6 header lines as they are, then vsg_ad4_water_value of each node of the
+ * two files' printed values, "%1.4f" a line. stats may be NULL. Returns VSG_OK; VSG_E_ARG (NULL);
+ * VSG_E_IO (cannot read or write); VSG_E_FORMAT (no NELEMENTS in the header, a value that is not
+ * a number: "file:line"); VSG_E_DATA (the two maps differ in SPACING/NELEMENTS/CENTER or in
+ * length, or the length is not NELEMENTS'). On failure no w_path is left behind. */
+vsg_status vsg_ad4_water_map_write(const char *oa_path, const char *hd_path, const char *w_path, vsg_ad4_water_stats *stats);
+
+/* The AD4 model of a record (vsg_vina_ligand_new's, for the AutoDock4 function): the same, but W
+ * atoms accepted and checked as above. Same returns. */
+vsg_status vsg_vina_ligand_new_ad4(const vsg_ligand *lig, vsg_vina_ligand **out);
+
+/* dry.py's verdict on one water of a pose (AutoDock-Vina example/autodock_scripts/dry.py; its
+ * constants: CLASH 2.03 Å, the W map's best node within 1 Å, STRONG < −0.5, WEAK < −0.3). */
+typedef enum {
+    VSG_WATER_STRONG = 0,        /* kept: best W-map value < −0.5 kcal/mol */
+    VSG_WATER_WEAK = 1,          /* kept: < −0.3 */
+    VSG_WATER_DISPLACED = 2,     /* removed: ≥ −0.3, or outside the grid (dry.py's score 0) */
+    VSG_WATER_LIGAND_CLASH = 3,  /* removed: < 2.03 Å from a ligand heavy atom (H, HD skipped) */
+    VSG_WATER_RECEPTOR_CLASH = 4 /* removed: ≤ 2.03 Å from a receptor atom that is not HD */
+} vsg_water_class;
+#define VSG_DRY_CLASH 2.03          /* Å, dry.py's CLASH */
+#define VSG_DRY_SCAN 1.0            /* Å, dry.py's getpoints distance */
+#define VSG_DRY_STRONG (-0.5)       /* kcal/mol, WAFFINITY_STRONG */
+#define VSG_DRY_WEAK (-0.3)         /* kcal/mol, WAFFINITY_WEAK */
+
+typedef struct {
+    int atom;            /* the W's index in the record (0-based) */
+    vsg_water_class cls;
+    double score;        /* dry.py's score: the lowest W-map node within ±round(1 Å / spacing) nodes
+                            (at least 1) of the water's node, per axis, clipped to the grid; the
+                            water's node as the published dry.py finds it (its box starts half a node
+                            low: dock_energy_ad4.c's dry_score); 0 outside the grid; NaN for a clash */
+} vsg_water_verdict;
+
+/* Judges the waters of lig at xyz (3 per record atom; NULL: the record's own) as dry.py does:
+ * first the ligand clash, then the receptor clash (rec may be NULL: that check is then skipped,
+ * as dry.py without -r), then the W map's score and class. out needs room for one entry per W
+ * atom of lig; *nwater gets their number (0 for a dry ligand). The map scores are the published
+ * dry.py's (Vina's documented example: all 18 equal). Where vsgrid does what dry.py means rather
+ * than what it does: the two clash tests pick waters by their AutoDock type W (dry.py picks them
+ * by atom name "W", which Meeko's waters, named "WAT", never have: on Meeko's files its clash
+ * tests remove nothing, and a water 1.2 Å from a receptor oxygen is kept when a node within 1 Å
+ * scores well); each pose is judged alone (dry.py reads a multi-MODEL file as one pose, so one
+ * pose's atoms would remove another's water); the scan is clipped at the grid's edges (dry.py's
+ * `break` drops it there). Returns VSG_OK; VSG_E_ARG (NULL); VSG_E_DATA (t has no W map). */
+vsg_status vsg_ad4_dry(const vsg_ad4_target *t, const vsg_molecule *rec, const vsg_ligand *lig, const double *xyz,
+                       vsg_water_verdict *out, int *nwater);
+/* "STRONG", "WEAK", "DISPLC", "LIGAND_CLASH", "RECEPTOR_CLASH" (dry.py's words where it has them). */
+const char *vsg_water_class_name(vsg_water_class c);
 
 /* ---- a screen as one call (engine/screen/screen_job.c) ------------------------------------ */
 /* Everything `vsgrid screen` does, as a library call that the command and the Python module

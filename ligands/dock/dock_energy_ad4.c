@@ -58,6 +58,28 @@ vsg_status vsg_ad4_target_read(const char *fld_path, const char *parameter_file,
         vsg_ad4_target_free(t);
         return st;
     }
+    /* hydrated docking: mapwater.py writes PREFIX.W.map beside an autogrid4 set without listing it
+     * in the fld (vina --maps and AutoDock-GPU find maps by that name): read it when it is there */
+    if (vsg_mapset_type_index(t->maps, "W") == VSG_SCORE_NO_TYPE) {
+        const size_t len = strlen(fld_path);
+        const size_t cut = len > 9 && !strcmp(fld_path + len - 9, ".maps.fld") ? len - 9
+                           : len > 4 && !strcmp(fld_path + len - 4, ".fld") ? len - 4 : len;
+        char *w = malloc(cut + 8);
+        if (!w) st = vsg_fail(VSG_E_NOMEM, "vsg_ad4_target_read: out of memory");
+        else {
+            snprintf(w, cut + 8, "%.*s.W.map", (int)cut, fld_path);
+            FILE *f = fopen(w, "r");
+            if (f) {
+                fclose(f);
+                st = vsg_mapset_add_map(t->maps, "W", w);
+            }
+            free(w);
+        }
+        if (st != VSG_OK) {
+            vsg_ad4_target_free(t);
+            return st;
+        }
+    }
     t->g = vsg_mapset_grids(t->maps);
     for (int d = 0; d < 3; d++) {
         t->lo[d] = t->g->origin[d];
@@ -81,6 +103,17 @@ vsg_status vsg_ad4_target_box(const vsg_ad4_target *t, double lo[3], double hi[3
     memcpy(lo, t->lo, sizeof t->lo);
     memcpy(hi, t->hi, sizeof t->hi);
     return VSG_OK;
+}
+
+/* The error for atom i whose type has no map (a water's says how the W map is made). */
+static vsg_status no_map(const vsg_ligand *lig, int i)
+{
+    const vsg_lig_atom *at = &lig->atoms[i];
+    return vsg_fail(VSG_E_DATA, "%s:%d: record %ld: atom %d is %s, and the map set has no %s map%s",
+                    lig->source ? lig->source : "?", at->line, lig->record, i + 1, at->ad_type, at->ad_type,
+                    strcmp(at->ad_type, "W") ? ""
+                    : " (PREFIX.W.map, hydrated docking: `vsgrid maps REC.pdbqt --scoring ad4 --hydrated ...` makes it, "
+                      "or mapwater.py from the OA and HD maps)");
 }
 
 /* Curls e at cap v; *slope gets de'/de. */
@@ -194,9 +227,7 @@ vsg_status vsg_ad4_score_pose(const vsg_ad4_target *t, const vsg_ligand *lig, co
     for (int i = 0; i < pose.natoms && st == VSG_OK; i++) {
         const vsg_lig_atom *at = &pose.atoms[i];
         const uint8_t ty = vsg_mapset_type_index(t->maps, at->ad_type);
-        if (ty == VSG_SCORE_NO_TYPE)
-            st = vsg_fail(VSG_E_DATA, "%s:%d: record %ld: atom %d is %s, and the map set has no %s map",
-                          lig->source ? lig->source : "?", at->line, lig->record, i + 1, at->ad_type, at->ad_type);
+        if (ty == VSG_SCORE_NO_TYPE) st = no_map(lig, i);
         const double p[3] = {at->x, at->y, at->z};
         double mp = 0, ep = 0;
         if (st == VSG_OK) atom_inter(t, ty, at->charge, p, &mp, &ep, NULL);
@@ -206,7 +237,7 @@ vsg_status vsg_ad4_score_pose(const vsg_ad4_target *t, const vsg_ligand *lig, co
     vsg_ad4_intra_result in;
     if (st == VSG_OK) st = vsg_ad4_intra(&pose, &t->par, &in);
     vsg_vina_ligand *l = NULL;
-    if (st == VSG_OK) st = vsg_vina_ligand_new(&pose, &l);
+    if (st == VSG_OK) st = vsg_vina_ligand_new_ad4(&pose, &l);
     if (st == VSG_OK) {
         vsg_vina_ligand_info info;
         vsg_vina_ligand_get_info(l, &info);
@@ -279,7 +310,7 @@ vsg_status vsg_dock_ad4_cpu(const vsg_ad4_target *t, const vsg_ligand *lig, cons
     double *xyz = NULL;
     int total = 0;
     memset(&tor, 0, sizeof tor), memset(&tree, 0, sizeof tree), memset(&A, 0, sizeof A), memset(&en, 0, sizeof en);
-    if ((st = vsg_vina_ligand_new(lig, &L)) != VSG_OK) goto done;
+    if ((st = vsg_vina_ligand_new_ad4(lig, &L)) != VSG_OK) goto done;
     const int n = L->natoms;
     if (n != lig->natoms) {
         st = vsg_fail(VSG_E_DATA, "dock: the model and the record differ in atoms");
@@ -297,9 +328,7 @@ vsg_status vsg_dock_ad4_cpu(const vsg_ad4_target *t, const vsg_ligand *lig, cons
         A.type[i] = vsg_mapset_type_index(t->maps, lig->atoms[i].ad_type);
         A.q[i] = lig->atoms[i].charge;
         if (A.type[i] == VSG_SCORE_NO_TYPE) {
-            st = vsg_fail(VSG_E_DATA, "%s:%d: record %ld: atom %d is %s, and the map set has no %s map",
-                          lig->source ? lig->source : "?", lig->atoms[i].line, lig->record, i + 1, lig->atoms[i].ad_type,
-                          lig->atoms[i].ad_type);
+            st = no_map(lig, i);
             goto done;
         }
     }
@@ -414,4 +443,110 @@ double vsg_dock_ad4_energy(const vsg_ad4_target *t, const vsg_ligand *lig, const
     ad4_intra_tables_release(&A.intra);
     free(A.type), free(A.q);
     return e;
+}
+
+/* ---- the dry step of hydrated docking (vsgrid.h, "Hydrated docking") ------------------------- */
+
+const char *vsg_water_class_name(vsg_water_class c)
+{
+    switch (c) {
+    case VSG_WATER_STRONG: return "STRONG";
+    case VSG_WATER_WEAK: return "WEAK";
+    case VSG_WATER_DISPLACED: return "DISPLC";
+    case VSG_WATER_LIGAND_CLASH: return "LIGAND_CLASH";
+    case VSG_WATER_RECEPTOR_CLASH: return "RECEPTOR_CLASH";
+    }
+    return "?";
+}
+
+/* dry.py's pdb_atom_type: the letters of the atom name; "H" (with the type's leading H) marks a
+ * hydrogen its ligand clash test skips. */
+static int dry_hydrogen(const vsg_lig_atom *a)
+{
+    if (a->ad_type[0] == 'H') return 1;
+    char letters[8];
+    int n = 0;
+    for (const char *c = a->name; *c && n < 7; c++)
+        if ((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z')) letters[n++] = *c;
+    letters[n] = '\0';
+    return !strcmp(letters, "H");
+}
+
+/* dry.py's getpoints, as the published (Python 3) script computes it: the map's box is taken as
+ * centre ± (nodes / 2) · spacing, a float division that the Python 2 original made an integer
+ * one, so the box starts half a node below the grid's first node; the node "nearest" p is
+ * round((p − that start) / spacing) (round half to even, Python 3's round); the score is the
+ * lowest W-map value of the cube of ±k nodes (k = round(1 Å / spacing), at least 1) around it,
+ * clipped to the grid (where dry.py's `break` drops the whole scan: 999, displaced); 0 (its
+ * False) when p is not strictly inside that box. The documented scores of Vina's hydrated
+ * example (solution/1uw6_ligand_ad4_out_DRY_SCORED.pdbqt) are these, all 18 (the true
+ * nearest node would change 6 scores and 2 classes). */
+static double dry_score(const vsg_score_grids *g, const float *w, const double p[3])
+{
+    int c[3], k[3];
+    for (int d = 0; d < 3; d++) {
+        const double center = g->origin[d] + 0.5 * (g->n[d] - 1) * g->spacing[d];
+        const double lo = center - g->n[d] / 2.0 * g->spacing[d], hi = center + g->n[d] / 2.0 * g->spacing[d];
+        if (!(p[d] > lo && p[d] < hi)) return 0.0;
+        c[d] = (int)nearbyint((p[d] - lo) / g->spacing[d]);
+        k[d] = (int)nearbyint(VSG_DRY_SCAN / g->spacing[d]);
+        if (k[d] < 1) k[d] = 1;
+    }
+    double best = 999; /* dry.py's start: a scan that sees no node leaves it, and the water is displaced */
+    const size_t nx = (size_t)g->n[0], nxy = nx * (size_t)g->n[1];
+    for (int z = c[2] - k[2]; z <= c[2] + k[2]; z++) {
+        if (z < 0 || z >= g->n[2]) continue;
+        for (int y = c[1] - k[1]; y <= c[1] + k[1]; y++) {
+            if (y < 0 || y >= g->n[1]) continue;
+            for (int x = c[0] - k[0]; x <= c[0] + k[0]; x++) {
+                if (x < 0 || x >= g->n[0]) continue;
+                const double v = w[(size_t)x + nx * (size_t)y + nxy * (size_t)z];
+                if (v < best) best = v;
+            }
+        }
+    }
+    return best;
+}
+
+vsg_status vsg_ad4_dry(const vsg_ad4_target *t, const vsg_molecule *rec, const vsg_ligand *lig, const double *xyz,
+                       vsg_water_verdict *out, int *nwater)
+{
+    if (nwater) *nwater = 0;
+    if (!t || !lig || !out || !nwater) return vsg_fail(VSG_E_ARG, "vsg_ad4_dry: NULL argument");
+    const uint8_t wi = vsg_mapset_type_index(t->maps, "W");
+    int any = 0;
+    for (int i = 0; i < lig->natoms; i++) any |= !strcmp(lig->atoms[i].ad_type, "W");
+    if (!any) return VSG_OK;
+    if (wi == VSG_SCORE_NO_TYPE)
+        return vsg_fail(VSG_E_DATA, "the map set has no W map: the dry step scores each water on it (PREFIX.W.map)");
+    const vsg_score_grids *g = t->g;
+    const size_t nrec = rec ? vsg_molecule_atom_count(rec) : 0;
+    int nw = 0;
+#define XYZ(i, d) (xyz ? xyz[3 * (i) + (d)] : (d) == 0 ? lig->atoms[i].x : (d) == 1 ? lig->atoms[i].y : lig->atoms[i].z)
+    for (int i = 0; i < lig->natoms; i++) {
+        if (strcmp(lig->atoms[i].ad_type, "W")) continue;
+        const double p[3] = {XYZ(i, 0), XYZ(i, 1), XYZ(i, 2)};
+        vsg_water_verdict v = {i, VSG_WATER_DISPLACED, NAN};
+        int clash = 0;
+        for (int j = 0; j < lig->natoms && !clash; j++) { /* dry.py's selfoverlap: < CLASH */
+            if (j == i || !strcmp(lig->atoms[j].ad_type, "W") || dry_hydrogen(&lig->atoms[j])) continue;
+            const double dx = p[0] - XYZ(j, 0), dy = p[1] - XYZ(j, 1), dz = p[2] - XYZ(j, 2);
+            clash = dx * dx + dy * dy + dz * dz < VSG_DRY_CLASH * VSG_DRY_CLASH;
+        }
+        if (clash) v.cls = VSG_WATER_LIGAND_CLASH;
+        for (size_t r = 0; r < nrec && !clash; r++) { /* targetoverlap: <= CLASH, HD skipped */
+            vsg_atom_info a;
+            if (vsg_molecule_atom(rec, r, &a) != VSG_OK || !strcmp(a.ad_type, "HD")) continue;
+            const double dx = p[0] - a.x, dy = p[1] - a.y, dz = p[2] - a.z;
+            if (dx * dx + dy * dy + dz * dz <= VSG_DRY_CLASH * VSG_DRY_CLASH) clash = 1, v.cls = VSG_WATER_RECEPTOR_CLASH;
+        }
+        if (!clash) {
+            v.score = dry_score(g, g->maps[wi], p);
+            v.cls = v.score < VSG_DRY_STRONG ? VSG_WATER_STRONG : v.score < VSG_DRY_WEAK ? VSG_WATER_WEAK : VSG_WATER_DISPLACED;
+        }
+        out[nw++] = v;
+    }
+#undef XYZ
+    *nwater = nw;
+    return VSG_OK;
 }

@@ -31,7 +31,8 @@
 static int is_hydrogen(const vsg_lig_atom *a)
 {
     return !strcmp(a->element, "H") || !strcmp(a->element, "D") || !strcmp(a->ad_type, "HD") ||
-           !strcmp(a->ad_type, "H") || !strcmp(a->ad_type, "HS");
+           !strcmp(a->ad_type, "H") || !strcmp(a->ad_type, "HS") ||
+           !strcmp(a->ad_type, "W"); /* a hydrated-docking water: a pseudo-atom, not the ligand's */
 }
 
 /* One record's heavy-atom graph: positions, elements, adjacency lists (CSR). */

@@ -149,6 +149,7 @@ static vsg_status weed(const vsg_ligand *lig, const int *cls, const vsg_torsions
             double dx = lig->atoms[i].x - lig->atoms[j].x, dy = lig->atoms[i].y - lig->atoms[j].y,
                    dz = lig->atoms[i].z - lig->atoms[j].z, lo, hi;
             double d = sqrt(dx * dx + dy * dy + dz * dz);
+            if (cls[i] < 0 || cls[j] < 0) continue; /* a water: no bond */
             bond_range(cls[i], cls[j], &lo, &hi);
             if (d < lo || d > hi) continue;
             if (nb[i] >= MAX_NBONDS || nb[j] >= MAX_NBONDS) {
@@ -194,6 +195,10 @@ static vsg_status weed(const vsg_ligand *lig, const int *cls, const vsg_torsions
             if (t.body[k] == p21) NBM(k, a11) = NBM(a11, k) = 0;
         }
     }
+    /* a water (class −1): no pair at all, as AutoDock-GPU; Vina's pairs of it are all 0 */
+    for (int i = 0; i < n; i++)
+        if (cls[i] < 0)
+            for (int j = 0; j < n; j++) NBM(i, j) = NBM(j, i) = 0;
 
 #undef NBM
     return st;
@@ -204,7 +209,14 @@ static vsg_status weed(const vsg_ligand *lig, const int *cls, const vsg_torsions
 static vsg_status atom_params(const vsg_ligand *lig, const vsg_ad4_params *p, const char *src,
                               const vsg_ad4_atom_par **par, int *cls)
 {
+    /* a hydrated-docking water (W) has no parameters in AD4.1_bound.dat: Vina gives it zeros,
+     * AutoDock-GPU drops its pairs; class −1 bonds to nothing and weed drops its pairs */
+    static const vsg_ad4_atom_par water = {0};
     for (int i = 0; i < lig->natoms; i++) {
+        if (!strcmp(lig->atoms[i].ad_type, "W")) {
+            par[i] = &water, cls[i] = -1;
+            continue;
+        }
         par[i] = vsg_ad4_params_find(p, lig->atoms[i].ad_type);
         if (!par[i])
             return vsg_fail(VSG_E_DATA, "%s:%d: record %ld: atom type '%s' has no AutoDock4 parameters", src,

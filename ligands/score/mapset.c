@@ -195,3 +195,49 @@ vsg_status vsg_mapset_read(const char *fld_path, vsg_mapset **out)
     *out = m;
     return VSG_OK;
 }
+
+vsg_status vsg_mapset_add_map(vsg_mapset *m, const char *type, const char *path)
+{
+    if (!m || !type || !path) return vsg_fail(VSG_E_ARG, "vsg_mapset_add_map: NULL argument");
+    vsg_score_grids *g = &m->grids;
+    if (!type[0] || strlen(type) > 3 || !strcmp(type, "e") || !strcmp(type, "d"))
+        return vsg_fail(VSG_E_ARG, "vsg_mapset_add_map: '%s' is not an AutoDock atom type", type);
+    if (vsg_score_grids_type_index(g, type) != VSG_SCORE_NO_TYPE)
+        return vsg_fail(VSG_E_ARG, "vsg_mapset_add_map: the set has a %s map already", type);
+    if (g->nmaps + 1 > VSG_SCORE_MAX_MAPS)
+        return vsg_fail(VSG_E_FORMAT, "%s: %d maps, at most %d are supported", path, g->nmaps + 1, VSG_SCORE_MAX_MAPS);
+    vsg_grid *add = NULL;
+    vsg_status st = vsg_autogrid_map_read(path, &add);
+    if (st != VSG_OK) return st;
+    const vsg_grid *g0 = m->map[0];
+    for (int d = 0; d < 3; d++)
+        if (add->n[d] != g0->n[d] || fabs(add->origin[d] - g0->origin[d]) > SHAPE_TOLERANCE ||
+            fabs(add->spacing[d] - g0->spacing[d]) > SHAPE_TOLERANCE) {
+            st = vsg_fail(VSG_E_DATA, "%s (%d x %d x %d nodes from (%.3f, %.3f, %.3f)) is not on the grid of %s (%d x %d x %d "
+                          "from (%.3f, %.3f, %.3f)): make it from this map set's maps", path, add->n[0], add->n[1],
+                          add->n[2], add->origin[0], add->origin[1], add->origin[2], m->path[0], g0->n[0], g0->n[1],
+                          g0->n[2], g0->origin[0], g0->origin[1], g0->origin[2]);
+            vsg_grid_free(add);
+            return st;
+        }
+    char *p = malloc(strlen(path) + 1);
+    if (!p) {
+        vsg_grid_free(add);
+        return vsg_fail(VSG_E_NOMEM, "%s: out of memory", path);
+    }
+    strcpy(p, path);
+    /* the set's order stays type maps, e, d: e and d move up one */
+    const int n = g->nmaps - 2;
+    for (int i = g->nmaps; i > n; i--) {
+        m->map[i] = m->map[i - 1], m->path[i] = m->path[i - 1];
+        g->maps[i] = g->maps[i - 1];
+        memcpy(g->types[i], g->types[i - 1], sizeof g->types[i]);
+    }
+    m->map[n] = add, m->path[n] = p;
+    g->maps[n] = add->data;
+    snprintf(g->types[n], sizeof g->types[n], "%s", type);
+    g->nmaps++;
+    g->e_map = n + 1;
+    g->d_map = n + 2;
+    return VSG_OK;
+}

@@ -50,21 +50,22 @@ static const char *const other_metals[] = {"Cu", "Na", "K", "Hg", "Co", "U", "Cd
 typedef struct {
     int el, hetero, acceptor, hd;
     double cov;
-    int glue; /* macrocycle closure label k: CGk (closure carbon) or Gk (its pseudo-atom); −1 none */
+    int glue;  /* macrocycle closure label k: CGk (closure carbon) or Gk (its pseudo-atom); −1 none */
+    int water; /* W, a hydrated-docking water (vsgrid.h, "Hydrated docking"): no bond, no pair */
 } kind;
 
 static int kind_of(const char *t, kind *k)
 {
     for (size_t i = 0; i < sizeof ad_kinds / sizeof ad_kinds[0]; i++)
         if (!strcmp(t, ad_kinds[i].name)) {
-            *k = (kind){ad_kinds[i].el, ad_kinds[i].hetero, ad_kinds[i].acceptor, !strcmp(t, "HD"), ad_kinds[i].cov, -1};
+            *k = (kind){ad_kinds[i].el, ad_kinds[i].hetero, ad_kinds[i].acceptor, !strcmp(t, "HD"), ad_kinds[i].cov, -1, 0};
             if (t[0] == 'G') k->glue = t[1] - '0';
             else if (t[0] == 'C' && t[1] == 'G') k->glue = t[2] - '0';
             return 1;
         }
     for (size_t i = 0; i < sizeof other_metals / sizeof other_metals[0]; i++)
         if (!strcmp(t, other_metals[i])) {
-            *k = (kind){EL_Met, 1, 0, 0, 1.75, -1};
+            *k = (kind){EL_Met, 1, 0, 0, 1.75, -1, 0};
             return 1;
         }
     return 0;
@@ -144,7 +145,38 @@ static vsg_status model_fail(const vsg_ligand *lig, vsg_status st, int atom, con
                     atom + 1, a->name, fmt, what);
 }
 
-static vsg_status build_model(const vsg_ligand *lig, const vsg_torsions *tor, vsg_vina_ligand *L)
+/* Each W must sit where Meeko puts it (2.0 Å from an HD along its bond, 3.0 Å from an acceptor)
+ * on an atom of its own body, or it does not move with any polar atom in the search. */
+static vsg_status check_waters(const vsg_ligand *lig, const vsg_torsions *tor, const kind *k, const double *xyz)
+{
+    const int n = lig->natoms;
+    for (int i = 0; i < n; i++) {
+        if (!k[i].water) continue;
+        int anchor = -1, near = -1;
+        double dnear = HUGE_VAL;
+        for (int j = 0; j < n && anchor < 0; j++) {
+            if (k[j].water || !(k[j].hd || k[j].el == EL_N || k[j].el == EL_O || k[j].el == EL_S)) continue;
+            const double d = sqrt(d2(&xyz[3 * i], &xyz[3 * j])), want = k[j].hd ? 2.0 : 3.0;
+            if (tor->body[j] == tor->body[i] && fabs(d - want) <= VSG_W_ANCHOR_TOL) anchor = j;
+            else if (d < dnear) dnear = d, near = j;
+        }
+        if (anchor >= 0) continue;
+        char why[400];
+        if (near >= 0)
+            snprintf(why, sizeof why, "the nearest polar atom, %d (%s, %s), is %.2f A away%s", near + 1, lig->atoms[near].name,
+                     lig->atoms[near].ad_type, dnear, tor->body[near] == tor->body[i] ? "" : " and in another ROOT/BRANCH body");
+        else snprintf(why, sizeof why, "the record has no polar atom");
+        char msg[700];
+        snprintf(msg, sizeof msg, "a W (hydrated-docking water) sits %.1f A from a polar hydrogen HD or %.1f A from an "
+                 "N/O/S acceptor (within %.1f A) in the same ROOT/BRANCH body, as Meeko's -w places it; here %s: "
+                 "prepare the ligand again with mk_prepare_ligand.py -w", 2.0, 3.0, VSG_W_ANCHOR_TOL, why);
+        return vsg_fail(VSG_E_DATA, "%s:%d: record %ld: atom %d (%s): misplaced W: %s", lig->source ? lig->source : "?",
+                        lig->atoms[i].line, lig->record, i + 1, lig->atoms[i].name, msg);
+    }
+    return VSG_OK;
+}
+
+static vsg_status build_model(const vsg_ligand *lig, const vsg_torsions *tor, vsg_vina_ligand *L, int waters)
 {
     const int n = lig->natoms;
     vsg_status st = VSG_OK;
@@ -157,7 +189,16 @@ static vsg_status build_model(const vsg_ligand *lig, const vsg_torsions *tor, vs
     if (!k || !rigid || !adj_start || !seen || !closure) { st = vsg_fail(VSG_E_NOMEM, "vina model: out of memory"); goto done; }
     for (int i = 0; i < n; i++) {
         const char *t = lig->atoms[i].ad_type;
-        if (!kind_of(t, &k[i])) {
+        if (!strcmp(t, "W") && waters) { /* Vina's AD_TYPE_W: element Dummy, covalent radius 0 */
+            k[i] = (kind){EL_Dummy, 1, 0, 0, 0.0, -1, 1};
+        } else if (!strcmp(t, "W")) {
+            st = model_fail(lig, VSG_E_DATA, i, "W is a hydrated-docking water (Meeko's -w): ",
+                            "the Vina and Vinardo functions do not model it (Vina's documentation advises against "
+                            "it); dock it with `vsgrid dock PREFIX LIG.pdbqt --scoring ad4` on an AutoDock4 map set "
+                            "with a W map (`vsgrid maps REC.pdbqt --scoring ad4 --hydrated`), or prepare the "
+                            "ligand without -w");
+            goto done;
+        } else if (!kind_of(t, &k[i])) {
             char why[400];
             snprintf(why, sizeof why, "%s: Vina has no atom type (no map, no parameters) for it; it types ligands of "
                      "H C N O F P S Cl Br I, the metals Mg Ca Mn Fe Zn and Meeko's macrocycle closure types CG0-CG3 and "
@@ -169,6 +210,7 @@ static vsg_status build_model(const vsg_ligand *lig, const vsg_torsions *tor, vs
         L->xyz[3 * i] = lig->atoms[i].x, L->xyz[3 * i + 1] = lig->atoms[i].y, L->xyz[3 * i + 2] = lig->atoms[i].z;
         L->line[i] = lig->atoms[i].line;
     }
+    if (waters && (st = check_waters(lig, tor, k, L->xyz)) != VSG_OK) goto done;
     /* rigid pairs: members of one group = a body plus the atoms across its rotatable bonds
      * (Vina fixes a branch's axis atoms to the branch and to its sub-branches' axis atoms) */
     {
@@ -195,12 +237,13 @@ static vsg_status build_model(const vsg_ligand *lig, const vsg_torsions *tor, vs
     if (!rel) { st = vsg_fail(VSG_E_NOMEM, "vina model: out of memory"); goto done; }
     for (int i = 0; i < n; i++) {
         int nrel = 0;
+        if (k[i].water) continue; /* radius 0: Vina bonds it to nothing Meeko puts near it; never */
         const double reach = 1.1 * (k[i].cov + MAX_COVALENT);
         for (int j = 0; j < n; j++)
             if (j != i && rigid[(size_t)i * n + j] && d2(&L->xyz[3 * i], &L->xyz[3 * j]) < reach * reach) rel[nrel++] = j;
         for (int q = 0; q < nrel; q++) {
             int j = rel[q];
-            if (j <= i) continue;
+            if (j <= i || k[j].water) continue;
             double r2 = d2(&L->xyz[3 * i], &L->xyz[3 * j]), len = 1.1 * (k[i].cov + k[j].cov);
             if (!(r2 < len * len)) continue;
             int between = 0;
@@ -358,7 +401,13 @@ done:
     return st;
 }
 
-vsg_status vsg_vina_ligand_new(const vsg_ligand *lig, vsg_vina_ligand **out)
+static vsg_status ligand_new(const vsg_ligand *lig, vsg_vina_ligand **out, int waters);
+
+vsg_status vsg_vina_ligand_new(const vsg_ligand *lig, vsg_vina_ligand **out) { return ligand_new(lig, out, 0); }
+
+vsg_status vsg_vina_ligand_new_ad4(const vsg_ligand *lig, vsg_vina_ligand **out) { return ligand_new(lig, out, 1); }
+
+static vsg_status ligand_new(const vsg_ligand *lig, vsg_vina_ligand **out, int waters)
 {
     if (!out) return vsg_fail(VSG_E_ARG, "vsg_vina_ligand_new: NULL argument");
     *out = NULL;
@@ -394,7 +443,7 @@ vsg_status vsg_vina_ligand_new(const vsg_ligand *lig, vsg_vina_ligand **out)
         L->line = malloc(sizeof *L->line * (size_t)src->natoms);
     }
     if (!L || !L->xyz || !L->xs || !L->line) st = vsg_fail(VSG_E_NOMEM, "vina model: out of memory");
-    else st = build_model(src, &tor, L);
+    else st = build_model(src, &tor, L, waters);
     vsg_torsions_release(&tor);
     if (st != VSG_OK) {
         vsg_vina_ligand_free(L);
