@@ -30,7 +30,7 @@ vsg_status dock_refine_on_atoms(const vsg_vina_target *t, dock_prep *d, dock_kep
     dock_work w;
     vsg_status st = dock_work_init(&w, tree, &atoms);
     if (st != VSG_OK) return st;
-    const int max_steps = (25 + d->L->natoms) / 3;
+    const int max_steps = (25 + d->L->natoms + (d->flex ? d->flex->nmov_all : 0)) / 3; /* Vina: movable atoms */
     double *start_tor = malloc(sizeof(double) * (size_t)(tree->nrot + 1)); /* a pose's torsions before refining */
     if (!start_tor) {
         dock_work_release(&w);
