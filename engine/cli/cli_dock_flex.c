@@ -45,6 +45,7 @@ int vsg_cli_dock_flex(const char *prefix, const char *ligpath, const char *flexp
     vsg_status st = vsg_flex_read(flexpath, &fx);
     if (st == VSG_OK) st = vsg_cli_receptor_not_grid(prefix);
     if (st == VSG_OK) st = vsg_vina_target_maps(prefix, sf, &t);
+    if (st == VSG_OK) st = vsg_flex_check_maps(t, fx); /* maps of the rigid part only */
     if (st == VSG_OK && recpath) {
         st = vsg_cli_read_receptor(recpath, VSG_PREP_PDBQT, quiet, &rec);
         /* the rigid part only: a receptor that still holds the side chains would score them against themselves */

@@ -1780,6 +1780,10 @@ void vsg_flex_get_info(const vsg_flex *f, vsg_flex_info *info); /* zeros for NUL
  * of a receptor atom is VSG_E_DATA naming the flex file's line and the receptor's atom. VSG_OK;
  * VSG_E_ARG (NULL). */
 vsg_status vsg_flex_check_rigid(const vsg_flex *f, const vsg_molecule *rigid);
+/* Refuses maps made from a receptor that still held the flex side chains: a movable flex heavy atom
+ * (in the box, at its input place) on a map value over 8 kcal/mol (its own copy's repulsion) is
+ * VSG_E_DATA naming the flex file's line. VSG_OK (also for a receptor target); VSG_E_ARG (NULL). */
+vsg_status vsg_flex_check_maps(const vsg_vina_target *t, const vsg_flex *f);
 /* Writes the flex residues at xyz (3·natoms, the file's order; NULL: as read) as the file's own
  * lines with the coordinates replaced (BEGIN_RES ... END_RES), as vina writes them after the
  * ligand in each MODEL. Returns 1, or 0 on a write error. */

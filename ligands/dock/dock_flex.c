@@ -400,6 +400,41 @@ vsg_status vsg_flex_check_rigid(const vsg_flex *f, const vsg_molecule *rigid)
     return VSG_OK;
 }
 
+/* A map made with the side chain in holds, at each of its atoms, that atom's overlap with itself
+ * (two atoms at r = 0: Vina's repulsion alone is 0.84·R² ≈ 12 kcal/mol for two carbons) and its
+ * bonded neighbours' (≈ 4 each): far above what a side chain in its input place meets from the rest
+ * of the protein. So a movable heavy atom in the box on a value over 8 kcal/mol is refused. */
+#define FLEX_SELF_MAP 8.0
+
+vsg_status vsg_flex_check_maps(const vsg_vina_target *t, const vsg_flex *f)
+{
+    if (!t || !f) return vsg_fail(VSG_E_ARG, "vsg_flex_check_maps: NULL argument");
+    if (!t->is_maps) return VSG_OK;
+    for (int m = 0; m < f->nmov; m++) {
+        const int j = f->mov[m], x = f->L->xs[j];
+        const double *p = &f->L->xyz[3 * j];
+        if (!t->map[x]) continue; /* dock says which map is missing */
+        int inside = 1;
+        for (int d = 0; d < 3; d++) inside &= p[d] >= t->begin[d] && p[d] <= t->end[d];
+        if (!inside) continue;
+        /* the node nearest the atom, uncurled */
+        size_t idx = 0, stride = 1;
+        for (int d = 0; d < 3; d++) {
+            long k = lround((p[d] - t->begin[d]) * t->factor[d]);
+            if (k < 0) k = 0;
+            if (k > t->n[d] - 1) k = t->n[d] - 1;
+            idx += (size_t)k * stride;
+            stride *= (size_t)t->n[d];
+        }
+        const double v = t->map[x][idx];
+        if (v > FLEX_SELF_MAP)
+            return vsg_fail(VSG_E_DATA, "%s:%d: the %s map holds %.1f kcal/mol where this flex atom lies: the maps were "
+                            "made with the flexible side chains in the receptor; make them from the rigid part only "
+                            "(vsgrid maps REC_rigid.pdbqt ...)", f->path, f->L->line[j], vsg_xs_type_name(x), v);
+    }
+    return VSG_OK;
+}
+
 /* Coordinates as PDBQT writes them: %8.3f in columns 31-54. */
 int vsg_flex_write_pdbqt(FILE *out, const vsg_flex *f, const double *xyz)
 {
