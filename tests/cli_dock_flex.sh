@@ -83,6 +83,41 @@ expect_rc 2 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --flex "$d/1fpu_receptor_fle
 grep -q "flexible side chains run on the CPU" err.txt || fail "--devices gpu: $(cat err.txt)"
 expect_rc 2 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --flex "$d/1fpu_receptor_flex.pdbqt" --devices cpu -o x.sdf
 [ ! -e x.pdbqt ] || fail "a refused run wrote x.pdbqt"
+# --flex-residues: the full receptor cut as prepare_flexreceptor cut the example (the flex file equal to
+# the example's but for its REMARK, the rigid part equal to the example's), then two residues (LYS A 271
+# and THR A 315: pairs within and between residues) docked on maps of the new rigid part
+expect_rc 3 "$vsgrid" dock full "$d/1iep_ligand.pdbqt" --receptor full.pdbqt --flex-residues A:THR:315 --devices cpu -o fr.pdbqt
+grep -q "vsgrid maps fr_rigid.pdbqt" err.txt || fail "--flex-residues with maps of the full receptor: $(cat err.txt)"
+diff <(grep -v REMARK fr_flex.pdbqt) <(grep -v REMARK "$d/1fpu_receptor_flex.pdbqt") > /dev/null || fail "fr_flex.pdbqt is not the example's flex file"
+cmp -s fr_rigid.pdbqt rigid.pdbqt || fail "fr_rigid.pdbqt is not the example's rigid part"
+expect_rc 3 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --receptor full.pdbqt --flex-residues A:ARG:315 --devices cpu -o fr.pdbqt
+grep -q "full.pdbqt:[0-9]*: residue A 315 is THR, not ARG" err.txt || fail "a residue of another name: $(cat err.txt)"
+expect_rc 3 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --receptor full.pdbqt --flex-residues A:THR:999 --devices cpu -o fr.pdbqt
+grep -q "full.pdbqt: no residue THR 999 in chain A" err.txt || fail "a missing residue: $(cat err.txt)"
+expect_rc 2 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --receptor full.pdbqt --flex-residues A-THR --devices cpu -o fr.pdbqt
+expect_rc 2 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --flex-residues A:THR:315 --devices cpu -o fr.pdbqt
+expect_rc 3 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --receptor full.pdbqt --flex-residues A:LYS:271,A:THR:315 --devices cpu -o two.pdbqt
+grep -c BEGIN_RES two_flex.pdbqt | grep -q '^2$' || fail "two_flex.pdbqt: not two residues"
+expect_rc 0 "$vsgrid" maps two_rigid.pdbqt --scoring vina --box $box -o m2 --device cpu --quiet
+expect_rc 0 "$vsgrid" dock m2 "$d/1iep_ligand.pdbqt" --receptor full.pdbqt --flex-residues A:LYS:271,A:THR:315 \
+  --devices cpu --search fast --seed 2 --threads 2 --poses 1 --csv two.csv -o two.pdbqt
+awk -F, 'NR == 2 && $10 + 0 == 0 { print "no flex-flex energy"; exit 1 }' two.csv || fail "two residues: $(cat two.csv)"
+if command -v vina > /dev/null; then
+  awk '/^MODEL/ { m++; next } m != 1 { next } /^ENDMDL/ { exit }
+       /^BEGIN_RES/ { r = 1 } { print > (r ? "two_best_flex.pdbqt" : "two_best_lig.pdbqt") }' two.pdbqt
+  vina --score_only --receptor two_rigid.pdbqt --flex two_best_flex.pdbqt --ligand two_best_lig.pdbqt --center_x ${c[0]} \
+    --center_y ${c[1]} --center_z ${c[2]} --size_x 20 --size_y 20 --size_z 20 > vina2.txt 2>&1 || fail "vina --score_only (two residues)"
+  awk -F, -v csv=two.csv '
+    /^\(1\)/ { i1 = $0; sub(/.*: */, "", i1); i1 += 0 }
+    /^\(2\)/ { i2 = $0; sub(/.*: */, "", i2); i2 += 0 }
+    /Flex   - Flex/ { ff = $0; sub(/.*: */, "", ff); ff += 0 }
+    END { getline hdr < csv; getline row < csv; split(row, v, ",")
+          printf "two residues: vina inter %.3f intra %.3f flex-flex %.3f; vsgrid %.3f %.3f %.3f\n", i1, i2, ff, v[3], v[4], v[10]
+          exit (v[3] - i1) ^ 2 > 0.002 ^ 2 || (v[4] - i2) ^ 2 > 0.002 ^ 2 || (v[10] - ff) ^ 2 > 0.002 ^ 2 }' vina2.txt > peer2.txt
+  rc=$?
+  cat peer2.txt
+  [ $rc = 0 ] || fail "two residues: vsgrid's terms differ from vina --score_only's"
+fi
 
 [ "$fails" = 0 ] && echo "cli_dock_flex: ok"
 exit "$fails"

@@ -1780,6 +1780,17 @@ void vsg_flex_get_info(const vsg_flex *f, vsg_flex_info *info); /* zeros for NUL
  * of a receptor atom is VSG_E_DATA naming the flex file's line and the receptor's atom. VSG_OK;
  * VSG_E_ARG (NULL). */
 vsg_status vsg_flex_check_rigid(const vsg_flex *f, const vsg_molecule *rigid);
+/* Cuts a full receptor PDBQT into its rigid part (rigid_out) and a flex-residue PDBQT (flex_out)
+ * as prepare_flexreceptor does: each residue of `residues` ("A:ARG:57,B:THR:315": chain, name,
+ * number) leaves the receptor with its CA and side chain (its N, H, C and O stay), and becomes a
+ * BEGIN_RES block, ROOT = CA, BRANCHes along the side chain's rotatable bonds from CA–CB outwards:
+ * the chi angles of ARG ASN ASP CYS GLN GLU HIS ILE LEU LYS MET PHE SER THR TRP TYR VAL, with
+ * the hydroxyls of SER THR TYR and the amine of LYS (their polar hydrogens); a branch that would
+ * hold only its axis atom joins its parent. Maps for docking with them must be made from
+ * rigid_out. Returns VSG_OK; VSG_E_ARG (NULL, a malformed residue list); VSG_E_IO; VSG_E_DATA (a
+ * residue not in the file, or of another name, "FILE:LINE: residue A 57 is LYS, not ARG"; one
+ * without a known rotatable side chain, ALA GLY PRO; no CA); VSG_E_NOMEM. */
+vsg_status vsg_flex_split(const char *receptor, const char *residues, const char *rigid_out, const char *flex_out);
 /* Refuses maps made from a receptor that still held the flex side chains: a movable flex heavy atom
  * (in the box, at its input place) on a map value over 8 kcal/mol (its own copy's repulsion) is
  * VSG_E_DATA naming the flex file's line. VSG_OK (also for a receptor target); VSG_E_ARG (NULL). */
