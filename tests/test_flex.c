@@ -2,7 +2,8 @@
  * own example (data/flex/: 1fpu's rigid receptor, THR A 315 as the flex residue, imatinib, and
  * vina's docked pose 1 of the example's solution):
  *   - the flex file reads as Vina models it: one residue, 5 atoms, 2 torsions, CA (ROOT) and CB
- *     (first atom of the branch off the ROOT) fixed, CG2 and OG1 the movable heavy atoms;
+ *     (first atom of the branch off the ROOT) fixed, CG2 and OG1 the movable heavy atoms, XS types
+ *     as Vina's (CA C_P through its backbone N);
  *   - vina's pose 1 scored on the receptor's atoms gives every term `vina --score_only --flex`
  *     (AutoDock Vina 1.2.3 on the same files) prints, and the total vina's docking wrote for it;
  *   - the ligand–flex term against an independent double sum of the analytic pair function;
@@ -130,6 +131,7 @@ int main(void)
     const int ca = f->file_atom[0], cb = f->file_atom[1], cg2 = f->file_atom[2], og1 = f->file_atom[3];
     CHECK(!f->movable[ca] && !f->movable[cb] && f->movable[cg2] && f->movable[og1]);
     CHECK(f->L->xs[cb] == VSG_XS_C_P && f->L->xs[cg2] == VSG_XS_C_H && f->L->xs[og1] == VSG_XS_O_DA);
+    CHECK(f->L->xs[ca] == VSG_XS_C_P); /* bonded to the rigid part's N, as Vina bonds it */
 
     vsg_molecule *rec = NULL;
     CHECK_STATUS(vsg_molecule_read(recp, NULL, &rec), VSG_OK);

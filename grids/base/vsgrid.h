@@ -1724,15 +1724,16 @@ vsg_status vsg_dock_pose_check(const vsg_vina_target *t, const vsg_dock_result *
  * the flex file holds one BEGIN_RES ... END_RES block a residue (prepare_flexreceptor's output),
  * each a torsion tree: a ROOT (the CA, which stays where it is) and BRANCHes (CA–CB outwards).
  * A residue has torsions only, no position or orientation. The model (ligands/dock/dock_flex.c):
- *   atoms: a residue's ROOT atoms are fixed (Vina's "inflex": never scored against the
- *     receptor or the ligand); every other atom is movable (the CB on the CA–CB axis too);
+ *   atoms: a residue's ROOT atoms and the first atom of each branch off the ROOT (the CB, on the
+ *     CA–CB axis) are fixed (Vina's "inflex": never scored against the receptor or the ligand);
+ *     every other atom is movable;
  *   flex–rigid: each movable heavy atom on the maps, which must be made from the RIGID receptor
  *     only (`vsgrid maps rigid.pdbqt ...`: with the side chains in the maps they would score
  *     against themselves), with Vina's out-of-box penalty (flex atoms must lie in the box);
  *   flex–ligand: every movable heavy flex atom with every ligand heavy atom (Vina's inter_pairs;
  *     no bond exclusion: different molecules);
  *   flex–flex: pairs free to move relative to each other and more than 3 bonds apart, within a
- *     residue and between residues (Vina's other_pairs); the ROOT atoms of all residues are fixed
+ *     residue and between residues (Vina's other_pairs); the fixed atoms of all residues are fixed
  *     relative to each other, as in Vina;
  *   search energy: ligand inter + ligand intra + all three, curled as the ligand's terms;
  *   the pose's score, as Vina 1.2 reports it: inter = ligand–rigid + ligand–flex, intra =
@@ -1741,9 +1742,10 @@ vsg_status vsg_dock_pose_check(const vsg_vina_target *t, const vsg_dock_result *
  *     no penalty), unbound = intra of the pose (--score_only) or of the best pose (docking): so a
  *     pose's affinity is (ligand–rigid + ligand–flex) / (1 + w·N_rot), flex–rigid and flex–flex
  *     cancel, as in `vina --score_only --flex`.
- * Differences from Vina, each small: a ROOT atom's XS type sees only the flex file's bonds (Vina
- * also bonds it to the rigid backbone: a CA next to N is C_P there, C_H here; a ROOT atom is scored
- * only in flex–flex pairs between residues); poses are made
+ * XS types by Vina's rules over the flex file's bonds, except a ROOT CA, which is C_P (Vina bonds
+ * it to the backbone N of the rigid part). Differences from Vina: another ROOT atom's type sees
+ * only the flex file's bonds (a ROOT atom meets only flex atoms of other residues and its own
+ * beyond 3 bonds); poses are made
  * distinct by the ligand's heavy atoms only (Vina counts the flex atoms too). The GPU search does
  * not take flex residues (`vsgrid dock` runs them on the CPU). */
 typedef struct vsg_flex vsg_flex; /* opaque: the flex residues' atoms, torsions, pairs and file lines */
@@ -1751,7 +1753,7 @@ typedef struct vsg_flex vsg_flex; /* opaque: the flex residues' atoms, torsions,
 typedef struct {
     int residues;      /* BEGIN_RES blocks */
     int natoms;        /* atom lines */
-    int movable_heavy; /* heavy atoms outside the ROOTs: scored on the maps and with the ligand */
+    int movable_heavy; /* movable heavy atoms (above): scored on the maps and with the ligand */
     int torsions;      /* rotatable bonds searched */
     int npairs;        /* flex–flex pairs */
 } vsg_flex_info;

@@ -344,6 +344,13 @@ vsg_status vsg_flex_read(const char *path, vsg_flex **out)
     if ((st = vsg_vina_ligand_new(&lig, &f->L)) != VSG_OK) goto fail;
     if ((st = vsg_torsions_from_pdbqt(&lig, &f->tor)) != VSG_OK) goto fail;
     f->root = f->tor.body[0]; /* model atom 0 is a ROOT atom */
+    /* a ROOT CA is bonded to its backbone N in the rigid part, and Vina bonds them (inflex and grid
+     * atoms are fixed relative to each other): a carbon bonded to a heteroatom, C_P. The flex file
+     * alone bonds it to CB only. (It meets only flex atoms of other residues and its own beyond
+     * 3 bonds.) */
+    for (int q = 0; q < na; q++)
+        if (f->tor.body[q] == f->root && !strcmp(lig.atoms[q].name, "CA") && f->L->xs[q] == VSG_XS_C_H)
+            f->L->xs[q] = VSG_XS_C_P;
     f->movable = malloc((size_t)na + 1);
     f->mov = malloc(sizeof(int) * (size_t)(na + 1));
     if (!f->movable || !f->mov) { st = vsg_fail(VSG_E_NOMEM, "flex: out of memory"); goto fail; }
