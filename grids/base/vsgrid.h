@@ -1818,7 +1818,8 @@ vsg_status vsg_flex_score_pose(const vsg_vina_target *t, const vsg_vina_ligand *
 vsg_status vsg_dock_flex_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_flex *f,
                              const vsg_dock_params *p, vsg_dock_result *out, vsg_flex_pose **poses);
 void vsg_flex_poses_free(vsg_flex_pose *poses, int n);
-/* The search's energy (inter + intra, uncurled, flex terms in) of lig's model at lig_xyz (3 per
+/* The search's energy (inter + intra with the flex terms in, positive parts curled at Vina's
+ * authentic 1000, as final poses are refined) of lig's model at lig_xyz (3 per
  * model atom; NULL: as read) with the flex residues at flex_xyz (file order; NULL: as read), and
  * its gradient (grad: 3 per model atom, then 3 per flex atom in file order; may be NULL): for
  * tests. NaN when it cannot be computed. */
