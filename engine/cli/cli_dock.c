@@ -23,6 +23,7 @@ static const char usage[] =
     "                   [--devices D] [--seed N] [--exhaustiveness N] [--steps N] [--poses K]\n"
     "                   [--min-rmsd A] [--from-input | --local-only] [--threads N] [--csv OUT.csv]\n"
     "                   [--json FILE] [--receptor REC.pdbqt] [--no-dry]\n"
+    "                   [--flex FLEX.pdbqt | --flex-residues A:ARG:57,...]\n"
     "                   [--record N] [--quiet] -o OUT.pdbqt|OUT.sdf[.gz]\n"
     "\n"
     "Docks one record of LIGAND (its only one, or --record N) into the Vina map set PREFIX.<XS type>.map (`vsgrid maps\n"
@@ -63,6 +64,21 @@ static const char usage[] =
     "                     scored there, as vina --receptor does after its search (unless\n"
     "                     --no_refine); without it, poses are refined and scored on the maps\n"
     "                     (vina --maps). Costs a few ms a pose on the CPU (docs/PERFORMANCE.md)\n"
+    "  --flex FLEX.pdbqt  flexible receptor side chains, as vina --flex: the residues of FLEX (BEGIN_RES\n"
+    "                     ... END_RES, each a ROOT at CA and BRANCHes outwards: prepare_flexreceptor's\n"
+    "                     _flex.pdbqt) move by their torsions with the ligand, on the CPU. The maps must\n"
+    "                     be made from the RIGID part only (vsgrid maps REC_rigid.pdbqt --around LIG\n"
+    "                     -o PREFIX) and --receptor, when given, be that rigid part (a receptor that\n"
+    "                     still holds a flex atom is refused). Scores as vina 1.2's with --flex:\n"
+    "                     (ligand-receptor + ligand-flex) / (1 + 0.0585 ligand torsions); flex-rigid\n"
+    "                     and flex-flex energies are in intra and cancel. Each MODEL holds the ligand\n"
+    "                     then the residues (BEGIN_RES ... END_RES), as vina writes them; PDBQT only\n"
+    "  --flex-residues L  the same for the residues L (CHAIN:RES:NUMBER, comma-separated) of the FULL\n"
+    "                     receptor given as --receptor: vsgrid cuts it as prepare_flexreceptor does (CA\n"
+    "                     and side chain out, ROOT at CA, BRANCHes from CA-CB outwards) into OUT_rigid.pdbqt\n"
+    "                     and OUT_flex.pdbqt next to -o OUT.pdbqt, and docks with those. PREFIX's maps must\n"
+    "                     be made from OUT_rigid.pdbqt (maps of the full receptor are refused, exit 3,\n"
+    "                     with the command that makes the right ones); an unknown residue is exit 3\n"
     "  --threads N        OpenMP threads (CPU search; default all)\n"
     "  -o OUT.pdbqt       the poses as MODEL/ENDMDL blocks with `REMARK VINA RESULT: score\n"
     "                     rmsd rmsd` (kcal/mol; heavy-atom RMSD to the best pose, twice) and the\n"
@@ -91,8 +107,9 @@ static const char usage_end[] =
     "pose with atoms outside the maps' box (a box too small: its score would be Vina's penalty)\n"
     "or touching no receptor atom (a box beyond the receptor).\n"
     "Exit codes: 0 ok, 2 usage (an -o that is not .pdbqt or .sdf, a multi-record LIGAND without\n"
-    "--record), 3 bad input (no map set, maps of another function or all 0, a ligand atom\n"
-    "without a map, a malformed torsion tree), 4 memory, 8 the best pose outside the box or\n"
+    "--record, --flex with the GPU, SDF output, --local-only or ad4), 3 bad input (no map set, maps\n"
+    "of another function or all 0, a ligand or flex atom without a map, a malformed torsion tree or\n"
+    "flex file: the message names file:line; a --receptor holding flex atoms), 4 memory, 8 the best pose outside the box or\n"
     "away from the receptor, 1 other failure (a GPU asked for and missing).\n";
 
 /* --scoring ad4: one PDBQT record docked on an AutoGrid map set by vsg_dock_ad4_cpu (the CPU
@@ -416,6 +433,8 @@ static void warn_large_box(const vsg_vina_target *t, const vsg_ligand *lig)
 int vsg_cmd_dock(int argc, char **argv)
 {
     const char *prefix = NULL, *ligpath = NULL, *outpath = NULL, *csvpath = NULL, *json = NULL, *recpath = NULL, *v;
+    const char *flexpath = NULL; /* --flex: flexible side chains (cli_dock_flex.c) */
+    const char *flexres = NULL;  /* --flex-residues: cut from the full --receptor */
     vsg_vina_scoring sf = VSG_VINA_SCORING_VINA;
     int ad4 = 0; /* --scoring ad4: vsg_dock_ad4_cpu on an AutoGrid map set */
     vsg_dock_params p;
@@ -474,6 +493,8 @@ int vsg_cmd_dock(int argc, char **argv)
         if (vsg_arg_is(&a, "--csv")) { if (!(csvpath = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "--json")) { if (!(json = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "--receptor")) { if (!(recpath = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
+        if (vsg_arg_is(&a, "--flex")) { if (!(flexpath = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
+        if (vsg_arg_is(&a, "--flex-residues")) { if (!(flexres = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE; continue; }
         if (vsg_arg_is(&a, "-o") || vsg_arg_is(&a, "--output")) {
             if (!(outpath = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE;
             continue;
@@ -494,6 +515,36 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_device device = VSG_DEVICE_AUTO;
     if (vsg_cli_dock_apply("dock", &dopt, &p, &device)) return VSG_EXIT_USAGE;
     if (no_dry && !ad4) return vsg_cli_usage_error("dock", "--no-dry is for hydrated docking (--scoring ad4)");
+    char rigid_out[4200], flex_out[4200];
+    if (flexres) { /* the full receptor cut into its rigid part and the flex residues, next to OUT */
+        if (flexpath) return vsg_cli_usage_error("dock", "--flex and --flex-residues: one or the other");
+        if (!recpath) return vsg_cli_usage_error("dock", "--flex-residues needs the full receptor as --receptor REC.pdbqt");
+        size_t n = strlen(outpath);
+        if (n > 6 && !strcmp(outpath + n - 6, ".pdbqt")) n -= 6;
+        snprintf(rigid_out, sizeof rigid_out, "%.*s_rigid.pdbqt", (int)n, outpath);
+        snprintf(flex_out, sizeof flex_out, "%.*s_flex.pdbqt", (int)n, outpath);
+        vsg_status fst = vsg_flex_split(recpath, flexres, rigid_out, flex_out);
+        if (fst != VSG_OK) return vsg_cli_fail(fst);
+        if (!quiet) fprintf(stderr, "vsgrid dock: %s cut into %s (rigid part: the maps' receptor) and %s\n", recpath,
+                            rigid_out, flex_out);
+        flexpath = flex_out, recpath = rigid_out;
+    }
+    if (flexpath) { /* flexible side chains: the CPU search only, for now */
+        if (ad4) return vsg_cli_usage_error("dock", "--flex is not available with --scoring ad4 (the Vina and Vinardo functions take it)");
+        if (local_only) return vsg_cli_usage_error("dock", "--flex is not available with --local-only");
+        if (sdf) return vsg_cli_usage_error("dock", "--flex writes PDBQT (-o OUT.pdbqt): each MODEL the ligand and the flex residues, as vina writes them");
+        if (json) return vsg_cli_usage_error("dock", "--json is not available with --flex yet (use --csv)");
+        if (device == VSG_DEVICE_GPU)
+            return vsg_cli_usage_error("dock", "flexible side chains run on the CPU (the GPU search does not take --flex "
+                                       "yet): use --devices cpu or all");
+        if (vsg_gpu_count() > 0 && !quiet) fprintf(stderr, "vsgrid dock: flexible side chains run on the CPU\n");
+        const int frc = vsg_cli_dock_flex(prefix, ligpath, flexpath, outpath, csvpath, record, recpath, sf, &p, quiet, read_record);
+        if (frc == VSG_EXIT_INPUT && flexres)
+            fprintf(stderr, "vsgrid dock: with --flex-residues the maps must be the rigid part's: vsgrid maps %s --scoring %s "
+                            "--around %s -o %s (or your box), then dock again\n", rigid_out,
+                    sf == VSG_VINA_SCORING_VINA ? "vina" : "vinardo", ligpath, prefix);
+        return frc;
+    }
     if (ad4) return dock_ad4(prefix, ligpath, outpath, csvpath, record, local_only, recpath, sdf, device, &p, quiet, no_dry);
 
     vsg_vina_target *t = NULL;

@@ -1499,8 +1499,8 @@ void vsg_csv_field(FILE *f, const char *s);
  * their distance, Vina's linearattraction, so docked rings close; no score term), and the pairs
  * across the closure bond (1-2, 1-3, 1-4 of the closed ring) are dropped. A Gk must be bonded to
  * one atom, a CGk, and each CGk to a Gk (VSG_E_DATA otherwise).
- * Not modelled: flexible receptor residues and hydrated-docking waters (W): such an atom is
- * untyped. */
+ * Not modelled here: hydrated-docking waters (W): such an atom is untyped. Flexible receptor
+ * residues: vsg_flex (below, "Flexible receptor side chains"). */
 #define VSG_VINA_MAX_ATOMS 4096 /* ligand atoms a model takes (Vina's pair matrices are n²) */
 #define VSG_VINA_WEIGHT_ROT 0.05846
 #define VSG_LIG_TORSIONS "torsions"     /* a malformed PDBQT torsion tree (BRANCH, TORSDOF) */
@@ -1733,6 +1733,114 @@ vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *lig
  * screens give the row status outside (no_pose for a repulsive pose inside the box), Python's
  * dock raises. */
 vsg_status vsg_dock_pose_check(const vsg_vina_target *t, const vsg_dock_result *r, int k, char *msg, size_t len);
+
+/* ---- Flexible receptor side chains (CPU; issue 28 item 2) -------------------------------- */
+/* Side chains that move with the ligand, as AutoDock Vina 1.2 docks them (`vina --receptor
+ * rigid.pdbqt --flex flex.pdbqt`; src/lib/model.cpp, parse_pdbqt.cpp, cache.cpp, vina.cpp):
+ * the flex file holds one BEGIN_RES ... END_RES block a residue (prepare_flexreceptor's output),
+ * each a torsion tree: a ROOT (the CA, which stays where it is) and BRANCHes (CA–CB outwards).
+ * A residue has torsions only, no position or orientation. The model (ligands/dock/dock_flex.c):
+ *   atoms: a residue's ROOT atoms and the first atom of each branch off the ROOT (the CB, on the
+ *     CA–CB axis) are fixed (Vina's "inflex": never scored against the receptor or the ligand);
+ *     every other atom is movable;
+ *   flex–rigid: each movable heavy atom on the maps, which must be made from the RIGID receptor
+ *     only (`vsgrid maps rigid.pdbqt ...`: with the side chains in the maps they would score
+ *     against themselves), with Vina's out-of-box penalty (flex atoms must lie in the box);
+ *   flex–ligand: every movable heavy flex atom with every ligand heavy atom (Vina's inter_pairs;
+ *     no bond exclusion: different molecules);
+ *   flex–flex: pairs free to move relative to each other and more than 3 bonds apart, within a
+ *     residue and between residues (Vina's other_pairs); the fixed atoms of all residues are fixed
+ *     relative to each other, as in Vina;
+ *   search energy: ligand inter + ligand intra + all three, curled as the ligand's terms;
+ *   the pose's score, as Vina 1.2 reports it: inter = ligand–rigid + ligand–flex, intra =
+ *     ligand intra + flex–rigid + flex–flex, total = (inter + intra − unbound) / (1 + w·N_rot)
+ *     with N_rot the ligand's only (conf_independent.cpp counts ligand atoms: flex torsions add
+ *     no penalty), unbound = intra of the pose (--score_only) or of the best pose (docking): so a
+ *     pose's affinity is (ligand–rigid + ligand–flex) / (1 + w·N_rot), flex–rigid and flex–flex
+ *     cancel, as in `vina --score_only --flex`.
+ * XS types by Vina's rules over the flex file's bonds, except a ROOT CA, which is C_P (Vina bonds
+ * it to the backbone N of the rigid part). Differences from Vina: another ROOT atom's type sees
+ * only the flex file's bonds (a ROOT atom meets only flex atoms of other residues and its own
+ * beyond 3 bonds); poses are made
+ * distinct by the ligand's heavy atoms only (Vina counts the flex atoms too). The GPU search does
+ * not take flex residues (`vsgrid dock` runs them on the CPU). */
+typedef struct vsg_flex vsg_flex; /* opaque: the flex residues' atoms, torsions, pairs and file lines */
+
+typedef struct {
+    int residues;      /* BEGIN_RES blocks */
+    int natoms;        /* atom lines */
+    int movable_heavy; /* movable heavy atoms (above): scored on the maps and with the ligand */
+    int torsions;      /* rotatable bonds searched */
+    int npairs;        /* flex–flex pairs */
+} vsg_flex_info;
+
+/* One docked pose's flex residues (vsg_dock_flex_cpu). */
+typedef struct {
+    double *xyz;          /* 3·natoms, the file's atom order, rounded to 0.001 Å as written */
+    double ligand_flex;   /* ligand–flex pair energy: part of the pose's score.inter */
+    double flex_rigid;    /* flex atoms on the rigid receptor (maps, or atoms): part of score.intra */
+    double flex_intra;    /* flex–flex pairs: part of score.intra */
+    int outside;          /* movable flex heavy atoms outside the box (Vina's penalty) */
+} vsg_flex_pose;
+
+/* Reads a flex-residue PDBQT (vina --flex). Lines outside residues: REMARK, WARNING or blank;
+ * in a residue ROOT/ENDROOT, BRANCH a b/ENDBRANCH a b (serial numbers of this residue's atoms:
+ * a read before, b in the branch), ATOM/HETATM, REMARK, END_RES. Returns VSG_OK; VSG_E_ARG (NULL);
+ * VSG_E_IO (cannot open or read); VSG_E_FORMAT (anything else: a missing END_RES or ENDROOT, an
+ * unbalanced BRANCH, a BRANCH atom not in its residue, MODEL, a malformed atom line, no residue),
+ * the message "path:line: ..."; VSG_E_DATA (an atom type Vina does not type, named with its line);
+ * VSG_E_NOMEM. */
+vsg_status vsg_flex_read(const char *path, vsg_flex **out);
+void vsg_flex_free(vsg_flex *f);
+void vsg_flex_get_info(const vsg_flex *f, vsg_flex_info *info); /* zeros for NULL */
+/* Refuses a rigid receptor that still holds the flex atoms (a full receptor given as --receptor
+ * or mapped: the side chains would score against themselves): any movable flex atom within 0.5 Å
+ * of a receptor atom is VSG_E_DATA naming the flex file's line and the receptor's atom. VSG_OK;
+ * VSG_E_ARG (NULL). */
+vsg_status vsg_flex_check_rigid(const vsg_flex *f, const vsg_molecule *rigid);
+/* Cuts a full receptor PDBQT into its rigid part (rigid_out) and a flex-residue PDBQT (flex_out)
+ * as prepare_flexreceptor does: each residue of `residues` ("A:ARG:57,B:THR:315": chain, name,
+ * number) leaves the receptor with its CA and side chain (its N, H, C and O stay), and becomes a
+ * BEGIN_RES block, ROOT = CA, BRANCHes along the side chain's rotatable bonds from CA–CB outwards:
+ * the chi angles of ARG ASN ASP CYS GLN GLU HIS ILE LEU LYS MET PHE SER THR TRP TYR VAL, with
+ * the hydroxyls of SER THR TYR and the amine of LYS (their polar hydrogens); a branch that would
+ * hold only its axis atom joins its parent. Maps for docking with them must be made from
+ * rigid_out. Returns VSG_OK; VSG_E_ARG (NULL, a malformed residue list); VSG_E_IO; VSG_E_DATA (a
+ * residue not in the file, or of another name, "FILE:LINE: residue A 57 is LYS, not ARG"; one
+ * without a known rotatable side chain, ALA GLY PRO; no CA); VSG_E_NOMEM. */
+vsg_status vsg_flex_split(const char *receptor, const char *residues, const char *rigid_out, const char *flex_out);
+/* Refuses maps made from a receptor that still held the flex side chains: a movable flex heavy atom
+ * (in the box, at its input place) on a map value over 8 kcal/mol (its own copy's repulsion) is
+ * VSG_E_DATA naming the flex file's line. VSG_OK (also for a receptor target); VSG_E_ARG (NULL). */
+vsg_status vsg_flex_check_maps(const vsg_vina_target *t, const vsg_flex *f);
+/* Writes the flex residues at xyz (3·natoms, the file's order; NULL: as read) as the file's own
+ * lines with the coordinates replaced (BEGIN_RES ... END_RES), as vina writes them after the
+ * ligand in each MODEL. Returns 1, or 0 on a write error. */
+int vsg_flex_write_pdbqt(FILE *out, const vsg_flex *f, const double *xyz);
+
+/* Scores a ligand model at its coordinates with the flex residues at flex_xyz (file order; NULL:
+ * as read), as `vina --score_only --flex` scores them (above): score gets the totals, terms (may be
+ * NULL) the flex parts (terms->xyz is left NULL). Returns VSG_OK; VSG_E_ARG (NULL); VSG_E_DATA (a
+ * map set without the map of a ligand or flex atom's type). */
+vsg_status vsg_flex_score_pose(const vsg_vina_target *t, const vsg_vina_ligand *l, const vsg_flex *f,
+                               const double *flex_xyz, vsg_vina_score *score, vsg_flex_pose *terms);
+
+/* vsg_dock_cpu with the flex residues f searched with the ligand: their torsions join the
+ * ligand's (random at a random start, 0 from the input; one of them a mutation's choice as
+ * Vina's), steps and BFGS iterations count their movable atoms and torsions as Vina's do, and
+ * each pose's score is Vina's with flex (above). *poses gets out->npose entries (the residues at
+ * each pose and their terms), freed with vsg_flex_poses_free. Returns as vsg_dock_cpu, plus
+ * VSG_E_ARG (f NULL) and VSG_E_DATA (a flex atom whose XS type has no map). */
+vsg_status vsg_dock_flex_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_flex *f,
+                             const vsg_dock_params *p, vsg_dock_result *out, vsg_flex_pose **poses);
+void vsg_flex_poses_free(vsg_flex_pose *poses, int n);
+/* The search's energy (inter + intra with the flex terms in, positive parts curled at Vina's
+ * authentic 1000, as final poses are refined) of lig's model at lig_xyz (3 per
+ * model atom; NULL: as read) with the flex residues at flex_xyz (file order; NULL: as read), and
+ * its gradient (grad: 3 per model atom, then 3 per flex atom in file order; may be NULL): for
+ * tests. NaN when it cannot be computed. */
+double vsg_dock_flex_energy(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_flex *f, const double *lig_xyz,
+                            const double *flex_xyz, double *grad);
 
 /* ---- Flexible docking with the AutoDock4 function (CPU) ----------------------------------- */
 /* Docks a PDBQT ligand on an AutoGrid map set (`vsgrid maps REC.pdbqt --scoring ad4`, autogrid4)

@@ -18,8 +18,14 @@
 
 vsg_status dock_energy_init(dock_energy *e, const vsg_vina_target *t, const vsg_vina_ligand *l, const dock_tree *tree)
 {
+    return dock_energy_init_flex(e, t, l, tree, NULL);
+}
+
+vsg_status dock_energy_init_flex(dock_energy *e, const vsg_vina_target *t, const vsg_vina_ligand *l, const dock_tree *tree,
+                                 const dock_flex_energy *fe)
+{
     memset(e, 0, sizeof *e);
-    e->t = t, e->l = l, e->tree = tree;
+    e->t = t, e->l = l, e->tree = tree, e->flex = fe;
     if (!t->is_maps) return vsg_fail(VSG_E_ARG, "dock: the target must be a Vina map set (vsg_vina_target_maps)");
     for (int i = 0; i < l->natoms; i++) {
         const int x = l->xs[i];
@@ -33,6 +39,24 @@ vsg_status dock_energy_init(dock_energy *e, const vsg_vina_target *t, const vsg_
     for (int k = 0; k < l->npairs; k++) {
         const int a = l->xs[l->pair[k][0]], b = l->xs[l->pair[k][1]];
         if (e->slot[a][b] < 0) e->slot[a][b] = e->slot[b][a] = nslot++;
+    }
+    if (fe) { /* flex residues: their atoms' maps, and the type pairs of their pairs */
+        const vsg_vina_ligand *F = fe->f->L;
+        for (int m = 0; m < fe->f->nmov; m++) {
+            const int j = fe->f->mov[m], x = F->xs[j];
+            if (!t->map[x])
+                return vsg_fail(VSG_E_DATA, "%s:%d: flex atom %d is %s, and the map set has no %s map (make the maps "
+                                "for the flex residues' types too)", fe->f->path, F->line[j], j + 1, vsg_xs_type_name(x),
+                                vsg_xs_type_name(x));
+        }
+        for (int k = 0; k < F->npairs; k++) {
+            const int a = F->xs[F->pair[k][0]], b = F->xs[F->pair[k][1]];
+            if (e->slot[a][b] < 0) e->slot[a][b] = e->slot[b][a] = nslot++;
+        }
+        for (int k = 0; k < fe->nlf; k++) {
+            const int a = l->xs[fe->lf[k][0]], b = F->xs[fe->lf[k][1]];
+            if (e->slot[a][b] < 0) e->slot[a][b] = e->slot[b][a] = nslot++;
+        }
     }
     const size_t per = VINA_TABLE_BINS + 1;
     e->pair_table = malloc(sizeof(double) * per * (size_t)(nslot > 0 ? nslot : 1));
@@ -109,12 +133,63 @@ static double map_atom(const vsg_vina_target *t, const double *m, const double p
     return e + penalty;
 }
 
+/* One pair (atoms i, j of xyz, XS types a, b) from its linear-in-r² samples, curled at cap; g
+ * (may be NULL) gets its gradient. */
+static double pair_eval(const dock_energy *e, const double *xyz, int i, int j, int a, int b, double cap, double *g)
+{
+    const size_t per = VINA_TABLE_BINS + 1;
+    const double *pa = &xyz[3 * i], *pb = &xyz[3 * j];
+    const double dx = pa[0] - pb[0], dy = pa[1] - pb[1], dz = pa[2] - pb[2], r2 = dx * dx + dy * dy + dz * dz;
+    if (!(r2 < VINA_CUTOFF_SQR)) return 0;
+    const double *tab = &e->pair_table[(size_t)e->slot[a][b] * per];
+    const double xk = r2 * VINA_TABLE_FACTOR;
+    int k0 = (int)xk;
+    if (k0 > VINA_TABLE_BINS - 1) k0 = VINA_TABLE_BINS - 1;
+    const double fr = xk - k0, d = tab[k0 + 1] - tab[k0];
+    double slope;
+    const double en = curl(tab[k0] + fr * d, cap, &slope);
+    if (g) {
+        const double dr2 = slope * d * VINA_TABLE_FACTOR * 2;
+        g[3 * i] += dr2 * dx, g[3 * i + 1] += dr2 * dy, g[3 * i + 2] += dr2 * dz;
+        g[3 * j] -= dr2 * dx, g[3 * j + 1] -= dr2 * dy, g[3 * j + 2] -= dr2 * dz;
+    }
+    return en;
+}
+
+/* Flexible side chains (dock_flex.c; model.cpp's eval_deriv): ligand–flex pairs into inter (Vina's
+ * inter_pairs), each movable flex heavy atom on the maps (or the receptor's atoms in the final
+ * refinement) and the flex pairs into intra (the grid's flex part and other_pairs). */
+void dock_flex_eval(const dock_energy *e, const double *xyz, double cap, double *g, double *inter, double *intra)
+{
+    const dock_flex_energy *fe = e->flex;
+    const vsg_vina_ligand *F = fe->f->L, *l = e->l;
+    const int off = fe->nlig;
+    const vsg_vina_target *t = e->t;
+    double ei = 0, ea = 0;
+    for (int k = 0; k < fe->nlf; k++) {
+        const int i = fe->lf[k][0], j = fe->lf[k][1];
+        ei += pair_eval(e, xyz, i, off + j, l->xs[i], F->xs[j], cap, g);
+    }
+    for (int m = 0; m < fe->f->nmov; m++) {
+        const int j = fe->f->mov[m], x = F->xs[j];
+        const double *p = &xyz[3 * (off + j)];
+        double *gj = g ? &g[3 * (off + j)] : NULL, gg[3];
+        ea += e->on_atoms ? dock_atoms_inter(t, x, p, cap, e->slope, gj ? gg : NULL) : map_atom(t, t->map[x], p, cap, gj ? gg : NULL);
+        if (gj) gj[0] += gg[0], gj[1] += gg[1], gj[2] += gg[2];
+    }
+    for (int k = 0; k < F->npairs; k++) {
+        const int i = F->pair[k][0], j = F->pair[k][1];
+        ea += pair_eval(e, xyz, off + i, off + j, F->xs[i], F->xs[j], cap, g);
+    }
+    *inter += ei, *intra += ea;
+}
+
 double dock_energy_eval(const dock_energy *e, const double *xyz, double cap, double *g, double *inter, double *intra)
 {
     if (e->ad4) return dock_ad4_eval(e->ad4, xyz, cap, g, inter, intra);
     const vsg_vina_target *t = e->t;
     const vsg_vina_ligand *l = e->l;
-    if (g) memset(g, 0, sizeof *g * 3 * (size_t)l->natoms);
+    if (g) memset(g, 0, sizeof *g * 3 * (size_t)e->tree->natoms); /* ligand atoms, then any flex residues' */
     double ei = 0, ea = 0;
     for (int h = 0; h < e->tree->nheavy; h++) {
         const int i = e->tree->heavy[h];
@@ -153,6 +228,7 @@ double dock_energy_eval(const dock_energy *e, const double *xyz, double cap, dou
             g[3 * j] -= f * dx, g[3 * j + 1] -= f * dy, g[3 * j + 2] -= f * dz;
         }
     }
+    if (e->flex) dock_flex_eval(e, xyz, cap, g, &ei, &ea);
     if (inter) *inter = ei;
     if (intra) *intra = ea;
     return ei + ea;

@@ -60,6 +60,19 @@ static void score_order(vsg_dock_result *r)
     }
 }
 
+/* score_order with each pose's flex residues moved with it (the same stable order). */
+static void score_order_flex(vsg_dock_result *r, vsg_flex_pose *fp)
+{
+    for (int i = 1; i < r->npose; i++) {
+        vsg_dock_pose p = r->pose[i];
+        vsg_flex_pose f = fp[i];
+        int j = i;
+        for (; j > 0 && pose_cmp(&r->pose[j - 1], &p) > 0; j--) r->pose[j] = r->pose[j - 1], fp[j] = fp[j - 1];
+        r->pose[j] = p, fp[j] = f;
+    }
+    score_order(r); /* in order now: only the scores relative to the best pose's intra */
+}
+
 vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, int total, const vsg_dock_params *P,
                        vsg_dock_result *out)
 {
@@ -84,6 +97,8 @@ vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, 
         return st;
     }
     vsg_vina_ligand shadow = *d->L; /* the model with the pose's coordinates, for the score */
+    double *cx = malloc(sizeof(double) * 3 * (size_t)tree->natoms); /* ligand, then any flex residues */
+    if (!cx) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
     for (int i = 0; i < np && st == VSG_OK; i++) {
         vsg_dock_pose *ps = &out->pose[i];
         ps->xyz = malloc(sizeof(double) * 3 * (size_t)n);
@@ -91,17 +106,20 @@ vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, 
         out->npose = i + 1;
         dock_conf c = {{pick[i]->pos[0], pick[i]->pos[1], pick[i]->pos[2]},
                        {pick[i]->q[0], pick[i]->q[1], pick[i]->q[2], pick[i]->q[3]}, pick[i]->tor};
-        dock_conf_apply(tree, &c, ps->xyz);
-        for (int k = 0; k < 3 * n; k++) { /* as written; an atom inside the box stays inside */
-            const double x = ps->xyz[k], lo = t->begin[k % 3], hi = t->end[k % 3];
+        dock_conf_apply(tree, &c, cx);
+        for (int k = 0; k < 3 * tree->natoms; k++) { /* as written; an atom inside the box stays inside */
+            const double x = cx[k], lo = t->begin[k % 3], hi = t->end[k % 3];
             double r = round(x * 1000) / 1000;
             if (x <= hi && r > hi) r = floor(x * 1000) / 1000;
             if (x >= lo && r < lo) r = ceil(x * 1000) / 1000;
-            ps->xyz[k] = r;
+            cx[k] = r;
         }
-        ps->energy = t->rxyz ? pick[i]->e : dock_energy_eval(&d->en, ps->xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
+        memcpy(ps->xyz, cx, sizeof(double) * 3 * (size_t)n);
+        ps->energy = t->rxyz ? pick[i]->e : dock_energy_eval(&d->en, cx, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
         shadow.xyz = ps->xyz;
         st = vsg_vina_score_pose(t, &shadow, &ps->score);
+        if (d->flex && d->flex_out) /* the flex residues' terms (dock_flex.c) and coordinates */
+            dock_flex_finish_pose(t, d->flex, &shadow, cx + 3 * (size_t)n, &ps->score, &d->flex_out[i], &st);
         double s = 0;
         for (int h = 0; h < tree->nheavy; h++)
             for (int k = 0; k < 3; k++) {
@@ -110,19 +128,22 @@ vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, 
             }
         ps->rmsd_input = tree->nheavy ? sqrt(s / tree->nheavy) : 0;
     }
+    free(cx);
     free(pick);
     if (st != VSG_OK) return st;
-    score_order(out);
+    if (d->flex && d->flex_out) score_order_flex(out, d->flex_out);
+    else score_order(out);
     out->natoms = n;
-    out->rotors = tree->nrot;
+    const int nrl = tree->nrot - (d->flex ? d->flex->tor.nrotors : 0); /* the ligand's rotors (flex ones follow) */
+    out->rotors = nrl;
     out->root = d->root;
     out->record_atom = d->record_atom;
     d->record_atom = NULL;
     out->body = malloc(sizeof(int) * (size_t)n);
-    out->rotor = malloc(sizeof *out->rotor * (size_t)(tree->nrot + 1));
+    out->rotor = malloc(sizeof *out->rotor * (size_t)(nrl + 1));
     if (!out->body || !out->rotor) return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
     memcpy(out->body, d->tor.body, sizeof(int) * (size_t)n);
-    if (tree->nrot) memcpy(out->rotor, tree->axis, sizeof *out->rotor * (size_t)tree->nrot);
+    if (nrl) memcpy(out->rotor, tree->axis, sizeof *out->rotor * (size_t)nrl);
     out->steps = d->steps;
     out->local_steps = d->local_steps;
     return VSG_OK;

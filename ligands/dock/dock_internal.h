@@ -29,6 +29,11 @@ typedef struct {
     int nheavy;
     int *heavy;             /* heavy atoms (XS-typed), for RMSD and the inter term */
     double gyration;        /* heavy atoms' radius of gyration about origin0 (Vina's mutation scale) */
+    /* flexible side chains (dock_flex.c): atoms [nlig, natoms) are the flex residues', after the
+     * ligand's; the rigid move (position, orientation) takes only the first nlig, the flex rotors
+     * (listed after the ligand's) turn theirs, as Vina's residues have torsions and no rigid DOF */
+    int nlig;               /* atoms the rigid move takes (= natoms without flex residues) */
+    double *xyz_own;        /* the combined input coordinates when the tree owns them (xyz0) */
 } dock_tree;
 
 /* Builds the tree from the torsions of the record the model was made from (bodies, rotors). */
@@ -55,6 +60,37 @@ void dock_quat_rotate(const double q[4], const double v[3], double out[3]);
  * (d/dposition = Σ g; d/drotation = Σ (x − pos) × g; d/dtorsion k = axis_k · Σ_subtree (x − x_b) × g). */
 void dock_tree_gradient(const dock_tree *t, const dock_conf *c, const double *xyz, const double *g, double *out);
 
+/* Flexible receptor side chains as Vina 1.2 models them (dock_flex.c; public: vsg_flex). Atoms are
+ * the flex model's (root atoms of every residue first, then each residue's branches); f->L is the
+ * Vina model of that atom set read as one torsion tree whose ROOT holds every residue's root, so
+ * its pairs are Vina's other_pairs (flex_i–flex_i beyond 3 bonds, flex_i–flex_j) and its rotors
+ * the residues' torsions. movable: Vina's movable atoms (not in a residue's ROOT: "inflex"). */
+struct vsg_flex {
+    char *path;
+    vsg_vina_ligand *L;      /* atoms, XS types, pairs */
+    vsg_torsions tor;        /* bodies, rotors */
+    int root;                /* the body of the residues' roots (fixed) */
+    int nres;
+    char *movable;           /* natoms */
+    int nmov;                /* movable heavy atoms, listed in mov */
+    int *mov;
+    int nmov_all;            /* movable atoms, hydrogens too (Vina's num_movable_atoms share) */
+    int *file_atom;          /* natoms: the model index of the file's k-th atom line */
+    /* the file as read, for writing poses: each line, and the model atom of ATOM/HETATM lines */
+    int nlines;
+    char **lines;
+    int *line_atom;          /* nlines: model atom or −1 */
+};
+
+/* The flex part of a docking energy: the pairs it adds to the ligand's (indices into the
+ * combined coordinates: ligand atoms first, then the flex model's at offset nlig). */
+typedef struct {
+    const struct vsg_flex *f;
+    int nlig;
+    int nlf;                 /* ligand heavy × flex movable heavy pairs (Vina's inter_pairs) */
+    int (*lf)[2];
+} dock_flex_energy;
+
 /* The search's energy: inter (maps, trilinear, each atom curled at cap v) + intra (pairs, the
  * pair energy linear in r² between Vina's r² samples, curled at v). Smooth pair tables for the
  * type pairs the ligand has are built once. */
@@ -68,11 +104,17 @@ typedef struct {
                                 the final refinement, when the map set carries its receptor */
     double slope;            /* on_atoms: kcal/mol per Å outside the maps' box */
     int slot[VSG_XS_COUNT][VSG_XS_COUNT];
+    const dock_flex_energy *flex; /* not NULL: flexible side chains (dock_flex.c): inter += ligand–flex
+                                     pairs; intra += flex atoms on the maps (or atoms) + flex pairs */
 } dock_energy;
 
 vsg_status dock_energy_init(dock_energy *e, const vsg_vina_target *t, const vsg_vina_ligand *l, const dock_tree *tree);
+/* The same with flex residues' terms (fe not NULL; fe and tree outlive e). */
+vsg_status dock_energy_init_flex(dock_energy *e, const vsg_vina_target *t, const vsg_vina_ligand *l, const dock_tree *tree,
+                                 const dock_flex_energy *fe);
 void dock_energy_release(dock_energy *e);
-/* Energy at xyz; when g is not NULL it receives dE/dx (3 per atom). inter and intra (may be NULL) get the parts. */
+/* Energy at xyz; when g is not NULL it receives dE/dx (3 per atom). inter and intra (may be NULL) get the parts.
+ * With flex residues xyz and g hold tree->natoms atoms (ligand then flex). */
 double dock_energy_eval(const dock_energy *e, const double *xyz, double cap, double *g, double *inter, double *intra);
 
 /* One atom's inter energy on the receptor's atoms of a map set that has them (t->samples), the
@@ -120,9 +162,33 @@ typedef struct {
     int root;
     int *record_atom;       /* natoms: each model atom's index in the record */
     int steps, local_steps, chain_keep;
+    const struct vsg_flex *flex;   /* flexible side chains, or NULL */
+    dock_flex_energy fe;
+    vsg_flex_pose *flex_out; /* dock_finish fills it (P->poses entries) when set */
 } dock_prep;
 
 vsg_status dock_prepare(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *P, dock_prep *d);
+/* The same with flexible side chains (flex NULL: dock_prepare): the tree and energy take the flex
+ * residues' atoms and torsions, steps count their movable atoms and torsions as Vina does. */
+vsg_status dock_prepare_flex(const vsg_vina_target *t, const vsg_ligand *lig, const struct vsg_flex *flex,
+                             const vsg_dock_params *P, dock_prep *d);
+
+/* dock_flex.c: the tree of ligand + flex residues (lig's tree widened: tree takes ownership of
+ * nothing of f), the flex energy's pair list, and the flex terms of a pose as `vina --score_only`
+ * forms them (ligand–flex pairs, flex on the rigid receptor, flex pairs; each curled at 1000). */
+vsg_status dock_flex_tree(const struct vsg_flex *f, dock_tree *t);
+vsg_status dock_flex_energy_init(const struct vsg_flex *f, const vsg_vina_ligand *lig, const dock_tree *t,
+                                 dock_flex_energy *fe);
+void dock_flex_energy_release(dock_flex_energy *fe);
+/* Adds the flex terms at xyz (combined) to *inter and *intra (see dock_energy); g may be NULL. */
+void dock_flex_eval(const dock_energy *e, const double *xyz, double cap, double *g, double *inter, double *intra);
+/* dock_finish's flex part of pose scoring: fp's terms at flex_model_xyz (model order) with the
+ * ligand at shadow->xyz added into score; fp->xyz gets the coordinates in file order. */
+void dock_flex_finish_pose(const vsg_vina_target *t, const struct vsg_flex *f, const vsg_vina_ligand *shadow,
+                           const double *flex_model_xyz, vsg_vina_score *score, vsg_flex_pose *fp, vsg_status *st);
+/* The terms `vina --score_only` adds for flex residues at flex_xyz with the ligand at lig_xyz. */
+vsg_status dock_flex_score(const vsg_vina_target *t, const struct vsg_flex *f, const vsg_vina_ligand *lig,
+                           const double *lig_xyz, const double *flex_xyz, vsg_flex_pose *out);
 void dock_prep_release(dock_prep *d);
 
 /* One minimum a chain kept: its conformation, energy and heavy-atom coordinates (for RMSD). */

@@ -119,6 +119,7 @@ void dock_prep_release(dock_prep *d)
 {
     if (!d) return;
     dock_energy_release(&d->en);
+    dock_flex_energy_release(&d->fe);
     dock_tree_release(&d->tree);
     vsg_torsions_release(&d->tor);
     vsg_ligand_release(&d->work);
@@ -129,6 +130,12 @@ void dock_prep_release(dock_prep *d)
 }
 
 vsg_status dock_prepare(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *P, dock_prep *d)
+{
+    return dock_prepare_flex(t, lig, NULL, P, d);
+}
+
+vsg_status dock_prepare_flex(const vsg_vina_target *t, const vsg_ligand *lig, const struct vsg_flex *flex,
+                             const vsg_dock_params *P, dock_prep *d)
 {
     memset(d, 0, sizeof *d);
     vsg_ligand_init(&d->work);
@@ -146,9 +153,17 @@ vsg_status dock_prepare(const vsg_vina_target *t, const vsg_ligand *lig, const v
     if ((st = dock_tree_build(d->L, d->tor.body, d->tor.nbodies, d->tor.nrotors, (const int(*)[2])d->tor.rotor, d->root,
                               &d->tree)) != VSG_OK)
         goto fail;
-    if ((st = dock_energy_init(&d->en, t, d->L, &d->tree)) != VSG_OK) goto fail;
-    d->steps = P->steps ? P->steps : 70 * 3 * (50 + n + 10 * (6 + d->tree.nrot)) / 2;
-    d->local_steps = P->local_steps ? P->local_steps : (25 + n) / 3;
+    int movable = n; /* Vina's num_movable_atoms: the ligand's, and the flex residues' outside their ROOTs */
+    if (flex) {
+        d->flex = flex;
+        if ((st = dock_flex_tree(flex, &d->tree)) != VSG_OK) goto fail;
+        if ((st = dock_flex_energy_init(flex, d->L, &d->tree, &d->fe)) != VSG_OK) goto fail;
+        movable += flex->nmov_all;
+    }
+    if ((st = dock_energy_init_flex(&d->en, t, d->L, &d->tree, flex ? &d->fe : NULL)) != VSG_OK) goto fail;
+    /* Vina's heuristic: movable atoms + 10 × degrees of freedom (6 + every torsion, flex ones too) */
+    d->steps = P->steps ? P->steps : 70 * 3 * (50 + movable + 10 * (6 + d->tree.nrot)) / 2;
+    d->local_steps = P->local_steps ? P->local_steps : (25 + movable) / 3;
     d->chain_keep = P->chain_keep;
     return VSG_OK;
 fail:

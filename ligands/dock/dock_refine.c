@@ -12,11 +12,16 @@
 #include "ligands/dock/dock_internal.h"
 #include "ligands/dock/dock_method.h"
 
-static int inside_box(const vsg_vina_target *t, const dock_tree *tree, const double *xyz)
+static int inside_box(const vsg_vina_target *t, const dock_tree *tree, const double *xyz, const struct vsg_flex *f)
 {
     for (int h = 0; h < tree->nheavy; h++)
         for (int d = 0; d < 3; d++) {
             const double x = xyz[3 * tree->heavy[h] + d];
+            if (x < t->begin[d] || x > t->end[d]) return 0;
+        }
+    for (int m = 0; f && m < f->nmov; m++) /* flex residues' movable heavy atoms too, as Vina's within() */
+        for (int d = 0; d < 3; d++) {
+            const double x = xyz[3 * (tree->nlig + f->mov[m]) + d];
             if (x < t->begin[d] || x > t->end[d]) return 0;
         }
     return 1;
@@ -30,7 +35,7 @@ vsg_status dock_refine_on_atoms(const vsg_vina_target *t, dock_prep *d, dock_kep
     dock_work w;
     vsg_status st = dock_work_init(&w, tree, &atoms);
     if (st != VSG_OK) return st;
-    const int max_steps = (25 + d->L->natoms) / 3;
+    const int max_steps = (25 + d->L->natoms + (d->flex ? d->flex->nmov_all : 0)) / 3; /* Vina: movable atoms */
     double *start_tor = malloc(sizeof(double) * (size_t)(tree->nrot + 1)); /* a pose's torsions before refining */
     if (!start_tor) {
         dock_work_release(&w);
@@ -49,7 +54,7 @@ vsg_status dock_refine_on_atoms(const vsg_vina_target *t, dock_prep *d, dock_kep
             atoms.slope = 100 * pow(10.0, 2.0 * p);
             dock_bfgs(&w, &c, max_steps, DOCK_AUTHENTIC_CAP);
             dock_conf_apply(tree, &c, w.xyz);
-            inside = inside_box(t, tree, w.xyz);
+            inside = inside_box(t, tree, w.xyz, d->flex);
         }
         atoms.slope = VINA_SLOPE;
         double e = dock_energy_eval(&atoms, w.xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);

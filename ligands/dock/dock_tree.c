@@ -16,6 +16,7 @@ void dock_tree_release(dock_tree *t)
     free(t->sub_start);
     free(t->sub);
     free(t->heavy);
+    free(t->xyz_own);
     memset(t, 0, sizeof *t);
 }
 
@@ -25,6 +26,7 @@ vsg_status dock_tree_build(const vsg_vina_ligand *l, const int *body, int nbodie
     memset(t, 0, sizeof *t);
     const int n = l->natoms;
     t->natoms = n;
+    t->nlig = n;
     t->xyz0 = l->xyz;
     int *parent_rotor = malloc(sizeof(int) * (size_t)(nbodies > 0 ? nbodies : 1));
     int *order = malloc(sizeof(int) * (size_t)(nbodies > 0 ? nbodies : 1));
@@ -155,7 +157,7 @@ void dock_conf_apply(const dock_tree *t, const dock_conf *c, double *xyz)
     }
     double m[9];
     quat_matrix(c->q, m);
-    for (int i = 0; i < t->natoms; i++) {
+    for (int i = 0; i < t->nlig; i++) { /* the ligand's atoms: flex residues have no rigid move */
         double *x = &xyz[3 * i];
         const double v[3] = {x[0] - t->origin0[0], x[1] - t->origin0[1], x[2] - t->origin0[2]};
         for (int r = 0; r < 3; r++) x[r] = c->pos[r] + m[3 * r] * v[0] + m[3 * r + 1] * v[1] + m[3 * r + 2] * v[2];
@@ -194,7 +196,7 @@ static void cross_add(const double a[3], const double b[3], double out[3])
 
 void dock_tree_gradient(const dock_tree *t, const dock_conf *c, const double *xyz, const double *g, double *out)
 {
-    const int n = t->natoms;
+    const int n = t->nlig; /* position and orientation move the ligand's atoms only */
     for (int k = 0; k < 6 + t->nrot; k++) out[k] = 0;
     for (int i = 0; i < n; i++) {
         const double *gi = &g[3 * i];

@@ -53,6 +53,10 @@ static inline double vina_num_tors_div(double num_tors)
 /* The sum of the score table's pair energies of a ligand atom of XS type xs at q with every typed
  * receptor atom within 8 Å (t has receptor atoms): what a Vina map holds at a node, uncurled. */
 double vina_atoms_sum(const struct vsg_vina_target *t, int xs, const double q[3]);
+/* One atom of XS type xs at p scored as vsg_vina_score_pose scores a ligand atom (on the maps, or
+ * on the receptor's atoms in the maps' box), curled, with Vina's out-of-box penalty (*outside
+ * counts it): flex residues' atoms (ligands/dock/dock_flex.c). The map of xs must exist. */
+double vina_score_atom(const struct vsg_vina_target *t, int xs, const double p[3], int *outside);
 
 struct vsg_vina_target {
     vina_tables tables;

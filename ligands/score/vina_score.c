@@ -84,6 +84,18 @@ static double atoms_eval(const vsg_vina_target *t, const vsg_vina_box *box, int 
     return vina_curl(vina_atoms_sum(t, xs, q)) + penalty;
 }
 
+double vina_score_atom(const vsg_vina_target *t, int xs, const double p[3], int *outside)
+{
+    vsg_vina_box box;
+    if (t->is_maps && !t->rxyz) return map_eval(t, t->map[xs], p, outside);
+    if (t->is_maps) vsg_vina_target_is_maps(t, &box);
+    else { /* a receptor target: no box (as the pose's autobox, which holds the atom) */
+        *outside += 0;
+        return vina_curl(vina_atoms_sum(t, xs, p));
+    }
+    return atoms_eval(t, &box, xs, p, outside);
+}
+
 vsg_status vsg_vina_score_pose(const vsg_vina_target *t, const vsg_vina_ligand *l, vsg_vina_score *out)
 {
     if (!t || !l || !out) return vsg_fail(VSG_E_ARG, "vsg_vina_score_pose: NULL argument");
