@@ -8,6 +8,7 @@
 #                 whole-command time, statuses, ROC AUC, mean best score
 #   PART=set42    scripts/bench_redock_set42.sh's vsgrid part on the GPU (presets in PRESETS),
 #                 with --receptor, outputs under $OUT/set42
+# CMAKE_ARGS: extra words for the build's cmake.
 # Usage: PART="build inha" bash scripts/gpu_issue28.sh
 set -u
 B=${B:-/tmp/vsg28}
@@ -30,7 +31,8 @@ for part in ${PART:-build inha}; do
     fi
     nvidia-smi --query-gpu=name --format=csv,noheader
     rm -rf "$B" # an archive's files carry the commit's time: older objects would look up to date
-    cmake -S "$src" -B "$B" -DCMAKE_BUILD_TYPE=Release > "$OUT/build.log" 2>&1 &&
+    # shellcheck disable=SC2086 # CMAKE_ARGS: words (e.g. Open Babel carried in: scripts/gpu_smiles.sh)
+    cmake -S "$src" -B "$B" -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} > "$OUT/build.log" 2>&1 &&
       cmake --build "$B" -j "$(nproc)" >> "$OUT/build.log" 2>&1 || { echo "build failed"; tail -30 "$OUT/build.log"; exit 1; }
     (cd "$B" && ctest -R "${TESTS:-test_gpu_dock|test_dock}" -j1 --output-on-failure 2>&1 | tail -15)
     ;;

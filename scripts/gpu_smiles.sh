@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# gpu_smiles.sh — issue 29's GPU measurements in one call, from the repository root of a GPU
+# machine, after `PART=build CMAKE_ARGS="$(bash scripts/gpu_smiles.sh --cmake-args)" bash
+# scripts/gpu_issue28.sh` built vsgrid with the Open Babel carried in .bench_data/ob (the GPU
+# hosts have none: include/openbabel3, lib/libopenbabel.so*, plugins/ = Debian's
+# /usr/lib/x86_64-linux-gnu/openbabel/3.1.1, data/ = /usr/share/openbabel/3.1.1).
+#   DUD-E INHA screened at --search S (default balanced, --receptor) from its 3D MOL2 and from
+#   SMILES written from that MOL2 (.bench_data/{actives,decoys}.{neutral,charged}.smi.gz: the
+#   MOL2's molecules, neutralised / as protonated in the MOL2, names kept), the SMILES prepared
+#   by vsgrid (--ph 7.4, the default) while the GPU docks: whole-command time, statuses, ROC AUC,
+#   mean best score, and the GPU's utilisation sampled every 200 ms during each screen;
+#   `prepare-ligands` alone on all cores and on one (molecules/s/core).
+# Usage: bash scripts/gpu_smiles.sh          (B: the build, OUT: results)
+set -u
+LIB_DIR=${LIB_DIR:-.bench_data}
+OB=$(cd "$LIB_DIR/ob" 2> /dev/null && pwd)
+if [ "${1:-}" = --cmake-args ]; then
+  echo "-DVSG_OPENBABEL=ON -DVSG_OPENBABEL_INCLUDE_DIR=$OB/include/openbabel3 -DVSG_OPENBABEL_LIBRARY=$OB/lib/libopenbabel.so"
+  exit 0
+fi
+B=${B:-/tmp/vsg28}
+OUT=${OUT:-/tmp/vsg28_out}
+S=${SEARCH:-balanced}
+export LD_LIBRARY_PATH=$OB/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} BABEL_LIBDIR=$OB/plugins BABEL_DATADIR=$OB/data
+V=$B/vsgrid W=$B/smiles
+mkdir -p "$W" "$OUT/smiles"
+rec=data/inha/receptor.pdbqt
+"$V" maps "$rec" --scoring vina --around "$LIB_DIR/crystal_ligand.mol2" -o "$W/m" --quiet
+zcat "$LIB_DIR/actives_final.mol2.gz" | awk '/^@<TRIPOS>MOLECULE/ { getline; print $1 }' | sort -u > "$W/actives.txt"
+gpu_busy() { # mean utilisation (%) of GPU 0 over the samples in $1
+  awk -F, 'NR > 0 { gsub(/[ %]/, "", $1); if ($1 != "") { s += $1; n++ } } END { if (n) printf "%.0f%% (%d samples)", s / n, n }' "$1"
+}
+echo "| input | s | records/s | statuses | ROC AUC | mean best score | GPU busy |"
+echo "|---|--:|--:|---|--:|--:|--:|"
+for input in mol2 neutral charged; do
+  case $input in
+  mol2) libs=("$LIB_DIR/actives_final.mol2.gz" "$LIB_DIR/decoys_final.mol2.gz") ;;
+  *) libs=("$LIB_DIR/actives.$input.smi.gz" "$LIB_DIR/decoys.$input.smi.gz") ;;
+  esac
+  nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader -lms 200 > "$W/util_$input.txt" 2> /dev/null &
+  smi_pid=$!
+  t0=$(date +%s.%N)
+  "$V" screen "$W/m" "${libs[@]}" --scoring vina --placement flexible --search "$S" --receptor "$rec" \
+    -o "$W/$input.csv" --quiet 2> "$W/$input.err"
+  t1=$(date +%s.%N)
+  kill "$smi_pid" 2> /dev/null
+  n=$(($(wc -l < "$W/$input.csv") - 1))
+  auc=$("$V" enrich "$W/$input.csv" --actives "$W/actives.txt" | grep -m1 "ROC AUC" | grep -o '[0-9]\.[0-9]*' | head -1)
+  mean=$(awk -F, 'NR > 1 && $6 != "" { s += $6; k++ } END { if (k) printf "%.3f", s / k }' "$W/$input.csv")
+  st=$(sed 1d "$W/$input.csv" | sed -E 's/.*,([a-z_0-9]+),("[^"]*"|[^",]*)$/\1/' | sort | uniq -c | tr '\n' ' ')
+  awk -v a="$t0" -v b="$t1" -v n="$n" -v i="$input" -v st="$st" -v auc="$auc" -v m="$mean" -v g="$(gpu_busy "$W/util_$input.txt")" \
+    'BEGIN { printf "| %s | %.2f | %.0f | %s | %s | %s | %s |\n", i, b - a, n / (b - a), st, auc, m, g }'
+done
+# preparation alone: all cores, then one
+zcat "$LIB_DIR/decoys.neutral.smi.gz" | head -300 > "$W/first300.smi"
+for th in "$(nproc)" 1; do
+  in=$LIB_DIR/decoys.neutral.smi.gz
+  [ "$th" = 1 ] && in=$W/first300.smi
+  t0=$(date +%s.%N)
+  "$V" prepare-ligands "$in" -o "$W/prep_$th.sdf" --threads "$th" > /dev/null 2> "$W/prep_$th.err"
+  t1=$(date +%s.%N)
+  n=$(grep -c '^\$\$\$\$' "$W/prep_$th.sdf")
+  awk -v a="$t0" -v b="$t1" -v n="$n" -v th="$th" 'BEGIN { printf "prepare-ligands, %d thread(s): %d molecules in %.2f s: %.1f molecules/s, %.1f a core\n", th, n, b - a, n / (b - a), n / (b - a) / th }'
+done
+cp "$W"/*.csv "$W"/*.err "$W"/util_*.txt "$OUT/smiles/" 2> /dev/null
