@@ -21,6 +21,7 @@
 static const char usage[] =
     "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo|ad4] [--search S]\n"
     "                   [--devices D] [--seed N] [--exhaustiveness N] [--steps N] [--poses K]\n"
+    "                   [--focus-chains N] [--focus-steps N]\n"
     "                   [--min-rmsd A] [--from-input | --local-only] [--threads N] [--csv OUT.csv]\n"
     "                   [--json FILE] [--receptor REC.pdbqt] [--no-dry]\n"
     "                   [--flex FLEX.pdbqt | --flex-residues A:ARG:57,...]\n"
