@@ -12,6 +12,7 @@ typedef struct {
     const char *devices;  /* all | gpu | cpu | GPU numbers */
     int chains, steps;    /* explicit overrides; 0 = the preset's */
     uint64_t seed;
+    vsg_smiles_options smiles; /* --ph: a SMILES ligand's preparation */
 } vsg_cli_dock_opts;
 
 /* Defaults: search preset, devices "all", seed 0. */
