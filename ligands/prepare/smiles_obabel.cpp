@@ -200,13 +200,14 @@ OBAtom *reference_neighbour(OBAtom *x, OBAtom *y)
 }
 
 /* Open Babel's builder points each new bond in a random direction, seeded from the clock
- * (vector3::randomUnitVector with OBRandom::TimeSeed), so the torsions of acyclic single bonds
- * (hydrogens of terminal groups included) and the molecule's orientation differ from run to
- * run. A library must give the same rows whatever the run or thread count, so every such
- * torsion is set here to 180 degrees from its reference neighbours (an extended chain,
- * staggered terminal groups), before the minimisation, and the result is put in its inertial
- * frame after it (oriented). Ring conformations come from the builder's fragment library and
- * need nothing. */
+ * (vector3::randomUnitVector with OBRandom::TimeSeed: srand(microseconds)), so the torsions of
+ * acyclic single bonds (hydrogens of terminal groups included) and the molecule's orientation
+ * differ from run to run. So that a library gives nearly the same molecules in every run and
+ * thread count, each such torsion is set here, bond by bond, to the first clash-free angle of a
+ * fixed list (measured from reference neighbours), before the minimisation, and the result is
+ * put in its inertial frame after it (orient). What is left is the builder's own jitter of
+ * ring and fragment geometry (about 0.003 A), which the minimisation carries on: coordinates
+ * agree between runs to about 0.1-0.4 A, not to the byte (docs/FORMATS.md, "SMILES"). */
 void set_torsions(OBMol &m)
 {
     /* Which of an atom's equivalent hydrogens went where is random too (an amine's two, a
@@ -229,6 +230,21 @@ void set_torsions(OBMol &m)
             hs[1]->SetVector(t);
         }
     }
+    /* bond counts between atoms (breadth-first from each), for the clash test below */
+    const int n = (int)m.NumAtoms();
+    std::vector<int> topo((size_t)n * n, 99);
+    for (int s0 = 0; s0 < n; s0++) {
+        std::vector<int> queue{s0};
+        topo[(size_t)s0 * n + s0] = 0;
+        for (size_t q = 0; q < queue.size(); q++) {
+            const int at = queue[q], dist = topo[(size_t)s0 * n + at];
+            if (dist >= 3) continue; /* only "within 3 bonds" matters */
+            FOR_NBORS_OF_ATOM(nb, m.GetAtom(at + 1)) {
+                const int k = (int)nb->GetIdx() - 1;
+                if (topo[(size_t)s0 * n + k] > dist + 1) topo[(size_t)s0 * n + k] = dist + 1, queue.push_back(k);
+            }
+        }
+    }
     std::vector<OBBond *> bonds;
     FOR_BONDS_OF_MOL(b, m) bonds.push_back(&*b);
     for (OBBond *b : bonds) {
@@ -239,7 +255,38 @@ void set_torsions(OBMol &m)
         if (!a || !d) continue;
         /* a linear neighbour (sp, nitrile) has no torsion */
         if (x->GetAngle(a, y) > 170.0 || y->GetAngle(x, d) > 170.0) continue;
-        m.SetTorsion(a, x, y, d, M_PI);
+        /* the first angle of a fixed list that makes no gross clash (atoms more than 3 bonds
+         * apart closer than 2.2 A between heavy atoms, 1.2 A with a hydrogen: far from what
+         * the builder's jitter could tip either way), else the least bad: extended and
+         * staggered first; planar first between two sp2 atoms (amides, aryl carbonyls); the
+         * minimisation relaxes the rest */
+        static const double sp3[] = {180, 60, -60, 120, -120, 90, -90, 0};
+        static const double sp2[] = {180, 0, 150, -150, 30, -30, 90, -90};
+        const double *cand = x->GetHyb() == 2 && y->GetHyb() == 2 ? sp2 : sp3;
+        std::vector<int> side;
+        m.FindChildren(side, x->GetIdx(), y->GetIdx());
+        side.push_back((int)y->GetIdx());
+        std::vector<char> moving((size_t)n, 0);
+        for (int i : side) moving[(size_t)i - 1] = 1;
+        double best_score = -1e9, best_angle = 180;
+        for (int k = 0; k < 8; k++) {
+            m.SetTorsion(a, x, y, d, cand[k] * M_PI / 180.0);
+            double score = 1e9;
+            for (int i = 0; i < n; i++) {
+                if (!moving[(size_t)i]) continue;
+                OBAtom *ai = m.GetAtom(i + 1);
+                for (int j = 0; j < n; j++) {
+                    if (moving[(size_t)j] || topo[(size_t)i * n + j] <= 3) continue;
+                    OBAtom *aj = m.GetAtom(j + 1);
+                    const double want = ai->GetAtomicNum() == 1 || aj->GetAtomicNum() == 1 ? 2.0 : 3.0;
+                    const double dd = ai->GetDistance(aj) - want;
+                    if (dd < score) score = dd;
+                }
+            }
+            if (score > best_score) best_score = score, best_angle = cand[k];
+            if (score >= -0.8) break; /* no gross clash: the list's order decides */
+        }
+        m.SetTorsion(a, x, y, d, best_angle * M_PI / 180.0);
     }
 }
 
