@@ -148,6 +148,11 @@ static void test_records(void)
     CHECK_STATUS(vsg_smiles_parse_ph("1", &on.smiles), VSG_OK);
     CHECK_STATUS(vsg_ligand_from_smiles("NCCC(=O)O", NULL, &on, &lig), VSG_OK);
     CHECK(net_formal(&lig) == 1);
+    /* a hydrogen atom in a stereo double bond (DUD-E INHA decoy ZINC43560520) crashed Open
+     * Babel 3.1.1's builder */
+    CHECK_STATUS(vsg_ligand_from_smiles("[H]/N=C1\\S[C@H]2CCCC2=C1c1nc(-c2ccccc2Br)no1", NULL, NULL, &lig), VSG_OK);
+    CHECK_STATUS(vsg_ligand_from_smiles("[H]/C=C/C", NULL, NULL, &lig), VSG_OK);
+    CHECK(lig.natoms == 9);
     CHECK(vsg_smiles_parse_ph("15", &on.smiles) == VSG_E_ARG);
     CHECK(vsg_smiles_parse_ph("seven", &on.smiles) == VSG_E_ARG);
     CHECK(vsg_ligand_from_smiles("CC O", NULL, NULL, &lig) == VSG_E_FORMAT);

@@ -377,6 +377,17 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
         std::snprintf(out->dropped, sizeof out->dropped, "%s", dropped.c_str());
         mol = parts[best];
     }
+    /* Open Babel 3.1.1's builder crashes (OBBuilder::CorrectStereoBonds) on a stereo double
+     * bond with an end that has no heavy neighbour but its partner ("[H]/N=C/C", an imine's
+     * N-H: DUD-E INHA decoy ZINC43560520): such stereo only places a hydrogen, and is dropped */
+    mol.DeleteHydrogens();
+    for (OBGenericData *d : mol.GetAllData(OBGenericDataType::StereoData)) {
+        OBStereoBase *sb = dynamic_cast<OBStereoBase *>(d);
+        if (!sb || sb->GetType() != OBStereo::CisTrans) continue;
+        const OBCisTransStereo::Config cfg = static_cast<OBCisTransStereo *>(sb)->GetConfig();
+        OBAtom *b = mol.GetAtomById(cfg.begin), *e = mol.GetAtomById(cfg.end);
+        if (!b || !e || b->GetHvyDegree() < 2 || e->GetHvyDegree() < 2) mol.DeleteData(d);
+    }
     out->unassigned_stereo = unassigned_stereo(mol);
     if (o->stereo == VSG_STEREO_SPECIFIED && out->unassigned_stereo > 0)
         throw fail{VSG_E_DATA, VSG_LIG_STEREO,
