@@ -748,8 +748,9 @@ vsg_status vsg_pb_map_fill(const vsg_molecule *rec, const vsg_pb_params *p, doub
 /* ---- ligands and libraries ------------------------------------------------------------ */
 
 /* A ligand library is read by a streaming reader that yields its records (molecules or docking
- * poses) in input order, from SDF (V2000/V3000), MOL2, PDBQT and PDB files (plain or gzip,
- * several files, "-" for standard input).
+ * poses) in input order, from SDF (V2000/V3000), MOL2, PDBQT and PDB files, and SMILES files
+ * (.smi/.ism, .csv with a smiles column: each record prepared in 3D through Open Babel, below)
+ * (plain or gzip, several files, "-" for standard input).
  *
  * Contract: every input record yields exactly one vsg_ligand, whatever is wrong with it. A
  * record that cannot be scored still comes out, with status != VSG_OK, a short code and a
@@ -759,7 +760,8 @@ vsg_status vsg_pb_map_fill(const vsg_molecule *rec, const vsg_pb_params *p, doub
  * and reading goes on with the next file. Memory is bounded by the largest record, never by
  * the library. */
 typedef enum {
-    VSG_LIG_AUTO = 0, /* from the extension (.sdf/.sd/.mol, .mol2, .pdbqt, .pdb/.ent, with .gz) */
+    VSG_LIG_AUTO = 0, /* from the content, else the extension (.sdf/.sd/.mol, .mol2, .pdbqt, .pdb/.ent,
+                         .smi/.ism, .csv, with .gz) */
     VSG_LIG_SDF,
     VSG_LIG_MOL2,
     VSG_LIG_PDBQT,
