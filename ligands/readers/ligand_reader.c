@@ -544,6 +544,8 @@ int vsg_ligand_reader_splittable(const vsg_ligand_reader *r)
         if (f != VSG_LIG_SDF && f != VSG_LIG_MOL2 && f != VSG_LIG_PDBQT && f != VSG_LIG_PDB && f != VSG_LIG_SMILES &&
             f != VSG_LIG_CSV)
             return 0;
+        /* a CSV chunk reads its header from the file itself (read_smiles.c): not standard input */
+        if (f == VSG_LIG_CSV && !strcmp(r->paths[i], "-")) return 0;
     }
     return 1;
 }
