@@ -52,6 +52,10 @@ grep -q "bad_element: lib.smi:6: record 4 (selenide)" err.txt || fail "Se line: 
 grep -q "4 records, 2 prepared, 2 failed" err.txt || fail "summary: $(tail -1 err.txt)"
 grep -q "dropped Na+" out.sdf || fail "the salt's note is missing"
 expect_rc 3 "$vsgrid" prepare-ligands missing.smi -o m.sdf           # an unreadable input
+# a CSV from standard input (read by one thread: its header cannot be read again)
+"$vsgrid" prepare-ligands - --format csv -o stdin.sdf --threads 2 --quiet < lib.csv 2>err.txt
+[ "$(grep -c '^\$\$\$\$' stdin.sdf)" = 2 ] && grep -q "bad_smiles: <stdin>:3:" err.txt ||
+  fail "CSV from standard input: $(grep -c '^\$\$\$\$' stdin.sdf) records; $(cat err.txt)"
 
 # RDKit reads it: sanitized molecules, formal charges from M  CHG, Gasteiger charges as atom
 # properties, the failed records empty.
