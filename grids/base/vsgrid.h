@@ -978,6 +978,24 @@ vsg_status vsg_ligand_gasteiger(vsg_ligand *lig);
  * VSG_E_FORMAT (bad_smiles); VSG_E_DATA (bad_element, embed_failed, stereo, too_many_atoms,
  * no_charges); VSG_E_UNSUPPORTED (unsupported: no Open Babel); VSG_E_NOMEM; VSG_E_ARG (lig or
  * smiles NULL, nothing done). lig->message says why, or holds the preparation's note. */
+/* Every record of inputs[0..n) written to f as the SDF record a screen would dock (`vsgrid
+ * prepare-ligands`, engine/screen/prepare_ligands.c), in input order, one output record per input
+ * record: a SMILES record as prepared (its molfile with atom.dprop.PartialCharge, vsgrid_smiles,
+ * vsgrid_unassigned_stereo, vsgrid_note items); another record as read, with Gasteiger charges
+ * when it has none; a failed record as an empty molecule with vsgrid_status and vsgrid_message
+ * items, and the line "code: message" on log (may be NULL). Records are prepared by `threads`
+ * OpenMP threads (0: every core), a batch of chunks at a time (memory bounded by a batch).
+ * opt: the reader's options (NULL: defaults; keep_text is forced on). Returns VSG_OK (failed
+ * records included: rep counts them; rep->unreadable the io ones); VSG_E_UNSUPPORTED (SMILES
+ * input in a build without Open Babel, nothing written); VSG_E_ARG; the reader's open status;
+ * VSG_E_IO (a write error); VSG_E_NOMEM. */
+typedef struct {
+    size_t records, written, failed, unreadable;
+    double seconds;  /* the preparation loop's wall time */
+    int threads;
+} vsg_prepare_ligands_report;
+vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg_ligand_reader_options *opt,
+                               int threads, FILE *f, FILE *log, vsg_prepare_ligands_report *rep);
 int vsg_smiles_available(void);
 vsg_status vsg_smiles_parse_ph(const char *v, vsg_smiles_options *o);
 vsg_status vsg_ligand_from_smiles(const char *smiles, const char *name, const vsg_ligand_reader_options *opt,
