@@ -98,7 +98,8 @@ vsg_ligand_format vsg_ligand_format_of(const char *path)
         vsg_ligand_format f;
     } table[] = {{"sdf", VSG_LIG_SDF},     {"sd", VSG_LIG_SDF},   {"mol", VSG_LIG_SDF},
                  {"mol2", VSG_LIG_MOL2},   {"ml2", VSG_LIG_MOL2}, {"pdbqt", VSG_LIG_PDBQT},
-                 {"pdb", VSG_LIG_PDB},     {"ent", VSG_LIG_PDB}};
+                 {"pdb", VSG_LIG_PDB},     {"ent", VSG_LIG_PDB},  {"smi", VSG_LIG_SMILES},
+                 {"ism", VSG_LIG_SMILES},  {"csv", VSG_LIG_CSV}};
     const char *slash, *dot, *end;
     size_t i, n;
     if (!path) return VSG_LIG_AUTO;
@@ -121,6 +122,8 @@ const char *vsg_ligand_format_name(vsg_ligand_format f)
     case VSG_LIG_MOL2: return "mol2";
     case VSG_LIG_PDBQT: return "pdbqt";
     case VSG_LIG_PDB: return "pdb";
+    case VSG_LIG_SMILES: return "smi";
+    case VSG_LIG_CSV: return "csv";
     default: return "auto";
     }
 }

@@ -108,7 +108,7 @@ static int split_models(const char *src, const char *dir, const char *stem, pose
 /* The first record of a PDBQT file, with its text. */
 static vsg_status read_first(const char *path, vsg_ligand *lig)
 {
-    vsg_ligand_reader_options opt = {VSG_LIG_PDBQT, 1, 0};
+    vsg_ligand_reader_options opt = {.format = VSG_LIG_PDBQT, .keep_text = 1, .max_atoms = 0};
     vsg_ligand_reader *r = NULL;
     vsg_status st = vsg_ligand_reader_open(&path, 1, &opt, &r);
     if (st != VSG_OK) return st;

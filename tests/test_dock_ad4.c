@@ -27,7 +27,7 @@
 static int read_one(const char *path, vsg_ligand *lig, vsg_ligand_reader **r)
 {
     const char *paths[1] = {path};
-    vsg_ligand_reader_options o = {VSG_LIG_AUTO, 1, 0};
+    vsg_ligand_reader_options o = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0};
     if (vsg_ligand_reader_open(paths, 1, &o, r) != VSG_OK) return 0;
     return vsg_ligand_reader_next(*r, lig) == 1 && lig->status == VSG_OK;
 }

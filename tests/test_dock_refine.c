@@ -17,7 +17,7 @@
 static vsg_status read_first(const char *path, vsg_ligand *lig)
 {
     const char *paths[1] = {path};
-    vsg_ligand_reader_options o = {VSG_LIG_AUTO, 1, 0};
+    vsg_ligand_reader_options o = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0};
     vsg_ligand_reader *r = NULL;
     vsg_status st = vsg_ligand_reader_open(paths, 1, &o, &r);
     if (st != VSG_OK) return st;

@@ -564,7 +564,7 @@ static void check_selections(const char *what, const char *const *paths, int npa
 static void test_generated(void)
 {
     buf_t sdf = {0}, sdf_crlf = {0}, mol2 = {0}, pdbqt = {0}, pdb = {0}, blank = {0};
-    vsg_ligand_reader_options opt = {VSG_LIG_AUTO, 0, 0};
+    vsg_ligand_reader_options opt = {.format = VSG_LIG_AUTO, .keep_text = 0, .max_atoms = 0};
     sdf_library(&sdf, 2600, "\n", 1);
     sdf_library(&sdf_crlf, 300, "\r\n", 0);
     puts_b(&sdf_crlf, "last\r\n\r\n\r\n  1  0  0  0  0  0            999 V2000\r\n    1.0000    2.0000    3.0000 C   0  0\r\nM  END");
@@ -634,7 +634,7 @@ static void test_generated(void)
     }
     /* keep_text: the kept text of a selected record is the full read's */
     {
-        vsg_ligand_reader_options kt = {VSG_LIG_AUTO, 1, 0};
+        vsg_ligand_reader_options kt = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0};
         const char *two[2] = {p_mol2_gz, p_pdbqt};
         check_selections("kept text, MOL2 .gz + PDBQT", two, 2, &kt, 10);
     }
@@ -659,7 +659,7 @@ static void test_plain_magic(void)
     }
     const char *p = write_file("magic.sdf", b.s, b.n);
     const char *paths[1] = {p};
-    vsg_ligand_reader_options opt = {VSG_LIG_SDF, 0, 0};
+    vsg_ligand_reader_options opt = {.format = VSG_LIG_SDF, .keep_text = 0, .max_atoms = 0};
     check_counts("gzip magic inside a plain file", paths, 1, &opt);
     check_selections("gzip magic inside a plain file", paths, 1, &opt, 12);
     /* a range that starts right at the entry of record 1024 */
@@ -725,7 +725,7 @@ static void test_damaged(int nfiles)
                                    : write_file(name, out.s, out.n);
         const char *paths[1] = {p};
         /* the format given (sniffing could take a damaged file for another format: tested above) */
-        vsg_ligand_reader_options opt = {(vsg_ligand_format)(VSG_LIG_SDF + fmt), 0, 0};
+        vsg_ligand_reader_options opt = {.format = (vsg_ligand_format)(VSG_LIG_SDF + fmt), .keep_text = 0, .max_atoms = 0};
         recs_t all, got;
         if (read_recs(paths, 1, &opt, NULL, 0, 0, NULL, &all) != VSG_OK) {
             /* no format recognised: the reader refuses it, and so must the index */
@@ -779,7 +779,7 @@ static void test_real(void)
                                      "data/1stp_receptor.pdbqt", "tests/data/1ajj_pro4_cys5.pdb"};
     const char *paths[16];
     int n = 0;
-    vsg_ligand_reader_options opt = {VSG_LIG_AUTO, 0, 0};
+    vsg_ligand_reader_options opt = {.format = VSG_LIG_AUTO, .keep_text = 0, .max_atoms = 0};
     struct stat sb;
     for (size_t i = 0; i < sizeof rel_data / sizeof rel_data[0]; i++) {
         const char *p = source_path(rel_data[i]);
@@ -816,7 +816,7 @@ static void test_refusals(void)
     snprintf(q, sizeof q, "%s", write_file("other.sdf", c.s, c.n));
     snprintf(ixp, sizeof ixp, "%s", spath("stale.sdf.vsgidx"));
     char def[1200];
-    vsg_ligand_reader_options opt = {VSG_LIG_AUTO, 0, 0};
+    vsg_ligand_reader_options opt = {.format = VSG_LIG_AUTO, .keep_text = 0, .max_atoms = 0};
     vsg_library_index *ix = build(p, &opt, 8), *back = NULL, *iq = build(q, &opt, 8);
     vsg_ligand_reader *r = NULL;
     vsg_ligand lig;
@@ -895,7 +895,7 @@ static void test_refusals(void)
         CHECK(vsg_ligand_reader_next(r, &lig) == 1);
         CHECK_STATUS(vsg_ligand_reader_select(r, ok, 2, NULL), VSG_E_ARG);
         vsg_ligand_reader_close(r);
-        vsg_ligand_reader_options as_mol2 = {VSG_LIG_MOL2, 0, 0};
+        vsg_ligand_reader_options as_mol2 = {.format = VSG_LIG_MOL2, .keep_text = 0, .max_atoms = 0};
         CHECK_STATUS(vsg_ligand_reader_open(paths, 2, &as_mol2, &r), VSG_OK);
         CHECK_STATUS(vsg_ligand_reader_select(r, ok, 2, right), VSG_E_ARG);
         CHECK_CONTAINS(vsg_last_error(), "mol2");
@@ -978,7 +978,7 @@ static void test_stdin_memory(void)
     mol2_library(&b, 300);
     const char *p = write_file("stdin.mol2", b.s, b.n);
     const char *paths[1] = {p}, *dash[1] = {"-"};
-    vsg_ligand_reader_options opt = {VSG_LIG_MOL2, 0, 0};
+    vsg_ligand_reader_options opt = {.format = VSG_LIG_MOL2, .keep_text = 0, .max_atoms = 0};
     recs_t all, got;
     vsg_record_range rg[2] = {{17, 3}, {250, 60}};
     read_recs(paths, 1, &opt, NULL, 0, 0, NULL, &all);

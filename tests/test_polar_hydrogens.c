@@ -303,7 +303,7 @@ static void inha(void)
     CHECK(out != NULL);
     if (!out) return;
     const char *paths[2] = {path[0], path[1]};
-    vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 1, 0};
+    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0};
     vsg_ligand_reader *rd = NULL;
     vsg_ligand lig;
     vsg_ligand_init(&lig);

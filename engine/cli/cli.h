@@ -139,6 +139,7 @@ int vsg_cmd_maps(int argc, char **argv);      /* cli_maps.c: Vina / Vinardo maps
 int vsg_cmd_dock(int argc, char **argv);      /* cli_dock.c: flexible docking on Vina maps */
 int vsg_cmd_rmsd(int argc, char **argv);      /* cli_rmsd.c: symmetry-aware pose RMSD */
 int vsg_cmd_prepare(int argc, char **argv);   /* cli_prepare.c: PDB -> PQR / PDBQT receptor */
+int vsg_cmd_prepare_ligands(int argc, char **argv); /* cli_prepare_ligands.c: SMILES -> 3D SDF */
 int vsg_cmd_enrich(int argc, char **argv);    /* cli_enrich.c: ROC AUC, logAUC, EF, BEDROC of a screen */
 int vsg_cmd_index(int argc, char **argv);     /* cli_index.c: library indexes for shards */
 int vsg_cmd_merge(int argc, char **argv);     /* cli_merge.c: a campaign's shards joined */

@@ -109,7 +109,7 @@ static void put_value(FILE *f, int s, double v, const char *fmt)
 /* The first record of path (the reference); exit code 0 or the failure's. */
 static int read_first(const char *path, vsg_ligand *lig)
 {
-    vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 0, 0};
+    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 0, .max_atoms = 0};
     vsg_ligand_reader *rd = NULL;
     vsg_status st = vsg_ligand_reader_open(&path, 1, &ro, &rd);
     if (st != VSG_OK) return vsg_cli_fail(st);
@@ -188,7 +188,7 @@ int vsg_cmd_check_poses(int argc, char **argv)
         goto done;
     }
     xyz = malloc((size_t)ref.natoms * 3 * sizeof *xyz);
-    vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 0, 0};
+    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 0, .max_atoms = 0};
     if (!xyz) { rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "out of memory")); goto done; }
     if ((st = vsg_ligand_reader_open(poses, nposes, &ro, &rd)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     f = strcmp(out_path, "-") ? fopen(out_path, "w") : stdout;

@@ -117,6 +117,9 @@ static const char usage_end[] =
  * only for now), its poses written over the record's own lines with autodock4's terms. */
 /* The record dock docks: record N (--record), or the file's only one (a second is refused: which
  * was meant?); both docking functions read it here. VSG_EXIT_OK, or the exit code after a message. */
+/* --ph, for a SMILES ligand: both docking paths read the ligand with it */
+static vsg_smiles_options dock_smiles;
+
 static int read_record(vsg_ligand_reader *rd, const char *ligpath, const char *prefix, long record, vsg_ligand *lig)
 {
     long got = 0;
@@ -266,7 +269,7 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
     vsg_status st = vsg_ad4_target_read(fld, NULL, &t);
     if (st != VSG_OK) return vsg_cli_fail(st);
     const char *paths[1] = {ligpath};
-    vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 1, 0};
+    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0, .smiles = dock_smiles};
     vsg_ligand_reader *rd = NULL;
     vsg_ligand lig;
     vsg_ligand_init(&lig);
@@ -515,6 +518,7 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_pose_sdf *sm = NULL;
     vsg_device device = VSG_DEVICE_AUTO;
     if (vsg_cli_dock_apply("dock", &dopt, &p, &device)) return VSG_EXIT_USAGE;
+    dock_smiles = dopt.smiles;
     if (no_dry && !ad4) return vsg_cli_usage_error("dock", "--no-dry is for hydrated docking (--scoring ad4)");
     char rigid_out[4200], flex_out[4200];
     if (flexres) { /* the full receptor cut into its rigid part and the flex residues, next to OUT */
@@ -564,7 +568,7 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_pose_checker *checker = NULL;
     double *check_xyz = NULL;
     const char *paths[1] = {ligpath};
-    vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 1, 0};
+    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0, .smiles = dock_smiles};
     vsg_ligand_reader *rd = NULL;
     vsg_ligand lig;
     vsg_ligand_init(&lig);

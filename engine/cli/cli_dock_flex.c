@@ -59,7 +59,7 @@ int vsg_cli_dock_flex(const char *prefix, const char *ligpath, const char *flexp
         return vsg_cli_fail(st);
     }
     const char *paths[1] = {ligpath};
-    vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 1, 0};
+    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0}; /* SMILES: the defaults */
     vsg_ligand_reader *rd = NULL;
     vsg_ligand lig;
     vsg_ligand_init(&lig);

@@ -82,7 +82,7 @@ int vsg_cmd_index(int argc, char **argv)
     const char *out = NULL, *json = NULL;
     long every = 1024;
     int quiet = 0, rc = VSG_EXIT_OK, nlib = 0;
-    vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 0, 0};
+    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 0, .max_atoms = 0};
     vsg_args a = {argc, 1, argv, NULL, NULL};
     const char **libs = calloc((size_t)(argc > 1 ? argc : 1), sizeof *libs);
     if (!libs) return vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "out of memory"));

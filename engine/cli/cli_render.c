@@ -128,7 +128,7 @@ static const char *default_receptor(const vsg_grid *g, const char *grid_path, ch
  * fewer than `first` records. */
 static int read_poses(ligand_file *lf, long first, int count)
 {
-    vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 0, 0};
+    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 0, .max_atoms = 0};
     vsg_ligand_reader *rd = NULL;
     vsg_ligand skip;
     vsg_ligand_init(&skip);

@@ -96,7 +96,7 @@ int vsg_cmd_rmsd(int argc, char **argv)
     }
     if (!ref_path || !nposes) return vsg_cli_usage_error("rmsd", "needs REF and POSES");
 
-    vsg_ligand_reader_options ro = {VSG_LIG_AUTO, 0, 0};
+    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 0, .max_atoms = 0};
     vsg_ligand_reader *rd = NULL;
     vsg_ligand ref, lig;
     vsg_ligand_init(&ref);

@@ -71,7 +71,12 @@ int vsg_cli_screen_option(vsg_args *a, const char *cmd, vsg_screen_options *so, 
         else if (!strcmp(v, "mol2")) so->format = VSG_LIG_MOL2;
         else if (!strcmp(v, "pdbqt")) so->format = VSG_LIG_PDBQT;
         else if (!strcmp(v, "pdb")) so->format = VSG_LIG_PDB;
-        else return vsg_cli_usage_error(cmd, "--format: '%s' is not sdf, mol2, pdbqt or pdb", v), -1;
+        else if (!strcmp(v, "smi")) so->format = VSG_LIG_SMILES;
+        else if (!strcmp(v, "csv")) so->format = VSG_LIG_CSV;
+        else return vsg_cli_usage_error(cmd, "--format: '%s' is not sdf, mol2, pdbqt, pdb, smi or csv", v), -1;
+    } else if (vsg_arg_is(a, "--ph")) {
+        VALUE();
+        if (vsg_smiles_parse_ph(v, &so->smiles) != VSG_OK) return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
     } else if (vsg_arg_is(a, "--charges")) {
         VALUE();
         if (!strcmp(v, "auto")) so->charges = VSG_CHARGES_AUTO;
@@ -254,7 +259,12 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
             else if (!strcmp(v, "mol2")) vo.format = VSG_LIG_MOL2;
             else if (!strcmp(v, "pdbqt")) vo.format = VSG_LIG_PDBQT;
             else if (!strcmp(v, "pdb")) vo.format = VSG_LIG_PDB;
-            else return vsg_cli_usage_error(cmd, "--format: '%s' is not sdf, mol2, pdbqt or pdb", v);
+            else if (!strcmp(v, "smi")) vo.format = VSG_LIG_SMILES;
+            else if (!strcmp(v, "csv")) vo.format = VSG_LIG_CSV;
+            else return vsg_cli_usage_error(cmd, "--format: '%s' is not sdf, mol2, pdbqt, pdb, smi or csv", v);
+        } else if (vsg_arg_is(&a, "--ph")) {
+            VALUE();
+            if (vsg_smiles_parse_ph(v, &vo.smiles) != VSG_OK) return vsg_cli_usage_error(cmd, "%s", vsg_last_error());
         } else if (vsg_arg_is(&a, "--max-atoms")) {
             VALUE();
             if (!vsg_parse_number(v, &x) || x < 1 || x > 1e7) return vsg_cli_usage_error(cmd, "--max-atoms: '%s' is not a number in [1, 1e7]", v);
@@ -298,7 +308,7 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
     static char fingerprint[60000];
     vsg_resume_fingerprint(argc, argv, fingerprint, sizeof fingerprint);
     if (ext.resume) {
-        vsg_resume_spec rs = {out.csv, NULL, NULL, 0, fingerprint, inputs, ninputs, {vo.format, 0, vo.max_atoms}, NULL, 0, NULL};
+        vsg_resume_spec rs = {out.csv, NULL, NULL, 0, fingerprint, inputs, ninputs, {.format = vo.format, .max_atoms = vo.max_atoms, .smiles = vo.smiles}, NULL, 0, NULL};
         st = vsg_resume_prepare(&rs, &ext.resume_skip);
         if (st != VSG_OK) {
             fprintf(stderr, "vsgrid %s: --resume: %s\n", cmd, vsg_last_error());

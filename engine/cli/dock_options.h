@@ -14,6 +14,7 @@ typedef struct {
     int focus_chains;     /* explicit override; -1 = the preset's */
     int focus_steps;      /* explicit override; 0 = the preset's */
     uint64_t seed;
+    vsg_smiles_options smiles; /* --ph: a SMILES ligand's preparation */
 } vsg_cli_dock_opts;
 
 /* Defaults: search preset, devices "all", seed 0. */

@@ -35,6 +35,9 @@ static const char usage[] =
     "  prepare IN.pdb|IN.cif -o OUT.pqr|OUT.pdbqt\n"
     "                                receptor preparation: hydrogens, protonation, AMBER/PARSE\n"
     "                                or Gasteiger charges, HETATM groups kept (as pdb2pqr)\n"
+    "  prepare-ligands LIB.smi -o OUT.sdf\n"
+    "                                a SMILES library as the 3D, protonated, charged SDF a\n"
+    "                                screen docks (Open Babel; --ph X|none, --threads N)\n"
     "  rmsd REF POSES                symmetry-aware heavy-atom RMSD of each pose against a\n"
     "                                reference pose (CSV: index,name,rmsd); --no-symmetry\n"
     "  check-poses POSES...          PoseBusters' checks of each pose (bond lengths, angles,\n"
@@ -91,6 +94,7 @@ int main(int argc, char **argv)
     else if (!strcmp(cmd, "rmsd")) run = vsg_cmd_rmsd;
     else if (!strcmp(cmd, "check-poses")) run = vsg_cmd_check_poses;
     else if (!strcmp(cmd, "prepare")) run = vsg_cmd_prepare;
+    else if (!strcmp(cmd, "prepare-ligands")) run = vsg_cmd_prepare_ligands;
     else if (!strcmp(cmd, "enrich")) run = vsg_cmd_enrich;
     else if (!strcmp(cmd, "index")) run = vsg_cmd_index;
     else if (!strcmp(cmd, "merge")) run = vsg_cmd_merge;

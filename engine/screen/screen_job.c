@@ -54,6 +54,7 @@ static const job_key KEYS[] = {
     {"seed", 1, M_FLEX, 1},           {"poses", 1, M_FLEX, 1},          {"min-rmsd", 1, M_FLEX, 1},
     {"max-torsions", 1, M_FLEX, 1},   {"poses-top", 1, M_FLEX, 1},      {"poses-below", 1, M_FLEX, 1},
     {"receptor", 1, M_FLEX, 1},       {"focus-chains", 1, M_FLEX, 1},   {"focus-steps", 1, M_FLEX, 1},
+    {"ph", 1, M_ALL, 1},
 };
 #define NKEYS ((int)(sizeof KEYS / sizeof KEYS[0]))
 #define MAX_LIBS 4096
@@ -175,7 +176,12 @@ static vsg_status check_value(const char *name, const char *v)
     const char *bad = NULL;
 #define IS(n) (!strcmp(name, n))
     if (IS("format")) {
-        if (strcmp(v, "sdf") && strcmp(v, "mol2") && strcmp(v, "pdbqt") && strcmp(v, "pdb")) bad = "sdf, mol2, pdbqt or pdb";
+        if (strcmp(v, "sdf") && strcmp(v, "mol2") && strcmp(v, "pdbqt") && strcmp(v, "pdb") && strcmp(v, "smi") &&
+            strcmp(v, "csv"))
+            bad = "sdf, mol2, pdbqt, pdb, smi or csv";
+    } else if (IS("ph")) {
+        vsg_smiles_options so;
+        if (vsg_smiles_parse_ph(v, &so) != VSG_OK) bad = "a pH in [0, 14] or none";
     } else if (IS("scoring")) {
         if (strcmp(v, "ad4") && strcmp(v, "vina") && strcmp(v, "vinardo")) bad = "ad4, vina or vinardo";
     } else if (IS("placement")) {
@@ -755,7 +761,8 @@ static int ends_with(const char *s, const char *suffix)
 static vsg_ligand_format format_of(const char *v)
 {
     return !v ? VSG_LIG_AUTO : !strcmp(v, "sdf") ? VSG_LIG_SDF : !strcmp(v, "mol2") ? VSG_LIG_MOL2
-           : !strcmp(v, "pdbqt") ? VSG_LIG_PDBQT : !strcmp(v, "pdb") ? VSG_LIG_PDB : VSG_LIG_AUTO;
+           : !strcmp(v, "pdbqt") ? VSG_LIG_PDBQT : !strcmp(v, "pdb") ? VSG_LIG_PDB : !strcmp(v, "smi") ? VSG_LIG_SMILES
+           : !strcmp(v, "csv") ? VSG_LIG_CSV : VSG_LIG_AUTO;
 }
 
 /* --devices for the grid pipeline (vsg_screen_options.devices). */
@@ -1000,7 +1007,9 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
 #endif
     make_fingerprint(j, mode);
     /* the records of this run */
-    vsg_ligand_reader_options ro = {format, 0, max_atoms};
+    vsg_smiles_options smi = {0};
+    if (get(j, "ph")) vsg_smiles_parse_ph(get(j, "ph"), &smi); /* checked when set */
+    vsg_ligand_reader_options ro = {.format = format, .keep_text = 0, .max_atoms = max_atoms, .smiles = smi};
     vsg_library_index **ix = calloc((size_t)j->nlibs, sizeof *ix);
     vsg_record_range range = {0, 0};
     if (!ix) return vsg_fail(VSG_E_NOMEM, "out of memory");
@@ -1107,7 +1116,7 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
         rs.csv = csv_path, rs.sdf = mode == M_FLEX || sharded ? NULL : sdf_path, rs.poses = poses_file[0] ? poses_file : NULL;
         rs.poses_grouped = mode == M_FLEX ? num(j, "poses", 1) > 1 : num(j, "top-poses", 0) > 1;
         rs.fingerprint = j->fingerprint, rs.inputs = (const char *const *)j->libs, rs.ninputs = j->nlibs;
-        rs.ro.format = format, rs.ro.max_atoms = max_atoms;
+        rs.ro.format = format, rs.ro.max_atoms = max_atoms, rs.ro.smiles = smi;
         if (sharded) rs.ranges = &range, rs.nranges = 1, rs.index = (const vsg_library_index *const *)ix;
         size_t kept = 0;
         if (st == VSG_OK) st = vsg_resume_prepare(&rs, &kept);
@@ -1175,6 +1184,7 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
         vsg_flex_screen_options fo;
         memset(&fo, 0, sizeof fo);
         fo.inputs = (const char *const *)j->libs, fo.ninputs = j->nlibs, fo.format = format, fo.max_atoms = max_atoms;
+        fo.smiles = smi;
         fo.max_torsions = get(j, "max-torsions") ? (int)num(j, "max-torsions", 32) : 32;
         st = flex_params(j, &fo.dock, &fo.device);
         fo.csv = rows, fo.poses = poses, fo.poses_sdf = poses_path ? vsg_pose_path_kind(poses_path) == 1 : 0;
@@ -1191,12 +1201,13 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
         put_used(j, "max_torsions_used", "%d", fo.max_torsions);
         if (st == VSG_OK) st = vsg_flex_screen_run(vt, &fo, &x, rep, &j->evaluations);
     } else if (st == VSG_OK && mode == M_VINA) {
-        vsg_vina_screen_options vo = {(const char *const *)j->libs, j->nlibs, format, max_atoms, rows, progress && isatty(2)};
+        vsg_vina_screen_options vo = {(const char *const *)j->libs, j->nlibs, format, max_atoms, rows, progress && isatty(2), smi};
         st = vsg_vina_screen_run_extra(vt, &vo, &x, rep);
     } else if (st == VSG_OK) {
         vsg_screen_options so;
         memset(&so, 0, sizeof so);
         so.inputs = (const char *const *)j->libs, so.ninputs = j->nlibs, so.format = format, so.max_atoms = max_atoms;
+        so.smiles = smi;
         const char *c = get(j, "charges");
         so.charges = !c || !strcmp(c, "auto") ? VSG_CHARGES_AUTO : !strcmp(c, "file") ? VSG_CHARGES_FILE : VSG_CHARGES_GASTEIGER;
         so.kernel = get(j, "kernel") ? vsg_kernel_from_name(get(j, "kernel")) : VSG_KERNEL_AUTO;

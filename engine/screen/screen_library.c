@@ -35,6 +35,7 @@ vsg_status vsg_screen_library_load(const vsg_score_grids *g, const vsg_screen_op
     memset(&ro, 0, sizeof ro);
     ro.format = o->format;
     ro.max_atoms = o->max_atoms;
+    ro.smiles = o->smiles;
     vsg_status st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p.reader);
     if (st != VSG_OK) return st;
     vsg_ligand lig;

@@ -757,6 +757,7 @@ vsg_status vsg_screen_run_extra(const vsg_score_grids *g, const vsg_screen_optio
     ro.format = o->format;
     ro.keep_text = o->sdf_path != NULL || poses_sdf || g->kind == VSG_SCORE_AD4; /* AD4: ad4_intra's tree */
     ro.max_atoms = o->max_atoms;
+    ro.smiles = o->smiles;
     st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p.reader);
     if (st == VSG_OK && x->ranges) { /* a shard's records (issue 26): the one reader reads them */
         st = vsg_ligand_reader_select(p.reader, x->ranges, x->nranges, x->index);

@@ -748,8 +748,9 @@ vsg_status vsg_pb_map_fill(const vsg_molecule *rec, const vsg_pb_params *p, doub
 /* ---- ligands and libraries ------------------------------------------------------------ */
 
 /* A ligand library is read by a streaming reader that yields its records (molecules or docking
- * poses) in input order, from SDF (V2000/V3000), MOL2, PDBQT and PDB files (plain or gzip,
- * several files, "-" for standard input).
+ * poses) in input order, from SDF (V2000/V3000), MOL2, PDBQT and PDB files, and SMILES files
+ * (.smi/.ism, .csv with a smiles column: each record prepared in 3D through Open Babel, below)
+ * (plain or gzip, several files, "-" for standard input).
  *
  * Contract: every input record yields exactly one vsg_ligand, whatever is wrong with it. A
  * record that cannot be scored still comes out, with status != VSG_OK, a short code and a
@@ -759,11 +760,14 @@ vsg_status vsg_pb_map_fill(const vsg_molecule *rec, const vsg_pb_params *p, doub
  * and reading goes on with the next file. Memory is bounded by the largest record, never by
  * the library. */
 typedef enum {
-    VSG_LIG_AUTO = 0, /* from the extension (.sdf/.sd/.mol, .mol2, .pdbqt, .pdb/.ent, with .gz) */
+    VSG_LIG_AUTO = 0, /* from the content, else the extension (.sdf/.sd/.mol, .mol2, .pdbqt, .pdb/.ent,
+                         .smi/.ism, .csv, with .gz) */
     VSG_LIG_SDF,
     VSG_LIG_MOL2,
     VSG_LIG_PDBQT,
-    VSG_LIG_PDB
+    VSG_LIG_PDB,
+    VSG_LIG_SMILES, /* .smi/.ism (.gz): one "SMILES [name...]" a line, prepared in 3D (below) */
+    VSG_LIG_CSV     /* .csv (.gz): a header with a column named smiles (any case), one record a line */
 } vsg_ligand_format;
 
 /* Bond orders as read: 1, 2, 3; VSG_BOND_AROMATIC for SDF type 4 and MOL2 "ar";
@@ -799,6 +803,12 @@ typedef struct {
 #define VSG_LIG_TYPE "untyped"          /* AD4 scoring: an atom type with no map */
 #define VSG_LIG_OUTSIDE "outside"       /* atoms outside the grid (scored by the stated rule) */
 #define VSG_LIG_NO_POSE "no_pose"       /* rigid placement: no pose keeps every atom inside the grid */
+/* SMILES records (VSG_LIG_SMILES, VSG_LIG_CSV, vsg_ligand_from_smiles) add: */
+#define VSG_LIG_BAD_SMILES "bad_smiles"   /* Open Babel cannot parse the SMILES (or the line has none) */
+#define VSG_LIG_ELEMENT "bad_element"     /* an element outside H C N O F P S Cl Br I (no Gasteiger charges) */
+#define VSG_LIG_EMBED "embed_failed"      /* no sane 3D coordinates from the builder */
+#define VSG_LIG_STEREO "stereo"           /* --stereo specified: the SMILES leaves a stereocentre open */
+#define VSG_LIG_UNSUPPORTED "unsupported" /* a build without Open Babel: SMILES cannot be prepared */
 
 /* One record. A plain struct: its buffers are owned by the record (vsg_ligand_init, then
  * vsg_ligand_release), the source string by the reader. */
@@ -827,11 +837,36 @@ typedef struct {
     char message[256];     /* "path:line: record N: what is wrong" (empty when ok) */
 } vsg_ligand;
 
+/* Preparation of SMILES records (ligands/prepare/smiles_obabel.cpp, through Open Babel 3), each in
+ * this order: parse; keep the largest fragment by heavy atoms (ties: the first written), the
+ * others named in the record's note; count the stereocentres and stereo double bonds the SMILES
+ * leaves unassigned (VSG_STEREO_BUILDER: each gets the configuration Open Babel's 3D builder
+ * makes, deterministic for a given SMILES; VSG_STEREO_SPECIFIED: the record fails, status
+ * VSG_LIG_STEREO); protonate at the pH by Open Babel's pH model (phmodel.txt: its acid/base
+ * SMARTS with pKa values, OBMol::CorrectForPH), unless VSG_PH_NONE; hydrogens; 3D coordinates by
+ * Open Babel's fragment builder (OBBuilder), then min_steps steepest-descent steps of MMFF94
+ * (UFF when MMFF94 has no parameters), as `obabel --gen3d fast` does; Gasteiger charges (as
+ * vsg_ligand_gasteiger). The record then is what a 3D SDF record of that molecule would be:
+ * format VSG_LIG_SDF, its text (keep_text) the prepared molfile with the charges as an RDKit
+ * atom property list and the preparation's notes as data items; has_charges 1. An ok record's
+ * message holds the preparation's note ("kept the largest of 2 fragments (dropped Na+); 1
+ * unassigned stereocentre; net charge 0 -> -1 at pH 7.4"), empty when there is nothing to say. */
+enum { VSG_PH_DEFAULT = 0, VSG_PH_AT = 1, VSG_PH_NONE = 2 };
+enum { VSG_STEREO_BUILDER = 0, VSG_STEREO_SPECIFIED = 1 };
+typedef struct {
+    int ph_mode;    /* VSG_PH_DEFAULT (pH 7.4), VSG_PH_AT (at ph), VSG_PH_NONE (the SMILES's own states) */
+    double ph;      /* with VSG_PH_AT */
+    int stereo;     /* VSG_STEREO_BUILDER (0) or VSG_STEREO_SPECIFIED */
+    int min_steps;  /* force-field steps after the 3D build: 0 the default (100), < 0 none */
+} vsg_smiles_options;
+
 typedef struct {
     vsg_ligand_format format; /* VSG_LIG_AUTO: from each file's extension; "-" needs a format */
     int keep_text;            /* keep each record's text in vsg_ligand.text */
     int max_atoms;            /* records with more atoms get VSG_LIG_TOO_MANY (0 = 100000) */
+    vsg_smiles_options smiles; /* how SMILES/CSV records are prepared (all 0: the defaults) */
 } vsg_ligand_reader_options;
+
 
 typedef struct vsg_ligand_reader vsg_ligand_reader;
 
@@ -932,6 +967,39 @@ vsg_status vsg_ligand_bonds_by_distance(const vsg_ligand *lig, int **pairs, int 
  * no Open Babel in this build (or its charge plugins were not found). */
 int vsg_ligand_gasteiger_available(void);
 vsg_status vsg_ligand_gasteiger(vsg_ligand *lig);
+/* SMILES preparation (ligands/prepare/; "Preparation of SMILES records" above).
+ * vsg_smiles_available: 1 when this build can prepare SMILES (Open Babel 3 present); without it
+ * every SMILES record fails with status VSG_LIG_UNSUPPORTED (VSG_E_UNSUPPORTED).
+ * vsg_smiles_parse_ph: "none" (VSG_PH_NONE) or a number in [0, 14] (VSG_PH_AT) into o->ph_mode
+ * and o->ph, the rest of *o unchanged; VSG_OK, or VSG_E_ARG (o untouched, message set).
+ * vsg_ligand_from_smiles: one SMILES string (name may be NULL: "line 1") prepared into *lig
+ * (vsg_ligand_init'ed), as a record of a .smi file "<memory>" would be (source "<memory>",
+ * record 1); opt may be NULL (defaults; its format is ignored). Returns lig->status: VSG_OK;
+ * VSG_E_FORMAT (bad_smiles); VSG_E_DATA (bad_element, embed_failed, stereo, too_many_atoms,
+ * no_charges); VSG_E_UNSUPPORTED (unsupported: no Open Babel); VSG_E_NOMEM; VSG_E_ARG (lig or
+ * smiles NULL, nothing done). lig->message says why, or holds the preparation's note. */
+/* Every record of inputs[0..n) written to f as the SDF record a screen would dock (`vsgrid
+ * prepare-ligands`, engine/screen/prepare_ligands.c), in input order, one output record per input
+ * record: a SMILES record as prepared (its molfile with atom.dprop.PartialCharge, vsgrid_smiles,
+ * vsgrid_unassigned_stereo, vsgrid_note items); another record as read, with Gasteiger charges
+ * when it has none; a failed record as an empty molecule with vsgrid_status and vsgrid_message
+ * items, and the line "code: message" on log (may be NULL). Records are prepared by `threads`
+ * OpenMP threads (0: every core), a batch of chunks at a time (memory bounded by a batch).
+ * opt: the reader's options (NULL: defaults; keep_text is forced on). Returns VSG_OK (failed
+ * records included: rep counts them; rep->unreadable the io ones); VSG_E_UNSUPPORTED (SMILES
+ * input in a build without Open Babel, nothing written); VSG_E_ARG; the reader's open status;
+ * VSG_E_IO (a write error); VSG_E_NOMEM. */
+typedef struct {
+    size_t records, written, failed, unreadable;
+    double seconds;  /* the preparation loop's wall time */
+    int threads;
+} vsg_prepare_ligands_report;
+vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg_ligand_reader_options *opt,
+                               int threads, FILE *f, FILE *log, vsg_prepare_ligands_report *rep);
+int vsg_smiles_available(void);
+vsg_status vsg_smiles_parse_ph(const char *v, vsg_smiles_options *o);
+vsg_status vsg_ligand_from_smiles(const char *smiles, const char *name, const vsg_ligand_reader_options *opt,
+                                  vsg_ligand *lig);
 /* Polar hydrogens a record's file left out (ligands/typing/polar_hydrogens.c): in an SDF, MOL2 or
  * PDB record without any hydrogen atom (one with hydrogens is left as its author protonated it),
  * N, O and S atoms whose valence (bond orders, aromatic bonds by a Kekulé
@@ -1237,6 +1305,7 @@ typedef struct {
     int nrotations;
     int top_poses;              /* poses kept per molecule for poses_path (0 or 1 = the best) */
     const char *poses_path;     /* NULL, or FILE.pdbqt | FILE.sdf: every molecule's best pose(s) */
+    vsg_smiles_options smiles;  /* SMILES inputs' preparation (all 0: the defaults) */
 } vsg_screen_options;
 
 typedef struct {
@@ -1605,6 +1674,7 @@ typedef struct {
     int max_atoms;            /* reader's limit (0 = 100000) */
     FILE *csv;                /* rows go here (opened by the caller) */
     int progress;             /* a progress line on stderr */
+    vsg_smiles_options smiles; /* SMILES inputs' preparation (all 0: the defaults) */
 } vsg_vina_screen_options;
 /* Fills rep's counts (records, scored, failed, outside, by_code, atoms, seconds, score_s,
  * device "cpu (N threads)", kernel "vina"/"vinardo", precision "double"). Returns VSG_OK;
@@ -2072,6 +2142,7 @@ typedef struct {
     int poses_below;           /* 1: only records scoring <= poses_max_score (input order) */
     double poses_max_score;
     int progress;              /* a progress line on stderr */
+    vsg_smiles_options smiles; /* SMILES inputs' preparation (all 0: the defaults) */
 } vsg_flex_screen_options;
 /* rep: records, scored, failed, outside, by_code, atoms, seconds, parse_s (reading), score_s
  * (the search, device time), write_s, device, kernel ("vina flexible docking"), precision;

@@ -113,7 +113,7 @@ const char *vsg_library_index_path(const char *library, char *buf, size_t len)
  * LONG_MAX: a count only) and the exact record count. */
 static vsg_status lix_scan(const char *path, const vsg_ligand_reader_options *ro, long every, vsg_library_index *ix)
 {
-    vsg_ligand_reader_options o = ro ? *ro : (vsg_ligand_reader_options){VSG_LIG_AUTO, 0, 0};
+    vsg_ligand_reader_options o = ro ? *ro : (vsg_ligand_reader_options){.format = VSG_LIG_AUTO};
     vsg_ligand_reader *r = NULL;
     vsg_lig_chunk ch;
     vsg_status st;
@@ -298,7 +298,7 @@ static int parse_u64(const char *s, uint64_t *v)
 
 static vsg_ligand_format format_named(const char *s)
 {
-    for (int f = VSG_LIG_SDF; f <= VSG_LIG_PDB; f++)
+    for (int f = VSG_LIG_SDF; f <= VSG_LIG_CSV; f++)
         if (!strcmp(s, vsg_ligand_format_name((vsg_ligand_format)f))) return (vsg_ligand_format)f;
     return VSG_LIG_AUTO;
 }
@@ -477,7 +477,7 @@ vsg_status vsg_library_count(const char *const *paths, int npaths, const vsg_lig
             st = vsg_fail(VSG_E_NOMEM, "out of memory");
             break;
         }
-        vsg_ligand_reader_options o = ro ? *ro : (vsg_ligand_reader_options){VSG_LIG_AUTO, 0, 0};
+        vsg_ligand_reader_options o = ro ? *ro : (vsg_ligand_reader_options){.format = VSG_LIG_AUTO};
         o.format = vsg_ligand_reader_format(r, i);
         st = lix_scan(paths[i], &o, LONG_MAX, tmp);
         total += tmp->records;

@@ -49,6 +49,7 @@ struct vsg_ligand_reader {
     int npaths, cur, open;
     vsg_ligand_format format;  /* from the options (AUTO: per file) */
     int keep_text, max_atoms;
+    vsg_ligand_reader_options opt; /* as given (SMILES preparation, and for the readers it opens) */
     vsg_lig_ctx ctx;
     long file_records;         /* records the current file has yielded */
     size_t index, failed;
@@ -133,7 +134,8 @@ static vsg_ligand_format sniff_format(const char *path)
 
 static const char *format_name(vsg_ligand_format f)
 {
-    return f == VSG_LIG_SDF ? "SDF" : f == VSG_LIG_MOL2 ? "MOL2" : f == VSG_LIG_PDBQT ? "PDBQT" : f == VSG_LIG_PDB ? "PDB" : "?";
+    return f == VSG_LIG_SDF ? "SDF" : f == VSG_LIG_MOL2 ? "MOL2" : f == VSG_LIG_PDBQT ? "PDBQT" : f == VSG_LIG_PDB ? "PDB"
+         : f == VSG_LIG_SMILES ? "SMILES" : f == VSG_LIG_CSV ? "CSV" : "?";
 }
 
 static vsg_status reader_new(const vsg_ligand_reader_options *opt, int npaths, vsg_ligand_reader **out)
@@ -154,6 +156,8 @@ static vsg_status reader_new(const vsg_ligand_reader_options *opt, int npaths, v
     r->format = opt ? opt->format : VSG_LIG_AUTO;
     r->keep_text = opt ? opt->keep_text : 0;
     r->max_atoms = opt && opt->max_atoms > 0 ? opt->max_atoms : 100000;
+    if (opt) r->opt = *opt;
+    r->opt.format = r->format;
     *out = r;
     return VSG_OK;
 }
@@ -167,7 +171,7 @@ vsg_status vsg_ligand_reader_open(const char *const *paths, int npaths, const vs
     if (!out) return vsg_fail(VSG_E_ARG, "vsg_ligand_reader_open: NULL argument");
     *out = NULL;
     if (!paths || npaths <= 0) return vsg_fail(VSG_E_ARG, "no ligand input given");
-    if (opt && (opt->format < VSG_LIG_AUTO || opt->format > VSG_LIG_PDB))
+    if (opt && (opt->format < VSG_LIG_AUTO || opt->format > VSG_LIG_CSV))
         return vsg_fail(VSG_E_ARG, "unknown ligand format %d", (int)opt->format);
     const int sniff = !opt || opt->format == VSG_LIG_AUTO;
     for (i = 0; i < npaths; i++)
@@ -182,10 +186,10 @@ vsg_status vsg_ligand_reader_open(const char *const *paths, int npaths, const vs
             vsg_ligand_reader_close(r);
             return vsg_fail(VSG_E_ARG,
                             strcmp(paths[i], "-") == 0
-                                ? "%s: standard input needs a format: give --format sdf|mol2|pdbqt|pdb"
+                                ? "%s: standard input needs a format: give --format sdf|mol2|pdbqt|pdb|smi|csv"
                                 : "%s: unknown ligand format (not recognised from the content nor the extension "
-                                  ".sdf/.sd/.mol, .mol2, .pdbqt, .pdb/.ent, optionally .gz): give --format "
-                                  "sdf|mol2|pdbqt|pdb",
+                                  ".sdf/.sd/.mol, .mol2, .pdbqt, .pdb/.ent, .smi/.ism, .csv, optionally .gz): give "
+                                  "--format sdf|mol2|pdbqt|pdb|smi|csv",
                             paths[i]);
         }
         if (ext != VSG_LIG_AUTO && got != VSG_LIG_AUTO && got != ext)
@@ -214,7 +218,7 @@ vsg_status vsg_ligand_reader_open_memory(const void *bytes, size_t n, vsg_ligand
 {
     vsg_ligand_reader *r;
     vsg_status st;
-    if (!out || (!bytes && n) || format <= VSG_LIG_AUTO || format > VSG_LIG_PDB)
+    if (!out || (!bytes && n) || format <= VSG_LIG_AUTO || format > VSG_LIG_CSV)
         return vsg_fail(VSG_E_ARG, "vsg_ligand_reader_open_memory: bad argument");
     st = reader_new(opt, 1, &r);
     if (st != VSG_OK) return st;
@@ -225,6 +229,7 @@ vsg_status vsg_ligand_reader_open_memory(const void *bytes, size_t n, vsg_ligand
     }
     strcpy(r->paths[0], "<memory>");
     r->format = format;
+    r->opt.format = format;
     r->mem = bytes ? bytes : "";
     r->mem_len = n;
     r->sizes[0] = n;
@@ -268,6 +273,11 @@ static int open_current(vsg_ligand_reader *r, const vsg_lix_entry *at, char *why
     c->format = path_format(r, r->cur);
     c->keep_text = r->keep_text;
     c->max_atoms = r->max_atoms;
+    c->smi.ph_mode = r->opt.smiles.ph_mode;
+    c->smi.ph = r->opt.smiles.ph;
+    c->smi.stereo = r->opt.smiles.stereo;
+    c->smi.min_steps = r->opt.smiles.min_steps;
+    c->smi.max_atoms = r->max_atoms;
     c->src.cap = VSG_LIG_SRC_CHUNK + 1;
     c->src.buf = malloc(c->src.cap);
     if (!c->src.buf) {
@@ -376,7 +386,7 @@ static void finish(vsg_ligand_reader *r, vsg_ligand *lig, const char *source, vs
 {
     lig->index = r->index++;
     lig->source = source;
-    lig->format = f;
+    lig->format = f == VSG_LIG_SMILES || f == VSG_LIG_CSV ? VSG_LIG_SDF : f; /* prepared: an SDF record */
 }
 
 /* The next record of the inputs in order (the serial reader): 1, or 0 after the last. */
@@ -407,6 +417,8 @@ static int next_record(vsg_ligand_reader *r, vsg_ligand *lig)
         case VSG_LIG_MOL2: got = vsg_lig_read_mol2(c, lig); break;
         case VSG_LIG_PDBQT: got = vsg_lig_read_pdbqt(c, lig); break;
         case VSG_LIG_PDB: got = vsg_lig_read_pdb(c, lig); break;
+        case VSG_LIG_SMILES:
+        case VSG_LIG_CSV: got = vsg_lig_read_smiles(c, lig); break;
         default: break;
         }
         if (!got && c->src.err_out && lig->status == VSG_OK) {
@@ -529,7 +541,11 @@ int vsg_ligand_reader_splittable(const vsg_ligand_reader *r)
     if (!r || r->mem) return 0;
     for (i = 0; i < r->npaths; i++) {
         vsg_ligand_format f = path_format(r, i);
-        if (f != VSG_LIG_SDF && f != VSG_LIG_MOL2 && f != VSG_LIG_PDBQT && f != VSG_LIG_PDB) return 0;
+        if (f != VSG_LIG_SDF && f != VSG_LIG_MOL2 && f != VSG_LIG_PDBQT && f != VSG_LIG_PDB && f != VSG_LIG_SMILES &&
+            f != VSG_LIG_CSV)
+            return 0;
+        /* a CSV chunk reads its header from the file itself (read_smiles.c): not standard input */
+        if (f == VSG_LIG_CSV && !strcmp(r->paths[i], "-")) return 0;
     }
     return 1;
 }
@@ -704,6 +720,8 @@ int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long m
         }
         switch (c->format) {
         case VSG_LIG_SDF: after = vsg_lig_is_sdf_end(line, n); break;
+        case VSG_LIG_SMILES:
+        case VSG_LIG_CSV: after = vsg_lig_smiles_is_record(c->format, c->src.line, line, n); break;
         case VSG_LIG_MOL2:
             if (vsg_lig_is_mol2_start(line, n)) {
                 before = open_rec;
@@ -724,7 +742,7 @@ int vsg_ligand_reader_next_chunk(vsg_ligand_reader *r, vsg_lig_chunk *ch, long m
                 c->src.line--;
                 goto cut;
             }
-            if (c->format != VSG_LIG_SDF && c->format != VSG_LIG_MOL2)
+            if (c->format == VSG_LIG_PDB || c->format == VSG_LIG_PDBQT)
                 vsg_lig_models_step(&r->split_models, line, n, c->format == VSG_LIG_PDBQT, &before, &after);
         }
         if (!chunk_put_line(ch, line, n)) return -1;
@@ -777,6 +795,7 @@ void vsg_ligand_reader_set_chunk(vsg_ligand_reader *r, const vsg_lig_chunk *ch)
     r->chunk = ch;
     r->paths[0] = (char *)ch->source; /* borrowed: the splitting reader owns it */
     r->format = ch->format;
+    r->opt.format = ch->format;
     r->mem = ch->text ? ch->text : "";
     r->mem_len = ch->len;
     r->cur = 0;
@@ -790,7 +809,23 @@ long vsg_lig_chunk_count(const vsg_lig_chunk *ch, const vsg_ligand_reader_option
     vsg_ligand_reader *cr = NULL;
     vsg_ligand lig;
     long n = 0;
-    vsg_ligand_reader_options o = opt ? *opt : (vsg_ligand_reader_options){VSG_LIG_AUTO, 0, 0};
+    if (ch->format == VSG_LIG_SMILES || ch->format == VSG_LIG_CSV) {
+        /* one record a record line (failed or not): counted without preparing the molecules, as
+         * the chunk reader would yield them (an input error one more, a file without any one) */
+        long lineno = ch->first_line;
+        if (ch->open_failed) return 1;
+        for (size_t i = 0; i < ch->len;) {
+            const char *l = ch->text + i, *nl = memchr(l, '\n', ch->len - i);
+            size_t len = nl ? (size_t)(nl - l) : ch->len - i;
+            i += len + 1;
+            if (len > 0 && l[len - 1] == '\r') len--;
+            n += vsg_lig_smiles_is_record(ch->format, ++lineno, l, len);
+        }
+        if (ch->err) n++;
+        if (n == 0 && ch->first_in_file) n = 1;
+        return n;
+    }
+    vsg_ligand_reader_options o = opt ? *opt : (vsg_ligand_reader_options){.format = VSG_LIG_AUTO};
     o.keep_text = 0;
     if (vsg_ligand_reader_open_chunk(&o, &cr) != VSG_OK) return -1;
     vsg_ligand_reader_set_chunk(cr, ch);
@@ -955,7 +990,7 @@ vsg_status vsg_ligand_reader_select(vsg_ligand_reader *r, const vsg_record_range
                             vsg_ligand_format_name(idx[i]->format), vsg_ligand_format_name(path_format(r, i)));
     }
     /* what skipping needs, now: the tail reader and the splitter's first chunk buffer */
-    vsg_ligand_reader_options o = {r->format, r->keep_text, r->max_atoms};
+    vsg_ligand_reader_options o = r->opt;
     if (n > 0 && !(r->ranges = malloc((size_t)n * sizeof *r->ranges))) goto nomem;
     if (n > 0) memcpy(r->ranges, ranges, (size_t)n * sizeof *r->ranges);
     if (idx && !(r->idx = calloc((size_t)r->npaths, sizeof *r->idx))) goto nomem;

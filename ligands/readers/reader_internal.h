@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ligands/ligand.h"
+#include "ligands/prepare/smiles_prepare.h"
 #include "ligands/readers/line_source.h"
 
 typedef struct {
@@ -28,6 +29,9 @@ typedef struct {
     int ids_cap;
     char *join;               /* SDF V3000: a logical line joined from continuations */
     size_t join_cap;
+    vsg_smiles_prep_options smi; /* SMILES/CSV: how records are prepared */
+    int csv_state;            /* CSV: 0 header not read, 1 read */
+    int csv_smiles, csv_name; /* CSV: 0-based columns of the SMILES and the name (-1: none) */
 } vsg_lig_ctx;
 
 /* ---- the record's input ---------------------------------------------------------------- */
@@ -137,6 +141,25 @@ int vsg_lig_read_sdf(vsg_lig_ctx *c, vsg_ligand *lig);
 int vsg_lig_read_mol2(vsg_lig_ctx *c, vsg_ligand *lig);
 int vsg_lig_read_pdbqt(vsg_lig_ctx *c, vsg_ligand *lig);
 int vsg_lig_read_pdb(vsg_lig_ctx *c, vsg_ligand *lig);
+int vsg_lig_read_smiles(vsg_lig_ctx *c, vsg_ligand *lig); /* SMILES and CSV (read_smiles.c) */
+
+/* A SMILES or CSV line is a record unless it is blank, a comment ('#' first), the CSV header
+ * (line 1), or a first line whose first word is "smiles" (any case: a .smi file's header).
+ * Shared by the parser and the splitter so that both count alike. */
+static inline int vsg_lig_smiles_is_record(vsg_ligand_format f, long lineno, const char *l, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (l[i] == ' ' || l[i] == '\t')) i++;
+    if (i == n || l[i] == '#') return 0;
+    if (lineno == 1) {
+        static const char w[] = "smiles";
+        size_t k;
+        if (f == VSG_LIG_CSV) return 0;
+        for (k = 0; k < 6 && i + k < n && (l[i + k] | 0x20) == w[k]; k++) {}
+        if (k == 6 && (i + 6 == n || l[i + 6] == ' ' || l[i + 6] == '\t')) return 0;
+    }
+    return 1;
+}
 
 /* PDB and PDBQT records (read_pdb_lib.c): MODEL/ENDMDL, END (and, for PDBQT outside a MODEL,
  * TORSDOF) delimit records; parse_atom reads one ATOM/HETATM line into lig->atoms[natoms]

@@ -14,7 +14,7 @@
  * came from the file"; the caller knows it asked for Gasteiger charges.
  *
  * Open Babel's charge models keep their results inside one shared plugin object, so calls
- * are serialised with a mutex; C++ exceptions never cross into C.
+ * are serialised with a mutex (vsg_ob_lock, shared with the SMILES preparation); C++ exceptions never cross into C.
  */
 #include <cstring>
 #include <mutex>
@@ -35,8 +35,11 @@ extern "C" {
 #include "ligands/ligand.h"
 }
 
+/* Open Babel's process-wide objects (charge models, the aromaticity and atom typers with their
+ * SMARTS patterns) are guarded by one lock, shared with ligands/prepare/smiles_obabel.cpp. */
+std::mutex vsg_ob_lock;
+
 namespace {
-std::mutex gasteiger_lock;
 
 /* Fills mol from lig; returns VSG_OK or VSG_E_DATA (with the message set). */
 vsg_status build_molecule(const vsg_ligand *lig, OpenBabel::OBMol &mol)
@@ -125,7 +128,7 @@ extern "C" vsg_status vsg_ligand_gasteiger(vsg_ligand *lig)
         vsg_status st = build_molecule(lig, mol);
         if (st != VSG_OK)
             return st;
-        std::lock_guard<std::mutex> hold(gasteiger_lock);
+        std::lock_guard<std::mutex> hold(vsg_ob_lock);
         /* The charge models live in a plugin library; OBPlugin::GetPlugin loads it on first
          * use (OBChargeModel::FindType does not, from a program that has no OBConversion). */
         OBChargeModel *model = static_cast<OBChargeModel *>(OBPlugin::GetPlugin("charges", "gasteiger"));

@@ -179,8 +179,15 @@ class Ligand(ctypes.Structure):
                 ("message", ctypes.c_char * 256)]
 
 
+# vsg_smiles_options: how SMILES records are prepared (all 0: pH 7.4, the builder's stereo, 100 steps)
+class SmilesOptions(ctypes.Structure):
+    _fields_ = [("ph_mode", ctypes.c_int), ("ph", ctypes.c_double), ("stereo", ctypes.c_int),
+                ("min_steps", ctypes.c_int)]
+
+
 class LigandReaderOptions(ctypes.Structure):
-    _fields_ = [("format", ctypes.c_int), ("keep_text", ctypes.c_int), ("max_atoms", ctypes.c_int)]
+    _fields_ = [("format", ctypes.c_int), ("keep_text", ctypes.c_int), ("max_atoms", ctypes.c_int),
+                ("smiles", SmilesOptions)]
 
 
 class VinaScore(ctypes.Structure):
@@ -209,7 +216,8 @@ class ScreenOptions(ctypes.Structure):
                 ("batch_atoms", ctypes.c_size_t), ("csv", ctypes.c_void_p), ("sdf_path", ctypes.c_char_p),
                 ("top", ctypes.c_long), ("progress", ctypes.c_int), ("parse_threads", ctypes.c_int),
                 ("placement", ctypes.c_int), ("box", PlaceBox), ("rotations", ctypes.POINTER(Quat)),
-                ("nrotations", ctypes.c_int), ("top_poses", ctypes.c_int), ("poses_path", ctypes.c_char_p)]
+                ("nrotations", ctypes.c_int), ("top_poses", ctypes.c_int), ("poses_path", ctypes.c_char_p),
+                ("smiles", SmilesOptions)]
 
 
 class ScreenReport(ctypes.Structure):
@@ -252,7 +260,8 @@ class MergeReport(ctypes.Structure):
 
 class VinaScreenOptions(ctypes.Structure):
     _fields_ = [("inputs", c_char_pp), ("ninputs", ctypes.c_int), ("format", ctypes.c_int),
-                ("max_atoms", ctypes.c_int), ("csv", ctypes.c_void_p), ("progress", ctypes.c_int)]
+                ("max_atoms", ctypes.c_int), ("csv", ctypes.c_void_p), ("progress", ctypes.c_int),
+                ("smiles", SmilesOptions)]
 
 
 class DockParams(ctypes.Structure):

@@ -1,0 +1,120 @@
+/* cli_prepare_ligands.c — `vsgrid prepare-ligands LIB... -o OUT.sdf`: a SMILES library (or any
+ * library the reader takes) written as the 3D SDF the screen would dock, one output record per
+ * input record, for users who want the prepared library itself.
+ * The work is vsg_prepare_ligands (engine/screen/prepare_ligands.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cli/cli.h"
+
+
+
+static const char usage[] =
+    "usage: vsgrid prepare-ligands LIBRARY... -o OUT.sdf [--ph X|none] [--stereo any|specified]\n"
+    "                              [--minimize N] [--threads N] [--format F] [--quiet]\n"
+    "\n"
+    "Writes each record of the libraries as the 3D molecule a screen would dock: SMILES\n"
+    "(.smi/.ism/.csv, .gz) prepared by Open Babel (largest fragment, protonation at the pH,\n"
+    "hydrogens, 3D build and MMFF94 steps, Gasteiger charges); other formats as read, with\n"
+    "Gasteiger charges when they have none.\n"
+    "  -o OUT.sdf        V2000 SDF, one record per input record in input order: the molecule\n"
+    "                    with atom.dprop.PartialCharge (RDKit's atom property list: RDKit\n"
+    "                    reads the charges as atom properties) and vsgrid_smiles,\n"
+    "                    vsgrid_unassigned_stereo, vsgrid_note items; a record that failed is\n"
+    "                    an empty molecule with vsgrid_status and vsgrid_message items (so\n"
+    "                    record k of OUT is input record k), and one line on stderr\n"
+    "  --ph X|none       protonation at pH X by Open Babel's model (default 7.4), or the\n"
+    "                    SMILES's own states (none)\n"
+    "  --stereo MODE     any (default: a stereocentre the SMILES leaves open gets the 3D\n"
+    "                    builder's configuration, counted in vsgrid_unassigned_stereo) or\n"
+    "                    specified (such a record fails, status stereo)\n"
+    "  --minimize N      MMFF94 (else UFF) steepest-descent steps after the build (default\n"
+    "                    100; 0: the builder's coordinates)\n"
+    "  --threads N       records prepared in parallel (default: every core)\n"
+    "  --format F        sdf | mol2 | pdbqt | pdb | smi | csv (default: from each file)\n"
+    "  --quiet           no summary on stderr (failures are still reported)\n"
+    "Exit 0 when the output was written (failed records included: they are counted in the\n"
+    "summary); 2 usage; 3 an unreadable input; 7 SMILES input in a build without Open Babel.\n";
+
+int vsg_cmd_prepare_ligands(int argc, char **argv)
+{
+    const char *out = NULL, *v;
+    const char *inputs[4096];
+    int ninputs = 0, quiet = 0, threads = 0;
+    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 1};
+    double x;
+    vsg_args a = {argc, 1, argv, NULL, NULL};
+    for (; a.i < argc; a.i++) {
+        const char *arg = argv[a.i];
+#define VALUE() do { if (!(v = vsg_arg_value(&a, "prepare-ligands"))) return VSG_EXIT_USAGE; } while (0)
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(usage, stdout);
+            return VSG_EXIT_OK;
+        } else if (vsg_arg_is(&a, "-o") || vsg_arg_is(&a, "--output")) {
+            VALUE();
+            out = v;
+        } else if (vsg_arg_is(&a, "--ph")) {
+            VALUE();
+            if (vsg_smiles_parse_ph(v, &ro.smiles) != VSG_OK)
+                return vsg_cli_usage_error("prepare-ligands", "%s", vsg_last_error());
+        } else if (vsg_arg_is(&a, "--stereo")) {
+            VALUE();
+            if (!strcmp(v, "any")) ro.smiles.stereo = VSG_STEREO_BUILDER;
+            else if (!strcmp(v, "specified")) ro.smiles.stereo = VSG_STEREO_SPECIFIED;
+            else return vsg_cli_usage_error("prepare-ligands", "--stereo: '%s' is not any or specified", v);
+        } else if (vsg_arg_is(&a, "--minimize")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || x < 0 || x > 100000 || x != (int)x)
+                return vsg_cli_usage_error("prepare-ligands", "--minimize: '%s' is not a whole number in [0, 100000]", v);
+            ro.smiles.min_steps = x == 0 ? -1 : (int)x;
+        } else if (vsg_arg_is(&a, "--threads")) {
+            VALUE();
+            if (!vsg_parse_number(v, &x) || x < 1 || x > 4096 || x != (int)x)
+                return vsg_cli_usage_error("prepare-ligands", "--threads: '%s' is not a whole number >= 1", v);
+            threads = (int)x;
+        } else if (vsg_arg_is(&a, "--format")) {
+            VALUE();
+            vsg_ligand_format f = !strcmp(v, "smi") ? VSG_LIG_SMILES : !strcmp(v, "csv") ? VSG_LIG_CSV
+                                : !strcmp(v, "sdf") ? VSG_LIG_SDF : !strcmp(v, "mol2") ? VSG_LIG_MOL2
+                                : !strcmp(v, "pdbqt") ? VSG_LIG_PDBQT : !strcmp(v, "pdb") ? VSG_LIG_PDB : VSG_LIG_AUTO;
+            if (f == VSG_LIG_AUTO)
+                return vsg_cli_usage_error("prepare-ligands", "--format: '%s' is not sdf, mol2, pdbqt, pdb, smi or csv", v);
+            ro.format = f;
+        } else if (vsg_arg_is(&a, "--quiet")) {
+            quiet = 1;
+        } else if (arg[0] == '-' && arg[1]) {
+            return vsg_cli_usage_error("prepare-ligands", "unknown option '%s'", arg);
+        } else {
+            if (ninputs >= (int)(sizeof inputs / sizeof inputs[0]))
+                return vsg_cli_usage_error("prepare-ligands", "more than 4096 libraries");
+            inputs[ninputs++] = arg;
+        }
+#undef VALUE
+    }
+    if (ninputs == 0) return vsg_cli_usage_error("prepare-ligands", "no LIBRARY given");
+    if (!out) return vsg_cli_usage_error("prepare-ligands", "no output: give -o OUT.sdf");
+    if (vsg_ligand_format_of(out) != VSG_LIG_SDF)
+        return vsg_cli_usage_error("prepare-ligands",
+                                   "-o %s: only SDF output (.sdf) for now; PDBQT with its torsion tree is not written "
+                                   "yet (Meeko's mk_prepare_ligand.py takes the SDF)", out);
+    FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
+    if (!f) {
+        fprintf(stderr, "vsgrid prepare-ligands: cannot write %s\n", out);
+        return VSG_EXIT_INPUT;
+    }
+    vsg_prepare_ligands_report rep;
+    vsg_status st = vsg_prepare_ligands(inputs, ninputs, &ro, threads, f, stderr, &rep);
+    if (f != stdout && fclose(f) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "write error on %s", out);
+    if (st != VSG_OK) {
+        if (f != stdout && rep.records == 0) remove(out);
+        return vsg_cli_fail(st);
+    }
+    if (!quiet)
+        fprintf(stderr,
+                "vsgrid prepare-ligands: %zu records, %zu prepared, %zu failed, in %.2f s (%.1f records/s, %d "
+                "threads) -> %s\n",
+                rep.records, rep.written, rep.failed, rep.seconds,
+                rep.seconds > 0 ? (double)rep.records / rep.seconds : 0.0, rep.threads, out);
+    return rep.unreadable ? VSG_EXIT_INPUT : VSG_EXIT_OK;
+}

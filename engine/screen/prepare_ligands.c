@@ -1,0 +1,160 @@
+/* prepare_ligands.c — vsg_prepare_ligands (vsgrid.h), behind `vsgrid prepare-ligands`: every
+ * record of a library written as the 3D SDF record a screen would dock, one output record per
+ * input record, in input order.
+ *
+ * Records are parsed (SMILES: prepared) in parallel: the reader cuts the input into chunks of
+ * whole records (ligands/readers/ligand_reader.h), a batch of chunks is prepared by OpenMP
+ * threads, each with its own chunk reader, and the batch is written in input order; memory is
+ * bounded by one batch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "engine/screen/screen.h" /* vsg_sdf_write_record */
+#include "grids/base/vsgrid.h"
+#include "ligands/ligand.h"
+#include "ligands/readers/ligand_reader.h"
+
+#define CHUNK_RECORDS 16 /* records a chunk: small, so that threads share a short library */
+
+typedef struct {
+    vsg_lig_chunk ch;
+    vsg_ligand *recs;
+    int n, cap;
+} batch_chunk;
+
+static void write_failed(FILE *f, const vsg_ligand *lig)
+{
+    fprintf(f, "%s\n  vsgrid\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n", lig->name);
+    fprintf(f, "> <vsgrid_status>\n%s\n\n> <vsgrid_message>\n%s\n\n$$$$\n", lig->code, lig->message);
+}
+
+/* Charges for a record without any (not a SMILES record: those have theirs). */
+static void charge(vsg_ligand *lig)
+{
+    if (lig->status != VSG_OK || lig->has_charges) return;
+    if (vsg_ligand_gasteiger(lig) != VSG_OK)
+        vsg_ligand_fail(lig, VSG_E_DATA, VSG_LIG_NO_CHARGES, "%s:%ld: record %ld: no Gasteiger charges: %s",
+                        lig->source, lig->line, lig->record, vsg_last_error());
+    else
+        lig->has_charges = 1;
+}
+
+static int write_record(FILE *f, vsg_ligand *lig)
+{
+    if (lig->status != VSG_OK) {
+        write_failed(f, lig);
+        return 0;
+    }
+    if (lig->text && lig->text_len && strstr(lig->text, "atom.dprop.PartialCharge")) { /* a SMILES record */
+        fwrite(lig->text, 1, lig->text_len, f);
+        return 1;
+    }
+    vsg_sdf_tag tag = {"prepared", "1"};
+    return vsg_sdf_write_record(f, lig, &tag, 1) == VSG_OK;
+}
+
+vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg_ligand_reader_options *opt,
+                               int threads, FILE *f, FILE *log, vsg_prepare_ligands_report *rep)
+{
+    vsg_ligand_reader_options ro = opt ? *opt : (vsg_ligand_reader_options){.format = VSG_LIG_AUTO};
+    vsg_prepare_ligands_report dummy;
+    if (!rep) rep = &dummy;
+    memset(rep, 0, sizeof *rep);
+    if (!inputs || ninputs < 1 || !f) return vsg_fail(VSG_E_ARG, "vsg_prepare_ligands: no input or output");
+    ro.keep_text = 1;
+    vsg_ligand_reader *rd = NULL;
+    vsg_status st = vsg_ligand_reader_open(inputs, ninputs, &ro, &rd);
+    if (st != VSG_OK) return st;
+    for (int i = 0; i < ninputs; i++) {
+        vsg_ligand_format fmt = vsg_ligand_reader_format(rd, i);
+        if ((fmt == VSG_LIG_SMILES || fmt == VSG_LIG_CSV) && !vsg_smiles_available()) {
+            vsg_ligand_reader_close(rd);
+            return vsg_fail(VSG_E_UNSUPPORTED, "%s: SMILES input needs Open Babel, absent from this build", inputs[i]);
+        }
+    }
+#ifdef _OPENMP
+    if (threads > 0) omp_set_num_threads(threads);
+    const int nt = omp_get_max_threads();
+#else
+    (void)threads;
+    const int nt = 1;
+#endif
+    const int nbatch = 4 * nt; /* chunks a batch: enough for the threads to share unequal chunks */
+    batch_chunk *b = calloc((size_t)nbatch, sizeof *b);
+    st = b ? VSG_OK : vsg_fail(VSG_E_NOMEM, "out of memory for the preparation's batch");
+    const double t0 = vsg_now();
+    const int split = vsg_ligand_reader_splittable(rd);
+    while (st == VSG_OK) {
+        int nc = 0;
+        if (split) {
+            while (nc < nbatch) {
+                int got = vsg_ligand_reader_next_chunk(rd, &b[nc].ch, CHUNK_RECORDS, 1u << 20);
+                if (got < 0) st = vsg_fail(VSG_E_NOMEM, "out of memory for a chunk of records");
+                if (got <= 0) break;
+                nc++;
+            }
+            if (nc == 0) break;
+#pragma omp parallel for schedule(dynamic, 1)
+            for (int c = 0; c < nc; c++) {
+                vsg_ligand_reader *cr = NULL;
+                b[c].n = 0;
+                if (vsg_ligand_reader_open_chunk(&ro, &cr) != VSG_OK) continue;
+                vsg_ligand_reader_set_chunk(cr, &b[c].ch);
+                for (;;) {
+                    if (b[c].n == b[c].cap) {
+                        int cap = b[c].cap ? 2 * b[c].cap : CHUNK_RECORDS;
+                        vsg_ligand *t = realloc(b[c].recs, (size_t)cap * sizeof *t);
+                        if (!t) break;
+                        for (int k = b[c].cap; k < cap; k++) vsg_ligand_init(&t[k]);
+                        b[c].recs = t;
+                        b[c].cap = cap;
+                    }
+                    if (!vsg_ligand_reader_next(cr, &b[c].recs[b[c].n])) break;
+                    charge(&b[c].recs[b[c].n]);
+                    b[c].n++;
+                }
+                vsg_ligand_reader_close(cr);
+            }
+        } else { /* standard input of a CSV: one thread */
+            if (!b[0].cap) {
+                b[0].recs = malloc(sizeof *b[0].recs);
+                if (!b[0].recs) {
+                    st = vsg_fail(VSG_E_NOMEM, "out of memory for a record");
+                    break;
+                }
+                b[0].cap = 1;
+                vsg_ligand_init(&b[0].recs[0]);
+            }
+            b[0].n = vsg_ligand_reader_next(rd, &b[0].recs[0]);
+            if (!b[0].n) break;
+            charge(&b[0].recs[0]);
+            nc = 1;
+        }
+        for (int c = 0; c < nc; c++)
+            for (int k = 0; k < b[c].n; k++) {
+                vsg_ligand *lig = &b[c].recs[k];
+                rep->records++;
+                if (lig->status != VSG_OK) {
+                    rep->failed++;
+                    if (log) fprintf(log, "%s: %s\n", lig->code, lig->message);
+                    if (!strcmp(lig->code, VSG_LIG_IO)) rep->unreadable++;
+                }
+                rep->written += (size_t)write_record(f, lig);
+            }
+    }
+    rep->seconds = vsg_now() - t0;
+    rep->threads = nt;
+    if (st == VSG_OK && ferror(f)) st = vsg_fail(VSG_E_IO, "write error on the prepared library");
+    for (int c = 0; b && c < nbatch; c++) {
+        for (int k = 0; k < b[c].cap; k++) vsg_ligand_release(&b[c].recs[k]);
+        free(b[c].recs);
+        vsg_lig_chunk_free(&b[c].ch);
+    }
+    free(b);
+    vsg_ligand_reader_close(rd);
+    return st;
+}

@@ -1,0 +1,45 @@
+/* smiles_prepare.h — a SMILES string made into a docking-ready 3D molecule (internal): the C
+ * side of the Open Babel bridge (smiles_obabel.cpp; smiles_none.c in a build without Open
+ * Babel). The reader (ligands/readers/read_smiles.c) parses the molfile it returns with the
+ * SDF record parser, so the torsion tree, typing and formal charges follow the SDF path. */
+#ifndef VSG_SMILES_PREPARE_H
+#define VSG_SMILES_PREPARE_H
+
+#include <stddef.h>
+
+#include "grids/base/vsgrid.h"
+
+/* Steepest-descent steps after the 3D build when the options say 0 (docs/PERFORMANCE.md,
+ * "Issue 29", has the measurement behind the number). */
+#define VSG_SMILES_MIN_STEPS_DEFAULT 100
+
+typedef struct {
+    int ph_mode;    /* VSG_PH_DEFAULT, VSG_PH_AT, VSG_PH_NONE (vsgrid.h) */
+    double ph;      /* with VSG_PH_AT */
+    int stereo;     /* VSG_STEREO_BUILDER, VSG_STEREO_SPECIFIED */
+    int min_steps;  /* 0: VSG_SMILES_MIN_STEPS_DEFAULT; < 0: none (the builder's coordinates) */
+    int max_atoms;  /* after hydrogens; 0: 999, the V2000 molfile's limit */
+} vsg_smiles_prep_options;
+
+typedef struct {
+    char *molfile;           /* malloc'ed V2000 molfile through "M  END\n" (free it); NULL on failure */
+    char code[16];           /* on failure: a VSG_LIG_* status code */
+    char why[200];           /* on failure: what went wrong, without file or line */
+    int fragments;           /* disconnected parts of the SMILES */
+    char dropped[96];        /* formulas of the parts dropped ("Na+, H2O"), "" when none */
+    int unassigned_stereo;   /* stereocentres and stereo double bonds the SMILES left open */
+    int charge_in, charge_out; /* net formal charge of the kept part before and after protonation */
+    const char *forcefield;  /* the minimisation's force field: "MMFF94", "UFF" or "none" */
+} vsg_smiles_prep;
+
+/* 1 when this build can prepare SMILES (Open Babel 3 present). */
+int vsg_smiles_prepare_available(void);
+/* Prepares one SMILES (the string alone, no name). Returns VSG_OK with out->molfile; else the
+ * status with out->code and out->why (VSG_E_FORMAT bad_smiles, VSG_E_DATA bad_element /
+ * embed_failed / stereo / too_many_atoms, VSG_E_NOMEM, VSG_E_UNSUPPORTED without Open Babel).
+ * Thread-safe: several threads may prepare at once. Never throws, never prints. */
+vsg_status vsg_smiles_prepare(const char *smiles, const char *title, const vsg_smiles_prep_options *o,
+                              vsg_smiles_prep *out);
+void vsg_smiles_prep_free(vsg_smiles_prep *p);
+
+#endif
