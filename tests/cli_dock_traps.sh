@@ -20,7 +20,7 @@ expect_rc 0 "$vsgrid" dock m "$lig" "${quick[@]}" -o ok.pdbqt --quiet
 
 # 1. A box too small for the ligand: no pose keeps its atoms inside; exit 8, nothing written.
 c=$(awk '/^CENTER/ { print $2 "," $3 "," $4; exit }' m.C_H.map)
-expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --box "$c,5,5,5" -o small --device cpu --quiet
+expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --box "$c,3,3,3" -o small --device cpu --quiet # (biotin folds into 5 A)
 rm -f small.pdbqt
 expect_rc 8 "$vsgrid" dock small "$lig" "${quick[@]}" -o small.pdbqt
 grep -q "outside the maps' box" err.txt && grep -q -- "--padding" err.txt || fail "small box: $(cat err.txt)"

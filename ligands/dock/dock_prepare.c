@@ -171,7 +171,8 @@ fail:
     return st;
 }
 
-/* Chains × steps of each preset, then focus chains × their steps (vsgrid.h): measured in
+/* Chains × steps of each preset, then focus chains (of 4 × steps each: focus_steps 0, so that an
+ * overridden --steps scales them too; vsgrid.h): measured in
  * docs/PERFORMANCE.md ("Flexible docking", "Issue 28: focus chains"). On DUD-E INHA (2,389
  * records, --receptor, NVIDIA H200, 2026-11-28) the best score within 0.1 kcal/mol of vina's
  * minimum on 48 records: without focus chains balanced 96 x 40 46% at 292/s, detail 128 x 60 60%
@@ -182,9 +183,9 @@ static const struct {
     const char *name;
     int chains, steps, keep, focus_chains, focus_steps;
 } presets[] = {
-    {"fast", 64, 40, 1, 8, 160},
-    {"balanced", 96, 40, 1, 16, 160},
-    {"detail", 128, 60, 1, 16, 240},
+    {"fast", 64, 40, 1, 8, 0},
+    {"balanced", 96, 40, 1, 16, 0},
+    {"detail", 128, 60, 1, 16, 0},
     {"thorough", 512, 240, 1, 0, 0}, /* large boxes (AutoDock-GPU's 30 A set: 78% of top poses < 2 A
                                         against detail's 65%), about 1 s a ligand alone on an H100 */
     {"vina", 8, 0, 20, 0, 0},

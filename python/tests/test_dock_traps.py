@@ -35,7 +35,7 @@ def test_maps_record_their_function(tmp_path, vina_maps):
 
 def test_dock_in_a_box_too_small(tmp_path, vina_maps):
     p = str(tmp_path / "small")
-    vsgrid.maps(REC, box=_center(vina_maps) + [5, 5, 5], prefix=p, device="cpu")
+    vsgrid.maps(REC, box=_center(vina_maps) + [3, 3, 3], prefix=p, device="cpu")  # biotin folds into 5 A
     with pytest.raises(vsgrid.DataError, match="outside the maps' box"):
         vsgrid.dock(p, BIOTIN, **QUICK)
     r = vsgrid.dock(p, BIOTIN, all_records=True, **QUICK)[0]  # as a row: the error, no poses
