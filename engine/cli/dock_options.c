@@ -17,7 +17,8 @@ const char vsg_cli_dock_options_help[] =
     "  --exhaustiveness N  Monte Carlo chains a record (overrides --search's)\n"
     "  --steps N           steps a chain (overrides --search's)\n"
     "  --focus-chains N    chains that continue from the best chains' minima once the others\n"
-    "                      are done (overrides --search's; 0: none)\n"
+    "                      are done (overrides --search's; 0: none; with --exhaustiveness or\n"
+    "                      --steps the default is none)\n"
     "  --focus-steps N     steps of a focus chain (overrides --search's; default 4 x --steps)\n"
     "  --devices D         all (default: every GPU, else the CPU), gpu (every GPU; an error\n"
     "                      without one), cpu (the same search on the CPU), or GPU numbers (0,1)\n"
@@ -92,6 +93,9 @@ int vsg_cli_dock_apply(const char *cmd, const vsg_cli_dock_opts *o, vsg_dock_par
     vsg_dock_params_preset(p, o->search);
     if (o->chains > 0) p->exhaustiveness = o->chains;
     if (o->steps > 0) p->steps = o->steps;
+    /* --exhaustiveness or --steps set the effort exactly: focus chains then only when asked for
+     * (a preset's focus chains of 4 x an overridden --steps could cost many times the rest) */
+    if (o->focus_chains < 0 && (o->chains > 0 || o->steps > 0)) p->focus_chains = 0;
     if (o->focus_chains >= 0) p->focus_chains = o->focus_chains;
     if (o->focus_steps > 0) p->focus_steps = o->focus_steps;
     p->seed = o->seed;

@@ -1724,7 +1724,9 @@ typedef struct {
     int ngpus;             /* vsg_dock_batch on the GPU: the GPUs to share the records (0 = all) */
     int gpus[16];
     int focus_chains;      /* chains that, after the exploring chains, continue from their best
-                              minima (0, default: none; see below) */
+                              minima (0, default: none; see below; the presets set it, and the
+                              CLI, the screen job and Python leave it at 0 when --exhaustiveness or
+                              --steps is given without --focus-chains) */
     int focus_steps;       /* steps of each focus chain (0: 4 × steps) */
 } vsg_dock_params;
 void vsg_dock_params_default(vsg_dock_params *p);

@@ -1852,6 +1852,8 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
         p.steps = int(steps)
     if focus_chains is not None:
         p.focus_chains = int(focus_chains)
+    elif exhaustiveness or steps:
+        p.focus_chains = 0  # an exact effort: focus chains only when asked for, as the CLI
     if focus_steps:
         p.focus_steps = int(focus_steps)
     if min_rmsd is not None:
