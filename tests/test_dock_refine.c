@@ -13,19 +13,7 @@
 #include "grids/base/vsgrid.h"
 #include "ligands/dock/dock_internal.h"
 #include "tests/check.h"
-
-static vsg_status read_first(const char *path, vsg_ligand *lig)
-{
-    const char *paths[1] = {path};
-    vsg_ligand_reader_options o = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0};
-    vsg_ligand_reader *r = NULL;
-    vsg_status st = vsg_ligand_reader_open(paths, 1, &o, &r);
-    if (st != VSG_OK) return st;
-    if (vsg_ligand_reader_next(r, lig) != 1) st = VSG_E_FORMAT;
-    else st = lig->status;
-    vsg_ligand_reader_close(r);
-    return st;
-}
+#include "tests/dock_kit.h"
 
 /* Vina maps of the ligand's XS types in a 22 Å box at its centre, written under prefix, read back. */
 static vsg_vina_target *make_maps(const vsg_molecule *rec, const vsg_vina_ligand *l, const char *prefix)
@@ -34,28 +22,8 @@ static vsg_vina_target *make_maps(const vsg_molecule *rec, const vsg_vina_ligand
     vsg_vina_ligand_autobox(l, &box);
     for (int d = 0; d < 3; d++) box.size[d] = 22;
     vsg_xs_type types[VSG_XS_COUNT];
-    int nt = 0;
-    for (int i = 0; i < l->natoms; i++) {
-        vsg_xs_type x = (vsg_xs_type)l->xs[i];
-        int seen = x == VSG_XS_NONE;
-        for (int k = 0; k < nt && !seen; k++) seen = types[k] == x;
-        if (!seen) types[nt++] = x;
-    }
-    vsg_vina_params p;
-    vsg_vina_params_default(&p);
-    vsg_grid *maps[VSG_XS_COUNT] = {0};
-    vsg_vina_target *t = NULL;
-    if (vsg_vina_maps_cpu(rec, &box, &p, types, nt, maps) == VSG_OK) {
-        int ok = 1;
-        for (int k = 0; k < nt; k++) {
-            char path[1200];
-            snprintf(path, sizeof path, "%s.%s.map", prefix, vsg_xs_type_name(types[k]));
-            ok &= vsg_vina_map_write(maps[k], path, "1stp_receptor") == VSG_OK;
-            vsg_grid_free(maps[k]);
-        }
-        if (ok) vsg_vina_target_maps(prefix, VSG_VINA_SCORING_VINA, &t);
-    }
-    return t;
+    const int nt = ligand_xs_types(l, NULL, 0, types);
+    return vina_maps_target(rec, &box, types, nt, prefix, "1stp_receptor");
 }
 
 /* dock_atoms_inter's gradient against central differences, at the ligand's atoms and at points

@@ -21,54 +21,19 @@
 #include "ligands/dock/dock_method.h"
 #include "ligands/score/vina_internal.h"
 #include "tests/check.h"
+#include "tests/dock_kit.h"
 
 static const char *dir = VSG_BINARY_DIR;
-
-static vsg_status read_first(const char *path, vsg_ligand *lig)
-{
-    const char *paths[1] = {path};
-    vsg_ligand_reader_options o = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0};
-    vsg_ligand_reader *r = NULL;
-    vsg_status st = vsg_ligand_reader_open(paths, 1, &o, &r);
-    if (st != VSG_OK) return st;
-    if (vsg_ligand_reader_next(r, lig) != 1) st = VSG_E_FORMAT;
-    else st = lig->status;
-    vsg_ligand_reader_close(r);
-    lig->source = path;
-    return st;
-}
 
 /* Maps of the example's box (1fpu_receptor_box.txt: centre 15.190 53.903 16.917, 20 Å) for every
  * XS type of the ligand and the flex residue. */
 static vsg_vina_target *make_maps(const vsg_molecule *rec, const vsg_vina_ligand *l, const char *prefix)
 {
-    vsg_vina_box box = {{15.190, 53.903, 16.917}, {20, 20, 20}, 0.375};
-    vsg_xs_type types[VSG_XS_COUNT];
-    int nt = 0;
+    const vsg_vina_box box = {{15.190, 53.903, 16.917}, {20, 20, 20}, 0.375};
     const vsg_xs_type flex_types[3] = {VSG_XS_C_H, VSG_XS_C_P, VSG_XS_O_DA};
-    vsg_vina_ligand_info info;
-    vsg_vina_ligand_get_info(l, &info);
-    for (int i = 0; i < info.natoms + 3; i++) {
-        vsg_xs_type x = i < info.natoms ? vsg_vina_ligand_xs_type(l, i) : flex_types[i - info.natoms];
-        int seen = x == VSG_XS_NONE;
-        for (int k = 0; k < nt && !seen; k++) seen = types[k] == x;
-        if (!seen) types[nt++] = x;
-    }
-    vsg_vina_params p;
-    vsg_vina_params_default(&p);
-    vsg_grid *maps[VSG_XS_COUNT] = {0};
-    vsg_vina_target *t = NULL;
-    if (vsg_vina_maps_cpu(rec, &box, &p, types, nt, maps) == VSG_OK) {
-        int ok = 1;
-        for (int k = 0; k < nt; k++) {
-            char path[1400];
-            snprintf(path, sizeof path, "%.1200s.%s.map", prefix, vsg_xs_type_name(types[k]));
-            ok &= vsg_vina_map_write(maps[k], path, "1fpu_receptor_rigid") == VSG_OK;
-            vsg_grid_free(maps[k]);
-        }
-        if (ok) vsg_vina_target_maps(prefix, VSG_VINA_SCORING_VINA, &t);
-    }
-    return t;
+    vsg_xs_type types[VSG_XS_COUNT];
+    const int nt = ligand_xs_types(l, flex_types, 3, types);
+    return vina_maps_target(rec, &box, types, nt, prefix, "1fpu_receptor_rigid");
 }
 
 /* The flex file's atoms' coordinates in file order. */

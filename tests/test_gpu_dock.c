@@ -25,19 +25,7 @@
 #include "ligands/dock/dock_pack.h"
 #include "ligands/dock/dock_rng.h"
 #include "tests/check.h"
-
-static vsg_status read_first(const char *path, vsg_ligand *lig)
-{
-    const char *paths[1] = {path};
-    vsg_ligand_reader_options o = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0};
-    vsg_ligand_reader *r = NULL;
-    vsg_status st = vsg_ligand_reader_open(paths, 1, &o, &r);
-    if (st != VSG_OK) return st;
-    if (vsg_ligand_reader_next(r, lig) != 1) st = VSG_E_FORMAT;
-    else st = lig->status;
-    vsg_ligand_reader_close(r);
-    return st;
-}
+#include "tests/dock_kit.h"
 
 /* Vina maps of the ligand's XS types on its autobox (padding 8 Å as vina's autobox_add does not;
  * room for random starts), written under prefix and read back. */
@@ -51,28 +39,8 @@ static vsg_vina_target *make_maps(const char *rec_path, const vsg_ligand *lig, c
         vsg_vina_box box;
         vsg_vina_ligand_autobox(l, &box);
         vsg_xs_type types[VSG_XS_COUNT];
-        int nt = 0;
-        vsg_vina_ligand_info info;
-        vsg_vina_ligand_get_info(l, &info);
-        for (int i = 0; i < info.natoms; i++) {
-            vsg_xs_type x = vsg_vina_ligand_xs_type(l, i);
-            int seen = x == VSG_XS_NONE;
-            for (int k = 0; k < nt && !seen; k++) seen = types[k] == x;
-            if (!seen) types[nt++] = x;
-        }
-        vsg_vina_params p;
-        vsg_vina_params_default(&p);
-        vsg_grid *maps[VSG_XS_COUNT] = {0};
-        if (vsg_vina_maps_cpu(rec, &box, &p, types, nt, maps) == VSG_OK) {
-            int ok = 1;
-            for (int k = 0; k < nt; k++) {
-                char path[1200];
-                snprintf(path, sizeof path, "%s.%s.map", prefix, vsg_xs_type_name(types[k]));
-                ok &= vsg_vina_map_write(maps[k], path, "receptor") == VSG_OK;
-                vsg_grid_free(maps[k]);
-            }
-            if (ok) vsg_vina_target_maps(prefix, VSG_VINA_SCORING_VINA, &t);
-        }
+        const int nt = ligand_xs_types(l, NULL, 0, types);
+        t = vina_maps_target(rec, &box, types, nt, prefix, "receptor");
         vsg_molecule_free(rec);
     }
     vsg_vina_ligand_free(l);

@@ -20,22 +20,9 @@
 #include "grids/base/vsgrid.h"
 #include "ligands/score/ad4_intra.h"
 #include "tests/check.h"
+#include "tests/dock_kit.h"
 
 static const char *dir = VSG_BINARY_DIR;
-
-static vsg_status read_first(const char *path, vsg_ligand *lig)
-{
-    const char *paths[1] = {path};
-    vsg_ligand_reader_options o = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0};
-    vsg_ligand_reader *r = NULL;
-    vsg_status st = vsg_ligand_reader_open(paths, 1, &o, &r);
-    if (st != VSG_OK) return st;
-    if (vsg_ligand_reader_next(r, lig) != 1) st = VSG_E_FORMAT;
-    else st = lig->status;
-    vsg_ligand_reader_close(r);
-    lig->source = path;
-    return st;
-}
 
 /* ---- the W map ------------------------------------------------------------------------------ */
 

@@ -22,22 +22,9 @@
 #include "ligands/score/vina_glue.h"
 #include "ligands/score/vina_internal.h"
 #include "tests/check.h"
+#include "tests/dock_kit.h"
 
 static const char *dir = VSG_BINARY_DIR;
-
-static vsg_status read_first(const char *path, vsg_ligand *lig)
-{
-    const char *paths[1] = {path};
-    vsg_ligand_reader_options o = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0};
-    vsg_ligand_reader *r = NULL;
-    vsg_status st = vsg_ligand_reader_open(paths, 1, &o, &r);
-    if (st != VSG_OK) return st;
-    if (vsg_ligand_reader_next(r, lig) != 1) st = VSG_E_FORMAT;
-    else st = lig->status;
-    vsg_ligand_reader_close(r);
-    lig->source = path; /* the reader's copy of the name is gone: the caller's lives on */
-    return st;
-}
 
 static double dist(const double *x, int i, int j)
 {
@@ -68,32 +55,10 @@ static int has_pair(const vsg_vina_ligand *l, int a, int b)
 /* Vina maps of the example's box (its config file: center 30.103 6.152 15.584, 20 Å). */
 static vsg_vina_target *make_maps(const vsg_molecule *rec, const vsg_vina_ligand *l, const char *prefix)
 {
-    vsg_vina_box box = {{30.103, 6.152, 15.584}, {20, 20, 20}, 0.375};
+    const vsg_vina_box box = {{30.103, 6.152, 15.584}, {20, 20, 20}, 0.375};
     vsg_xs_type types[VSG_XS_COUNT];
-    int nt = 0;
-    vsg_vina_ligand_info info;
-    vsg_vina_ligand_get_info(l, &info);
-    for (int i = 0; i < info.natoms; i++) {
-        vsg_xs_type x = vsg_vina_ligand_xs_type(l, i);
-        int seen = x == VSG_XS_NONE;
-        for (int k = 0; k < nt && !seen; k++) seen = types[k] == x;
-        if (!seen) types[nt++] = x;
-    }
-    vsg_vina_params p;
-    vsg_vina_params_default(&p);
-    vsg_grid *maps[VSG_XS_COUNT] = {0};
-    vsg_vina_target *t = NULL;
-    if (vsg_vina_maps_cpu(rec, &box, &p, types, nt, maps) == VSG_OK) {
-        int ok = 1;
-        for (int k = 0; k < nt; k++) {
-            char path[1400];
-            snprintf(path, sizeof path, "%.1200s.%s.map", prefix, vsg_xs_type_name(types[k]));
-            ok &= vsg_vina_map_write(maps[k], path, "BACE_1_receptor") == VSG_OK;
-            vsg_grid_free(maps[k]);
-        }
-        if (ok) vsg_vina_target_maps(prefix, VSG_VINA_SCORING_VINA, &t);
-    }
-    return t;
+    const int nt = ligand_xs_types(l, NULL, 0, types);
+    return vina_maps_target(rec, &box, types, nt, prefix, "BACE_1_receptor");
 }
 
 /* Writes text to dir/name and reads its first record into lig (lig->source: a static buffer). */
