@@ -273,37 +273,6 @@ static size_t csv_row_read(FILE *f, char **line, size_t *cap, int *complete)
     return n;
 }
 
-/* Field k of a CSV row, unquoted, into out (cut to len - 1 bytes). Returns 0 when the row has
- * fewer fields. */
-static int csv_field_get(const char *line, int k, char *out, size_t len)
-{
-    const char *c = line;
-    for (int f = 0;; f++) {
-        size_t n = 0;
-        if (*c == '"') {
-            c++;
-            for (; *c; c++) {
-                if (*c == '"') {
-                    if (c[1] == '"') c++;
-                    else {
-                        c++;
-                        break;
-                    }
-                }
-                if (f == k && n + 1 < len) out[n++] = *c;
-            }
-        }
-        for (; *c && *c != ',' && *c != '\n' && *c != '\r'; c++)
-            if (f == k && n + 1 < len) out[n++] = *c;
-        if (f == k) {
-            out[n] = '\0';
-            return 1;
-        }
-        if (*c != ',') return 0;
-        c++;
-    }
-}
-
 typedef struct {
     size_t *v;
     size_t n, cap;
@@ -405,15 +374,15 @@ vsg_status vsg_resume_prepare(const vsg_resume_spec *s, size_t *kept)
         st = vsg_fail(VSG_E_FORMAT, "%s has no complete header line: nothing to resume (run without --resume)", s->csv);
     } else {
         header_end = off = n;
-        for (int k = 0; csv_field_get(line, k, fld[0], sizeof fld[0]); k++)
+        for (int k = 0; vsg_csv_field_get(line, strlen(line), k, fld[0], sizeof fld[0]); k++)
             if (!strcmp(fld[0], "status")) status_col = k;
         if (strncmp(line, "index,name,source,record,", 25) != 0 || status_col < 0)
             st = vsg_fail(VSG_E_FORMAT, "%s is not a vsgrid screen's CSV (its header)", s->csv);
     }
     while (st == VSG_OK && (n = csv_row_read(f, &line, &cap, &complete)) > 0 && complete) {
         int ok = 1;
-        for (int k = 0; k < 4 && ok; k++) ok = csv_field_get(line, k, fld[k], sizeof fld[k]);
-        if (ok) ok = csv_field_get(line, status_col, fld[4], sizeof fld[4]);
+        for (int k = 0; k < 4 && ok; k++) ok = vsg_csv_field_get(line, strlen(line), k, fld[k], sizeof fld[k]);
+        if (ok) ok = vsg_csv_field_get(line, strlen(line), status_col, fld[4], sizeof fld[4]);
         const size_t r = rows.n;
         if (!ok) {
             st = vsg_fail(VSG_E_FORMAT, "%s: row %zu is not a screen row", s->csv, r + 1);

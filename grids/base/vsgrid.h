@@ -1527,6 +1527,10 @@ vsg_kernel vsg_scorer_calibrate(vsg_scorer *s, const vsg_score_batch *b, const v
 
 /* CSV field quoting (RFC 4180): writes s, quoted when it holds a comma, quote or line break. */
 void vsg_csv_field(FILE *f, const char *s);
+/* The reverse: field k (0-based) of the CSV line l[0 .. n) (stops at n, a NUL or a line break),
+ * unquoted ("" a quote) and trimmed of blanks, into dst (cut to cap − 1 bytes). 1 when the line
+ * has field k, else 0. */
+int vsg_csv_field_get(const char *l, size_t n, int k, char *dst, size_t cap);
 
 /* ---- Vina and Vinardo pose scores ------------------------------------------------------ */
 /* What `vina --score_only` (AutoDock Vina 1.2.3) prints for a pose, term by term, computed on

@@ -149,7 +149,7 @@ static double pair_eval(const dock_energy *e, const double *xyz, int i, int j, i
     double slope;
     const double en = curl(tab[k0] + fr * d, cap, &slope);
     if (g) {
-        const double dr2 = slope * d * VINA_TABLE_FACTOR * 2;
+        const double dr2 = slope * d * VINA_TABLE_FACTOR * 2; /* dE/dr² · 2, times (a − b) */
         g[3 * i] += dr2 * dx, g[3 * i + 1] += dr2 * dy, g[3 * i + 2] += dr2 * dz;
         g[3 * j] -= dr2 * dx, g[3 * j + 1] -= dr2 * dy, g[3 * j + 2] -= dr2 * dz;
     }
@@ -196,24 +196,9 @@ double dock_energy_eval(const dock_energy *e, const double *xyz, double cap, dou
         ei += e->on_atoms ? dock_atoms_inter(t, l->xs[i], &xyz[3 * i], cap, e->slope, g ? &g[3 * i] : NULL)
                           : map_atom(t, t->map[l->xs[i]], &xyz[3 * i], cap, g ? &g[3 * i] : NULL);
     }
-    const size_t per = VINA_TABLE_BINS + 1;
     for (int k = 0; k < l->npairs; k++) {
         const int i = l->pair[k][0], j = l->pair[k][1];
-        const double *a = &xyz[3 * i], *b = &xyz[3 * j];
-        const double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2], r2 = dx * dx + dy * dy + dz * dz;
-        if (!(r2 < VINA_CUTOFF_SQR)) continue;
-        const double *tab = &e->pair_table[(size_t)e->slot[l->xs[i]][l->xs[j]] * per];
-        const double xk = r2 * VINA_TABLE_FACTOR;
-        int k0 = (int)xk;
-        if (k0 > VINA_TABLE_BINS - 1) k0 = VINA_TABLE_BINS - 1;
-        const double fr = xk - k0, d = tab[k0 + 1] - tab[k0];
-        double slope;
-        ea += curl(tab[k0] + fr * d, cap, &slope);
-        if (g) {
-            const double dr2 = slope * d * VINA_TABLE_FACTOR * 2; /* dE/dr² · 2, times (a − b) */
-            g[3 * i] += dr2 * dx, g[3 * i + 1] += dr2 * dy, g[3 * i + 2] += dr2 * dz;
-            g[3 * j] -= dr2 * dx, g[3 * j + 1] -= dr2 * dy, g[3 * j + 2] -= dr2 * dz;
-        }
+        ea += pair_eval(e, xyz, i, j, l->xs[i], l->xs[j], cap, g);
     }
     const int vinardo = t->tables.sf == VSG_VINA_SCORING_VINARDO;
     for (int k = 0; k < l->nglue; k++) { /* macrocycle glue pairs (vina_glue.h) */

@@ -12,13 +12,13 @@
  * both atoms typed (other_pairs), XS types by the same rules. What differs is stated in vsgrid.h. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <ctype.h>
-#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "grids/base/textio.h"
 #include "ligands/dock/dock_internal.h"
 #include "ligands/dock/dock_method.h"
 
@@ -33,23 +33,11 @@ static int blank(const char *s)
     return 1;
 }
 
-/* A fixed-column field [a, b) (0-based) of line s as a number; 0 when malformed. */
+/* A fixed-column field [a, b) (0-based) of line s as a number (vsg_parse_double: the whole trimmed
+ * field a finite number); 0 when the line is shorter or the field malformed. */
 static int field_num(const char *s, size_t a, size_t b, double *out)
 {
-    const size_t n = strlen(s);
-    if (n < b) return 0;
-    char buf[32];
-    size_t k = 0;
-    for (size_t i = a; i < b && k + 1 < sizeof buf; i++) buf[k++] = s[i];
-    buf[k] = '\0';
-    char *end;
-    errno = 0;
-    const double v = strtod(buf, &end);
-    if (end == buf || errno) return 0;
-    while (*end == ' ') end++;
-    if (*end) return 0;
-    *out = v;
-    return isfinite(v);
+    return strlen(s) >= b && vsg_parse_double(s + a, b - a, out);
 }
 
 typedef struct {
@@ -87,30 +75,28 @@ void vsg_flex_get_info(const vsg_flex *f, vsg_flex_info *info)
     info->npairs = f->L->npairs;
 }
 
+/* The file's lines (plain or gzipped, vsg_lines), kept for the pose writer. */
 static vsg_status read_lines(const char *path, vsg_flex *f)
 {
-    FILE *in = fopen(path, "r");
-    if (!in) return vsg_fail(VSG_E_IO, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    int lcap = 0;
-    vsg_status st = VSG_OK;
-    while ((len = getline(&buf, &cap, in)) >= 0) {
-        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r')) buf[--len] = '\0';
+    vsg_lines *in = NULL;
+    vsg_status st = vsg_lines_open(path, &in);
+    if (st != VSG_OK) return st;
+    char *line;
+    size_t len;
+    int lcap = 0, rc;
+    while ((rc = vsg_lines_next(in, &line, &len)) == 1) {
         if (f->nlines == lcap) {
             lcap = lcap ? 2 * lcap : 256;
             char **nl = realloc(f->lines, sizeof *nl * (size_t)lcap);
             if (!nl) { st = vsg_fail(VSG_E_NOMEM, "flex: out of memory"); break; }
             f->lines = nl;
         }
-        if (!(f->lines[f->nlines] = strdup(buf))) { st = vsg_fail(VSG_E_NOMEM, "flex: out of memory"); break; }
+        if (!(f->lines[f->nlines] = strndup(line, len))) { st = vsg_fail(VSG_E_NOMEM, "flex: out of memory"); break; }
         f->nlines++;
         if (f->nlines > 10000000) { st = vsg_fail(VSG_E_LIMIT, "%s: over 10^7 lines: not a flex-residue file", path); break; }
     }
-    if (st == VSG_OK && ferror(in)) st = vsg_fail(VSG_E_IO, "%s: read error", path);
-    free(buf);
-    fclose(in);
+    if (st == VSG_OK && rc < 0) st = (vsg_status)rc;
+    vsg_lines_close(in);
     return st;
 }
 

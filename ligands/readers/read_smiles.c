@@ -27,45 +27,6 @@
 #include "ligands/readers/inflate.h"
 #include "ligands/readers/reader_internal.h"
 
-/* Field k of a CSV line, unquoted, into dst (cut to cap); 1 when the line has it. */
-static int csv_field(const char *l, size_t n, int k, char *dst, size_t cap)
-{
-    size_t i = 0, o = 0;
-    int col = 0;
-    for (;;) {
-        int quoted = i < n && l[i] == '"';
-        if (quoted) i++;
-        o = 0;
-        while (i < n) {
-            char ch = l[i];
-            if (quoted && ch == '"') {
-                if (i + 1 < n && l[i + 1] == '"') {
-                    i++; /* "" is a quote */
-                } else {
-                    quoted = 0;
-                    i++;
-                    continue;
-                }
-            } else if (!quoted && ch == ',') {
-                break;
-            }
-            if (col == k && o + 1 < cap) dst[o++] = ch;
-            i++;
-        }
-        if (col == k) {
-            while (o > 0 && (dst[o - 1] == ' ' || dst[o - 1] == '\t')) o--;
-            size_t s = 0;
-            while (s < o && (dst[s] == ' ' || dst[s] == '\t')) s++;
-            memmove(dst, dst + s, o - s);
-            dst[o - s] = '\0';
-            return 1;
-        }
-        if (i >= n) return 0;
-        i++; /* the comma */
-        col++;
-    }
-}
-
 static int same_ci(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)
@@ -79,7 +40,7 @@ static void csv_header(vsg_lig_ctx *c, const char *l, size_t n)
     char f[64];
     c->csv_state = 1;
     c->csv_smiles = c->csv_name = -1;
-    for (int k = 0; csv_field(l, n, k, f, sizeof f); k++) {
+    for (int k = 0; vsg_csv_field_get(l, n, k, f, sizeof f); k++) {
         if (c->csv_smiles < 0 && same_ci(f, "smiles")) c->csv_smiles = k;
         else if (c->csv_name < 0 && (same_ci(f, "name") || same_ci(f, "id") || same_ci(f, "title")))
             c->csv_name = k;
@@ -238,8 +199,8 @@ int vsg_lig_read_smiles(vsg_lig_ctx *c, vsg_ligand *lig)
                           "the CSV header (line 1) has no column named smiles");
             goto done;
         }
-        csv_field(line, len, c->csv_smiles, smiles, cap);
-        if (c->csv_name >= 0) csv_field(line, len, c->csv_name, name, cap);
+        vsg_csv_field_get(line, len, c->csv_smiles, smiles, cap);
+        if (c->csv_name >= 0) vsg_csv_field_get(line, len, c->csv_name, name, cap);
     } else {
         size_t i = 0, b;
         while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;

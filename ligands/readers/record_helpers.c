@@ -140,3 +140,45 @@ void vsg_lig_bad_number(vsg_lig_ctx *c, vsg_ligand *lig, long line, const char *
     else
         vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_PARSE, line, "bad %s '%.*s'", what, shown, s);
 }
+
+/* vsgrid.h: field k of a CSV line, unquoted and trimmed (the SMILES reader's .csv, the screen's own
+ * rows). */
+int vsg_csv_field_get(const char *l, size_t n, int k, char *dst, size_t cap)
+{
+    size_t i = 0, o = 0;
+    for (size_t e = 0; e < n; e++) /* the line ends at a NUL or a line break */
+        if (!l[e] || l[e] == '\n' || l[e] == '\r') { n = e; break; }
+    int col = 0;
+    for (;;) {
+        int quoted = i < n && l[i] == '"';
+        if (quoted) i++;
+        o = 0;
+        while (i < n) {
+            char ch = l[i];
+            if (quoted && ch == '"') {
+                if (i + 1 < n && l[i + 1] == '"') {
+                    i++; /* "" is a quote */
+                } else {
+                    quoted = 0;
+                    i++;
+                    continue;
+                }
+            } else if (!quoted && ch == ',') {
+                break;
+            }
+            if (col == k && o + 1 < cap) dst[o++] = ch;
+            i++;
+        }
+        if (col == k) {
+            while (o > 0 && (dst[o - 1] == ' ' || dst[o - 1] == '\t')) o--;
+            size_t s = 0;
+            while (s < o && (dst[s] == ' ' || dst[s] == '\t')) s++;
+            memmove(dst, dst + s, o - s);
+            dst[o - s] = '\0';
+            return 1;
+        }
+        if (i >= n) return 0;
+        i++; /* the comma */
+        col++;
+    }
+}
