@@ -227,6 +227,18 @@ static void test_focus(const vsg_vina_target *t, const vsg_ligand *lig)
     vsg_dock_result r;
     p.focus_chains = -1;
     CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &r), VSG_E_ARG);
+    /* the effort as dock and screen take it: a preset's focus chains, none for an exact effort
+     * unless asked for */
+    vsg_dock_params e;
+    vsg_dock_params_default(&e);
+    CHECK_STATUS(vsg_dock_params_effort(&e, "balanced", 0, 0, -1, 0), VSG_OK);
+    CHECK(e.exhaustiveness == 96 && e.steps == 40 && e.focus_chains == 16 && e.focus_steps == 0);
+    CHECK_STATUS(vsg_dock_params_effort(&e, "balanced", 4, 0, -1, 0), VSG_OK);
+    CHECK(e.exhaustiveness == 4 && e.steps == 40 && e.focus_chains == 0);
+    CHECK_STATUS(vsg_dock_params_effort(&e, NULL, 0, 3000, 2, 50), VSG_OK);
+    CHECK(e.exhaustiveness == 96 && e.steps == 3000 && e.focus_chains == 2 && e.focus_steps == 50);
+    CHECK_STATUS(vsg_dock_params_effort(&e, "nope", 0, 0, -1, 0), VSG_E_ARG);
+    CHECK_STATUS(vsg_dock_params_effort(NULL, "fast", 0, 0, -1, 0), VSG_E_ARG);
     p.focus_chains = 1, p.focus_steps = 2000000;
     CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &r), VSG_E_ARG);
 }

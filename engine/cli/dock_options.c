@@ -90,14 +90,7 @@ int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o)
 
 int vsg_cli_dock_apply(const char *cmd, const vsg_cli_dock_opts *o, vsg_dock_params *p, vsg_device *device)
 {
-    vsg_dock_params_preset(p, o->search);
-    if (o->chains > 0) p->exhaustiveness = o->chains;
-    if (o->steps > 0) p->steps = o->steps;
-    /* --exhaustiveness or --steps set the effort exactly: focus chains then only when asked for
-     * (a preset's focus chains of 4 x an overridden --steps could cost many times the rest) */
-    if (o->focus_chains < 0 && (o->chains > 0 || o->steps > 0)) p->focus_chains = 0;
-    if (o->focus_chains >= 0) p->focus_chains = o->focus_chains;
-    if (o->focus_steps > 0) p->focus_steps = o->focus_steps;
+    vsg_dock_params_effort(p, o->search, o->chains, o->steps, o->focus_chains, o->focus_steps);
     p->seed = o->seed;
     p->ngpus = 0;
     *device = VSG_DEVICE_AUTO;

@@ -806,12 +806,8 @@ static vsg_status flex_params(const vsg_screen_job *j, vsg_dock_params *p, vsg_d
 {
     vsg_dock_params_default(p);
     p->poses = 1;
-    vsg_dock_params_preset(p, get(j, "search") ? get(j, "search") : "balanced");
-    if (get(j, "exhaustiveness")) p->exhaustiveness = (int)num(j, "exhaustiveness", 0);
-    if (get(j, "steps")) p->steps = (int)num(j, "steps", 0);
-    if (get(j, "exhaustiveness") || get(j, "steps")) p->focus_chains = 0; /* an exact effort (dock_options.c) */
-    if (get(j, "focus-chains")) p->focus_chains = (int)num(j, "focus-chains", 0);
-    if (get(j, "focus-steps")) p->focus_steps = (int)num(j, "focus-steps", 0);
+    vsg_dock_params_effort(p, get(j, "search"), (int)num(j, "exhaustiveness", 0), (int)num(j, "steps", 0),
+                           get(j, "focus-chains") ? (int)num(j, "focus-chains", 0) : -1, (int)num(j, "focus-steps", 0));
     if (get(j, "seed")) p->seed = (uint64_t)strtoull(get(j, "seed"), NULL, 10);
     if (get(j, "poses")) p->poses = (int)num(j, "poses", 1);
     if (get(j, "min-rmsd")) p->min_rmsd = num(j, "min-rmsd", 1.0);

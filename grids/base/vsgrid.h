@@ -1728,9 +1728,8 @@ typedef struct {
     int ngpus;             /* vsg_dock_batch on the GPU: the GPUs to share the records (0 = all) */
     int gpus[16];
     int focus_chains;      /* chains that, after the exploring chains, continue from their best
-                              minima (0, default: none; see below; the presets set it, and the
-                              CLI, the screen job and Python leave it at 0 when --exhaustiveness or
-                              --steps is given without --focus-chains) */
+                              minima (0, default: none; see below; the presets set it, and
+                              vsg_dock_params_effort leaves it at 0 for an exact effort) */
     int focus_steps;       /* steps of each focus chain (0: 4 × steps) */
 } vsg_dock_params;
 void vsg_dock_params_default(vsg_dock_params *p);
@@ -2166,6 +2165,12 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
  * chains of its size-dependent steps, 20 minima kept a chain). Sets exhaustiveness, steps,
  * chain_keep, focus_chains, focus_steps of p, leaving the rest. VSG_E_ARG for an unknown name. */
 vsg_status vsg_dock_params_preset(vsg_dock_params *p, const char *name);
+/* The search's effort as `dock` and `screen` take it: preset (NULL: "balanced"), then chains and
+ * steps (0: the preset's), focus_chains (< 0: the preset's, but none when chains or steps is given:
+ * those set the effort exactly) and focus_steps (0: the preset's). Leaves the rest of p. VSG_OK;
+ * VSG_E_ARG (NULL p, an unknown preset). */
+vsg_status vsg_dock_params_effort(vsg_dock_params *p, const char *preset, int chains, int steps, int focus_chains,
+                                  int focus_steps);
 
 /* ---- writing docked poses (engine/screen/dock_poses.c) ----------------------------------- */
 /* PDBQT: a pose is one MODEL/ENDMDL block that `vina --score_only`, autodock4 and `vsgrid screen

@@ -202,3 +202,19 @@ vsg_status vsg_dock_params_preset(vsg_dock_params *p, const char *name)
         }
     return vsg_fail(VSG_E_ARG, "search preset '%s' is not fast, balanced, detail, thorough or vina", name);
 }
+
+vsg_status vsg_dock_params_effort(vsg_dock_params *p, const char *preset, int chains, int steps, int focus_chains,
+                                  int focus_steps)
+{
+    if (!p) return vsg_fail(VSG_E_ARG, "vsg_dock_params_effort: NULL argument");
+    vsg_status st = vsg_dock_params_preset(p, preset ? preset : "balanced");
+    if (st != VSG_OK) return st;
+    if (chains > 0) p->exhaustiveness = chains;
+    if (steps > 0) p->steps = steps;
+    /* an exact effort: a preset's focus chains of 4 x an overridden --steps 3000 would cost many
+     * times the rest (focus chains then only when asked for) */
+    if (chains > 0 || steps > 0) p->focus_chains = 0;
+    if (focus_chains >= 0) p->focus_chains = focus_chains;
+    if (focus_steps > 0) p->focus_steps = focus_steps;
+    return VSG_OK;
+}

@@ -1845,17 +1845,8 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     and scored on its atoms, as `vsgrid dock --receptor` and `vina --receptor` do."""
     p = _lib.DockParams()
     _L.vsg_dock_params_default(ctypes.byref(p))
-    _check(_L.vsg_dock_params_preset(ctypes.byref(p), str(search).encode()))
-    if exhaustiveness:
-        p.exhaustiveness = int(exhaustiveness)
-    if steps:
-        p.steps = int(steps)
-    if focus_chains is not None:
-        p.focus_chains = int(focus_chains)
-    elif exhaustiveness or steps:
-        p.focus_chains = 0  # an exact effort: focus chains only when asked for, as the CLI
-    if focus_steps:
-        p.focus_steps = int(focus_steps)
+    _check(_L.vsg_dock_params_effort(ctypes.byref(p), str(search).encode(), int(exhaustiveness or 0), int(steps or 0),
+                                     -1 if focus_chains is None else int(focus_chains), int(focus_steps or 0)))
     if min_rmsd is not None:
         p.min_rmsd = float(min_rmsd)
     p.poses = int(poses)

@@ -435,6 +435,8 @@ _protos = {
     # docking
     "vsg_dock_params_default": (None, [ctypes.POINTER(DockParams)]),
     "vsg_dock_params_preset": (_S, [ctypes.POINTER(DockParams), ctypes.c_char_p]),
+    "vsg_dock_params_effort": (_S, [ctypes.POINTER(DockParams), ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                    ctypes.c_int]),
     "vsg_ad4_params_builtin": (_S, [ctypes.POINTER(Ad4Params)]),
     "vsg_ad4_params_read": (_S, [ctypes.c_char_p, ctypes.POINTER(Ad4Params)]),
     "vsg_ad4_params_find": (ctypes.c_void_p, [ctypes.POINTER(Ad4Params), ctypes.c_char_p]),
