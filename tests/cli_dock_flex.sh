@@ -79,6 +79,11 @@ grep -q "1fpu_receptor_flex.pdbqt:8: flex atom CG2 lies on receptor atom CG2 THR
 expect_rc 0 "$vsgrid" maps full.pdbqt --scoring vina --box $box -o full --device cpu --quiet
 expect_rc 3 "$vsgrid" dock full "$d/1iep_ligand.pdbqt" --flex "$d/1fpu_receptor_flex.pdbqt" --devices cpu -o x.pdbqt
 grep -q "maps were made with the flexible side chains" err.txt || fail "maps of the full receptor: $(cat err.txt)"
+# maps whose box leaves the flex residue out (another receptor's, or a box elsewhere): every pose
+# would score the out-of-box penalty (once printed as "intra 66060799", exit 0)
+expect_rc 0 "$vsgrid" maps rigid.pdbqt --scoring vina --box 45.190,53.903,16.917,20,20,20 -o away --device cpu --quiet
+expect_rc 3 "$vsgrid" dock away "$d/1iep_ligand.pdbqt" --flex "$d/1fpu_receptor_flex.pdbqt" --devices cpu -o x.pdbqt
+grep -q "lies outside the maps' box" err.txt || fail "flex residue outside the box: $(cat err.txt)"
 expect_rc 2 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --flex "$d/1fpu_receptor_flex.pdbqt" --devices gpu -o x.pdbqt
 grep -q "flexible side chains run on the CPU" err.txt || fail "--devices gpu: $(cat err.txt)"
 expect_rc 2 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --flex "$d/1fpu_receptor_flex.pdbqt" --devices cpu -o x.sdf

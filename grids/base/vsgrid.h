@@ -1884,9 +1884,11 @@ vsg_status vsg_flex_check_rigid(const vsg_flex *f, const vsg_molecule *rigid);
  * residue not in the file, or of another name, "FILE:LINE: residue A 57 is LYS, not ARG"; one
  * without a known rotatable side chain, ALA GLY PRO; no CA); VSG_E_NOMEM. */
 vsg_status vsg_flex_split(const char *receptor, const char *residues, const char *rigid_out, const char *flex_out);
-/* Refuses maps made from a receptor that still held the flex side chains: a movable flex heavy atom
- * (in the box, at its input place) on a map value over 8 kcal/mol (its own copy's repulsion) is
- * VSG_E_DATA naming the flex file's line. VSG_OK (also for a receptor target); VSG_E_ARG (NULL). */
+/* Refuses maps that cannot dock the flex residues: a movable flex heavy atom outside the maps' box
+ * at its input place (maps of another receptor or box: every pose would score the out-of-box
+ * penalty), or on a map value over 8 kcal/mol (maps made from a receptor that still held the side
+ * chains: its own copy's repulsion) is VSG_E_DATA naming the flex file's line. VSG_OK (also for a
+ * receptor target); VSG_E_ARG (NULL). */
 vsg_status vsg_flex_check_maps(const vsg_vina_target *t, const vsg_flex *f);
 /* Writes the flex residues at xyz (3·natoms, the file's order; NULL: as read) as the file's own
  * lines with the coordinates replaced (BEGIN_RES ... END_RES), as vina writes them after the

@@ -409,7 +409,13 @@ vsg_status vsg_flex_check_maps(const vsg_vina_target *t, const vsg_flex *f)
         if (!t->map[x]) continue; /* dock says which map is missing */
         int inside = 1;
         for (int d = 0; d < 3; d++) inside &= p[d] >= t->begin[d] && p[d] <= t->end[d];
-        if (!inside) continue;
+        if (!inside) /* its every pose would score the out-of-box penalty (found as a new user: 1FPU's
+                        residue with another receptor's maps gave "intra 66060799" and exit 0) */
+            return vsg_fail(VSG_E_DATA, "%s:%d: this flex atom (%.3f, %.3f, %.3f) lies outside the maps' box "
+                            "(%.3f..%.3f, %.3f..%.3f, %.3f..%.3f): the maps must cover the flexible residues too "
+                            "(vsgrid maps REC_rigid.pdbqt with a --box that holds them), and the residues must be "
+                            "the maps' receptor's", f->path, f->L->line[j], p[0], p[1], p[2], t->begin[0], t->end[0],
+                            t->begin[1], t->end[1], t->begin[2], t->end[2]);
         /* the node nearest the atom, uncurled */
         size_t idx = 0, stride = 1;
         for (int d = 0; d < 3; d++) {
