@@ -347,11 +347,12 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
         }
     }
     if (ferror(f) || (csv && ferror(csv))) { fprintf(stderr, "vsgrid dock: write error\n"); rc = VSG_EXIT_FAILURE; goto done; }
+    char effort[96];
     if (!quiet)
         printf("dock: %s: %d poses, best %.3f kcal/mol (AutoDock4: inter %.3f, intra %.3f, torsional %.3f), %d torsions, "
-               "%d chains x %d steps, %ld evaluations, %.2f s on the CPU\n",
-               ligpath, res.npose, sc[0].total, sc[0].inter, sc[0].intra, sc[0].torsional, res.rotors, res.chains,
-               res.steps, res.evaluations, res.seconds);
+               "%s, %ld evaluations, %.2f s on the CPU\n",
+               ligpath, res.npose, sc[0].total, sc[0].inter, sc[0].intra, sc[0].torsional, res.rotors,
+               vsg_cli_dock_effort(p, &res, effort, sizeof effort), res.evaluations, res.seconds);
     if (!quiet && nw && no_dry)
         printf("dock: hydrated: %d W atoms a pose, their W-map terms in the scores; all written, unjudged (--no-dry)\n", nw);
     else if (!quiet && nw)
@@ -647,12 +648,13 @@ int vsg_cmd_dock(int argc, char **argv)
                     failed[0] ? failed : "");
     }
     if (ferror(f) || (csv && ferror(csv))) { fprintf(stderr, "vsgrid dock: write error\n"); rc = VSG_EXIT_FAILURE; goto done; }
+    char effort[96];
     if (!quiet)
         printf("dock: %s: %d poses (%d PoseBusters-valid%s), best %.3f kcal/mol (inter %.3f, intra %.3f), %d torsions, "
-               "%d chains x %d steps, %ld evaluations, %.2f s on the %s\n",
+               "%s, %ld evaluations, %.2f s on the %s\n",
                ligpath, res.npose, nvalid, rec ? "" : "; receptor clashes checked with --receptor", res.pose[0].score.total,
-               res.pose[0].score.inter, res.pose[0].score.intra, res.rotors, res.chains, res.steps, res.evaluations,
-               res.seconds, on_gpu ? "GPU" : "CPU");
+               res.pose[0].score.inter, res.pose[0].score.intra, res.rotors, vsg_cli_dock_effort(&p, &res, effort, sizeof effort),
+               res.evaluations, res.seconds, on_gpu ? "GPU" : "CPU");
     if (json) {
         vsg_json j;
         FILE *jf = vsg_cli_json_open(json, &j, "dock");

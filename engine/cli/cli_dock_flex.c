@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/cli/cli.h"
+#include "engine/cli/dock_options.h"
 #include "grids/base/vsgrid.h"
 
 /* Pose k's MODEL block: the ligand as vsg_pose_write_pdbqt writes it, its ENDMDL held back, the
@@ -112,11 +113,12 @@ int vsg_cli_dock_flex(const char *prefix, const char *ligpath, const char *flexp
     if (!quiet) {
         vsg_flex_info fi;
         vsg_flex_get_info(fx, &fi);
+        char effort[96];
         printf("dock: %s: %d poses, best %.3f kcal/mol (inter %.3f of which ligand-flex %.3f, intra %.3f), %d torsions + "
-               "%d of %d flex residue%s, %d chains x %d steps, %ld evaluations, %.2f s on the CPU\n",
+               "%d of %d flex residue%s, %s, %ld evaluations, %.2f s on the CPU\n",
                ligpath, res.npose, res.pose[0].score.total, res.pose[0].score.inter, fp[0].ligand_flex,
-               res.pose[0].score.intra, res.rotors, fi.torsions, fi.residues, fi.residues == 1 ? "" : "s", res.chains,
-               res.steps, res.evaluations, res.seconds);
+               res.pose[0].score.intra, res.rotors, fi.torsions, fi.residues, fi.residues == 1 ? "" : "s",
+               vsg_cli_dock_effort(p, &res, effort, sizeof effort), res.evaluations, res.seconds);
     }
 done:
     if (f && fclose(f) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;

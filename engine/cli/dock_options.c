@@ -109,3 +109,12 @@ int vsg_cli_dock_apply(const char *cmd, const vsg_cli_dock_opts *o, vsg_dock_par
     for (int i = 0; i < p->ngpus; i++) p->gpus[i] = so.devices[i];
     return 0;
 }
+
+const char *vsg_cli_dock_effort(const vsg_dock_params *p, const vsg_dock_result *r, char *buf, size_t n)
+{
+    const int k = snprintf(buf, n, "%d chains x %d steps", r->chains, r->steps);
+    if (p->focus_chains > 0 && k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, " + %d focus chains x %d", p->focus_chains,
+                 p->focus_steps ? p->focus_steps : 4 * r->steps);
+    return buf;
+}

@@ -25,6 +25,9 @@ int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o);
 /* The parameters and device the options mean (p keeps its other fields). 0, or the usage exit
  * code after a message. */
 int vsg_cli_dock_apply(const char *cmd, const vsg_cli_dock_opts *o, vsg_dock_params *p, vsg_device *device);
+/* "C chains x S steps", then " + F focus chains x T" when the search ran focus chains: the effort of
+ * a finished search (r: its chains and steps; p: the focus chains it was given), for summaries. */
+const char *vsg_cli_dock_effort(const vsg_dock_params *p, const vsg_dock_result *r, char *buf, size_t n);
 /* The options' help lines (two-column, for --help). */
 extern const char vsg_cli_dock_options_help[];
 
