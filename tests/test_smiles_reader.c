@@ -293,6 +293,43 @@ static void test_chunks(void)
     CHECK(records == 10);
 }
 
+/* Deferred preparation (the flexible screen's): records come out pending, with name, record and
+ * line, and vsg_ligand_prepare_pending makes each what the reader would have made of it. */
+static void test_deferred(void)
+{
+    vsg_ligand_reader *r = NULL, *d = NULL;
+    vsg_ligand a, b;
+    vsg_ligand_init(&a);
+    vsg_ligand_init(&b);
+    vsg_ligand_reader_options o = {.format = VSG_LIG_SMILES, .keep_text = 1};
+    CHECK_STATUS(vsg_ligand_reader_open_memory(LIB, strlen(LIB), VSG_LIG_SMILES, &o, &r), VSG_OK);
+    CHECK_STATUS(vsg_ligand_reader_open_memory(LIB, strlen(LIB), VSG_LIG_SMILES, &o, &d), VSG_OK);
+    vsg_ligand_reader_defer_smiles(d, 1);
+    int n = 0;
+    while (vsg_ligand_reader_next(r, &a)) {
+        CHECK(vsg_ligand_reader_next(d, &b) == 1);
+        n++;
+        CHECK(vsg_ligand_is_pending(&b));
+        CHECK(b.natoms == 0 && b.status == VSG_OK);
+        CHECK(!strcmp(a.name, b.name) && a.line == b.line && a.record == b.record && a.index == b.index);
+        CHECK(vsg_ligand_prepare_pending(&b, &o) == a.status);
+        CHECK(!vsg_ligand_is_pending(&b));
+        CHECK(!strcmp(a.code, b.code));
+        CHECK(!strcmp(a.message, b.message)); /* failures name the same file:line */
+        if (strcmp(a.message, b.message)) fprintf(stderr, "deferred: '%s' vs '%s'\n", a.message, b.message);
+        CHECK(a.natoms == b.natoms && a.nbonds == b.nbonds && a.has_charges == b.has_charges);
+        CHECK(a.format == b.format);
+        CHECK((a.text && strstr(a.text, "$$$$")) == (b.text && strstr(b.text, "$$$$")));
+        CHECK(vsg_ligand_prepare_pending(&b, &o) == b.status); /* a prepared record is left alone */
+    }
+    CHECK(n == 8);
+    CHECK(vsg_ligand_reader_next(d, &b) == 0);
+    vsg_ligand_release(&a);
+    vsg_ligand_release(&b);
+    vsg_ligand_reader_close(r);
+    vsg_ligand_reader_close(d);
+}
+
 int main(void)
 {
     if (!vsg_smiles_available()) {
@@ -310,6 +347,7 @@ int main(void)
     test_records();
     test_csv();
     test_chunks();
+    test_deferred();
     if (check_failures) {
         printf("%d failure(s)\n", check_failures);
         return 1;

@@ -3,8 +3,9 @@
  *
  * The pipeline (issue 26: every GPU of a host busy). Chunks of records go through three stages
  * that run at once on different chunks, in at most SLOTS chunk buffers (bounded memory):
- *   1. the reader thread reads a chunk, checks what the records themselves say (precheck:
- *      reader status, fragments, torsion count; OpenMP), and prepares the rest for the search
+ *   1. the reader thread reads a chunk, builds its SMILES records in 3D (read pending,
+ *      ligands/readers/ligand_reader.h), checks what the records themselves say (precheck:
+ *      reader status, fragments, torsion count; both OpenMP), and prepares the rest for the search
  *      (dock_stage_prepare: models, trees, cost-balanced GPU shares, packing; OpenMP);
  *   2. SEARCHERS threads per GPU each claim the next chunk's share of that GPU and search it
  *      (dock_stage_search, its own CUDA stream), so a GPU always has the next share queued and
@@ -38,6 +39,7 @@
 #include "engine/screen/mpi_screen.h"
 #include "engine/screen/screen_hydrogens.h"
 #include "ligands/dock/dock_stage.h"
+#include "ligands/readers/ligand_reader.h"
 
 #define CHUNK_CPU 64       /* records docked together on the CPU at most (cpu_chunk) */
 #define CHUNK_GPU 2048     /* records per GPU in a chunk: enough chains to fill it many times over */
@@ -449,6 +451,7 @@ typedef struct {
     int resume;
     size_t skip;
     vsg_ligand_reader *rd;
+    vsg_ligand_reader_options ro; /* the reader's: pending SMILES records are prepared with them */
     chunk slot[SLOTS];
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -513,6 +516,7 @@ static void read_chunk(flex_pipe *p, chunk *c)
 #pragma omp parallel for schedule(dynamic, 8)
 #endif
         for (int i = 0; i < n; i++) {
+            vsg_ligand_prepare_pending(&c->recs[i], &p->ro); /* a SMILES record: built in 3D here, in parallel */
             vsg_screen_complete_hydrogens(p, &c->recs[i]); /* a file without hydrogens: its polar ones */
             c->ok[i] = (char)precheck(&c->recs[i], p->max_torsions, &c->rows[i]);
         }
@@ -747,6 +751,10 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
     vsg_ligand_reader_options ro = {.format = o->format, .keep_text = 1, .max_atoms = o->max_atoms, .smiles = o->smiles};
     vsg_status st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p->rd);
     if (st == VSG_OK && x && x->ranges) st = vsg_ligand_reader_select(p->rd, x->ranges, x->nranges, x->index);
+    /* SMILES records are read here and prepared by stage 1's threads, the reading thread alone
+     * being a hundred times too slow for a GPU; and only by the rank that docks them */
+    p->ro = ro;
+    if (st == VSG_OK) vsg_ligand_reader_defer_smiles(p->rd, 1);
     if (st != VSG_OK) {
         vsg_ligand_reader_close(p->rd);
         free(p);

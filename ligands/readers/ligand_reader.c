@@ -49,6 +49,7 @@ struct vsg_ligand_reader {
     int npaths, cur, open;
     vsg_ligand_format format;  /* from the options (AUTO: per file) */
     int keep_text, max_atoms;
+    int defer_smiles;          /* SMILES records left pending (vsg_ligand_reader_defer_smiles) */
     vsg_ligand_reader_options opt; /* as given (SMILES preparation, and for the readers it opens) */
     vsg_lig_ctx ctx;
     long file_records;         /* records the current file has yielded */
@@ -278,6 +279,7 @@ static int open_current(vsg_ligand_reader *r, const vsg_lix_entry *at, char *why
     c->smi.stereo = r->opt.smiles.stereo;
     c->smi.min_steps = r->opt.smiles.min_steps;
     c->smi.max_atoms = r->max_atoms;
+    c->defer_smiles = r->defer_smiles;
     c->src.cap = VSG_LIG_SRC_CHUNK + 1;
     c->src.buf = malloc(c->src.cap);
     if (!c->src.buf) {
@@ -996,6 +998,7 @@ vsg_status vsg_ligand_reader_select(vsg_ligand_reader *r, const vsg_record_range
     if (idx && !(r->idx = calloc((size_t)r->npaths, sizeof *r->idx))) goto nomem;
     for (i = 0; idx && i < r->npaths; i++) r->idx[i] = idx[i];
     if (vsg_ligand_reader_open_chunk(&o, &r->tail) != VSG_OK) goto nomem;
+    r->tail->defer_smiles = r->defer_smiles;
     if (!chunk_put(&r->scan, "", 0)) goto nomem;
     r->nranges = n;
     r->range = 0;
@@ -1009,4 +1012,11 @@ nomem:
     r->idx = NULL;
     r->tail = NULL;
     return vsg_fail(VSG_E_NOMEM, "out of memory for a record selection");
+}
+
+void vsg_ligand_reader_defer_smiles(vsg_ligand_reader *r, int on)
+{
+    if (!r) return;
+    r->defer_smiles = r->ctx.defer_smiles = on != 0; /* the file open now too */
+    if (r->tail) vsg_ligand_reader_defer_smiles(r->tail, on);
 }

@@ -14,6 +14,21 @@
 vsg_status vsg_ligand_reader_open_memory(const void *bytes, size_t n, vsg_ligand_format format,
                                          const vsg_ligand_reader_options *opt, vsg_ligand_reader **out);
 
+/* ---- SMILES preparation apart from reading (read_smiles.c) ---------------------------------- */
+
+/* Preparing a SMILES record (3D build, force field, charges: milliseconds) costs a hundred times
+ * its reading. With defer on, the reader hands SMILES/CSV records out parsed but not prepared
+ * (status ok, code VSG_LIG_PENDING, no atoms, the SMILES as text; name, record, line and index
+ * set), and the caller prepares them with vsg_ligand_prepare_pending on as many threads as it
+ * likes while one thread reads on: what the flexible screen does to keep a GPU fed. */
+#define VSG_LIG_PENDING "pending"
+void vsg_ligand_reader_defer_smiles(vsg_ligand_reader *r, int on);
+int vsg_ligand_is_pending(const vsg_ligand *lig);
+/* Prepares a pending record in place, as the reader would have with opt (the reader's options):
+ * its status after (VSG_OK: prepared). Other records are left as they are. Thread-safe: it
+ * touches lig alone. */
+vsg_status vsg_ligand_prepare_pending(vsg_ligand *lig, const vsg_ligand_reader_options *opt);
+
 /* ---- chunks: one input cut at record boundaries, for parsing in parallel ------------------ */
 
 /* A run of whole records of one input file, as text, with what a reader needs to parse it as

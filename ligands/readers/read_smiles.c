@@ -13,7 +13,11 @@
  * when there is none). Blank lines and lines starting with '#' are no record; neither is a
  * first line whose first word is "smiles" (a header). A CSV file's first line is its header:
  * the SMILES column is the one named smiles (any case), the name the first column named name,
- * id or title; fields may be double-quoted ("" for a quote inside). */
+ * id or title; fields may be double-quoted ("" for a quote inside).
+ *
+ * A reader told to defer (ligand_reader.h) stops after the line's parsing and leaves the
+ * preparation, a hundred times the reading's cost, to vsg_ligand_prepare_pending on the
+ * caller's threads. */
 #define _POSIX_C_SOURCE 200809L /* open() */
 
 #include <fcntl.h>
@@ -25,6 +29,7 @@
 #include "grids/base/vsgrid.h"
 #include "ligands/ligand.h"
 #include "ligands/readers/inflate.h"
+#include "ligands/readers/ligand_reader.h"
 #include "ligands/readers/reader_internal.h"
 
 static int same_ci(const char *a, const char *b)
@@ -168,6 +173,44 @@ static int read_molfile(vsg_lig_ctx *c, vsg_ligand *lig, const char *mol)
     return 1;
 }
 
+/* Prepares the record's SMILES (read at line `at`) into lig: the prepared molecule, or lig failed. */
+static void prepare(vsg_lig_ctx *c, vsg_ligand *lig, const char *smiles, long at)
+{
+    vsg_smiles_prep p;
+    vsg_status st = vsg_smiles_prepare(smiles, lig->name, &c->smi, &p);
+    if (st != VSG_OK) {
+        vsg_lig_failf(c, lig, st, p.code, at, "%s", p.why);
+        return;
+    }
+    if (read_molfile(c, lig, p.molfile)) {
+        char why[sizeof lig->message];
+        st = vsg_ligand_gasteiger(lig);
+        if (st != VSG_OK) {
+            vsg_lig_failf(c, lig, st, VSG_LIG_NO_CHARGES, at, "no Gasteiger charges: %s", vsg_last_error());
+        } else {
+            lig->has_charges = 1; /* the preparation's: as if the file had them */
+            note(&p, &c->smi, why, sizeof why);
+            if (c->keep_text) {
+                /* the parser kept the molfile through M  END: the items and $$$$ follow it */
+                text_items(lig, smiles, &p, why);
+            }
+            snprintf(lig->message, sizeof lig->message, "%s", why);
+        }
+    }
+    vsg_smiles_prep_free(&p);
+}
+
+/* A record left for vsg_ligand_prepare_pending: parsed, not prepared; its SMILES is its text. */
+static void defer(vsg_lig_ctx *c, vsg_ligand *lig, const char *smiles, long at)
+{
+    vsg_lig_drop_text(lig);
+    if (!text_add(lig, smiles)) {
+        vsg_lig_failf(c, lig, VSG_E_NOMEM, VSG_LIG_TOO_MANY, at, "out of memory for the SMILES");
+        return;
+    }
+    snprintf(lig->code, sizeof lig->code, "%s", VSG_LIG_PENDING);
+}
+
 int vsg_lig_read_smiles(vsg_lig_ctx *c, vsg_ligand *lig)
 {
     char *line;
@@ -218,30 +261,44 @@ int vsg_lig_read_smiles(vsg_lig_ctx *c, vsg_ligand *lig)
         vsg_lig_failf(c, lig, VSG_E_FORMAT, VSG_LIG_BAD_SMILES, at, "no SMILES on the line");
         goto done;
     }
-    vsg_smiles_prep p;
-    vsg_status st = vsg_smiles_prepare(smiles, lig->name, &c->smi, &p);
-    if (st != VSG_OK) {
-        vsg_lig_failf(c, lig, st, p.code, at, "%s", p.why);
-        goto done;
-    }
-    if (read_molfile(c, lig, p.molfile)) {
-        char why[sizeof lig->message];
-        st = vsg_ligand_gasteiger(lig);
-        if (st != VSG_OK) {
-            vsg_lig_failf(c, lig, st, VSG_LIG_NO_CHARGES, at, "no Gasteiger charges: %s", vsg_last_error());
-        } else {
-            lig->has_charges = 1; /* the preparation's: as if the file had them */
-            note(&p, &c->smi, why, sizeof why);
-            if (c->keep_text) {
-                /* the parser kept the molfile through M  END: the items and $$$$ follow it */
-                text_items(lig, smiles, &p, why);
-            }
-            snprintf(lig->message, sizeof lig->message, "%s", why);
-        }
-    }
-    vsg_smiles_prep_free(&p);
+    if (c->defer_smiles) defer(c, lig, smiles, at);
+    else prepare(c, lig, smiles, at);
 done:
     free(smiles);
     free(name);
     return 1;
+}
+
+int vsg_ligand_is_pending(const vsg_ligand *lig)
+{
+    return lig && lig->status == VSG_OK && !strcmp(lig->code, VSG_LIG_PENDING);
+}
+
+vsg_status vsg_ligand_prepare_pending(vsg_ligand *lig, const vsg_ligand_reader_options *opt)
+{
+    if (!lig) return vsg_fail(VSG_E_ARG, "vsg_ligand_prepare_pending: NULL record");
+    if (!vsg_ligand_is_pending(lig)) return lig->status;
+    vsg_ligand_reader_options o = opt ? *opt : (vsg_ligand_reader_options){.format = VSG_LIG_AUTO};
+    vsg_lig_ctx c; /* what the reader's context held for the record's file, rebuilt: read-only here */
+    memset(&c, 0, sizeof c);
+    c.path = lig->source ? lig->source : "<memory>";
+    c.display = strcmp(c.path, "-") ? c.path : "<stdin>";
+    c.format = VSG_LIG_SMILES;
+    c.keep_text = o.keep_text;
+    c.max_atoms = o.max_atoms > 0 ? o.max_atoms : 100000;
+    c.smi.ph_mode = o.smiles.ph_mode;
+    c.smi.ph = o.smiles.ph;
+    c.smi.stereo = o.smiles.stereo;
+    c.smi.min_steps = o.smiles.min_steps;
+    c.smi.max_atoms = c.max_atoms;
+    char *smiles = lig->text ? strdup(lig->text) : NULL;
+    strcpy(lig->code, VSG_LIG_OK);
+    if (!smiles) {
+        vsg_lig_failf(&c, lig, VSG_E_NOMEM, VSG_LIG_TOO_MANY, lig->line, "out of memory for the SMILES");
+        return lig->status;
+    }
+    vsg_lig_drop_text(lig);
+    prepare(&c, lig, smiles, lig->line);
+    free(smiles);
+    return lig->status;
 }

@@ -32,6 +32,7 @@ typedef struct {
     vsg_smiles_prep_options smi; /* SMILES/CSV: how records are prepared */
     int csv_state;            /* CSV: 0 header not read, 1 read */
     int csv_smiles, csv_name; /* CSV: 0-based columns of the SMILES and the name (-1: none) */
+    int defer_smiles;         /* SMILES/CSV: records left pending (vsg_ligand_reader_defer_smiles) */
 } vsg_lig_ctx;
 
 /* ---- the record's input ---------------------------------------------------------------- */
