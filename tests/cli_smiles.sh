@@ -57,6 +57,23 @@ expect_rc 3 "$vsgrid" prepare-ligands missing.smi -o m.sdf           # an unread
 [ "$(grep -c '^\$\$\$\$' stdin.sdf)" = 2 ] && grep -q "bad_smiles: <stdin>:3:" err.txt ||
   fail "CSV from standard input: $(grep -c '^\$\$\$\$' stdin.sdf) records; $(cat err.txt)"
 
+# Preparing processes (ligands/prepare/prepare_workers.h): a molecule that crashes Open Babel,
+# or hangs it, fails its own record (embed_failed, file:line, what happened) and no other; the
+# worker is replaced and the records after it are prepared as before.
+VSG_TEST_PREP_CRASH="$biotin" expect_rc 0 "$vsgrid" prepare-ligands lib.smi -o crash.sdf --threads 2
+grep -q "embed_failed: lib.smi:2: record 1 (biotin): Open Babel crashed on this molecule" err.txt ||
+  fail "a crash in Open Babel: $(cat err.txt)"
+grep -q "4 records, 1 prepared, 3 failed" err.txt || fail "after a crash: $(tail -1 err.txt)"
+grep -q "dropped Na+" crash.sdf || fail "the record after the crash was not prepared"
+VSG_PREP_TIMEOUT=2 VSG_TEST_PREP_HANG='CC(=O)[O-].[Na+]' expect_rc 0 "$vsgrid" prepare-ligands lib.smi -o hang.sdf --threads 1
+grep -q "embed_failed: lib.smi:4: record 2 (sodium acetate): Open Babel took more than 2 s" err.txt ||
+  fail "a hang in Open Babel: $(cat err.txt)"
+grep -q "4 records, 1 prepared, 3 failed" err.txt || fail "after a hang: $(tail -1 err.txt)"
+# in this process (VSG_PREP_WORKERS=0): the same records
+VSG_PREP_WORKERS=0 expect_rc 0 "$vsgrid" prepare-ligands lib.smi -o inproc.sdf --threads 2
+[ "$(grep -c '^\$\$\$\$' inproc.sdf)" = 4 ] && grep -q "4 records, 2 prepared, 2 failed" err.txt ||
+  fail "prepared in process: $(cat err.txt)"
+
 # RDKit reads it: sanitized molecules, formal charges from M  CHG, Gasteiger charges as atom
 # properties, the failed records empty.
 if /usr/bin/python3 -c 'import rdkit' 2>/dev/null; then
@@ -101,6 +118,11 @@ expect_rc 0 "$vsgrid" screen m lib.smi "${dock[@]}" --threads 2 -o b.csv
 [ "$(cut -d, -f1-5,14,15 a.csv)" = "$(cut -d, -f1-5,14,15 b.csv)" ] || fail "1 and 2 threads differ: $(diff a.csv b.csv)"
 s=$(sed -n 3p b.csv | cut -d, -f6)
 awk -v s="$s" 'BEGIN { exit !(s < -1 && s > -15) }' || fail "acetate from SMILES scores '$s' with 2 threads"
+# a crash in a preparing process: that record's row says so, the screen goes on
+VSG_TEST_PREP_CRASH="$biotin" expect_rc 0 "$vsgrid" screen m lib.smi "${dock[@]}" --threads 2 -o crash.csv
+[ "$(sed 1d crash.csv | awk -F, '{ printf "%s ", $14 }')" = "embed_failed ok bad_smiles bad_element " ] ||
+  fail "screen with a crash: $(cut -d, -f14,15 crash.csv)"
+sed -n 2p crash.csv | grep -q "lib.smi:2: record 1 (biotin): Open Babel crashed" || fail "crash row: $(sed -n 2p crash.csv)"
 # a CSV library with a smiles column; --ph none keeps biotin's acid neutral (its atom count: +1 H)
 expect_rc 0 "$vsgrid" screen m lib.csv "${dock[@]}" --ph none -o c.csv
 [ "$(sed 1d c.csv | awk -F, '{ printf "%s:%s ", $2, $14 }')" = "b1:ok b2:bad_smiles " ] || fail "CSV rows: $(cat c.csv)"

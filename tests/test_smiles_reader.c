@@ -10,6 +10,7 @@
 
 #include "grids/base/vsgrid.h"
 #include "ligands/ligand.h"
+#include "ligands/prepare/prepare_workers.h"
 #include "ligands/readers/ligand_reader.h"
 #include "tests/check.h"
 
@@ -294,8 +295,9 @@ static void test_chunks(void)
 }
 
 /* Deferred preparation (the flexible screen's): records come out pending, with name, record and
- * line, and vsg_ligand_prepare_pending makes each what the reader would have made of it. */
-static void test_deferred(void)
+ * line, and vsg_ligand_prepare_pending makes each what the reader would have made of it, in this
+ * process (w NULL) or in worker processes (two, taking turns). */
+static void test_deferred(vsg_prep_workers *w)
 {
     vsg_ligand_reader *r = NULL, *d = NULL;
     vsg_ligand a, b;
@@ -312,7 +314,7 @@ static void test_deferred(void)
         CHECK(vsg_ligand_is_pending(&b));
         CHECK(b.natoms == 0 && b.status == VSG_OK);
         CHECK(!strcmp(a.name, b.name) && a.line == b.line && a.record == b.record && a.index == b.index);
-        CHECK(vsg_ligand_prepare_pending(&b, &o) == a.status);
+        CHECK(vsg_ligand_prepare_pending(&b, &o, w, n % 2) == a.status);
         CHECK(!vsg_ligand_is_pending(&b));
         CHECK(!strcmp(a.code, b.code));
         CHECK(!strcmp(a.message, b.message)); /* failures name the same file:line */
@@ -320,7 +322,7 @@ static void test_deferred(void)
         CHECK(a.natoms == b.natoms && a.nbonds == b.nbonds && a.has_charges == b.has_charges);
         CHECK(a.format == b.format);
         CHECK((a.text && strstr(a.text, "$$$$")) == (b.text && strstr(b.text, "$$$$")));
-        CHECK(vsg_ligand_prepare_pending(&b, &o) == b.status); /* a prepared record is left alone */
+        CHECK(vsg_ligand_prepare_pending(&b, &o, w, 0) == b.status); /* a prepared record is left alone */
     }
     CHECK(n == 8);
     CHECK(vsg_ligand_reader_next(d, &b) == 0);
@@ -347,7 +349,11 @@ int main(void)
     test_records();
     test_csv();
     test_chunks();
-    test_deferred();
+    test_deferred(NULL);
+    vsg_prep_workers *w = vsg_prep_workers_start(2); /* the same records from worker processes */
+    CHECK(w && vsg_prep_workers_count(w) == 2);
+    test_deferred(w);
+    vsg_prep_workers_stop(w);
     if (check_failures) {
         printf("%d failure(s)\n", check_failures);
         return 1;

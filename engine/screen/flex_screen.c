@@ -39,6 +39,7 @@
 #include "engine/screen/mpi_screen.h"
 #include "engine/screen/screen_hydrogens.h"
 #include "ligands/dock/dock_stage.h"
+#include "ligands/prepare/prepare_workers.h"
 #include "ligands/readers/ligand_reader.h"
 
 #define CHUNK_CPU 64       /* records docked together on the CPU at most (cpu_chunk) */
@@ -452,6 +453,7 @@ typedef struct {
     size_t skip;
     vsg_ligand_reader *rd;
     vsg_ligand_reader_options ro; /* the reader's: pending SMILES records are prepared with them */
+    vsg_prep_workers *workers;   /* SMILES inputs: the preparing processes, one a stage-1 thread */
     chunk slot[SLOTS];
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -512,11 +514,18 @@ static void read_chunk(flex_pipe *p, chunk *c)
     c->n = n, c->m = 0, c->st = VSG_OK, c->err[0] = '\0', c->stage = NULL;
     c->mine = vsg_mpi_owns_batch(c->seq);
     if (n > 0 && c->mine) {
+        const int team = p->workers ? vsg_prep_workers_count(p->workers) : 0;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 8)
+#pragma omp parallel for schedule(dynamic, 8) num_threads(team > 0 ? team : omp_get_max_threads())
 #endif
         for (int i = 0; i < n; i++) {
-            vsg_ligand_prepare_pending(&c->recs[i], &p->ro); /* a SMILES record: built in 3D here, in parallel */
+#ifdef _OPENMP
+            const int slot = omp_get_thread_num();
+#else
+            const int slot = 0;
+#endif
+            /* a SMILES record: built in 3D here, by this thread's preparing process */
+            vsg_ligand_prepare_pending(&c->recs[i], &p->ro, p->workers, slot);
             vsg_screen_complete_hydrogens(p, &c->recs[i]); /* a file without hydrogens: its polar ones */
             c->ok[i] = (char)precheck(&c->recs[i], p->max_torsions, &c->rows[i]);
         }
@@ -754,7 +763,14 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
     /* SMILES records are read here and prepared by stage 1's threads, the reading thread alone
      * being a hundred times too slow for a GPU; and only by the rank that docks them */
     p->ro = ro;
-    if (st == VSG_OK) vsg_ligand_reader_defer_smiles(p->rd, 1);
+    if (st == VSG_OK) {
+        vsg_ligand_reader_defer_smiles(p->rd, 1);
+        int team = 1;
+#ifdef _OPENMP
+        team = omp_get_max_threads();
+#endif
+        p->workers = vsg_prep_workers_for(p->rd, o->ninputs, team); /* before any thread of ours */
+    }
     if (st != VSG_OK) {
         vsg_ligand_reader_close(p->rd);
         free(p);
@@ -842,6 +858,7 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
     heap_free(&w.heap);
     for (int s = 0; s < SLOTS; s++) chunk_release(&p->slot[s], p->cap);
     vsg_ligand_reader_close(p->rd);
+    vsg_prep_workers_stop(p->workers);
     if (st == VSG_OK && o->csv && (fflush(o->csv) != 0 || ferror(o->csv)))
         st = vsg_fail(VSG_E_IO, "write error on the CSV output");
     if (st == VSG_OK && o->poses && (fflush(o->poses) != 0 || ferror(o->poses)))

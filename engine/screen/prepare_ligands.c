@@ -4,7 +4,8 @@
  *
  * Records are parsed (SMILES: prepared) in parallel: the reader cuts the input into chunks of
  * whole records (ligands/readers/ligand_reader.h), a batch of chunks is prepared by OpenMP
- * threads, each with its own chunk reader, and the batch is written in input order; memory is
+ * threads, each with its own chunk reader (and its own preparing process for SMILES,
+ * ligands/prepare/prepare_workers.h), and the batch is written in input order; memory is
  * bounded by one batch. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "engine/screen/screen.h" /* vsg_sdf_write_record */
 #include "grids/base/vsgrid.h"
 #include "ligands/ligand.h"
+#include "ligands/prepare/prepare_workers.h"
 #include "ligands/readers/ligand_reader.h"
 
 #define CHUNK_RECORDS 16 /* records a chunk: small, so that threads share a short library */
@@ -83,6 +85,9 @@ vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg
     (void)threads;
     const int nt = 1;
 #endif
+    /* Open Babel prepares one molecule at a time in a process: worker processes, one a thread */
+    vsg_prep_workers *workers = vsg_prep_workers_for(rd, ninputs, nt);
+    vsg_ligand_reader_defer_smiles(rd, 1);
     const int nbatch = 4 * nt; /* chunks a batch: enough for the threads to share unequal chunks */
     batch_chunk *b = calloc((size_t)nbatch, sizeof *b);
     st = b ? VSG_OK : vsg_fail(VSG_E_NOMEM, "out of memory for the preparation's batch");
@@ -98,12 +103,18 @@ vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg
                 nc++;
             }
             if (nc == 0) break;
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
             for (int c = 0; c < nc; c++) {
                 vsg_ligand_reader *cr = NULL;
+#ifdef _OPENMP
+                const int slot = omp_get_thread_num();
+#else
+                const int slot = 0;
+#endif
                 b[c].n = 0;
                 if (vsg_ligand_reader_open_chunk(&ro, &cr) != VSG_OK) continue;
                 vsg_ligand_reader_set_chunk(cr, &b[c].ch);
+                vsg_ligand_reader_defer_smiles(cr, 1);
                 for (;;) {
                     if (b[c].n == b[c].cap) {
                         int cap = b[c].cap ? 2 * b[c].cap : CHUNK_RECORDS;
@@ -114,6 +125,7 @@ vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg
                         b[c].cap = cap;
                     }
                     if (!vsg_ligand_reader_next(cr, &b[c].recs[b[c].n])) break;
+                    vsg_ligand_prepare_pending(&b[c].recs[b[c].n], &ro, workers, slot);
                     charge(&b[c].recs[b[c].n]);
                     b[c].n++;
                 }
@@ -131,6 +143,7 @@ vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg
             }
             b[0].n = vsg_ligand_reader_next(rd, &b[0].recs[0]);
             if (!b[0].n) break;
+            vsg_ligand_prepare_pending(&b[0].recs[0], &ro, workers, 0);
             charge(&b[0].recs[0]);
             nc = 1;
         }
@@ -156,5 +169,6 @@ vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg
     }
     free(b);
     vsg_ligand_reader_close(rd);
+    vsg_prep_workers_stop(workers);
     return st;
 }

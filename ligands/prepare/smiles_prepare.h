@@ -41,5 +41,9 @@ int vsg_smiles_prepare_available(void);
 vsg_status vsg_smiles_prepare(const char *smiles, const char *title, const vsg_smiles_prep_options *o,
                               vsg_smiles_prep *out);
 void vsg_smiles_prep_free(vsg_smiles_prep *p);
+/* Takes (on = 1) or gives back (0) the lock on Open Babel's process-wide objects, which every
+ * Open Babel call of vsgrid holds (ligands/typing/charges_obabel.cpp): held around a fork, the
+ * child's copy of it is free. A no-op without Open Babel. */
+void vsg_ob_hold(int on);
 
 #endif

@@ -24,10 +24,13 @@ vsg_status vsg_ligand_reader_open_memory(const void *bytes, size_t n, vsg_ligand
 #define VSG_LIG_PENDING "pending"
 void vsg_ligand_reader_defer_smiles(vsg_ligand_reader *r, int on);
 int vsg_ligand_is_pending(const vsg_ligand *lig);
-/* Prepares a pending record in place, as the reader would have with opt (the reader's options):
- * its status after (VSG_OK: prepared). Other records are left as they are. Thread-safe: it
- * touches lig alone. */
-vsg_status vsg_ligand_prepare_pending(vsg_ligand *lig, const vsg_ligand_reader_options *opt);
+/* Prepares a pending record in place, as the reader would have with opt (the reader's options),
+ * in worker `slot` of w (ligands/prepare/prepare_workers.h; w NULL: in this process): its
+ * status after (VSG_OK: prepared). Other records are left as they are. Thread-safe: it touches
+ * lig alone (and the slot's worker). */
+typedef struct vsg_prep_workers vsg_prep_workers;
+vsg_status vsg_ligand_prepare_pending(vsg_ligand *lig, const vsg_ligand_reader_options *opt, vsg_prep_workers *w,
+                                      int slot);
 
 /* ---- chunks: one input cut at record boundaries, for parsing in parallel ------------------ */
 

@@ -2,12 +2,12 @@
  * file, or a row of a CSV file with a column named smiles, prepared in 3D (vsgrid.h,
  * "Preparation of SMILES records"; the Open Babel bridge in ligands/prepare/).
  *
- * The prepared molecule comes back as a V2000 molfile, which the SDF record parser reads into
- * the record: a SMILES record is then what a 3D SDF record of the molecule would be (format
- * SDF, its text the molfile), so typing, formal charges and the torsion tree follow the SDF
- * path, and SDF output keeps the prepared molecule. Gasteiger charges are computed here, as
- * `--charges gasteiger` would, and written into the text as an RDKit atom property list, with
- * the preparation's notes as data items.
+ * The prepared molecule comes back as the text of an SDF record (smiles_record.c: the molfile,
+ * Gasteiger charges as `--charges gasteiger` would give, as an RDKit atom property list, and the
+ * preparation's notes as data items), which the SDF record parser reads into the record: a
+ * SMILES record is then what a 3D SDF record of the molecule would be (format SDF, its text
+ * that record), so typing, formal charges and the torsion tree follow the SDF path, and SDF
+ * output keeps the prepared molecule.
  *
  * Lines: a .smi/.ism line is the SMILES, blanks, then the name (the rest of the line; "line N"
  * when there is none). Blank lines and lines starting with '#' are no record; neither is a
@@ -17,7 +17,7 @@
  *
  * A reader told to defer (ligand_reader.h) stops after the line's parsing and leaves the
  * preparation, a hundred times the reading's cost, to vsg_ligand_prepare_pending on the
- * caller's threads. */
+ * caller's threads, in worker processes (ligands/prepare/prepare_workers.h) or its own. */
 #define _POSIX_C_SOURCE 200809L /* open() */
 
 #include <fcntl.h>
@@ -30,7 +30,9 @@
 #include "ligands/ligand.h"
 #include "ligands/readers/inflate.h"
 #include "ligands/readers/ligand_reader.h"
+#include "ligands/prepare/prepare_workers.h"
 #include "ligands/readers/reader_internal.h"
+#include "ligands/readers/smiles_record.h"
 
 static int same_ci(const char *a, const char *b)
 {
@@ -80,134 +82,38 @@ static void csv_header_from_file(vsg_lig_ctx *c)
     vsg_inflate_close(z);
 }
 
-/* The preparation's note for an ok record (lig->message) and the SD data items. */
-static void note(const vsg_smiles_prep *p, const vsg_smiles_prep_options *o, char *dst, size_t cap)
+/* Prepares the record's SMILES (read at line `at`) into lig, in this process or in worker
+ * `slot` of w: the prepared molecule, or lig failed naming file:line. */
+static void prepare(vsg_lig_ctx *c, vsg_ligand *lig, const char *smiles, long at, vsg_prep_workers *w, int slot)
 {
-    size_t k = 0;
-    dst[0] = '\0';
-    if (p->dropped[0])
-        k += (size_t)snprintf(dst + k, cap - k, "kept the largest of %d fragments (dropped %s)", p->fragments,
-                              p->dropped);
-    if (k < cap && p->unassigned_stereo)
-        k += (size_t)snprintf(dst + k, cap - k, "%s%d unassigned stereocentre%s (the 3D builder's configuration)",
-                              k ? "; " : "", p->unassigned_stereo, p->unassigned_stereo > 1 ? "s" : "");
-    if (k < cap && p->charge_in != p->charge_out)
-        k += (size_t)snprintf(dst + k, cap - k, "%snet charge %+d -> %+d at pH %.1f", k ? "; " : "", p->charge_in,
-                              p->charge_out, o->ph_mode == VSG_PH_AT ? o->ph : 7.4);
-    if (k < cap && !strcmp(p->forcefield, "UFF"))
-        snprintf(dst + k, cap - k, "%sminimised with UFF (no MMFF94 parameters)", k ? "; " : "");
-}
-
-/* Appends s to the record's text (keep_text); 0 out of memory. */
-static int text_add(vsg_ligand *lig, const char *s)
-{
-    size_t n = strlen(s);
-    if (lig->text_len + n + 1 > lig->text_cap) {
-        size_t cap = lig->text_cap ? lig->text_cap : 4096;
-        while (cap < lig->text_len + n + 1) cap *= 2;
-        char *t = realloc(lig->text, cap);
-        if (!t) return 0;
-        lig->text = t;
-        lig->text_cap = cap;
-    }
-    memcpy(lig->text + lig->text_len, s, n + 1);
-    lig->text_len += n;
-    return 1;
-}
-
-/* The record's text after its "M  END": the charges (RDKit's atom property list, which RDKit
- * and vsgrid's SDF reader both take), the SMILES and the note; then $$$$. */
-static void text_items(vsg_ligand *lig, const char *smiles, const vsg_smiles_prep *p, const char *why)
-{
-    char num[32];
-    int ok = text_add(lig, "> <atom.dprop.PartialCharge>\n");
-    for (int i = 0; ok && i < lig->natoms; i++) {
-        snprintf(num, sizeof num, "%s%.4f", i ? " " : "", lig->atoms[i].charge);
-        ok = text_add(lig, num);
-    }
-    ok = ok && text_add(lig, "\n\n> <vsgrid_smiles>\n") && text_add(lig, smiles) && text_add(lig, "\n\n");
-    snprintf(num, sizeof num, "%d", p->unassigned_stereo);
-    ok = ok && text_add(lig, "> <vsgrid_unassigned_stereo>\n") && text_add(lig, num) && text_add(lig, "\n\n");
-    if (ok && why[0]) ok = text_add(lig, "> <vsgrid_note>\n") && text_add(lig, why) && text_add(lig, "\n\n");
-    if (ok) text_add(lig, "$$$$\n");
-}
-
-/* Reads the prepared molfile into lig with the SDF parser: 1 ok, else 0 (lig failed). */
-static int read_molfile(vsg_lig_ctx *c, vsg_ligand *lig, const char *mol)
-{
-    vsg_lig_ctx sub;
-    const long record = lig->record, line = lig->line;
-    char name[sizeof lig->name];
-    size_t n = strlen(mol);
-    memcpy(name, lig->name, sizeof name);
-    memset(&sub, 0, sizeof sub);
-    sub.path = c->path;
-    sub.display = c->display;
-    sub.format = VSG_LIG_SDF;
-    sub.keep_text = c->keep_text;
-    sub.max_atoms = c->max_atoms;
-    sub.src.mem = mol;
-    sub.src.mem_len = n;
-    sub.src.cap = VSG_LIG_SRC_CHUNK / 4 + n + 2; /* the whole molfile without growing */
-    if (!(sub.src.buf = malloc(sub.src.cap))) {
-        vsg_lig_failf(c, lig, VSG_E_NOMEM, VSG_LIG_TOO_MANY, line, "out of memory for the prepared molecule");
-        return 0;
-    }
-    vsg_lig_drop_text(lig); /* the record's text becomes the molfile */
-    int got = vsg_lig_read_sdf(&sub, lig);
-    vsg_lig_src_close(&sub.src);
-    free(sub.ids);
-    free(sub.join);
-    lig->record = record;
-    lig->line = line;
-    memcpy(lig->name, name, sizeof name);
-    if (!got || lig->status != VSG_OK) { /* a molfile of ours that our parser refuses: say so */
-        char why[160], code[16];
-        snprintf(why, sizeof why, "%.150s", got ? lig->message : "empty");
-        snprintf(code, sizeof code, "%s", got ? lig->code : VSG_LIG_EMBED);
-        lig->status = VSG_OK;
-        vsg_lig_failf(c, lig, VSG_E_DATA, code, line, "the prepared molfile was refused (%s)", why);
-        return 0;
-    }
-    for (int i = 0; i < lig->natoms; i++) lig->atoms[i].line = (int)line; /* the atoms' line is the SMILES's */
-    return 1;
-}
-
-/* Prepares the record's SMILES (read at line `at`) into lig: the prepared molecule, or lig failed. */
-static void prepare(vsg_lig_ctx *c, vsg_ligand *lig, const char *smiles, long at)
-{
-    vsg_smiles_prep p;
-    vsg_status st = vsg_smiles_prepare(smiles, lig->name, &c->smi, &p);
-    if (st != VSG_OK) {
-        vsg_lig_failf(c, lig, st, p.code, at, "%s", p.why);
-        return;
-    }
-    if (read_molfile(c, lig, p.molfile)) {
-        char why[sizeof lig->message];
-        st = vsg_ligand_gasteiger(lig);
-        if (st != VSG_OK) {
-            vsg_lig_failf(c, lig, st, VSG_LIG_NO_CHARGES, at, "no Gasteiger charges: %s", vsg_last_error());
-        } else {
-            lig->has_charges = 1; /* the preparation's: as if the file had them */
-            note(&p, &c->smi, why, sizeof why);
-            if (c->keep_text) {
-                /* the parser kept the molfile through M  END: the items and $$$$ follow it */
-                text_items(lig, smiles, &p, why);
-            }
-            snprintf(lig->message, sizeof lig->message, "%s", why);
-        }
-    }
-    vsg_smiles_prep_free(&p);
+    vsg_smiles_record r;
+    char code[16], why[200];
+    vsg_status st = w ? vsg_prep_workers_make(w, slot, smiles, lig->name, &c->smi, &r)
+                      : vsg_smiles_record_make(smiles, lig->name, &c->smi, &r);
+    if (st != VSG_OK)
+        vsg_lig_failf(c, lig, st, r.code, at, "%s", r.why);
+    else if (!vsg_lig_parse_prepared(lig, r.text, c->display, c->keep_text, c->max_atoms, code, why, sizeof why))
+        vsg_lig_failf(c, lig, VSG_E_DATA, code, at, "%s", why);
+    else
+        snprintf(lig->message, sizeof lig->message, "%s", r.note); /* has_charges: the record's charges */
+    vsg_smiles_record_free(&r);
 }
 
 /* A record left for vsg_ligand_prepare_pending: parsed, not prepared; its SMILES is its text. */
 static void defer(vsg_lig_ctx *c, vsg_ligand *lig, const char *smiles, long at)
 {
-    vsg_lig_drop_text(lig);
-    if (!text_add(lig, smiles)) {
-        vsg_lig_failf(c, lig, VSG_E_NOMEM, VSG_LIG_TOO_MANY, at, "out of memory for the SMILES");
-        return;
+    size_t n = strlen(smiles);
+    if (n + 1 > lig->text_cap) {
+        char *t = realloc(lig->text, n + 1);
+        if (!t) {
+            vsg_lig_failf(c, lig, VSG_E_NOMEM, VSG_LIG_TOO_MANY, at, "out of memory for the SMILES");
+            return;
+        }
+        lig->text = t;
+        lig->text_cap = n + 1;
     }
+    memcpy(lig->text, smiles, n + 1);
+    lig->text_len = n;
     snprintf(lig->code, sizeof lig->code, "%s", VSG_LIG_PENDING);
 }
 
@@ -262,7 +168,7 @@ int vsg_lig_read_smiles(vsg_lig_ctx *c, vsg_ligand *lig)
         goto done;
     }
     if (c->defer_smiles) defer(c, lig, smiles, at);
-    else prepare(c, lig, smiles, at);
+    else prepare(c, lig, smiles, at, NULL, 0);
 done:
     free(smiles);
     free(name);
@@ -274,7 +180,8 @@ int vsg_ligand_is_pending(const vsg_ligand *lig)
     return lig && lig->status == VSG_OK && !strcmp(lig->code, VSG_LIG_PENDING);
 }
 
-vsg_status vsg_ligand_prepare_pending(vsg_ligand *lig, const vsg_ligand_reader_options *opt)
+vsg_status vsg_ligand_prepare_pending(vsg_ligand *lig, const vsg_ligand_reader_options *opt, vsg_prep_workers *w,
+                                      int slot)
 {
     if (!lig) return vsg_fail(VSG_E_ARG, "vsg_ligand_prepare_pending: NULL record");
     if (!vsg_ligand_is_pending(lig)) return lig->status;
@@ -298,7 +205,7 @@ vsg_status vsg_ligand_prepare_pending(vsg_ligand *lig, const vsg_ligand_reader_o
         return lig->status;
     }
     vsg_lig_drop_text(lig);
-    prepare(&c, lig, smiles, lig->line);
+    prepare(&c, lig, smiles, lig->line, w, slot);
     free(smiles);
     return lig->status;
 }

@@ -3,8 +3,11 @@
  * ligands/typing/charges_obabel.cpp instead when it finds Open Babel 3. */
 #include "grids/base/vsgrid.h"
 #include "ligands/ligand.h"
+#include "ligands/prepare/smiles_prepare.h"
 
 int vsg_ligand_gasteiger_available(void) { return 0; }
+
+void vsg_ob_hold(int on) { (void)on; } /* no Open Babel, no lock */
 
 vsg_status vsg_ligand_gasteiger(vsg_ligand *lig)
 {

@@ -39,6 +39,13 @@ extern "C" {
  * SMARTS patterns) are guarded by one lock, shared with ligands/prepare/smiles_obabel.cpp. */
 std::mutex vsg_ob_lock;
 
+/* Taken around a fork (ligands/prepare/prepare_workers.c), so that the child's copy is free. */
+extern "C" void vsg_ob_hold(int on)
+{
+    if (on) vsg_ob_lock.lock();
+    else vsg_ob_lock.unlock();
+}
+
 namespace {
 
 /* Fills mol from lig; returns VSG_OK or VSG_E_DATA (with the message set). */

@@ -1,0 +1,152 @@
+/* smiles_record.c — a SMILES made into the SDF record a screen docks: Open Babel's prepared
+ * molfile (ligands/prepare/), Gasteiger charges, and the data items that say what was done,
+ * all as text (smiles_record.h). Text, so that the record crosses a pipe from a preparing
+ * process (ligands/prepare/prepare_workers.c) as it would come from an SDF file, and the
+ * reader parses it with the SDF record parser either way. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grids/base/vsgrid.h"
+#include "ligands/ligand.h"
+#include "ligands/readers/reader_internal.h"
+#include "ligands/readers/smiles_record.h"
+
+/* The preparation's note for an ok record (its message, and a data item). */
+static void note(const vsg_smiles_prep *p, const vsg_smiles_prep_options *o, char *dst, size_t cap)
+{
+    size_t k = 0;
+    dst[0] = '\0';
+    if (p->dropped[0])
+        k += (size_t)snprintf(dst + k, cap - k, "kept the largest of %d fragments (dropped %s)", p->fragments,
+                              p->dropped);
+    if (k < cap && p->unassigned_stereo)
+        k += (size_t)snprintf(dst + k, cap - k, "%s%d unassigned stereocentre%s (the 3D builder's configuration)",
+                              k ? "; " : "", p->unassigned_stereo, p->unassigned_stereo > 1 ? "s" : "");
+    if (k < cap && p->charge_in != p->charge_out)
+        k += (size_t)snprintf(dst + k, cap - k, "%snet charge %+d -> %+d at pH %.1f", k ? "; " : "", p->charge_in,
+                              p->charge_out, o->ph_mode == VSG_PH_AT ? o->ph : 7.4);
+    if (k < cap && !strcmp(p->forcefield, "UFF"))
+        snprintf(dst + k, cap - k, "%sminimised with UFF (no MMFF94 parameters)", k ? "; " : "");
+}
+
+/* Appends s to the record's text; 0 out of memory. */
+static int text_add(vsg_ligand *lig, const char *s)
+{
+    size_t n = strlen(s);
+    if (lig->text_len + n + 1 > lig->text_cap) {
+        size_t cap = lig->text_cap ? lig->text_cap : 4096;
+        while (cap < lig->text_len + n + 1) cap *= 2;
+        char *t = realloc(lig->text, cap);
+        if (!t) return 0;
+        lig->text = t;
+        lig->text_cap = cap;
+    }
+    memcpy(lig->text + lig->text_len, s, n + 1);
+    lig->text_len += n;
+    return 1;
+}
+
+/* The record's text after its "M  END": the charges (RDKit's atom property list, which RDKit
+ * and vsgrid's SDF reader both take), the SMILES and the note; then $$$$. 0 out of memory. */
+static int text_items(vsg_ligand *lig, const char *smiles, const vsg_smiles_prep *p, const char *why)
+{
+    char num[32];
+    int ok = text_add(lig, "> <atom.dprop.PartialCharge>\n");
+    for (int i = 0; ok && i < lig->natoms; i++) {
+        snprintf(num, sizeof num, "%s%.4f", i ? " " : "", lig->atoms[i].charge);
+        ok = text_add(lig, num);
+    }
+    ok = ok && text_add(lig, "\n\n> <vsgrid_smiles>\n") && text_add(lig, smiles) && text_add(lig, "\n\n");
+    snprintf(num, sizeof num, "%d", p->unassigned_stereo);
+    ok = ok && text_add(lig, "> <vsgrid_unassigned_stereo>\n") && text_add(lig, num) && text_add(lig, "\n\n");
+    if (ok && why[0]) ok = text_add(lig, "> <vsgrid_note>\n") && text_add(lig, why) && text_add(lig, "\n\n");
+    return ok && text_add(lig, "$$$$\n");
+}
+
+int vsg_lig_parse_prepared(vsg_ligand *lig, const char *text, const char *display, int keep_text, int max_atoms,
+                           char *code, char *why, size_t whylen)
+{
+    vsg_lig_ctx sub;
+    const long record = lig->record, line = lig->line;
+    char name[sizeof lig->name];
+    size_t n = strlen(text);
+    memcpy(name, lig->name, sizeof name);
+    memset(&sub, 0, sizeof sub);
+    sub.path = sub.display = display;
+    sub.format = VSG_LIG_SDF;
+    sub.keep_text = keep_text;
+    sub.max_atoms = max_atoms > 0 ? max_atoms : 100000;
+    sub.src.mem = text;
+    sub.src.mem_len = n;
+    sub.src.cap = VSG_LIG_SRC_CHUNK / 4 + n + 2; /* the whole record without growing */
+    if (!(sub.src.buf = malloc(sub.src.cap))) {
+        snprintf(code, 16, "%s", VSG_LIG_TOO_MANY);
+        snprintf(why, whylen, "out of memory for the prepared molecule");
+        return 0;
+    }
+    vsg_lig_drop_text(lig); /* the record's text becomes the prepared one */
+    int got = vsg_lig_read_sdf(&sub, lig);
+    vsg_lig_src_close(&sub.src);
+    free(sub.ids);
+    free(sub.join);
+    lig->record = record;
+    lig->line = line;
+    memcpy(lig->name, name, sizeof name);
+    if (!got || lig->status != VSG_OK) { /* a record of ours that our parser refuses: say so */
+        snprintf(code, 16, "%s", got ? lig->code : VSG_LIG_EMBED);
+        snprintf(why, whylen, "the prepared molfile was refused (%.150s)", got ? lig->message : "empty");
+        lig->status = VSG_OK;
+        strcpy(lig->code, VSG_LIG_OK);
+        lig->message[0] = '\0';
+        return 0;
+    }
+    for (int i = 0; i < lig->natoms; i++) lig->atoms[i].line = (int)line; /* the atoms' line is the SMILES's */
+    return 1;
+}
+
+vsg_status vsg_smiles_record_make(const char *smiles, const char *name, const vsg_smiles_prep_options *o,
+                                  vsg_smiles_record *out)
+{
+    memset(out, 0, sizeof *out);
+    strcpy(out->code, VSG_LIG_OK);
+    vsg_smiles_prep p;
+    vsg_status st = vsg_smiles_prepare(smiles, name, o, &p);
+    if (st != VSG_OK) {
+        snprintf(out->code, sizeof out->code, "%s", p.code);
+        snprintf(out->why, sizeof out->why, "%s", p.why);
+        return st;
+    }
+    vsg_ligand lig;
+    vsg_ligand_init(&lig);
+    snprintf(lig.name, sizeof lig.name, "%s", name ? name : "");
+    lig.record = lig.line = 1;
+    if (!vsg_lig_parse_prepared(&lig, p.molfile, "<prepared>", 1, o->max_atoms, out->code, out->why, sizeof out->why)) {
+        st = VSG_E_DATA;
+    } else if ((st = vsg_ligand_gasteiger(&lig)) != VSG_OK) {
+        snprintf(out->code, sizeof out->code, "%s", VSG_LIG_NO_CHARGES);
+        snprintf(out->why, sizeof out->why, "no Gasteiger charges: %.170s", vsg_last_error());
+    } else {
+        note(&p, o, out->note, sizeof out->note);
+        /* the parser kept the molfile through M  END: the items and $$$$ follow it */
+        if (!text_items(&lig, smiles, &p, out->note)) {
+            st = VSG_E_NOMEM;
+            snprintf(out->code, sizeof out->code, "%s", VSG_LIG_TOO_MANY);
+            snprintf(out->why, sizeof out->why, "out of memory for the prepared record");
+        } else {
+            out->text = lig.text; /* ours now */
+            lig.text = NULL;
+            lig.text_len = lig.text_cap = 0;
+        }
+    }
+    vsg_ligand_release(&lig);
+    vsg_smiles_prep_free(&p);
+    return st;
+}
+
+void vsg_smiles_record_free(vsg_smiles_record *r)
+{
+    if (!r) return;
+    free(r->text);
+    r->text = NULL;
+}
