@@ -1782,6 +1782,14 @@ void vsg_dock_result_release(vsg_dock_result *r);
  * vsg_dock_cpu. */
 vsg_status vsg_dock_local(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *p,
                           vsg_dock_result *out);
+/* The model and torsion tree vsg_dock_cpu would move for lig, without a target or a search:
+ * natoms, record_atom, rotors, body, root and rotor as a docking result has them, and one pose,
+ * the record's own coordinates (the model's atoms), whose score is left zero. What the PDBQT
+ * writers take (vsg_pose_write_pdbqt_ligand) to write a ligand for docking (`vsgrid
+ * prepare-ligands -o OUT.pdbqt`). Returns VSG_OK; VSG_E_ARG (NULL, and vsg_vina_ligand_new's);
+ * vsg_vina_ligand_new's VSG_E_FORMAT, VSG_E_DATA, VSG_E_LIMIT; VSG_E_DATA (a torsion tree that
+ * is not connected: a record of several molecules); VSG_E_NOMEM. */
+vsg_status vsg_dock_tree(const vsg_ligand *lig, vsg_dock_result *out);
 
 /* Docks n records at once, record i with seed seeds[i] (seeds NULL: p->seed + i), as vsg_dock_cpu
  * with that seed would run its search. VSG_DEVICE_GPU: on the GPU (gpu/dock/), one warp per Monte Carlo chain, the
@@ -2196,6 +2204,12 @@ vsg_status vsg_pose_model_ligand(vsg_ligand *lig, const vsg_dock_result *r);
  * model (the block is then incomplete). */
 int vsg_pose_write_pdbqt(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, int k, int model, double rmsd,
                          long record);
+/* The ligand part of such a block, at xyz (3 per model atom; a pose's, or vsg_dock_tree's input
+ * pose): a PDBQT record's own lines with the coordinates replaced, or, for an SDF/MOL2 record
+ * made writable by vsg_pose_model_ligand, `REMARK Name = name`, ROOT ... ENDROOT, BRANCH a b ...
+ * ENDBRANCH a b (serial numbers: model atom + 1), TORSDOF (r->rotors); no MODEL, no ENDMDL.
+ * Returns 1; 0 when a PDBQT record's atom lines do not match the model. */
+int vsg_pose_write_pdbqt_ligand(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, const double *xyz);
 /* SDF poses. vsg_pose_sdf_new takes the record as read (before vsg_pose_model_ligand) and r, the
  * result of docking it; it types a copy of the atoms (AutoDock types) and, for MOL2/PDBQT
  * records, infers formal charges (N with 4 neighbours, valence 4 or a pyridinium's: +1; a
