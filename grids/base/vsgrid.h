@@ -995,7 +995,7 @@ typedef struct {
     int threads;
 } vsg_prepare_ligands_report;
 vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg_ligand_reader_options *opt,
-                               int threads, FILE *f, FILE *log, vsg_prepare_ligands_report *rep);
+                               vsg_ligand_format out, int threads, FILE *f, FILE *log, vsg_prepare_ligands_report *rep);
 int vsg_smiles_available(void);
 vsg_status vsg_smiles_parse_ph(const char *v, vsg_smiles_options *o);
 vsg_status vsg_ligand_from_smiles(const char *smiles, const char *name, const vsg_ligand_reader_options *opt,
@@ -2205,11 +2205,12 @@ vsg_status vsg_pose_model_ligand(vsg_ligand *lig, const vsg_dock_result *r);
 int vsg_pose_write_pdbqt(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, int k, int model, double rmsd,
                          long record);
 /* The ligand part of such a block, at xyz (3 per model atom; a pose's, or vsg_dock_tree's input
- * pose): a PDBQT record's own lines with the coordinates replaced, or, for an SDF/MOL2 record
- * made writable by vsg_pose_model_ligand, `REMARK Name = name`, ROOT ... ENDROOT, BRANCH a b ...
- * ENDBRANCH a b (serial numbers: model atom + 1), TORSDOF (r->rotors); no MODEL, no ENDMDL.
- * Returns 1; 0 when a PDBQT record's atom lines do not match the model. */
-int vsg_pose_write_pdbqt_ligand(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, const double *xyz);
+ * pose): a PDBQT record's own lines with the coordinates replaced (name 1: after a `REMARK Name =
+ * name` line when the record has none), or, for an SDF/MOL2 record made writable by
+ * vsg_pose_model_ligand, `REMARK Name = name`, ROOT ... ENDROOT, BRANCH a b ... ENDBRANCH a b
+ * (serial numbers: model atom + 1), TORSDOF (r->rotors); no MODEL, no ENDMDL. Returns 1; 0 when
+ * a PDBQT record's atom lines do not match the model. */
+int vsg_pose_write_pdbqt_ligand(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, const double *xyz, int name);
 /* SDF poses. vsg_pose_sdf_new takes the record as read (before vsg_pose_model_ligand) and r, the
  * result of docking it; it types a copy of the atoms (AutoDock types) and, for MOL2/PDBQT
  * records, infers formal charges (N with 4 neighbours, valence 4 or a pyridinium's: +1; a
