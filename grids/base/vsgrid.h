@@ -978,17 +978,29 @@ vsg_status vsg_ligand_gasteiger(vsg_ligand *lig);
  * VSG_E_FORMAT (bad_smiles); VSG_E_DATA (bad_element, embed_failed, stereo, too_many_atoms,
  * no_charges); VSG_E_UNSUPPORTED (unsupported: no Open Babel); VSG_E_NOMEM; VSG_E_ARG (lig or
  * smiles NULL, nothing done). lig->message says why, or holds the preparation's note. */
-/* Every record of inputs[0..n) written to f as the SDF record a screen would dock (`vsgrid
- * prepare-ligands`, engine/screen/prepare_ligands.c), in input order, one output record per input
- * record: a SMILES record as prepared (its molfile with atom.dprop.PartialCharge, vsgrid_smiles,
- * vsgrid_unassigned_stereo, vsgrid_note items); another record as read, with Gasteiger charges
- * when it has none; a failed record as an empty molecule with vsgrid_status and vsgrid_message
- * items, and the line "code: message" on log (may be NULL). Records are prepared by `threads`
- * OpenMP threads (0: every core), a batch of chunks at a time (memory bounded by a batch).
- * opt: the reader's options (NULL: defaults; keep_text is forced on). Returns VSG_OK (failed
- * records included: rep counts them; rep->unreadable the io ones); VSG_E_UNSUPPORTED (SMILES
- * input in a build without Open Babel, nothing written); VSG_E_ARG; the reader's open status;
- * VSG_E_IO (a write error); VSG_E_NOMEM. */
+/* Every record of inputs[0..n) written to f (`vsgrid prepare-ligands`,
+ * engine/screen/prepare_ligands.c), in input order, one output record per input record, as out
+ * says:
+ *   VSG_LIG_SDF: the SDF record a screen would dock: a SMILES record as prepared (its molfile
+ *     with atom.dprop.PartialCharge, vsgrid_smiles, vsgrid_unassigned_stereo, vsgrid_note items);
+ *     another record as read, with Gasteiger charges when it has none; a failed record as an
+ *     empty molecule with vsgrid_status and vsgrid_message items.
+ *   VSG_LIG_PDBQT: the AutoDock ligand vina docks, record k (from 0) as `MODEL k+1`: `REMARK
+ *     VSGRID RECORD: k name`, `REMARK VSGRID STATUS: ok`, `REMARK VSGRID SOURCE: file:line
+ *     record N`, a SMILES record's `REMARK VSGRID SMILES:` and `NOTE:`, then the torsion tree
+ *     `vsgrid dock` searches (vsg_dock_tree: ROOT at the central rigid body, a BRANCH per
+ *     rotatable bond, TORSDOF their count), AutoDock types (vsg_ligand_assign_ad_types),
+ *     non-polar hydrogens merged, Gasteiger charges (the record's own when it has them); a PDBQT
+ *     record keeps its own tree and lines. A failed record (the reader's statuses, and those a
+ *     tree adds: disconnected, untyped, torsions, too_many_atoms) is a MODEL of REMARK lines
+ *     (STATUS code, SOURCE, MESSAGE, Name) without atoms. vina reads one ligand a file without
+ *     MODEL lines: vina_split cuts the file into them.
+ * A failed record also gets the line "code: message" on log (may be NULL). Records are prepared
+ * by `threads` OpenMP threads (0: every core), a batch of chunks at a time (memory bounded by a
+ * batch). opt: the reader's options (NULL: defaults; keep_text is forced on). Returns VSG_OK
+ * (failed records included: rep counts them; rep->unreadable the io ones); VSG_E_UNSUPPORTED
+ * (SMILES input in a build without Open Babel, nothing written); VSG_E_ARG (out neither SDF nor
+ * PDBQT, no input or f); the reader's open status; VSG_E_IO (a write error); VSG_E_NOMEM. */
 typedef struct {
     size_t records, written, failed, unreadable;
     double seconds;  /* the preparation loop's wall time */
