@@ -21,6 +21,7 @@
 #include "engine/screen/screen.h"
 #include "grids/base/vsgrid.h"
 #include "ligands/ligand.h"
+#include "ligands/torsions/torsions.h"
 
 /* The value line of SD data item `name` in an SDF record's text (a SMILES record's vsgrid_smiles),
  * into buf; "" when absent. */
@@ -68,6 +69,28 @@ static void fail_tree(vsg_ligand *lig, vsg_status st, const char *why)
     else vsg_ligand_fail(lig, st, code, "%s:%ld: record %ld: %s", lig->source, lig->line, lig->record, m);
 }
 
+/* A PDBQT record is an AutoDock ligand already: its tree is checked (vsg_torsions_from_pdbqt: the
+ * BRANCH/ENDBRANCH balance, the atoms it names), not rebuilt, and its own lines are written (the
+ * pose writer's PDBQT path reads only r->natoms), so that what the Vina model refuses but AutoDock
+ * docks stays, a hydrated ligand's W waters. *xyz gets the record's coordinates (free it). */
+static vsg_status pdbqt_as_is(const vsg_ligand *lig, vsg_dock_result *r, double **xyz)
+{
+    memset(r, 0, sizeof *r);
+    vsg_torsions t;
+    vsg_status st = vsg_torsions_from_pdbqt(lig, &t);
+    if (st != VSG_OK) return st;
+    vsg_torsions_release(&t);
+    if (!(*xyz = malloc(sizeof(double) * 3 * (size_t)(lig->natoms > 0 ? lig->natoms : 1))))
+        return vsg_fail(VSG_E_NOMEM, "out of memory for a PDBQT record");
+    for (int i = 0; i < lig->natoms; i++) {
+        (*xyz)[3 * i] = lig->atoms[i].x;
+        (*xyz)[3 * i + 1] = lig->atoms[i].y;
+        (*xyz)[3 * i + 2] = lig->atoms[i].z;
+    }
+    r->natoms = lig->natoms;
+    return VSG_OK;
+}
+
 vsg_status vsg_prepared_pdbqt(vsg_ligand *lig, char **text, size_t *len)
 {
     *text = NULL;
@@ -84,7 +107,8 @@ vsg_status vsg_prepared_pdbqt(vsg_ligand *lig, char **text, size_t *len)
     char smiles[1024];
     sd_item(lig, "vsgrid_smiles", smiles, sizeof smiles); /* before the typing rewrites the record */
     vsg_dock_result r;
-    vsg_status st = vsg_dock_tree(lig, &r);
+    double *xyz = NULL;
+    vsg_status st = lig->format == VSG_LIG_PDBQT ? pdbqt_as_is(lig, &r, &xyz) : vsg_dock_tree(lig, &r);
     if (st != VSG_OK) {
         if (st == VSG_E_NOMEM) return st;
         fail_tree(lig, st, vsg_last_error());
@@ -92,9 +116,11 @@ vsg_status vsg_prepared_pdbqt(vsg_ligand *lig, char **text, size_t *len)
         return VSG_OK;
     }
     /* the model's atoms as the tree has them: AutoDock types, non-polar hydrogens merged (their
-     * charges folded into the carbon), as AutoDock's ligand preparation and vina expect */
+     * charges folded into the carbon), as AutoDock's ligand preparation and vina expect (a PDBQT
+     * record: left as it is) */
     if ((st = vsg_pose_model_ligand(lig, &r)) != VSG_OK) {
         vsg_dock_result_release(&r);
+        free(xyz);
         if (st == VSG_E_NOMEM) return st;
         fail_tree(lig, st, vsg_last_error());
         vsg_clear_error();
@@ -103,16 +129,18 @@ vsg_status vsg_prepared_pdbqt(vsg_ligand *lig, char **text, size_t *len)
     FILE *f = open_memstream(text, len);
     if (!f) {
         vsg_dock_result_release(&r);
+        free(xyz);
         return vsg_fail(VSG_E_NOMEM, "out of memory for a PDBQT record");
     }
     fprintf(f, "REMARK VSGRID STATUS: %s\n", VSG_LIG_OK);
     fprintf(f, "REMARK VSGRID SOURCE: %s:%ld record %ld\n", lig->source ? lig->source : "?", lig->line, lig->record);
     if (smiles[0]) fprintf(f, "REMARK VSGRID SMILES: %s\n", smiles);
     if (lig->message[0]) fprintf(f, "REMARK VSGRID NOTE: %s\n", lig->message); /* an ok record's preparation note */
-    const int ok = vsg_pose_write_pdbqt_ligand(f, lig, &r, r.pose[0].xyz, 1);
+    const int ok = vsg_pose_write_pdbqt_ligand(f, lig, &r, xyz ? xyz : r.pose[0].xyz, 1);
     const int bad = ferror(f);
     fclose(f);
     vsg_dock_result_release(&r);
+    free(xyz);
     if (bad) {
         free(*text);
         *text = NULL;

@@ -50,7 +50,8 @@ vsg_status vsg_pdbqt_write_record(FILE *f, const vsg_ligand *lig, long model, co
  * records and the writer keeps input order. vsg_prepared_pdbqt makes the ligand part in memory:
  * `REMARK VSGRID STATUS: ok`, `REMARK VSGRID SOURCE: file:line record N`, a SMILES record's
  * `REMARK VSGRID SMILES:` and `REMARK VSGRID NOTE:` (its preparation note), then the ligand
- * with vsg_dock_tree's tree (AutoDock types, non-polar hydrogens merged, the record's charges).
+ * with vsg_dock_tree's tree (AutoDock types, non-polar hydrogens merged, the record's charges);
+ * a PDBQT record: its own lines, its tree checked, not rebuilt (a hydrated ligand's W stay).
  * lig (status ok, charges assigned) is typed and merged in place. A record that cannot have a
  * tree (disconnected, untyped, torsions, too_many_atoms) is failed in place (lig->status, code,
  * message) and *body stays NULL. *body is malloc'ed (free it), *len its length. Returns VSG_OK
