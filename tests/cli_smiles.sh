@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SMILES libraries end to end (issue 29): `vsgrid prepare-ligands LIB.smi -o OUT.sdf` writes one
 # record per input record (failures: an empty molecule with vsgrid_status, one line on stderr
-# naming file:line), RDKit reads the SDF with its charges; `vsgrid screen` of a .smi (and a
+# naming file:line), RDKit reads the SDF with its charges; -o OUT.pdbqt one MODEL per record
+# (failures: REMARK lines only), .gz gzipped; `vsgrid screen` of a .smi (and a
 # .csv) docks biotin from its SMILES on 1STP Vina maps with an ok row and a finite score, a bad
 # SMILES is a bad_smiles row naming file:line, and 1 and 2 threads give the same rows but for
 # the scores' last digits (Open Babel's builder is clock-seeded: docs/FORMATS.md). Without Open
@@ -35,8 +36,10 @@ grep -q -- "--ph X|none" out.txt || fail "dock --help does not document --ph"
 expect_rc 2 "$vsgrid" prepare-ligands lib.smi                       # no -o
 expect_rc 2 "$vsgrid" prepare-ligands lib.smi -o out.sdf --ph 15
 expect_rc 2 "$vsgrid" prepare-ligands lib.smi -o out.sdf --ph basic
-expect_rc 2 "$vsgrid" prepare-ligands lib.smi -o out.pdbqt         # SDF only, said so
-grep -q "SDF" err.txt || fail "-o .pdbqt: $(cat err.txt)"
+expect_rc 2 "$vsgrid" prepare-ligands lib.smi -o out.mol2          # the format from the extension: .sdf or .pdbqt
+grep -q ".sdf or .pdbqt" err.txt || fail "-o .mol2: $(cat err.txt)"
+expect_rc 0 "$vsgrid" prepare-ligands --help
+grep -q "OUT.pdbqt" out.txt || fail "prepare-ligands --help does not document -o OUT.pdbqt"
 
 if ! have_openbabel "$vsgrid"; then
   expect_rc 7 "$vsgrid" prepare-ligands lib.smi -o out.sdf
@@ -52,6 +55,16 @@ grep -q "bad_element: lib.smi:6: record 4 (selenide)" err.txt || fail "Se line: 
 grep -q "4 records, 2 prepared, 2 failed" err.txt || fail "summary: $(tail -1 err.txt)"
 grep -q "dropped Na+" out.sdf || fail "the salt's note is missing"
 expect_rc 3 "$vsgrid" prepare-ligands missing.smi -o m.sdf           # an unreadable input
+# PDBQT (tests/peer_vina_prepare.sh has vina read and score it): one MODEL per record, in order,
+# the failures as models of REMARK lines; gzipped from the extension, as SDF
+expect_rc 0 "$vsgrid" prepare-ligands lib.smi -o out.pdbqt.gz --threads 2
+[ "$(gzip -dc out.pdbqt.gz | grep -c '^MODEL')" = 4 ] || fail "4 records in, $(gzip -dc out.pdbqt.gz | grep -c '^MODEL') models out"
+[ "$(gzip -dc out.pdbqt.gz | awk '/^REMARK VSGRID STATUS:/ { printf "%s ", $4 }')" = "ok ok bad_smiles bad_element " ] ||
+  fail "PDBQT statuses: $(gzip -dc out.pdbqt.gz | grep 'VSGRID STATUS' | tr '\n' ' ')"
+gzip -dc out.pdbqt.gz | grep -q "^TORSDOF 5" || fail "biotin's PDBQT lacks TORSDOF 5"
+grep -q "bad_smiles: lib.smi:5: record 3 (broken)" err.txt || fail "PDBQT: bad SMILES line: $(cat err.txt)"
+expect_rc 0 "$vsgrid" prepare-ligands lib.smi -o out.sdf.gz --quiet
+[ "$(gzip -dc out.sdf.gz | grep -c '^\$\$\$\$')" = 4 ] || fail "out.sdf.gz: not 4 gzipped records"
 # a CSV from standard input (read by one thread: its header cannot be read again)
 "$vsgrid" prepare-ligands - --format csv -o stdin.sdf --threads 2 --quiet < lib.csv 2>err.txt
 [ "$(grep -c '^\$\$\$\$' stdin.sdf)" = 2 ] && grep -q "bad_smiles: <stdin>:3:" err.txt ||

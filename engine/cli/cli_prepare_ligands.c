@@ -1,7 +1,8 @@
-/* cli_prepare_ligands.c — `vsgrid prepare-ligands LIB... -o OUT.sdf`: a SMILES library (or any
- * library the reader takes) written as the 3D SDF the screen would dock, one output record per
- * input record, for users who want the prepared library itself.
- * The work is vsg_prepare_ligands (engine/screen/prepare_ligands.c). */
+/* cli_prepare_ligands.c — `vsgrid prepare-ligands LIB... -o OUT.sdf|OUT.pdbqt`: a SMILES library
+ * (or any library the reader takes) written as the 3D SDF the screen would dock or the PDBQT
+ * ligands vina docks, one output record per input record, for users who want the prepared
+ * library itself. A thin shell: the format follows from -o's extension and the work is
+ * vsg_prepare_ligands (engine/screen/prepare_ligands.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +12,29 @@
 
 
 static const char usage[] =
-    "usage: vsgrid prepare-ligands LIBRARY... -o OUT.sdf [--ph X|none] [--stereo any|specified]\n"
+    "usage: vsgrid prepare-ligands LIBRARY... -o OUT.sdf|OUT.pdbqt [--ph X|none] [--stereo any|specified]\n"
     "                              [--minimize N] [--threads N] [--format F] [--quiet]\n"
     "\n"
     "Writes each record of the libraries as the 3D molecule a screen would dock: SMILES\n"
     "(.smi/.ism/.csv, .gz) prepared by Open Babel (largest fragment, protonation at the pH,\n"
     "hydrogens, 3D build and MMFF94 steps, Gasteiger charges); other formats as read, with\n"
     "Gasteiger charges when they have none.\n"
-    "  -o OUT.sdf        V2000 SDF, one record per input record in input order: the molecule\n"
-    "                    with atom.dprop.PartialCharge (RDKit's atom property list: RDKit\n"
-    "                    reads the charges as atom properties) and vsgrid_smiles,\n"
-    "                    vsgrid_unassigned_stereo, vsgrid_note items; a record that failed is\n"
-    "                    an empty molecule with vsgrid_status and vsgrid_message items (so\n"
-    "                    record k of OUT is input record k), and one line on stderr\n"
+    "  -o OUT            the format from the extension: .sdf or .pdbqt (.sdf.gz, .pdbqt.gz:\n"
+    "                    gzipped); one record per input record in input order\n"
+    "  -o OUT.sdf        V2000 SDF: the molecule with atom.dprop.PartialCharge (RDKit's\n"
+    "                    atom property list: RDKit reads the charges as atom properties)\n"
+    "                    and vsgrid_smiles, vsgrid_unassigned_stereo, vsgrid_note items; a\n"
+    "                    record that failed is an empty molecule with vsgrid_status and\n"
+    "                    vsgrid_message items (so record k of OUT is input record k), and\n"
+    "                    one line on stderr\n"
+    "  -o OUT.pdbqt      AutoDock ligands, MODEL k for input record k: the torsion tree\n"
+    "                    vsgrid dock searches (ROOT/BRANCH/TORSDOF), AutoDock types (C A N\n"
+    "                    NA OA SA HD ...), non-polar hydrogens merged, Gasteiger charges,\n"
+    "                    REMARK VSGRID lines (record, status, source, SMILES, note); a\n"
+    "                    failed record is a MODEL of REMARK lines (VSGRID STATUS and\n"
+    "                    MESSAGE) without atoms. vina reads one ligand a file: split with\n"
+    "                    'vina_split --input OUT.pdbqt --ligand lig_', then give vina the\n"
+    "                    files with atoms (vina refuses the failed ones: 'No atoms')\n"
     "  --ph X|none       protonation at pH X by Open Babel's model (default 7.4), or the\n"
     "                    SMILES's own states (none)\n"
     "  --stereo MODE     any (default: a stereocentre the SMILES leaves open gets the 3D\n"
@@ -93,21 +104,21 @@ int vsg_cmd_prepare_ligands(int argc, char **argv)
 #undef VALUE
     }
     if (ninputs == 0) return vsg_cli_usage_error("prepare-ligands", "no LIBRARY given");
-    if (!out) return vsg_cli_usage_error("prepare-ligands", "no output: give -o OUT.sdf");
-    if (vsg_ligand_format_of(out) != VSG_LIG_SDF)
-        return vsg_cli_usage_error("prepare-ligands",
-                                   "-o %s: only SDF output (.sdf) for now; PDBQT with its torsion tree is not written "
-                                   "yet (Meeko's mk_prepare_ligand.py takes the SDF)", out);
-    FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
+    if (!out) return vsg_cli_usage_error("prepare-ligands", "no output: give -o OUT.sdf or -o OUT.pdbqt");
+    const int kind = vsg_pose_path_kind(out); /* 1 .sdf, 0 .pdbqt (either with .gz), -1 neither */
+    if (kind < 0)
+        return vsg_cli_usage_error("prepare-ligands", "-o %s: the output format comes from the extension: .sdf or .pdbqt "
+                                   "(.gz: gzipped)", out);
+    FILE *f = vsg_fopen_out(out, "w");
     if (!f) {
         fprintf(stderr, "vsgrid prepare-ligands: cannot write %s\n", out);
         return VSG_EXIT_INPUT;
     }
     vsg_prepare_ligands_report rep;
-    vsg_status st = vsg_prepare_ligands(inputs, ninputs, &ro, threads, f, stderr, &rep);
-    if (f != stdout && fclose(f) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "write error on %s", out);
+    vsg_status st = vsg_prepare_ligands(inputs, ninputs, &ro, kind ? VSG_LIG_SDF : VSG_LIG_PDBQT, threads, f, stderr, &rep);
+    if (fclose(f) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_IO, "write error on %s", out);
     if (st != VSG_OK) {
-        if (f != stdout && rep.records == 0) remove(out);
+        if (rep.records == 0) remove(out);
         return vsg_cli_fail(st);
     }
     if (!quiet)

@@ -157,18 +157,23 @@ static int has_name(const vsg_ligand *lig)
     return 0;
 }
 
+int vsg_pose_write_pdbqt_ligand(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, const double *xyz, int name)
+{
+    if (lig->format == VSG_LIG_PDBQT) {
+        if (name && lig->name[0] && !has_name(lig)) fprintf(f, "REMARK Name = %s\n", lig->name);
+        return write_pdbqt_record(f, lig, xyz, r->natoms);
+    }
+    write_tree(f, lig, r, xyz);
+    return 1;
+}
+
 int vsg_pose_write_pdbqt(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, int k, int model, double rmsd,
                              long record)
 {
     const vsg_dock_pose *ps = &r->pose[k];
     remarks(f, model, ps, rmsd);
     if (record >= 0) fprintf(f, "REMARK VSGRID RECORD: %ld %s\n", record, lig->name);
-    if (lig->format == VSG_LIG_PDBQT) {
-        if (record >= 0 && lig->name[0] && !has_name(lig)) fprintf(f, "REMARK Name = %s\n", lig->name);
-        if (!write_pdbqt_record(f, lig, ps->xyz, r->natoms)) return 0;
-    } else {
-        write_tree(f, lig, r, ps->xyz);
-    }
+    if (!vsg_pose_write_pdbqt_ligand(f, lig, r, ps->xyz, record >= 0)) return 0;
     fprintf(f, "ENDMDL\n");
     return 1;
 }

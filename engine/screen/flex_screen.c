@@ -36,6 +36,7 @@
 #endif
 
 #include "grids/base/vsgrid.h"
+#include "engine/screen/dock_record.h"
 #include "engine/screen/mpi_screen.h"
 #include "engine/screen/screen_hydrogens.h"
 #include "ligands/dock/dock_stage.h"
@@ -52,7 +53,6 @@
 #define SLOTS 4            /* chunks in flight: one read, one or two searched, one written */
 #define SEARCHERS 2        /* host threads per GPU */
 #define MAX_GPUS 16
-#define CODE_DISCONNECTED "disconnected" /* an SDF/MOL2 record of several molecules */
 #define DEFAULT_MAX_TORSIONS 32          /* AutoDock4's MAX_TORS */
 #define MACROCYCLE 12                    /* ring size from which a ring is a macrocycle */
 
@@ -129,41 +129,11 @@ done:
     return best;
 }
 
-static const char *code_of(vsg_status st, const char *msg)
-{
-    switch (st) {
-    case VSG_E_DATA: return strstr(msg, "tree") ? VSG_LIG_TORSIONS : VSG_LIG_TYPE;
-    case VSG_E_FORMAT: return VSG_LIG_TORSIONS;
-    case VSG_E_LIMIT: return VSG_LIG_TOO_MANY;
-    case VSG_E_NOMEM: return "nomem";
-    default: return "error";
-    }
-}
-
-/* Fragments of an SDF/MOL2 record's bond graph (PDBQT records carry no bonds: 1). */
-static int fragments(const vsg_ligand *lig)
-{
-    if (lig->format == VSG_LIG_PDBQT || lig->format == VSG_LIG_PDB || lig->natoms < 2) return 1;
-    int *up = malloc(sizeof(int) * (size_t)lig->natoms);
-    if (!up) return 1;
-    for (int i = 0; i < lig->natoms; i++) up[i] = i;
-    int n = lig->natoms;
-    for (int k = 0; k < lig->nbonds; k++) {
-        int a = lig->bonds[k].a, b = lig->bonds[k].b;
-        if (a < 0 || b < 0 || a >= lig->natoms || b >= lig->natoms) continue;
-        while (up[a] != a) a = up[a] = up[up[a]];
-        while (up[b] != b) b = up[b] = up[up[b]];
-        if (a != b) up[a] = b, n--;
-    }
-    free(up);
-    return n;
-}
-
 static void failed(const vsg_ligand *lig, vsg_status st, const char *msg, flex_row *r)
 {
     char m[200];
     snprintf(m, sizeof m, "%s", msg);
-    snprintf(r->code, sizeof r->code, "%s", code_of(st, m));
+    snprintf(r->code, sizeof r->code, "%s", vsg_dock_fail_code(st, m));
     if (strstr(m, lig->source)) snprintf(r->message, sizeof r->message, "%s", m);
     else snprintf(r->message, sizeof r->message, "%s: record %ld: %s", lig->source, lig->record, m);
 }
@@ -178,9 +148,9 @@ static int precheck(const vsg_ligand *lig, int max_torsions, flex_row *r)
         snprintf(r->message, sizeof r->message, "%s", lig->message);
         return 0;
     }
-    const int nfrag = fragments(lig);
+    const int nfrag = vsg_record_fragments(lig);
     if (nfrag > 1) {
-        snprintf(r->code, sizeof r->code, "%s", CODE_DISCONNECTED);
+        snprintf(r->code, sizeof r->code, "%s", VSG_LIG_DISCONNECTED);
         snprintf(r->message, sizeof r->message,
                  "%s: record %ld: %d fragments not bonded to each other (a salt or a mixture): docking takes one molecule",
                  lig->source, lig->record, nfrag);

@@ -1,6 +1,7 @@
 /* prepare_ligands.c — vsg_prepare_ligands (vsgrid.h), behind `vsgrid prepare-ligands`: every
- * record of a library written as the 3D SDF record a screen would dock, one output record per
- * input record, in input order.
+ * record of a library written as the 3D SDF record a screen would dock, or as the PDBQT ligand
+ * (torsion tree, AutoDock types) vina docks (prepared_pdbqt.c), one output record per input
+ * record, in input order.
  *
  * Records are parsed (SMILES: prepared) in parallel: the reader cuts the input into chunks of
  * whole records (ligands/readers/ligand_reader.h), a batch of chunks is prepared by OpenMP
@@ -25,8 +26,28 @@
 typedef struct {
     vsg_lig_chunk ch;
     vsg_ligand *recs;
+    char **pdbqt;     /* PDBQT output: each ok record's block, made by its thread (NULL: failed) */
+    size_t *pdbqt_len;
     int n, cap;
+    int nomem;        /* its thread ran out of memory */
 } batch_chunk;
+
+/* Room for cap records in c (recs initialised, pdbqt NULL); 0 out of memory. */
+static int grow(batch_chunk *c, int cap)
+{
+    vsg_ligand *t = realloc(c->recs, (size_t)cap * sizeof *t);
+    if (!t) return 0;
+    for (int k = c->cap; k < cap; k++) vsg_ligand_init(&t[k]);
+    c->recs = t;
+    char **p = realloc(c->pdbqt, (size_t)cap * sizeof *p);
+    if (p) c->pdbqt = p;
+    size_t *l = p ? realloc(c->pdbqt_len, (size_t)cap * sizeof *l) : NULL;
+    if (l) c->pdbqt_len = l;
+    if (!p || !l) return 0; /* recs grown, cap not: the records past cap were only initialised (nothing to free) */
+    for (int k = c->cap; k < cap; k++) c->pdbqt[k] = NULL, c->pdbqt_len[k] = 0;
+    c->cap = cap;
+    return 1;
+}
 
 static void write_failed(FILE *f, const vsg_ligand *lig)
 {
@@ -45,8 +66,20 @@ static void charge(vsg_ligand *lig)
         lig->has_charges = 1;
 }
 
-static int write_record(FILE *f, vsg_ligand *lig)
+/* The ligand part of the record's PDBQT block, made by its thread after charge (none for a failed record). */
+static vsg_status to_pdbqt(batch_chunk *c, int k)
 {
+    free(c->pdbqt[k]);
+    c->pdbqt[k] = NULL;
+    return vsg_prepared_pdbqt(&c->recs[k], &c->pdbqt[k], &c->pdbqt_len[k]);
+}
+
+static int write_record(FILE *f, vsg_ligand *lig, size_t index, vsg_ligand_format out, const char *block, size_t len)
+{
+    if (out == VSG_LIG_PDBQT) {
+        vsg_prepared_pdbqt_write(f, lig, index, block, len);
+        return lig->status == VSG_OK && block;
+    }
     if (lig->status != VSG_OK) {
         write_failed(f, lig);
         return 0;
@@ -60,13 +93,15 @@ static int write_record(FILE *f, vsg_ligand *lig)
 }
 
 vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg_ligand_reader_options *opt,
-                               int threads, FILE *f, FILE *log, vsg_prepare_ligands_report *rep)
+                               vsg_ligand_format out, int threads, FILE *f, FILE *log, vsg_prepare_ligands_report *rep)
 {
     vsg_ligand_reader_options ro = opt ? *opt : (vsg_ligand_reader_options){.format = VSG_LIG_AUTO};
     vsg_prepare_ligands_report dummy;
     if (!rep) rep = &dummy;
     memset(rep, 0, sizeof *rep);
     if (!inputs || ninputs < 1 || !f) return vsg_fail(VSG_E_ARG, "vsg_prepare_ligands: no input or output");
+    if (out != VSG_LIG_SDF && out != VSG_LIG_PDBQT)
+        return vsg_fail(VSG_E_ARG, "vsg_prepare_ligands: output format %s: only sdf or pdbqt", vsg_ligand_format_name(out));
     ro.keep_text = 1;
     vsg_ligand_reader *rd = NULL;
     vsg_status st = vsg_ligand_reader_open(inputs, ninputs, &ro, &rd);
@@ -112,59 +147,62 @@ vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg
                 const int slot = 0;
 #endif
                 b[c].n = 0;
+                b[c].nomem = 0;
                 if (vsg_ligand_reader_open_chunk(&ro, &cr) != VSG_OK) continue;
                 vsg_ligand_reader_set_chunk(cr, &b[c].ch);
                 vsg_ligand_reader_defer_smiles(cr, 1);
                 for (;;) {
-                    if (b[c].n == b[c].cap) {
-                        int cap = b[c].cap ? 2 * b[c].cap : CHUNK_RECORDS;
-                        vsg_ligand *t = realloc(b[c].recs, (size_t)cap * sizeof *t);
-                        if (!t) break;
-                        for (int k = b[c].cap; k < cap; k++) vsg_ligand_init(&t[k]);
-                        b[c].recs = t;
-                        b[c].cap = cap;
+                    if (b[c].n == b[c].cap && !grow(&b[c], b[c].cap ? 2 * b[c].cap : CHUNK_RECORDS)) {
+                        b[c].nomem = 1;
+                        break;
                     }
                     if (!vsg_ligand_reader_next(cr, &b[c].recs[b[c].n])) break;
                     vsg_ligand_prepare_pending(&b[c].recs[b[c].n], &ro, workers, slot);
                     charge(&b[c].recs[b[c].n]);
+                    if (out == VSG_LIG_PDBQT && to_pdbqt(&b[c], b[c].n) == VSG_E_NOMEM) b[c].nomem = 1;
                     b[c].n++;
                 }
                 vsg_ligand_reader_close(cr);
             }
+            for (int c = 0; c < nc; c++)
+                if (b[c].nomem) st = vsg_fail(VSG_E_NOMEM, "out of memory for a batch of prepared records");
         } else { /* standard input of a CSV: one thread */
-            if (!b[0].cap) {
-                b[0].recs = malloc(sizeof *b[0].recs);
-                if (!b[0].recs) {
-                    st = vsg_fail(VSG_E_NOMEM, "out of memory for a record");
-                    break;
-                }
-                b[0].cap = 1;
-                vsg_ligand_init(&b[0].recs[0]);
+            if (!b[0].cap && !grow(&b[0], 1)) {
+                st = vsg_fail(VSG_E_NOMEM, "out of memory for a record");
+                break;
             }
             b[0].n = vsg_ligand_reader_next(rd, &b[0].recs[0]);
             if (!b[0].n) break;
             vsg_ligand_prepare_pending(&b[0].recs[0], &ro, workers, 0);
             charge(&b[0].recs[0]);
+            if (out == VSG_LIG_PDBQT && (st = to_pdbqt(&b[0], 0)) != VSG_OK) break;
             nc = 1;
         }
+        if (st != VSG_OK) break; /* a batch short of memory is not written: the output would lack records */
         for (int c = 0; c < nc; c++)
             for (int k = 0; k < b[c].n; k++) {
                 vsg_ligand *lig = &b[c].recs[k];
-                rep->records++;
+                const size_t index = rep->records++; /* over all inputs (a chunk's records count from 0) */
                 if (lig->status != VSG_OK) {
                     rep->failed++;
                     if (log) fprintf(log, "%s: %s\n", lig->code, lig->message);
                     if (!strcmp(lig->code, VSG_LIG_IO)) rep->unreadable++;
                 }
-                rep->written += (size_t)write_record(f, lig);
+                rep->written += (size_t)write_record(f, lig, index, out, b[c].pdbqt ? b[c].pdbqt[k] : NULL,
+                                                     b[c].pdbqt_len ? b[c].pdbqt_len[k] : 0);
             }
     }
     rep->seconds = vsg_now() - t0;
     rep->threads = nt;
     if (st == VSG_OK && ferror(f)) st = vsg_fail(VSG_E_IO, "write error on the prepared library");
     for (int c = 0; b && c < nbatch; c++) {
-        for (int k = 0; k < b[c].cap; k++) vsg_ligand_release(&b[c].recs[k]);
+        for (int k = 0; k < b[c].cap; k++) {
+            vsg_ligand_release(&b[c].recs[k]);
+            free(b[c].pdbqt[k]);
+        }
         free(b[c].recs);
+        free(b[c].pdbqt);
+        free(b[c].pdbqt_len);
         vsg_lig_chunk_free(&b[c].ch);
     }
     free(b);

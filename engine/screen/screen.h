@@ -45,4 +45,21 @@ void vsg_ligand_move(vsg_ligand *lig, const double m[9], const double t[3]);
  * and AutoDock type columns; the element when it has no type), ENDROOT, TORSDOF 0, ENDMDL. */
 vsg_status vsg_pdbqt_write_record(FILE *f, const vsg_ligand *lig, long model, const vsg_sdf_tag *tags, int ntags);
 
+/* ---- prepare-ligands' PDBQT (prepared_pdbqt.c) ------------------------------------------- */
+/* A record of `vsgrid prepare-ligands -o OUT.pdbqt` is made in two steps, so that threads prepare
+ * records and the writer keeps input order. vsg_prepared_pdbqt makes the ligand part in memory:
+ * `REMARK VSGRID STATUS: ok`, `REMARK VSGRID SOURCE: file:line record N`, a SMILES record's
+ * `REMARK VSGRID SMILES:` and `REMARK VSGRID NOTE:` (its preparation note), then the ligand
+ * with vsg_dock_tree's tree (AutoDock types, non-polar hydrogens merged, the record's charges);
+ * a PDBQT record: its own lines, its tree checked, not rebuilt (a hydrated ligand's W stay).
+ * lig (status ok, charges assigned) is typed and merged in place. A record that cannot have a
+ * tree (disconnected, untyped, torsions, too_many_atoms) is failed in place (lig->status, code,
+ * message) and *body stays NULL. *body is malloc'ed (free it), *len its length. Returns VSG_OK
+ * (failed records too); VSG_E_NOMEM. */
+vsg_status vsg_prepared_pdbqt(vsg_ligand *lig, char **body, size_t *len);
+/* Writes the record's block: `MODEL index+1`, `REMARK VSGRID RECORD: index name`, then the body
+ * (an ok record), or, for a failed record (or no body), `REMARK VSGRID STATUS: code`, SOURCE,
+ * `REMARK VSGRID MESSAGE: message` and `REMARK Name = name` without atoms; ENDMDL. */
+void vsg_prepared_pdbqt_write(FILE *f, const vsg_ligand *lig, size_t index, const char *body, size_t len);
+
 #endif

@@ -978,24 +978,36 @@ vsg_status vsg_ligand_gasteiger(vsg_ligand *lig);
  * VSG_E_FORMAT (bad_smiles); VSG_E_DATA (bad_element, embed_failed, stereo, too_many_atoms,
  * no_charges); VSG_E_UNSUPPORTED (unsupported: no Open Babel); VSG_E_NOMEM; VSG_E_ARG (lig or
  * smiles NULL, nothing done). lig->message says why, or holds the preparation's note. */
-/* Every record of inputs[0..n) written to f as the SDF record a screen would dock (`vsgrid
- * prepare-ligands`, engine/screen/prepare_ligands.c), in input order, one output record per input
- * record: a SMILES record as prepared (its molfile with atom.dprop.PartialCharge, vsgrid_smiles,
- * vsgrid_unassigned_stereo, vsgrid_note items); another record as read, with Gasteiger charges
- * when it has none; a failed record as an empty molecule with vsgrid_status and vsgrid_message
- * items, and the line "code: message" on log (may be NULL). Records are prepared by `threads`
- * OpenMP threads (0: every core), a batch of chunks at a time (memory bounded by a batch).
- * opt: the reader's options (NULL: defaults; keep_text is forced on). Returns VSG_OK (failed
- * records included: rep counts them; rep->unreadable the io ones); VSG_E_UNSUPPORTED (SMILES
- * input in a build without Open Babel, nothing written); VSG_E_ARG; the reader's open status;
- * VSG_E_IO (a write error); VSG_E_NOMEM. */
+/* Every record of inputs[0..n) written to f (`vsgrid prepare-ligands`,
+ * engine/screen/prepare_ligands.c), in input order, one output record per input record, as out
+ * says:
+ *   VSG_LIG_SDF: the SDF record a screen would dock: a SMILES record as prepared (its molfile
+ *     with atom.dprop.PartialCharge, vsgrid_smiles, vsgrid_unassigned_stereo, vsgrid_note items);
+ *     another record as read, with Gasteiger charges when it has none; a failed record as an
+ *     empty molecule with vsgrid_status and vsgrid_message items.
+ *   VSG_LIG_PDBQT: the AutoDock ligand vina docks, record k (from 0) as `MODEL k+1`: `REMARK
+ *     VSGRID RECORD: k name`, `REMARK VSGRID STATUS: ok`, `REMARK VSGRID SOURCE: file:line
+ *     record N`, a SMILES record's `REMARK VSGRID SMILES:` and `NOTE:`, then the torsion tree
+ *     `vsgrid dock` searches (vsg_dock_tree: ROOT at the central rigid body, a BRANCH per
+ *     rotatable bond, TORSDOF their count), AutoDock types (vsg_ligand_assign_ad_types),
+ *     non-polar hydrogens merged, Gasteiger charges (the record's own when it has them); a PDBQT
+ *     record keeps its own tree and lines. A failed record (the reader's statuses, and those a
+ *     tree adds: disconnected, untyped, torsions, too_many_atoms) is a MODEL of REMARK lines
+ *     (STATUS code, SOURCE, MESSAGE, Name) without atoms. vina reads one ligand a file without
+ *     MODEL lines: vina_split cuts the file into them.
+ * A failed record also gets the line "code: message" on log (may be NULL). Records are prepared
+ * by `threads` OpenMP threads (0: every core), a batch of chunks at a time (memory bounded by a
+ * batch). opt: the reader's options (NULL: defaults; keep_text is forced on). Returns VSG_OK
+ * (failed records included: rep counts them; rep->unreadable the io ones); VSG_E_UNSUPPORTED
+ * (SMILES input in a build without Open Babel, nothing written); VSG_E_ARG (out neither SDF nor
+ * PDBQT, no input or f); the reader's open status; VSG_E_IO (a write error); VSG_E_NOMEM. */
 typedef struct {
     size_t records, written, failed, unreadable;
     double seconds;  /* the preparation loop's wall time */
     int threads;
 } vsg_prepare_ligands_report;
 vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg_ligand_reader_options *opt,
-                               int threads, FILE *f, FILE *log, vsg_prepare_ligands_report *rep);
+                               vsg_ligand_format out, int threads, FILE *f, FILE *log, vsg_prepare_ligands_report *rep);
 int vsg_smiles_available(void);
 vsg_status vsg_smiles_parse_ph(const char *v, vsg_smiles_options *o);
 vsg_status vsg_ligand_from_smiles(const char *smiles, const char *name, const vsg_ligand_reader_options *opt,
@@ -1782,6 +1794,14 @@ void vsg_dock_result_release(vsg_dock_result *r);
  * vsg_dock_cpu. */
 vsg_status vsg_dock_local(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *p,
                           vsg_dock_result *out);
+/* The model and torsion tree vsg_dock_cpu would move for lig, without a target or a search:
+ * natoms, record_atom, rotors, body, root and rotor as a docking result has them, and one pose,
+ * the record's own coordinates (the model's atoms), whose score is left zero. What the PDBQT
+ * writers take (vsg_pose_write_pdbqt_ligand) to write a ligand for docking (`vsgrid
+ * prepare-ligands -o OUT.pdbqt`). Returns VSG_OK; VSG_E_ARG (NULL, and vsg_vina_ligand_new's);
+ * vsg_vina_ligand_new's VSG_E_FORMAT, VSG_E_DATA, VSG_E_LIMIT; VSG_E_DATA (a torsion tree that
+ * is not connected: a record of several molecules); VSG_E_NOMEM. */
+vsg_status vsg_dock_tree(const vsg_ligand *lig, vsg_dock_result *out);
 
 /* Docks n records at once, record i with seed seeds[i] (seeds NULL: p->seed + i), as vsg_dock_cpu
  * with that seed would run its search. VSG_DEVICE_GPU: on the GPU (gpu/dock/), one warp per Monte Carlo chain, the
@@ -2196,6 +2216,13 @@ vsg_status vsg_pose_model_ligand(vsg_ligand *lig, const vsg_dock_result *r);
  * model (the block is then incomplete). */
 int vsg_pose_write_pdbqt(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, int k, int model, double rmsd,
                          long record);
+/* The ligand part of such a block, at xyz (3 per model atom; a pose's, or vsg_dock_tree's input
+ * pose): a PDBQT record's own lines with the coordinates replaced (name 1: after a `REMARK Name =
+ * name` line when the record has none), or, for an SDF/MOL2 record made writable by
+ * vsg_pose_model_ligand, `REMARK Name = name`, ROOT ... ENDROOT, BRANCH a b ... ENDBRANCH a b
+ * (serial numbers: model atom + 1), TORSDOF (r->rotors); no MODEL, no ENDMDL. Returns 1; 0 when
+ * a PDBQT record's atom lines do not match the model. */
+int vsg_pose_write_pdbqt_ligand(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r, const double *xyz, int name);
 /* SDF poses. vsg_pose_sdf_new takes the record as read (before vsg_pose_model_ligand) and r, the
  * result of docking it; it types a copy of the atoms (AutoDock types) and, for MOL2/PDBQT
  * records, infers formal charges (N with 4 neighbours, valence 4 or a pyridinium's: +1; a

@@ -133,18 +133,25 @@ vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, 
     if (st != VSG_OK) return st;
     if (d->flex && d->flex_out) score_order_flex(out, d->flex_out);
     else score_order(out);
+    /* the ligand's rotors (flex ones follow) */
+    if ((st = dock_result_tree(d, tree->nrot - (d->flex ? d->flex->tor.nrotors : 0), out)) != VSG_OK) return st;
+    out->steps = d->steps;
+    out->local_steps = d->local_steps;
+    return VSG_OK;
+}
+
+vsg_status dock_result_tree(dock_prep *d, int nrotors, vsg_dock_result *out)
+{
+    const int n = d->L->natoms;
     out->natoms = n;
-    const int nrl = tree->nrot - (d->flex ? d->flex->tor.nrotors : 0); /* the ligand's rotors (flex ones follow) */
-    out->rotors = nrl;
+    out->rotors = nrotors;
     out->root = d->root;
     out->record_atom = d->record_atom;
     d->record_atom = NULL;
     out->body = malloc(sizeof(int) * (size_t)n);
-    out->rotor = malloc(sizeof *out->rotor * (size_t)(nrl + 1));
+    out->rotor = malloc(sizeof *out->rotor * (size_t)(nrotors + 1));
     if (!out->body || !out->rotor) return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
     memcpy(out->body, d->tor.body, sizeof(int) * (size_t)n);
-    if (nrl) memcpy(out->rotor, tree->axis, sizeof *out->rotor * (size_t)nrl);
-    out->steps = d->steps;
-    out->local_steps = d->local_steps;
+    if (nrotors) memcpy(out->rotor, d->tree.axis, sizeof *out->rotor * (size_t)nrotors);
     return VSG_OK;
 }

@@ -168,6 +168,9 @@ typedef struct {
 } dock_prep;
 
 vsg_status dock_prepare(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_dock_params *P, dock_prep *d);
+/* Its first half, which needs no target: the model, the record's atom map, the torsions and the
+ * tree with its root (energy, flex and steps left zero), for writing the tree (vsg_dock_tree). */
+vsg_status dock_prepare_tree(const vsg_ligand *lig, dock_prep *d);
 /* The same with flexible side chains (flex NULL: dock_prepare): the tree and energy take the flex
  * residues' atoms and torsions, steps count their movable atoms and torsions as Vina does. */
 vsg_status dock_prepare_flex(const vsg_vina_target *t, const vsg_ligand *lig, const struct vsg_flex *flex,
@@ -216,6 +219,9 @@ void dock_chains_free(dock_chains *c);
  * out->record_atom is taken from d. */
 vsg_status dock_finish(const vsg_vina_target *t, dock_prep *d, dock_kept **all, int total, const vsg_dock_params *P,
                        vsg_dock_result *out);
+/* The tree part of a result, from d: natoms, rotors (the ligand's nrotors first rotors of the
+ * tree, flex ones after them), root, body, rotor; out->record_atom is taken from d. */
+vsg_status dock_result_tree(dock_prep *d, int nrotors, vsg_dock_result *out);
 /* Refines the np picked minima on the receptor's atoms of t (t->rxyz; dock_refine.c), in place:
  * conformation, heavy-atom coordinates and energy (inter on the atoms + intra); evals (may be
  * NULL) gets the energy evaluations added. */

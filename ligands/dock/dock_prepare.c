@@ -134,8 +134,7 @@ vsg_status dock_prepare(const vsg_vina_target *t, const vsg_ligand *lig, const v
     return dock_prepare_flex(t, lig, NULL, P, d);
 }
 
-vsg_status dock_prepare_flex(const vsg_vina_target *t, const vsg_ligand *lig, const struct vsg_flex *flex,
-                             const vsg_dock_params *P, dock_prep *d)
+vsg_status dock_prepare_tree(const vsg_ligand *lig, dock_prep *d)
 {
     memset(d, 0, sizeof *d);
     vsg_ligand_init(&d->work);
@@ -153,6 +152,18 @@ vsg_status dock_prepare_flex(const vsg_vina_target *t, const vsg_ligand *lig, co
     if ((st = dock_tree_build(d->L, d->tor.body, d->tor.nbodies, d->tor.nrotors, (const int(*)[2])d->tor.rotor, d->root,
                               &d->tree)) != VSG_OK)
         goto fail;
+    return VSG_OK;
+fail:
+    dock_prep_release(d);
+    return st;
+}
+
+vsg_status dock_prepare_flex(const vsg_vina_target *t, const vsg_ligand *lig, const struct vsg_flex *flex,
+                             const vsg_dock_params *P, dock_prep *d)
+{
+    vsg_status st = dock_prepare_tree(lig, d);
+    if (st != VSG_OK) return st;
+    const int n = d->L->natoms;
     int movable = n; /* Vina's num_movable_atoms: the ligand's, and the flex residues' outside their ROOTs */
     if (flex) {
         d->flex = flex;
