@@ -9,7 +9,10 @@
 #   MOL2's molecules, neutralised / as protonated in the MOL2, names kept), the SMILES prepared
 #   by vsgrid (--ph 7.4, the default) while the GPU docks: whole-command time, statuses, ROC AUC,
 #   mean best score, and the GPU's utilisation sampled every 200 ms during each screen;
-#   `prepare-ligands` alone on all cores and on one (molecules/s/core).
+#   `prepare-ligands` alone on all cores and on one (molecules/s/core), with the preparing
+#   processes (the default) and in one process (VSG_PREP_WORKERS=0), at the default 100 force-field
+#   steps and at --minimize 0 (the builder's coordinates).
+# SCREENS: which screens (default "mol2 neutral charged"); PREP: 0 skips prepare-ligands.
 # Usage: bash scripts/gpu_smiles.sh          (B: the build, OUT: results)
 set -u
 LIB_DIR=${LIB_DIR:-.bench_data}
@@ -32,7 +35,7 @@ gpu_busy() { # mean utilisation (%) of GPU 0 over the samples in $1
 }
 echo "| input | s | records/s | statuses | ROC AUC | mean best score | GPU busy |"
 echo "|---|--:|--:|---|--:|--:|--:|"
-for input in mol2 neutral charged; do
+for input in ${SCREENS:-mol2 neutral charged}; do
   case $input in
   mol2) libs=("$LIB_DIR/actives_final.mol2.gz" "$LIB_DIR/decoys_final.mol2.gz") ;;
   *) libs=("$LIB_DIR/actives.$input.smi.gz" "$LIB_DIR/decoys.$input.smi.gz") ;;
@@ -51,15 +54,19 @@ for input in mol2 neutral charged; do
   awk -v a="$t0" -v b="$t1" -v n="$n" -v i="$input" -v st="$st" -v auc="$auc" -v m="$mean" -v g="$(gpu_busy "$W/util_$input.txt")" \
     'BEGIN { printf "| %s | %.2f | %.0f | %s | %s | %s | %s |\n", i, b - a, n / (b - a), st, auc, m, g }'
 done
-# preparation alone: all cores, then one
+# preparation alone: all cores (preparing processes, then one process), then one core
 zcat "$LIB_DIR/decoys.neutral.smi.gz" | head -300 > "$W/first300.smi"
-for th in "$(nproc)" 1; do
-  in=$LIB_DIR/decoys.neutral.smi.gz
+zcat "$LIB_DIR/decoys.neutral.smi.gz" | head -1500 > "$W/first1500.smi"
+[ "${PREP:-1}" = 0 ] || for run in "$(nproc) workers 100" "$(nproc) workers 0" "$(nproc) inprocess 100" "$(nproc) inprocess 0" "1 workers 100"; do
+  set -- $run
+  th=$1 mode=$2 steps=$3 in=$W/first1500.smi
   [ "$th" = 1 ] && in=$W/first300.smi
+  wk=
+  [ "$mode" = inprocess ] && wk=0
   t0=$(date +%s.%N)
-  "$V" prepare-ligands "$in" -o "$W/prep_$th.sdf" --threads "$th" > /dev/null 2> "$W/prep_$th.err"
+  VSG_PREP_WORKERS=$wk "$V" prepare-ligands "$in" -o "$W/prep_$th$mode$steps.sdf" --threads "$th" --minimize "$steps" > /dev/null 2> "$W/prep_$th$mode$steps.err"
   t1=$(date +%s.%N)
-  n=$(grep -c '^\$\$\$\$' "$W/prep_$th.sdf")
-  awk -v a="$t0" -v b="$t1" -v n="$n" -v th="$th" 'BEGIN { printf "prepare-ligands, %d thread(s): %d molecules in %.2f s: %.1f molecules/s, %.1f a core\n", th, n, b - a, n / (b - a), n / (b - a) / th }'
+  n=$(grep -c '^\$\$\$\$' "$W/prep_$th$mode$steps.sdf")
+  awk -v a="$t0" -v b="$t1" -v n="$n" -v th="$th" -v m="$mode" -v s="$steps" 'BEGIN { printf "prepare-ligands, %d thread(s), %s, --minimize %d: %d molecules in %.2f s: %.1f molecules/s, %.1f a core\n", th, m, s, n, b - a, n / (b - a), n / (b - a) / th }'
 done
 cp "$W"/*.csv "$W"/*.err "$W"/util_*.txt "$OUT/smiles/" 2> /dev/null
