@@ -31,8 +31,10 @@ expect_rc 0 "$vsgrid" --help
 grep -q "prepare-ligands" out.txt || fail "vsgrid --help does not list prepare-ligands"
 expect_rc 0 "$vsgrid" screen --help
 grep -q -- "--ph X|none" out.txt || fail "screen --help does not document --ph"
+grep -q -- "--minimize N" out.txt || fail "screen --help does not document --minimize"
 expect_rc 0 "$vsgrid" dock --help
 grep -q -- "--ph X|none" out.txt || fail "dock --help does not document --ph"
+grep -q -- "--minimize N" out.txt || fail "dock --help does not document --minimize"
 expect_rc 2 "$vsgrid" prepare-ligands lib.smi                       # no -o
 expect_rc 2 "$vsgrid" prepare-ligands lib.smi -o out.sdf --ph 15
 expect_rc 2 "$vsgrid" prepare-ligands lib.smi -o out.sdf --ph basic
@@ -141,6 +143,11 @@ expect_rc 0 "$vsgrid" screen m lib.csv "${dock[@]}" --ph none -o c.csv
 [ "$(sed 1d c.csv | awk -F, '{ printf "%s:%s ", $2, $14 }')" = "b1:ok b2:bad_smiles " ] || fail "CSV rows: $(cat c.csv)"
 sed -n 3p c.csv | grep -q "lib.csv:3:" || fail "CSV bad_smiles row: $(sed -n 3p c.csv)"
 expect_rc 2 "$vsgrid" screen m lib.csv "${dock[@]}" --ph x -o c.csv
+expect_rc 2 "$vsgrid" screen m lib.csv "${dock[@]}" --minimize -1 -o c.csv
+grep -q "minimize" err.txt || fail "--minimize -1: $(cat err.txt)"
+# the builder's coordinates alone (--minimize 0): the same rows, biotin docked
+expect_rc 0 "$vsgrid" screen m lib.csv "${dock[@]}" --minimize 0 -o d.csv
+[ "$(sed 1d d.csv | awk -F, '{ printf "%s:%s ", $2, $14 }')" = "b1:ok b2:bad_smiles " ] || fail "--minimize 0 rows: $(cat d.csv)"
 
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "ok"

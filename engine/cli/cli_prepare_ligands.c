@@ -76,9 +76,8 @@ int vsg_cmd_prepare_ligands(int argc, char **argv)
             else return vsg_cli_usage_error("prepare-ligands", "--stereo: '%s' is not any or specified", v);
         } else if (vsg_arg_is(&a, "--minimize")) {
             VALUE();
-            if (!vsg_parse_number(v, &x) || x < 0 || x > 100000 || x != (int)x)
-                return vsg_cli_usage_error("prepare-ligands", "--minimize: '%s' is not a whole number in [0, 100000]", v);
-            ro.smiles.min_steps = x == 0 ? -1 : (int)x;
+            if (vsg_smiles_parse_minimize(v, &ro.smiles) != VSG_OK)
+                return vsg_cli_usage_error("prepare-ligands", "%s", vsg_last_error());
         } else if (vsg_arg_is(&a, "--threads")) {
             VALUE();
             if (!vsg_parse_number(v, &x) || x < 1 || x > 4096 || x != (int)x)

@@ -100,6 +100,8 @@ static const char rescore_usage[] =
     "                          prepared in 3D by Open Babel: largest fragment, protonated at pH X\n"
     "                          (default 7.4) by its pH model, or in the SMILES's own states (none);\n"
     "                          hydrogens, 3D build + 100 MMFF94 steps, Gasteiger charges (README)\n"
+    "  --minimize N            SMILES: the force-field steps after the 3D build (default 100; 0:\n"
+    "                          the builder's coordinates, ten times faster to prepare)\n"
     "  --charges MODE          auto (default) | file | gasteiger\n"
     "  --max-atoms N           records with more atoms get too_many_atoms (default 100000)\n"
     "  --kernel K              auto (default) | cpu | gm | roi | sm | tm | zip | roi-tm-zip |\n"

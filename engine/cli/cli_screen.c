@@ -74,6 +74,8 @@ static const char screen_usage[] =
     "                          prepared in 3D by Open Babel: largest fragment, protonated at pH X\n"
     "                          (default 7.4) by its pH model, or in the SMILES's own states (none);\n"
     "                          hydrogens, 3D build + 100 MMFF94 steps, Gasteiger charges (README)\n"
+    "  --minimize N            SMILES: the force-field steps after the 3D build (default 100; 0:\n"
+    "                          the builder's coordinates, ten times faster to prepare)\n"
     "  --charges MODE          file (charges as read; molecules without any: no_charges),\n"
     "                          gasteiger (Gasteiger-Marsili through Open Babel for every molecule),\n"
     "                          auto (default: the file's, else Gasteiger when available)\n"

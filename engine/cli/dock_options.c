@@ -25,7 +25,9 @@ const char vsg_cli_dock_options_help[] =
     "  --seed N            random seed (default 0); the same seed gives the same poses on a\n"
     "                      device, whatever the thread count or batch\n"
     "  --ph X|none         a SMILES ligand (.smi/.ism/.csv) is protonated at pH X by Open Babel's\n"
-    "                      model (default 7.4), or keeps the SMILES's states (none)\n";
+    "                      model (default 7.4), or keeps the SMILES's states (none)\n"
+    "  --minimize N        a SMILES ligand's force-field steps after its 3D build (default 100;\n"
+    "                      0: the builder's coordinates)\n";
 
 void vsg_cli_dock_opts_init(vsg_cli_dock_opts *o, const char *search)
 {
@@ -56,6 +58,12 @@ int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o)
     if (vsg_arg_is(a, "--ph")) {
         if (!(v = vsg_arg_value(a, cmd))) return -1;
         if (vsg_smiles_parse_ph(v, &o->smiles) != VSG_OK) return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
+        return 1;
+    }
+    if (vsg_arg_is(a, "--minimize")) {
+        if (!(v = vsg_arg_value(a, cmd))) return -1;
+        if (vsg_smiles_parse_minimize(v, &o->smiles) != VSG_OK)
+            return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
         return 1;
     }
     if (vsg_arg_is(a, "--seed")) {

@@ -54,7 +54,7 @@ static const job_key KEYS[] = {
     {"seed", 1, M_FLEX, 1},           {"poses", 1, M_FLEX, 1},          {"min-rmsd", 1, M_FLEX, 1},
     {"max-torsions", 1, M_FLEX, 1},   {"poses-top", 1, M_FLEX, 1},      {"poses-below", 1, M_FLEX, 1},
     {"receptor", 1, M_FLEX, 1},       {"focus-chains", 1, M_FLEX, 1},   {"focus-steps", 1, M_FLEX, 1},
-    {"ph", 1, M_ALL, 1},
+    {"ph", 1, M_ALL, 1},              {"minimize", 1, M_ALL, 1},
 };
 #define NKEYS ((int)(sizeof KEYS / sizeof KEYS[0]))
 #define MAX_LIBS 4096
@@ -182,6 +182,9 @@ static vsg_status check_value(const char *name, const char *v)
     } else if (IS("ph")) {
         vsg_smiles_options so;
         if (vsg_smiles_parse_ph(v, &so) != VSG_OK) bad = "a pH in [0, 14] or none";
+    } else if (IS("minimize")) {
+        vsg_smiles_options so;
+        if (vsg_smiles_parse_minimize(v, &so) != VSG_OK) bad = "a whole number of steps in [0, 100000]";
     } else if (IS("scoring")) {
         if (strcmp(v, "ad4") && strcmp(v, "vina") && strcmp(v, "vinardo")) bad = "ad4, vina or vinardo";
     } else if (IS("placement")) {
@@ -1006,6 +1009,7 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
     /* the records of this run */
     vsg_smiles_options smi = {0};
     if (get(j, "ph")) vsg_smiles_parse_ph(get(j, "ph"), &smi); /* checked when set */
+    if (get(j, "minimize")) vsg_smiles_parse_minimize(get(j, "minimize"), &smi);
     vsg_ligand_reader_options ro = {.format = format, .keep_text = 0, .max_atoms = max_atoms, .smiles = smi};
     vsg_library_index **ix = calloc((size_t)j->nlibs, sizeof *ix);
     vsg_record_range range = {0, 0};

@@ -29,6 +29,16 @@ vsg_status vsg_smiles_parse_ph(const char *v, vsg_smiles_options *o)
     return VSG_OK;
 }
 
+vsg_status vsg_smiles_parse_minimize(const char *v, vsg_smiles_options *o)
+{
+    double x;
+    if (!v || !o) return vsg_fail(VSG_E_ARG, "vsg_smiles_parse_minimize: NULL argument");
+    if (!vsg_parse_double(v, strlen(v), &x) || !(x >= 0 && x <= 100000) || x != (int)x)
+        return vsg_fail(VSG_E_ARG, "--minimize: '%s' is not a whole number in [0, 100000]", v);
+    o->min_steps = x == 0 ? -1 : (int)x; /* 0 in the options is the default */
+    return VSG_OK;
+}
+
 vsg_status vsg_ligand_from_smiles(const char *smiles, const char *name, const vsg_ligand_reader_options *opt,
                                   vsg_ligand *lig)
 {
