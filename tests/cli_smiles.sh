@@ -72,6 +72,19 @@ expect_rc 0 "$vsgrid" prepare-ligands lib.smi -o out.sdf.gz --quiet
 [ "$(grep -c '^\$\$\$\$' stdin.sdf)" = 2 ] && grep -q "bad_smiles: <stdin>:3:" err.txt ||
   fail "CSV from standard input: $(grep -c '^\$\$\$\$' stdin.sdf) records; $(cat err.txt)"
 
+# Stereo the 3D builder cannot keep: Open Babel's builder inverts this steroid's ring-fusion
+# centres in every build (RDKit's CIP labels from the coordinates agree). Checked against the
+# SMILES after each build: --stereo specified fails the record, the default keeps the build and
+# says so in the message and the vsgrid_inverted_stereo item.
+steroid='CC(=O)O[C@H]1CC[C@H]2[C@H]3CC[C@H]4CCC(=O)C[C@]4(C)[C@@H]3CC[C@]12C'
+echo "$steroid ZINC04369590" > steroid.smi
+expect_rc 0 "$vsgrid" prepare-ligands steroid.smi -o steroid.sdf --stereo specified
+grep -q "stereo: steroid.smi:1: record 1 (ZINC04369590): Open Babel's 3D builder inverted" err.txt ||
+  fail "--stereo specified, inverted centres: $(cat err.txt)"
+expect_rc 0 "$vsgrid" prepare-ligands steroid.smi -o steroid.sdf
+grep -A1 "vsgrid_inverted_stereo" steroid.sdf | tail -1 | grep -q "^[1-9]" && grep -q "docked as built" steroid.sdf ||
+  fail "inverted centres not said: $(grep -A1 vsgrid_ steroid.sdf)"
+
 # Preparing processes (ligands/prepare/prepare_workers.h): a molecule that crashes Open Babel,
 # or hangs it, fails its own record (embed_failed, file:line, what happened) and no other; the
 # worker is replaced and the records after it are prepared as before.

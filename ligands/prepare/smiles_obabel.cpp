@@ -101,6 +101,48 @@ int net_charge(OBMol &m)
 /* a fragment's formula, with its charge as Open Babel writes it ("Na+", "Cl-", "H2O") */
 std::string formula(OBMol &m) { return m.GetFormula(); }
 
+constexpr int BUILD_TRIES = 5; /* builds a molecule gets to keep its specified stereo */
+
+/* The configurations the SMILES specified, to check the 3D build against. */
+struct specified_stereo {
+    std::vector<OBTetrahedralStereo::Config> tetra;
+    std::vector<OBCisTransStereo::Config> cistrans;
+};
+
+specified_stereo specified(OBMol &m)
+{
+    specified_stereo s;
+    for (OBGenericData *d : m.GetAllData(OBGenericDataType::StereoData)) {
+        OBStereoBase *sb = dynamic_cast<OBStereoBase *>(d);
+        if (!sb || !sb->IsSpecified()) continue;
+        if (sb->GetType() == OBStereo::Tetrahedral) s.tetra.push_back(static_cast<OBTetrahedralStereo *>(sb)->GetConfig());
+        else if (sb->GetType() == OBStereo::CisTrans) s.cistrans.push_back(static_cast<OBCisTransStereo *>(sb)->GetConfig());
+    }
+    return s;
+}
+
+/* Specified configurations the built coordinates contradict: stereo perceived from the 3D
+ * coordinates of a copy, unit by unit. A unit the perception does not find (not stereogenic
+ * by the graph's symmetry) is no contradiction. Open Babel's builder inverts a few: ring-fusion
+ * quaternary centres, adjacent centres on a ring (docs/PERFORMANCE.md, "Issue 29"). */
+int contradicted(const OBMol &built, const specified_stereo &s)
+{
+    if (s.tetra.empty() && s.cistrans.empty()) return 0;
+    OBMol probe(built);
+    probe.DeleteData(OBGenericDataType::StereoData);
+    StereoFrom3D(&probe, true);
+    OBStereoFacade f(&probe);
+    int bad = 0;
+    for (const OBTetrahedralStereo::Config &c : s.tetra)
+        if (f.HasTetrahedralStereo(c.center) && !(f.GetTetrahedralStereo(c.center)->GetConfig() == c)) bad++;
+    for (const OBCisTransStereo::Config &c : s.cistrans) {
+        OBAtom *b = probe.GetAtomById(c.begin), *e = probe.GetAtomById(c.end);
+        OBBond *bond = b && e ? probe.GetBond(b, e) : nullptr;
+        if (bond && f.HasCisTransStereo(bond->GetId()) && !(f.GetCisTransStereo(bond->GetId())->GetConfig() == c)) bad++;
+    }
+    return bad;
+}
+
 /* Stereocentres and stereo double bonds that the SMILES leaves open: the stereogenic units
  * (Open Babel's perception over the graph's symmetry classes) that carry no specified
  * configuration (the SMILES reader records only the ones written). */
@@ -409,9 +451,25 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
             throw fail{VSG_E_DATA, VSG_LIG_TOO_MANY,
                        std::to_string(mol.NumAtoms()) + " atoms with hydrogens, more than " +
                            std::to_string(max_atoms)};
-        OBBuilder builder;
-        if (!builder.Build(mol, false))
-            throw fail{VSG_E_DATA, VSG_LIG_EMBED, "Open Babel's 3D builder failed on this molecule"};
+        /* the builder places each new bond at random (clock-seeded): a build that contradicts
+         * the SMILES's stereo is built again; after BUILD_TRIES the record fails (--stereo
+         * specified) or keeps the last build with a note (any) */
+        const specified_stereo spec = specified(mol);
+        const OBMol unbuilt(mol);
+        int wrong = 0;
+        for (int k = 0; k < BUILD_TRIES; k++) {
+            if (k > 0) mol = unbuilt;
+            OBBuilder builder;
+            if (!builder.Build(mol, false))
+                throw fail{VSG_E_DATA, VSG_LIG_EMBED, "Open Babel's 3D builder failed on this molecule"};
+            if ((wrong = contradicted(mol, spec)) == 0) break;
+        }
+        if (wrong && o->stereo == VSG_STEREO_SPECIFIED)
+            throw fail{VSG_E_DATA, VSG_LIG_STEREO,
+                       "Open Babel's 3D builder inverted " + std::to_string(wrong) +
+                           " specified stereocentre(s) or double bond(s) in each of " + std::to_string(BUILD_TRIES) +
+                           " builds (--stereo specified)"};
+        out->inverted_stereo = wrong; /* --stereo any: docked as built, and said so */
         mol.SetDimension(3);
         mol.AddHydrogens(false, false); /* placed on the built heavy atoms */
         set_torsions(mol);

@@ -28,6 +28,7 @@ typedef struct {
     int fragments;           /* disconnected parts of the SMILES */
     char dropped[96];        /* formulas of the parts dropped ("Na+, H2O"), "" when none */
     int unassigned_stereo;   /* stereocentres and stereo double bonds the SMILES left open */
+    int inverted_stereo;     /* specified ones the 3D build contradicts (--stereo any keeps it) */
     int charge_in, charge_out; /* net formal charge of the kept part before and after protonation */
     const char *forcefield;  /* the minimisation's force field: "MMFF94", "UFF" or "none" */
 } vsg_smiles_prep;

@@ -23,6 +23,11 @@ static void note(const vsg_smiles_prep *p, const vsg_smiles_prep_options *o, cha
     if (k < cap && p->unassigned_stereo)
         k += (size_t)snprintf(dst + k, cap - k, "%s%d unassigned stereocentre%s (the 3D builder's configuration)",
                               k ? "; " : "", p->unassigned_stereo, p->unassigned_stereo > 1 ? "s" : "");
+    if (k < cap && p->inverted_stereo)
+        k += (size_t)snprintf(dst + k, cap - k,
+                              "%sthe 3D builder inverted %d specified stereocentre%s or double bond%s: docked as built",
+                              k ? "; " : "", p->inverted_stereo, p->inverted_stereo > 1 ? "s" : "",
+                              p->inverted_stereo > 1 ? "s" : "");
     if (k < cap && p->charge_in != p->charge_out)
         k += (size_t)snprintf(dst + k, cap - k, "%snet charge %+d -> %+d at pH %.1f", k ? "; " : "", p->charge_in,
                               p->charge_out, o->ph_mode == VSG_PH_AT ? o->ph : 7.4);
@@ -60,6 +65,8 @@ static int text_items(vsg_ligand *lig, const char *smiles, const vsg_smiles_prep
     ok = ok && text_add(lig, "\n\n> <vsgrid_smiles>\n") && text_add(lig, smiles) && text_add(lig, "\n\n");
     snprintf(num, sizeof num, "%d", p->unassigned_stereo);
     ok = ok && text_add(lig, "> <vsgrid_unassigned_stereo>\n") && text_add(lig, num) && text_add(lig, "\n\n");
+    snprintf(num, sizeof num, "%d", p->inverted_stereo);
+    ok = ok && text_add(lig, "> <vsgrid_inverted_stereo>\n") && text_add(lig, num) && text_add(lig, "\n\n");
     if (ok && why[0]) ok = text_add(lig, "> <vsgrid_note>\n") && text_add(lig, why) && text_add(lig, "\n\n");
     return ok && text_add(lig, "$$$$\n");
 }
