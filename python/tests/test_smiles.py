@@ -187,7 +187,7 @@ def test_dock_biotin_from_smiles(vina_maps):
     r = vsgrid.dock(vina_maps, S(BIOTIN, "biotin"), search="fast", exhaustiveness=2, steps=4000, seed=5,
                     device="cpu", poses=3)
     assert r.name == "biotin" and r.source == "<smiles>" and r.record == 1
-    assert r.note == "net charge +0 -> -1 at pH 7.4"
+    assert "net charge +0 -> -1 at pH 7.4" in r.note
     assert r.natoms == 18 and r.rotors == 5  # the docking model: non-polar hydrogens merged, 5 torsions
     best = r.poses[0].score["total"]
     assert math.isfinite(best) and -15 < best < -4, best
