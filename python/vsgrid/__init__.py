@@ -3,7 +3,9 @@ public C API.
 
 A thin ctypes layer over ``libvsgrid.so`` (grids/base/vsgrid.h, the one contract): no compiler
 step. numpy is used when present (arrays in and out); RDKit molecules are accepted where a
-ligand is taken when RDKit is installed.
+ligand is taken when RDKit is installed, and so are SMILES strings, as :class:`Smiles` values (a
+``str`` is always a path): both are prepared in 3D by the library (Open Babel) as a .smi library
+is.
 
 The library is found from, in order: the environment variable ``VSGRID_LIB`` (a path), a
 ``libvsgrid.so*`` next to this package (an installed copy), the repository's build tree
@@ -26,6 +28,9 @@ Example::
     arrays = vsgrid.dask_screen(client, "maps/rec", ["library.sdf"], 100, output_dir="out", scoring="vina")
     result = vsgrid.dock("maps/rec", "ligand.sdf", search="fast", seed=1)
     result.poses[0].score["total"], result.poses[0].coordinates
+    rows = vsgrid.screen("maps/rec", [vsgrid.Smiles("CC(=O)O", "acetic acid"), rdkit_mol], scoring="vina",
+                         placement="flexible", ph=7.4)     # SMILES and unembedded RDKit molecules
+    vsgrid.read_ligands(vsgrid.Smiles("CC(=O)O"))[0]["elements"]   # acetate at pH 7.4: 7 atoms
 
 Every failure of the C library raises :class:`Error` (a subclass per status: :class:`FileError`,
 :class:`FormatError`, :class:`ArgumentError`, ...) whose message is ``vsg_last_error()``;
@@ -37,6 +42,8 @@ import csv as _csv
 import ctypes
 import numbers as _numbers
 import os
+import re as _re
+import shutil
 import tempfile
 
 from . import _lib
@@ -51,7 +58,7 @@ __all__ = ["Error", "FileError", "FormatError", "NoMemoryError", "DeviceError", 
            "ConvergenceError", "UnsupportedError", "DataError", "StoppedError", "stop_screens", "reset_stop", "Molecule", "Grid", "MapSet", "DockResult",
            "Pose", "PreparedReceptor", "prepare", "coulomb", "pb", "maps", "score", "screen", "screen_shard",
            "dask_screen", "merge_shards", "dock",
-           "read_ligands", "rdkit_to_sdf",
+           "read_ligands", "rdkit_to_sdf", "Smiles", "write_smiles", "smiles_available",
            "capture_warnings", "LibraryWarning", "version", "library_version", "library_path", "gpu_count",
            "XS_TYPES"]
 
@@ -1085,9 +1092,113 @@ def _ad4_maps(receptor, box, around, padding, spacing, ligand_types, prefix, dev
     return MapSet.load(fldp)
 
 
-# ---- ligands: files and RDKit molecules --------------------------------------------------
+# ---- ligands: files, SMILES and RDKit molecules ------------------------------------------
 def _is_rdkit(mol):
     return type(mol).__module__.startswith("rdkit")
+
+
+def smiles_available():
+    """Whether this library can prepare SMILES (built with Open Babel 3: vsg_smiles_available).
+    Without it every SMILES record (a .smi/.ism/.csv library, a :class:`Smiles`, an RDKit molecule
+    without a 3D conformer) is a row with status ``unsupported``."""
+    return _lib.has("vsg_smiles_available") and bool(_L.vsg_smiles_available())
+
+
+class Smiles:
+    """A SMILES string given as a ligand: ``vsgrid.Smiles("CC(=O)O", name="acetic acid")``.
+
+    Accepted wherever a ligand or a library is (:func:`screen`, :func:`dock`,
+    :func:`read_ligands`), alone or in a list, mixed with RDKit molecules, in order. A plain
+    ``str`` is always a path, so a SMILES is said to be one by this value; it is written to a
+    temporary ``.smi`` file ("SMILES name" a line) that the C library reads as it reads any SMILES
+    library: each record prepared in 3D through Open Babel (largest fragment, protonation at
+    ``ph``, hydrogens, 3D build and ``minimize`` force-field steps, Gasteiger charges), one
+    row per SMILES with the library's statuses (``bad_smiles``, ``bad_element``,
+    ``embed_failed``, ``unsupported`` without Open Babel, ...). The rows' ``source`` is
+    ``"<smiles>"``, their ``record`` the position in the list (from 1, counted over the
+    records of the whole list), and a message names ``<smiles>:K``, K the SMILES's 1-based
+    position in the list given (where a file's message names file:line).
+
+    ``text``: one SMILES, no blank, tab or line break (a .smi line is "SMILES name": a blank
+    would start the name, so it is refused here with ValueError, as vsg_ligand_from_smiles refuses
+    it) and not starting with ``#`` (a comment line); whether it parses is Open Babel's call, and
+    a SMILES it cannot parse is a ``bad_smiles`` row, not an exception. ``name``: the record's
+    name (any text without a line break; at most 127 bytes kept); without one the name is the
+    SMILES itself."""
+
+    __slots__ = ("text", "name")
+
+    def __init__(self, text, name=None):
+        if isinstance(text, bytes):
+            text = text.decode()
+        if not isinstance(text, str):
+            raise TypeError("Smiles: text is a str, not %s" % type(text).__name__)
+        bad = next((c for c in text if c in " \t\r\n\v\f\0"), None)
+        if not text or bad is not None or text.startswith("#"):
+            why = ("is empty" if not text else "starts with '#' (a comment line in a .smi file)"
+                   if bad is None else "has a blank or line break (%r)" % bad)
+            raise ValueError("Smiles: %r %s: a SMILES is one word; give the name as name=" % (text[:60], why))
+        if name is not None:
+            name = str(name)
+            if any(c in name for c in "\r\n\0"):
+                raise ValueError("Smiles: name %r has a line break" % name[:60])
+            name = name.strip() or None
+        self.text = text
+        self.name = name
+
+    def __eq__(self, other):
+        return isinstance(other, Smiles) and (self.text, self.name) == (other.text, other.name)
+
+    def __hash__(self):
+        return hash((self.text, self.name))
+
+    def __repr__(self):
+        return "vsgrid.Smiles(%r%s)" % (self.text, ", name=%r" % self.name if self.name else "")
+
+
+def _has_3d(mol):
+    """An RDKit molecule with a 3D conformer (one without, or with 2D ones only, goes as SMILES)."""
+    return any(c.Is3D() for c in mol.GetConformers())
+
+
+def _smiles_line(item):
+    """(SMILES, name) of a Smiles or an RDKit molecule (its isomeric SMILES, its _Name)."""
+    if isinstance(item, Smiles):
+        return item.text, item.name or item.text
+    from rdkit import Chem
+    text = Chem.MolToSmiles(item)
+    if not text:
+        raise ValueError("an RDKit molecule without atoms")
+    name = item.GetProp("_Name") if item.HasProp("_Name") else ""
+    name = " ".join(name.split())  # no line break in a .smi line
+    return text, name or text
+
+
+def _smiles_lines(items, positions=None, what="ligand"):
+    """The text of a .smi file of Smiles values and RDKit molecules: a comment line (so that no
+    first record can be taken for a header), then record k on line k + 1. A failure names the
+    item by its position (``positions``: in the caller's list)."""
+    out = ["# SMILES written by vsgrid's Python module (record k on line k + 1)\n"]
+    for k, item in enumerate(items):
+        try:
+            text, name = _smiles_line(item)
+        except ValueError as e:
+            raise ValueError("%s %d: %s" % (what, positions[k] if positions else k + 1, e)) from None
+        out.append("%s %s\n" % (text, name))
+    return "".join(out)
+
+
+def write_smiles(ligands, path):
+    """Writes :class:`Smiles` values and RDKit molecules (as their isomeric SMILES, named by
+    ``_Name``; coordinates are not kept) as a .smi file every vsgrid call and command reads (a
+    comment line, then "SMILES name" a line: record k on line k + 1), e.g. a library for
+    :func:`screen_shard` or :func:`dask_screen`, whose libraries are files."""
+    items = [ligands] if isinstance(ligands, Smiles) or _is_rdkit(ligands) else list(ligands)
+    if not all(isinstance(m, Smiles) or _is_rdkit(m) for m in items):
+        raise TypeError("write_smiles: vsgrid.Smiles values or RDKit molecules")
+    text = _smiles_lines(items)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 def rdkit_to_sdf(mols, path, charges="gasteiger", conformers="all"):
@@ -1097,7 +1208,8 @@ def rdkit_to_sdf(mols, path, charges="gasteiger", conformers="all"):
     "PartialCharge" property (what vsgrid's own SDF carries), else its "_GasteigerCharge", else
     Gasteiger charges computed here by RDKit (``charges="gasteiger"``; ``charges="file"``
     refuses a molecule without them), written as the atom property list
-    ``atom.dprop.PartialCharge``."""
+    ``atom.dprop.PartialCharge``. A molecule without a conformer is refused (ValueError): screen,
+    dock and read_ligands take it as its SMILES instead."""
     from rdkit import Chem
     from rdkit.Chem import AllChem
     w = Chem.SDWriter(os.fspath(path))
@@ -1105,7 +1217,8 @@ def rdkit_to_sdf(mols, path, charges="gasteiger", conformers="all"):
         for mol in mols:
             m = Chem.Mol(mol)
             if m.GetNumConformers() == 0:
-                raise ValueError("RDKit molecule without coordinates (embed it first: AllChem.EmbedMolecule)")
+                raise ValueError("RDKit molecule without coordinates (embed it first: AllChem.EmbedMolecule; "
+                                 "screen, dock and read_ligands take it as its SMILES)")
             have = all(a.HasProp("PartialCharge") for a in m.GetAtoms())
             if not have:
                 if all(a.HasProp("_GasteigerCharge") for a in m.GetAtoms()):
@@ -1125,36 +1238,143 @@ def rdkit_to_sdf(mols, path, charges="gasteiger", conformers="all"):
         w.close()
 
 
-class _LigandFile:
-    """A path for a ligand argument: a path as given, or a temporary SDF for RDKit molecules."""
+_SMILES_LABEL, _RDKIT_LABEL = "<smiles>", "<rdkit>"
+_IN_MEMORY = "files or in-memory ligands (vsgrid.Smiles values, RDKit molecules), not both"
 
-    def __init__(self, ligand):
-        self.ligand = ligand
-        self.tmp = None
+
+class _Ligands:
+    """The paths of a ligand argument, as a context manager: a path or paths as given; in-memory
+    ligands (:class:`Smiles`, RDKit molecules) written, in order, to temporary files: each run of
+    consecutive RDKit molecules with a 3D conformer to an SDF (one record per conformer, as
+    rdkit_to_sdf), each run of SMILES and RDKit molecules without one (their isomeric SMILES) to a
+    .smi. The library reads the files in order, so the records keep the list's order; ``relabel``
+    then gives each record the identity of the list: source "<smiles>" or "<rdkit>", the record
+    counted over the list, and a message naming "<smiles>:K" (K the position in the list) for
+    the temporary file's "path:line". ``need_3d`` (a box around a ligand) refuses what has no
+    coordinates."""
+
+    def __init__(self, ligand, what="ligand", need_3d=False):
+        self.ligand, self.what, self.need_3d = ligand, what, need_3d
+        self.paths, self.tmpdir, self.files = [], None, {}
 
     def __enter__(self):
-        lig = self.ligand
+        lig, what = self.ligand, self.what
         if isinstance(lig, (str, bytes, os.PathLike)):
-            return os.fspath(lig)
-        mols = [lig] if _is_rdkit(lig) else list(lig)
-        if not mols or not all(_is_rdkit(m) for m in mols):
-            raise ValueError("ligand: a file path, an RDKit molecule or a list of RDKit molecules")
-        fd, self.tmp = tempfile.mkstemp(suffix=".sdf", prefix="vsgrid-")
-        os.close(fd)
-        rdkit_to_sdf(mols, self.tmp)
-        return self.tmp
+            self.paths = [os.fsdecode(os.fspath(lig))]
+            return self
+        items = [lig] if isinstance(lig, Smiles) or _is_rdkit(lig) else list(lig)
+        mem = [isinstance(m, Smiles) or _is_rdkit(m) for m in items]
+        if not items:
+            raise ValueError("%s: no ligand given" % what)
+        if not any(mem):
+            if not all(isinstance(p, (str, bytes, os.PathLike)) for p in items):
+                raise TypeError("%s: a path, a list of paths, a vsgrid.Smiles, an RDKit molecule, or a list of "
+                                "them" % what)
+            self.paths = [os.fsdecode(os.fspath(p)) for p in items]
+            return self
+        if not all(mem):
+            raise ValueError("%s: %s" % (what, _IN_MEMORY))
+        runs = []  # [kind, [(position, item)]]
+        for pos, m in enumerate(items, 1):
+            kind = "sdf" if _is_rdkit(m) and _has_3d(m) else "smi"
+            if kind == "smi" and self.need_3d:
+                raise ValueError("%s: needs 3D coordinates: a file or an RDKit molecule with a 3D conformer, not %s"
+                                 % (what, "a SMILES" if isinstance(m, Smiles) else "a molecule without one"))
+            if runs and runs[-1][0] == kind:
+                runs[-1][1].append((pos, m))
+            else:
+                runs.append([kind, [(pos, m)]])
+        self.tmpdir = tempfile.mkdtemp(prefix="vsgrid-ligands-")
+        offset = 0
+        try:
+            for k, (kind, members) in enumerate(runs):
+                path = os.path.join(self.tmpdir, "part%d.%s" % (k, kind))
+                if kind == "sdf":
+                    rdkit_to_sdf([m for _, m in members], path)
+                    recs = [(pos, _RDKIT_LABEL) for pos, m in members for _ in range(m.GetNumConformers())]
+                else:
+                    text = _smiles_lines([m for _, m in members], [pos for pos, _ in members], what)
+                    with open(path, "w", encoding="utf-8") as f:
+                        f.write(text)
+                    recs = [(pos, _SMILES_LABEL if isinstance(m, Smiles) else _RDKIT_LABEL) for pos, m in members]
+                self.paths.append(path)
+                self.files[path] = (offset, recs)
+                offset += len(recs)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def relabel(self, source, record, message):
+        """(source, record, message) of a record read from the paths, as the caller knows it."""
+        ent = self.files.get(source)
+        if ent is None or not 1 <= record <= len(ent[1]):
+            return source, record, message
+        offset, recs = ent
+        pos, label = recs[record - 1]
+        if message and message.startswith(source + ":"):
+            rest = message[len(source) + 1:]
+            m = _RECORD_AT.match(rest)
+            if m:
+                message = "%s:%d: record %d%s" % (label, pos, offset + record, rest[m.end():])
+            else:
+                message = label + ":" + rest
+        return label, offset + record, message
+
+    def describe(self):
+        """What the ligands are, for a message: the path, or the in-memory list."""
+        if not self.files:
+            return ", ".join(self.paths)
+        return "the ligands given"
 
     def __exit__(self, *exc):
-        if self.tmp:
-            os.unlink(self.tmp)
+        if self.tmpdir:
+            shutil.rmtree(self.tmpdir, ignore_errors=True)
+            self.tmpdir = None
         return False
 
 
+_RECORD_AT = _re.compile(r"\d+: record (\d+)")
+
+
+class _LigandFile(_Ligands):
+    """One path with 3D coordinates for a ligand argument (a box around it): the path as given, or
+    a temporary SDF of RDKit molecules with conformers."""
+
+    def __init__(self, ligand, what="around"):
+        super().__init__(ligand, what, need_3d=True)
+
+    def __enter__(self):
+        super().__enter__()
+        if len(self.paths) != 1:
+            self.__exit__()
+            raise ValueError("%s: one file or RDKit molecules" % self.what)
+        return self.paths[0]
+
+
+def _smiles_option(v, name):
+    """ph / minimize as the reader's and the screen job's text: "none", a number."""
+    if isinstance(v, bool) or v is None:
+        raise TypeError("%s: a number%s, not %r" % (name, " or 'none'" if name == "ph" else "", v))
+    return _option_text(v)
+
+
+def _reader_options(keep_text, ph=None, minimize=None):
+    o = _lib.LigandReaderOptions(0, 1 if keep_text else 0, 0)
+    for v, name, fn in ((ph, "ph", "vsg_smiles_parse_ph"), (minimize, "minimize", "vsg_smiles_parse_minimize")):
+        if v is None:
+            continue
+        if not _lib.has(fn):
+            raise ImportError("vsgrid: %s has no %s (an older library: rebuild it)" % (library_path, fn))
+        _check(getattr(_L, fn)(_smiles_option(v, name).encode(), ctypes.byref(o.smiles)))
+    return o
+
+
 class _Reader:
-    def __init__(self, paths, keep_text=True):
+    def __init__(self, paths, keep_text=True, ph=None, minimize=None):
         arr = (ctypes.c_char_p * len(paths))(*[_b(p) for p in paths])
         self._paths = arr
-        o = _lib.LigandReaderOptions(0, 1 if keep_text else 0, 0)
+        o = _reader_options(keep_text, ph, minimize)
         self.h = ctypes.c_void_p()
         _check(_L.vsg_ligand_reader_open(arr, len(paths), ctypes.byref(o), ctypes.byref(self.h)))
 
@@ -1173,16 +1393,19 @@ class _Reader:
             self.h = None
 
 
-def _records(path):
-    """Every record of a ligand file as dicts (name, record, status, code, message, coordinates,
-    charges, elements, ad_types)."""
-    r = _Reader([path], keep_text=False)
+def _records(paths, relabel=None, ph=None, minimize=None):
+    """Every record of ligand files as dicts (name, source, record, status, code, message,
+    coordinates, charges, elements, ad_types)."""
+    r = _Reader([paths] if isinstance(paths, str) else paths, keep_text=False, ph=ph, minimize=minimize)
     out = []
     try:
         for lig in r:
             atoms = [lig.atoms[i] for i in range(lig.natoms)]
-            out.append({"name": _s(lig.name), "record": lig.record, "status": lig.status, "code": _s(lig.code),
-                        "message": _s(lig.message), "has_charges": bool(lig.has_charges),
+            source, record, message = _s(lig.source), lig.record, _s(lig.message)
+            if relabel is not None:
+                source, record, message = relabel(source, record, message)
+            out.append({"name": _s(lig.name), "source": source, "record": record, "status": lig.status,
+                        "code": _s(lig.code), "message": message, "has_charges": bool(lig.has_charges),
                         "coordinates": [(a.x, a.y, a.z) for a in atoms], "charges": [a.charge for a in atoms],
                         "elements": [_s(a.element) for a in atoms], "ad_types": [_s(a.ad_type) for a in atoms]})
             _L.vsg_ligand_release(ctypes.byref(lig))
@@ -1191,12 +1414,20 @@ def _records(path):
     return out
 
 
-def read_ligands(ligand):
-    """The records of a ligand file (SDF, MOL2, PDBQT, PDB) or RDKit molecules, as vsgrid's
-    reader yields them: a list of dicts with name, record, status (0 = ok), code, message,
-    has_charges, coordinates (N×3 array), charges, elements, ad_types."""
-    with _LigandFile(ligand) as path:
-        recs = _records(path)
+def read_ligands(ligand, ph=None, minimize=None):
+    """The records of ligand files (SDF, MOL2, PDBQT, PDB; SMILES .smi/.ism/.csv, prepared in 3D),
+    :class:`Smiles` values or RDKit molecules (a molecule without a 3D conformer as its SMILES),
+    as vsgrid's reader yields them, one per input record in input order: a list of dicts with
+    name, source ("<smiles>"/"<rdkit>" for in-memory ligands), record, status (0 = ok), code
+    ("ok", "bad_smiles", ...), message (why a record failed; for a prepared SMILES the
+    preparation's note, e.g. "net charge +0 -> -1 at pH 7.4"), has_charges, coordinates (N×3
+    array), charges, elements, ad_types.
+
+    SMILES preparation: ``ph`` a pH in [0, 14] (default 7.4) or "none" (the SMILES's own
+    protonation states); ``minimize`` the force-field steps after the 3D build (default 100; 0:
+    the builder's coordinates), as the command's --ph and --minimize."""
+    with _Ligands(ligand) as lf:
+        recs = _records(lf.paths, lf.relabel, ph=ph, minimize=minimize)
     if _np is not None:
         for r in recs:
             r["coordinates"] = _np.array(r["coordinates"], dtype=_np.float64).reshape(-1, 3)
@@ -1238,12 +1469,12 @@ class _Rows:
     (``add_csv``). An exception in the caller's function, or any other, stops the screen (the
     callback returns nonzero) and is kept in ``error`` to be raised after the run."""
 
-    def __init__(self, as_arrays=False, on_row=None, source=None):
+    def __init__(self, as_arrays=False, on_row=None, relabel=None):
         self.on_row = on_row
         self.as_arrays = bool(as_arrays) and on_row is None
         if self.as_arrays:
             _need_numpy("as_arrays")
-        self.source = source  # the source column's text for every row (RDKit molecules: "<rdkit>")
+        self.relabel = relabel  # in-memory ligands: (source, record, message) as the caller knows them
         self.error = None
         self.names = None
         self.rows = []
@@ -1262,7 +1493,9 @@ class _Rows:
         self.lead = k  # names[:lead] lie between atoms and status, names[lead:] after message
 
     def _row(self, index, name, source, record, atoms, v, status, message):
-        row = {"index": index, "name": name or None, "source": self.source or source or None, "record": record,
+        if self.relabel is not None:
+            source, record, message = self.relabel(source, record, message)
+        row = {"index": index, "name": name or None, "source": source or None, "record": record,
                "atoms": atoms}
         names, kinds, lead = self.names, self.kinds, self.lead
         for i in range(lead):
@@ -1288,13 +1521,16 @@ class _Rows:
             self.count += 1
             if self.as_arrays:
                 c = self.cols
+                source, record, message = _s(r.source), r.record, _s(r.message)
+                if self.relabel is not None:
+                    source, record, message = self.relabel(source, record, message)
                 c["index"].append(r.index)
                 c["name"].append(_s(r.name))
-                c["source"].append(self.source or _s(r.source))
-                c["record"].append(r.record)
+                c["source"].append(source)
+                c["record"].append(record)
                 c["atoms"].append(r.atoms)
                 c["status"].append(_s(r.status))
-                c["message"].append(_s(r.message))
+                c["message"].append(message)
                 if n == self.n:
                     self.values.frombytes(ctypes.string_at(r.values, 8 * n))
                 else:  # never for one screen's rows (one header); padded to be safe
@@ -1324,8 +1560,11 @@ class _Rows:
         self.count += 1
         if self.as_arrays:
             c = self.cols
+            source = fields[2]
+            if self.relabel is not None:
+                source, record, message = self.relabel(source, record, message)
             for k, x in zip(("index", "name", "source", "record", "atoms", "status", "message"),
-                            (index, fields[1], self.source or fields[2], record, atoms, status, message)):
+                            (index, fields[1], source, record, atoms, status, message)):
                 c[k].append(x)
             self.values.extend(v)
             return 0
@@ -1489,24 +1728,38 @@ def _run_job(target, libraries, items, rows=None):
     return report
 
 
-def _ligand_paths(ligands):
-    if isinstance(ligands, (str, bytes, os.PathLike)):
-        return [os.fsdecode(os.fspath(ligands))]
-    return [os.fsdecode(os.fspath(p)) for p in ligands]
+def _ligand_paths(ligands, what):
+    """A campaign's libraries: files only (every task, the shards' fingerprint and the merge name
+    them), so in-memory ligands are refused with the way to make them a file."""
+    items = [ligands] if isinstance(ligands, (str, bytes, os.PathLike, Smiles)) or _is_rdkit(ligands) else list(ligands)
+    if any(isinstance(p, Smiles) or _is_rdkit(p) for p in items):
+        raise TypeError("%s: libraries are files (every task and the merge name them): write the SMILES or RDKit "
+                        "molecules to one first (vsgrid.write_smiles(ligands, 'lib.smi'), vsgrid.rdkit_to_sdf)" % what)
+    return [os.fsdecode(os.fspath(p)) for p in items]
 
 
 def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperature=298.15, sdf_out=None, top=0,
            progress=False, placement="as-is", box=None, around=None, padding=2.0, step=1.0, rotations=1000,
            top_poses=0, poses_out=None, search=None, seed=None, exhaustiveness=None, steps=None, poses=None,
-           max_torsions=None, output=None, as_arrays=False, on_row=None, **options):
-    """Screens ligand files (a path, a list of paths, an RDKit molecule or a list of them) as
-    `vsgrid screen` does, through the library's screen job (vsg_screen_job_run: the command's own
-    call), and returns their rows, one per input record in input order: the columns of the CSV
-    (index, name, source, record, atoms, score_kcal_mol, ..., status, message). By default a list
-    of dicts (numbers as int/float as the CSV prints them, empty fields None; RDKit molecules get
-    source "<rdkit>" and record 1, 2, ... in order); with ``as_arrays=True`` a dict of numpy arrays,
-    one per column: index, record, atoms int64; name, source, status, message object arrays of
-    str ("" for empty); every other column float64 (NaN for empty).
+           max_torsions=None, output=None, as_arrays=False, on_row=None, ph=None, minimize=None, **options):
+    """Screens ligands as `vsgrid screen` does, through the library's screen job
+    (vsg_screen_job_run: the command's own call), and returns their rows, one per input record in
+    input order: the columns of the CSV (index, name, source, record, atoms, score_kcal_mol, ...,
+    status, message). By default a list of dicts (numbers as int/float as the CSV prints them,
+    empty fields None); with ``as_arrays=True`` a dict of numpy arrays, one per column: index,
+    record, atoms int64; name, source, status, message object arrays of str ("" for empty); every
+    other column float64 (NaN for empty).
+
+    ``ligands``: a library file (SDF, MOL2, PDBQT, PDB, SMILES .smi/.ism/.csv; .gz) or a list of
+    them; or in-memory ligands: a :class:`Smiles`, an RDKit molecule, or a list of them (in any
+    mix, not with paths). An RDKit molecule with a 3D conformer is scored as it is (one row per
+    conformer); one without (no conformer, or 2D ones only) goes as its isomeric SMILES and its
+    _Name, prepared in 3D as a :class:`Smiles` is. Their rows keep the list's order, with source
+    "<rdkit>" or "<smiles>", record counted over the list from 1, and messages naming
+    "<smiles>:K" / "<rdkit>:K", K the ligand's position in the list (files are named file:line).
+    SMILES preparation: ``ph`` a pH in [0, 14] (default 7.4) or "none" (the SMILES's own
+    protonation states), ``minimize`` the force-field steps after the 3D build (default 100; 0:
+    none), the command's --ph and --minimize (ArgumentError when out of range).
 
     ``target``: a .maps.fld path or :class:`MapSet` (AutoDock4 scores), a grid path or
     :class:`Grid` (electrostatics: PB in kT/e at ``temperature``, Coulomb in kcal/mol/e), or,
@@ -1564,16 +1817,14 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
         opts["rotations"] = rotations
     opts.update(top_poses=top_poses if top_poses else None, poses_out=poses_out, search=search, seed=seed,
                 exhaustiveness=exhaustiveness, steps=steps, poses=poses, max_torsions=max_torsions, output=output)
+    if ph is not None:
+        opts["ph"] = _smiles_option(ph, "ph")
+    if minimize is not None:
+        opts["minimize"] = _smiles_option(minimize, "minimize")
     opts.update(options)
-    paths_in = [ligands] if isinstance(ligands, (str, bytes, os.PathLike)) or _is_rdkit(ligands) else list(ligands)
     with contextlib.ExitStack() as stack:
-        rd = [m for m in paths_in if _is_rdkit(m)]
-        if rd:
-            if len(rd) != len(paths_in):
-                raise ValueError("ligands: paths or RDKit molecules, not both")
-            files = [stack.enter_context(_LigandFile(rd))]
-        else:
-            files = _ligand_paths(paths_in)
+        lf = stack.enter_context(_Ligands(ligands, "ligands"))
+        files = lf.paths
         if around is not None:
             opts["around"] = stack.enter_context(_LigandFile(around))
         if opts.get("output") is None and opts.get("poses_out") is not None:
@@ -1581,7 +1832,7 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
             # in memory only: no pose file); until it does, the CSV goes to a temporary file too.
             d = stack.enter_context(tempfile.TemporaryDirectory(prefix="vsgrid-screen-"))
             opts["output"] = os.path.join(d, "rows.csv")
-        rows = _Rows(as_arrays=as_arrays, on_row=on_row, source="<rdkit>" if rd else None)
+        rows = _Rows(as_arrays=as_arrays, on_row=on_row, relabel=lf.relabel if lf.files else None)
         report = _run_job(_target_path(target, stack), files, _option_items(opts), rows)
     return report if on_row is not None else rows.result()
 
@@ -1633,7 +1884,7 @@ def screen_shard(target, libraries, shard, nshards=None, output=None, as_arrays=
         if bad in options:
             raise TypeError("screen_shard: %r is an argument of its own" % bad)
     spec = _shard_spec(shard, nshards)
-    libs = _ligand_paths(libraries)
+    libs = _ligand_paths(libraries, "screen_shard")
     with contextlib.ExitStack() as stack:
         out = output
         if out is None:
@@ -1727,7 +1978,7 @@ def dask_screen(client, target, libraries, nshards, output_dir=None, as_arrays=T
         raise ValueError("dask_screen: a pose file (poses_out, sdf_out) needs output_dir")
     if isinstance(target, MapSet):
         target = target.path
-    libs = _ligand_paths(libraries)
+    libs = _ligand_paths(libraries, "dask_screen")
     od = None
     if output_dir is not None:
         od = os.fsdecode(os.fspath(output_dir))
@@ -1767,8 +2018,12 @@ class Pose:
 class DockResult:
     """The docking of one record: ``poses`` (best first), ``record_atom`` (input atom index of
     each model atom: SDF/MOL2 non-polar hydrogens are merged into their carbon and have no
-    model atom), ``name``, ``natoms``, ``rotors``, ``chains``, ``steps``, ``evaluations``,
-    ``seconds``; ``status``/``error`` when the record could not be docked."""
+    model atom), ``name``, ``source`` (the file, or "<smiles>"/"<rdkit>"), ``record``,
+    ``natoms``, ``rotors``, ``chains``, ``steps``, ``evaluations``, ``seconds``;
+    ``status``/``error`` when the record could not be docked. ``molblock``: the record as a
+    molfile when it is an SDF record or a prepared SMILES (the molecule docked: Open Babel's
+    atoms, hydrogens and protonation), else None; ``note``: a prepared SMILES's note ("net
+    charge +0 -> -1 at pH 7.4", "" when none)."""
 
     def __repr__(self):
         if self.error:
@@ -1776,14 +2031,30 @@ class DockResult:
         return "<vsgrid.DockResult %s: %d poses, best %.3f kcal/mol>" % (self.name, len(self.poses),
                                                                          self.poses[0].score["total"])
 
-    def to_rdkit(self, mol, pose=0):
+    def to_rdkit(self, mol=None, pose=0):
         """A copy of the RDKit molecule ``mol`` (the one docked) with the pose's coordinates on
         every atom: the model's atoms as docked; each hydrogen the model merged (non-polar H)
         moved rigidly with its heavy atom (the superposition of the heavy atom and its
         neighbours, which move with it, from input to pose); polar hydrogens vsgrid added to a
-        molecule without hydrogens (``added_hydrogens``) added to the copy, bonded as docked."""
+        molecule without hydrogens (``added_hydrogens``) added to the copy, bonded as docked.
+        Without ``mol``: the record's own molecule (``molblock``: an SDF record, or the molecule
+        prepared from a SMILES, whose atoms are not those of the SMILES's RDKit molecule, so a
+        SMILES-docked record takes no ``mol``)."""
         from rdkit import Chem
         from rdkit.Geometry import Point3D
+        if mol is None:
+            if not self.molblock:
+                raise ValueError("to_rdkit: give the RDKit molecule docked (this record is no SDF record)")
+            mol = Chem.MolFromMolBlock(self.molblock, removeHs=False)
+            if mol is None:
+                mol = Chem.MolFromMolBlock(self.molblock, removeHs=False, sanitize=False)
+            if mol is None:
+                raise ValueError("to_rdkit: RDKit cannot read the record's molfile")
+        elif self.molblock and "> <vsgrid_smiles>" in self.molblock:
+            raise ValueError("to_rdkit: this record was prepared from a SMILES (its atoms are Open Babel's, not "
+                             "those of the molecule given): call to_rdkit() without a molecule")
+        elif mol.GetNumConformers() == 0:
+            raise ValueError("to_rdkit: the molecule has no conformer")
         m = Chem.RWMol(mol)
         n0 = m.GetNumAtoms()
         for heavy in getattr(self, "added_hydrogens", []):
@@ -1828,14 +2099,21 @@ class DockResult:
 
 def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9, scoring="vina",
          exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False, record=None,
-         receptor=None, focus_chains=None, focus_steps=None):
+         receptor=None, focus_chains=None, focus_steps=None, ph=None, minimize=None):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
     ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s), "thorough" or "vina" (the
     presets; ``exhaustiveness``, ``steps``, ``focus_chains`` and ``focus_steps`` override them), ``device`` "auto" (the GPU when usable), "cpu", "gpu", or a GPU
     number or list of them (the records shared among them by cost).
-    ``ligand``: a file (SDF, MOL2, PDBQT) or an RDKit molecule (written to a temporary SDF with
-    its partial charges). Returns a :class:`DockResult` of its one record (``record``: the
+    ``ligand``: a file (SDF, MOL2, PDBQT, PDB; SMILES .smi/.ism/.csv), an RDKit molecule (with a
+    3D conformer: written to a temporary SDF with its partial charges; without one: as its
+    isomeric SMILES), a :class:`Smiles`, or a list of these (as :func:`screen` takes them; record
+    numbers and messages then count over the list). A SMILES is prepared in 3D first, as
+    `vsgrid dock LIG.smi` does: ``ph`` (7.4, a pH in [0, 14], or "none") and ``minimize``
+    (force-field steps, 100) as the command's --ph and --minimize; a SMILES that cannot be
+    prepared raises its status's error (FormatError for bad_smiles, DataError for bad_element,
+    UnsupportedError without Open Babel) with the message naming "<smiles>:1" (or file:line).
+    Returns a :class:`DockResult` of its one record (``record``: the
     1-based record of a multi-record file; a file of several records without it raises
     :class:`ArgumentError`, as `vsgrid dock` exits 2), or with ``all_records`` a list of them
     (record i docked with seed + i, as `vsgrid screen --placement flexible`). A best pose outside
@@ -1872,8 +2150,9 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
             raise
     results = []
     try:
-        with _LigandFile(ligand) as path:
-            r = _Reader([path], keep_text=True)
+        with _Ligands(ligand) as lf:
+            path = lf.describe()
+            r = _Reader(lf.paths, keep_text=True, ph=ph, minimize=minimize)
             ligs = []
             try:
                 extra, seen, added_h = [], 0, []
@@ -1913,18 +2192,22 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
                 k = 0
                 for lg, hs in zip(ligs, added_h):
                     d = DockResult()
-                    d.name, d.record, d.poses, d.error, d.status = _s(lg.name), lg.record, [], None, lg.status
+                    source, record, message = lf.relabel(_s(lg.source), lg.record, _s(lg.message))
+                    d.name, d.source, d.record, d.poses, d.error, d.status = (_s(lg.name), source, record, [], None,
+                                                                              lg.status)
+                    d.note = message if lg.status == 0 else ""  # a prepared SMILES's note
+                    d.molblock = _molblock(lg)
                     d.record_atom, d.natoms, d.rotors = [], 0, 0
                     d.added_hydrogens = hs
                     d.chains = d.steps = d.evaluations = 0
                     d.seconds = 0.0
                     if lg.status != 0:
-                        d.error = _s(lg.message)
+                        d.error = message
                     else:
                         rr, st = res[k], status[k]
                         d.status = st
                         if st != 0:
-                            d.error = _s(msgs[k].value)
+                            d.error = lf.relabel(_s(lg.source), lg.record, _s(msgs[k].value))[2]
                         else:
                             # the library's rule (vsg_dock_pose_check): a best pose outside the box
                             # or away from the receptor is an error, later ones are dropped
@@ -1953,6 +2236,13 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
             raise _error(d.status if d.status < 0 else -9, d.error)
         return d
     return results
+
+
+def _molblock(lig):
+    """The record's text when it is an SDF record (a prepared SMILES is one), else None."""
+    if lig.format != 1 or not lig.text or not lig.text_len:
+        return None
+    return ctypes.string_at(lig.text, lig.text_len).decode("utf-8", errors="replace")
 
 
 def _complete_hydrogens(lig):

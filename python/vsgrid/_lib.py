@@ -457,8 +457,9 @@ _protos = {
                             ctypes.POINTER(DockResult), c_int_p, ctypes.c_void_p]),
     "vsg_dock_result_release": (None, [ctypes.POINTER(DockResult)]),
 }
-# A screen as one call and the merge of a campaign's shards (issue 26). Declared when the library
-# has them (an older libvsgrid.so lacks them: the calls that need them then raise ImportError).
+# A screen as one call and the merge of a campaign's shards (issue 26), SMILES options (issue 29).
+# Declared when the library has them (an older libvsgrid.so lacks them: the calls that need them
+# then raise ImportError).
 _optional = {
     "vsg_screen_job_new": (_S, [ctypes.POINTER(_P)]),
     "vsg_screen_job_free": (None, [_P]),
@@ -470,6 +471,10 @@ _optional = {
     "vsg_screen_job_info": (ctypes.c_char_p, [_P, ctypes.c_char_p]),
     "vsg_screen_job_library": (ctypes.c_char_p, [_P, ctypes.c_int]),
     "vsg_screen_merge": (_S, [ctypes.POINTER(MergeOptions), ctypes.POINTER(MergeReport)]),
+    # SMILES preparation (issue 29): the reader's options for .smi/.ism/.csv records
+    "vsg_smiles_available": (ctypes.c_int, []),
+    "vsg_smiles_parse_ph": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
+    "vsg_smiles_parse_minimize": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
 }
 for _name, (_res, _args) in _protos.items():
     _f = getattr(lib, _name)
