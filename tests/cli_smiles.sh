@@ -85,6 +85,59 @@ expect_rc 0 "$vsgrid" prepare-ligands steroid.smi -o steroid.sdf
 grep -A1 "vsgrid_inverted_stereo" steroid.sdf | tail -1 | grep -q "^[1-9]" && grep -q "docked as built" steroid.sdf ||
   fail "inverted centres not said: $(grep -A1 vsgrid_ steroid.sdf)"
 
+# A 2D SDF record (a drawing: header 2D, every z 0) is prepared as its SMILES would be: acetic
+# acid becomes 3D acetate at pH 7.4 (its drawing's SMILES in vsgrid_smiles); L-alanine's wedge gives its
+# stereo. Without Open Babel it stays a not_3d row.
+cat > flat.sdf <<'EOF'
+acetic acid
+     RDKit          2D
+
+  4  3  0  0  0  0  0  0  0  0999 V2000
+    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+    1.2990    0.7500    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+    1.2990    2.2500    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0
+    2.5981   -0.0000    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0
+  1  2  1  0
+  2  3  2  0
+  2  4  1  0
+M  END
+$$$$
+L-alanine
+     RDKit          2D
+
+  6  5  0  0  0  0  0  0  0  0999 V2000
+    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+    1.2990    0.7500    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+    1.2990    2.2500    0.0000 N   0  0  0  0  0  0  0  0  0  0  0  0
+    2.5981   -0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+    2.5981   -1.5000    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0
+    3.8971    0.7500    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0
+  2  1  1  6
+  2  3  1  0
+  2  4  1  0
+  4  5  2  0
+  4  6  1  0
+M  END
+$$$$
+EOF
+expect_rc 0 "$vsgrid" prepare-ligands flat.sdf -o flat3d.sdf
+grep -q "2 records, 2 prepared" err.txt || fail "2D SDF: $(cat err.txt)"
+grep -A1 "vsgrid_smiles" flat3d.sdf | grep -qx 'CC(=O)O' && grep -q "net charge +0 -> -1 at pH 7.4" flat3d.sdf ||
+  fail "acetic acid's SMILES and note: $(grep -A1 vsgrid_ flat3d.sdf)"
+awk 'NR == 4 { n = $1 } NR > 4 && NR <= 4 + n && $3 != 0 { z = 1 } END { exit !z }' flat3d.sdf || fail "2D record still flat"
+if /usr/bin/python3 -c 'import rdkit' 2>/dev/null; then
+  /usr/bin/python3 - flat3d.sdf > rdkit2d.txt 2>&1 <<'EOF' || fail "2D SDF through RDKit: $(cat rdkit2d.txt)"
+import sys
+from rdkit import Chem
+ms = list(Chem.SDMolSupplier(sys.argv[1], removeHs=False))
+assert ms[0].GetNumAtoms() == 7 and Chem.GetFormalCharge(ms[0]) == -1, Chem.MolToSmiles(ms[0])
+ala = ms[1]
+Chem.AssignStereochemistryFrom3D(ala)
+ref = Chem.MolFromSmiles("C[C@H]([NH3+])C(=O)[O-]")  # L-alanine, the wedge's configuration
+assert Chem.MolToSmiles(Chem.RemoveHs(ala)) == Chem.MolToSmiles(ref), Chem.MolToSmiles(Chem.RemoveHs(ala))
+EOF
+fi
+
 # Preparing processes (ligands/prepare/prepare_workers.h): a molecule that crashes Open Babel,
 # or hangs it, fails its own record (embed_failed, file:line, what happened) and no other; the
 # worker is replaced and the records after it are prepared as before.

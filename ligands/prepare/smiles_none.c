@@ -29,3 +29,10 @@ void vsg_smiles_prep_free(vsg_smiles_prep *p)
 {
     (void)p;
 }
+
+vsg_status vsg_molblock_smiles(const char *molblock, char **smiles)
+{
+    (void)molblock;
+    if (smiles) *smiles = NULL;
+    return VSG_E_UNSUPPORTED;
+}

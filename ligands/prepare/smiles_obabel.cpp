@@ -549,3 +549,34 @@ extern "C" vsg_status vsg_smiles_prepare(const char *smiles, const char *title, 
         return VSG_E_DATA;
     }
 }
+
+extern "C" vsg_status vsg_molblock_smiles(const char *molblock, char **smiles)
+{
+    if (!molblock || !smiles) return VSG_E_ARG;
+    *smiles = nullptr;
+    try {
+        std::call_once(ob_once, ob_init);
+        if (!ob_ready) return VSG_E_UNSUPPORTED;
+        std::string text;
+        {
+            std::lock_guard<std::mutex> hold(vsg_ob_lock);
+            OBConversion conv;
+            OBMol mol;
+            /* the MDL reader takes the drawing's wedges and hashes as stereo; "smi" writes it */
+            if (!conv.SetInAndOutFormats("mol", "smi") || !conv.ReadString(&mol, molblock) || mol.NumAtoms() == 0)
+                return VSG_E_FORMAT;
+            text = conv.WriteString(&mol, true);
+        }
+        const size_t end = text.find_first_of(" \t\r\n");
+        if (end != std::string::npos) text.resize(end);
+        if (text.empty()) return VSG_E_FORMAT;
+        *smiles = static_cast<char *>(std::malloc(text.size() + 1));
+        if (!*smiles) return VSG_E_NOMEM;
+        std::memcpy(*smiles, text.c_str(), text.size() + 1);
+        return VSG_OK;
+    } catch (const std::bad_alloc &) {
+        return VSG_E_NOMEM;
+    } catch (...) {
+        return VSG_E_FORMAT;
+    }
+}

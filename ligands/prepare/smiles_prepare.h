@@ -42,6 +42,10 @@ int vsg_smiles_prepare_available(void);
 vsg_status vsg_smiles_prepare(const char *smiles, const char *title, const vsg_smiles_prep_options *o,
                               vsg_smiles_prep *out);
 void vsg_smiles_prep_free(vsg_smiles_prep *p);
+/* The isomeric SMILES of a molfile record (a 2D drawing: stereo from its wedges and hashes),
+ * malloc'ed into *smiles: VSG_OK, VSG_E_FORMAT (Open Babel cannot read it), VSG_E_UNSUPPORTED
+ * (no Open Babel), VSG_E_NOMEM. Thread-safe. */
+vsg_status vsg_molblock_smiles(const char *molblock, char **smiles);
 /* Takes (on = 1) or gives back (0) the lock on Open Babel's process-wide objects, which every
  * Open Babel call of vsgrid holds (ligands/typing/charges_obabel.cpp): held around a fork, the
  * child's copy of it is free. A no-op without Open Babel. */

@@ -511,14 +511,25 @@ static int read_v3000(vsg_lig_ctx *c, vsg_ligand *lig)
 /* ---- the record ---------------------------------------------------------------------------- */
 
 /* A record whose header line says 2D (columns 21-22) and whose every z is 0 is a drawing, not a
- * structure (ChEMBL, PubChem 2D downloads): docking or scoring it would use flat geometry. */
+ * structure (ChEMBL, PubChem 2D downloads): docking or scoring it would use flat geometry. With
+ * Open Babel and the record's text, it is prepared as its SMILES would be (the drawing's
+ * wedges give the stereo; issue 29); else it is refused. */
 static void refuse_2d(vsg_lig_ctx *c, vsg_ligand *lig)
 {
     for (int i = 0; i < lig->natoms; i++)
         if (lig->atoms[i].z != 0.0) return;
+    char *smiles = NULL;
+    if (c->keep_text && lig->text_len > 0 && vsg_molblock_smiles(lig->text, &smiles) == VSG_OK) {
+        lig->natoms = lig->nbonds = 0;
+        lig->has_charges = 0;
+        vsg_lig_smiles_into(c, lig, smiles, lig->line);
+        free(smiles);
+        return;
+    }
+    free(smiles);
     vsg_lig_failf(c, lig, VSG_E_DATA, VSG_LIG_NOT_3D, lig->line,
-                  "2D coordinates (the header says 2D, every z is 0): make 3D conformers first (RDKit's "
-                  "EmbedMolecule, obabel --gen3d)");
+                  "2D coordinates (the header says 2D, every z is 0): make 3D conformers first (vsgrid "
+                  "prepare-ligands, RDKit's EmbedMolecule, obabel --gen3d)");
 }
 
 int vsg_lig_read_sdf(vsg_lig_ctx *c, vsg_ligand *lig)

@@ -117,6 +117,12 @@ static void defer(vsg_lig_ctx *c, vsg_ligand *lig, const char *smiles, long at)
     snprintf(lig->code, sizeof lig->code, "%s", VSG_LIG_PENDING);
 }
 
+void vsg_lig_smiles_into(vsg_lig_ctx *c, vsg_ligand *lig, const char *smiles, long at)
+{
+    if (c->defer_smiles) defer(c, lig, smiles, at);
+    else prepare(c, lig, smiles, at, NULL, 0);
+}
+
 int vsg_lig_read_smiles(vsg_lig_ctx *c, vsg_ligand *lig)
 {
     char *line;

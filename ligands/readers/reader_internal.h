@@ -143,6 +143,9 @@ int vsg_lig_read_mol2(vsg_lig_ctx *c, vsg_ligand *lig);
 int vsg_lig_read_pdbqt(vsg_lig_ctx *c, vsg_ligand *lig);
 int vsg_lig_read_pdb(vsg_lig_ctx *c, vsg_ligand *lig);
 int vsg_lig_read_smiles(vsg_lig_ctx *c, vsg_ligand *lig); /* SMILES and CSV (read_smiles.c) */
+/* Makes lig (its name, record and line set) the record of that SMILES, read at line `at`:
+ * prepared, or pending when the reader defers (read_smiles.c; a 2D SDF record, read_sdf.c). */
+void vsg_lig_smiles_into(vsg_lig_ctx *c, vsg_ligand *lig, const char *smiles, long at);
 
 /* A SMILES or CSV line is a record unless it is blank, a comment ('#' first), the CSV header
  * (line 1), or a first line whose first word is "smiles" (any case: a .smi file's header).
