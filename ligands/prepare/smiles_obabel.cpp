@@ -357,6 +357,23 @@ void orient(OBMol &m)
 }
 
 thread_local std::unique_ptr<OBForceField> my_mmff, my_uff; /* this thread's own instances */
+thread_local std::ostream no_log(nullptr);                    /* a stream that writes nothing */
+
+/* A force field of this thread's own: Open Babel 3.1.1's MakeNewInstance leaves the copy's log
+ * level and log stream uninitialised (only the plugin prototype, a static object, has them zero),
+ * and Setup then writes its atom-type table through that garbage pointer whenever the garbage
+ * level is nonzero: a segfault in OBForceField::PrintTypes that came and went with the heap's
+ * contents (the SMILES of PDBbind 1K9Q and 1IMX in `vsgrid screen`; valgrind: "depends on
+ * uninitialised value" in PrintTypes). Both are set here, logging off. */
+OBForceField *own_instance(OBForceField *proto)
+{
+    OBForceField *ff = proto->MakeNewInstance();
+    if (ff) {
+        ff->SetLogFile(&no_log);
+        ff->SetLogLevel(OBFF_LOGLVL_NONE);
+    }
+    return ff;
+}
 
 /* Minimises m in place by steps steepest-descent steps of MMFF94, else UFF; returns the force
  * field used ("none" when neither takes the molecule). Called holding vsg_ob_lock, for the setup
@@ -366,12 +383,12 @@ const char *minimise(OBMol &m, int steps, std::unique_lock<std::mutex> &hold)
     OBForceField *ff = nullptr;
     const char *name = "none";
     {
-        if (!my_mmff && proto_mmff) my_mmff.reset(proto_mmff->MakeNewInstance());
+        if (!my_mmff && proto_mmff) my_mmff.reset(own_instance(proto_mmff));
         if (my_mmff && my_mmff->Setup(m)) {
             ff = my_mmff.get();
             name = "MMFF94";
         } else {
-            if (!my_uff && proto_uff) my_uff.reset(proto_uff->MakeNewInstance());
+            if (!my_uff && proto_uff) my_uff.reset(own_instance(proto_uff));
             if (my_uff && my_uff->Setup(m)) {
                 ff = my_uff.get();
                 name = "UFF";
