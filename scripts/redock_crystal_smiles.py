@@ -1,0 +1,443 @@
+#!/usr/bin/python3
+"""redock_crystal_smiles.py — the SMILES of the shared crystal ligands (issue 29's re-docking from
+SMILES, scripts/bench_redock_smiles.sh), made and checked against the crystal ligands themselves.
+
+usage: redock_crystal_smiles.py make   [--table T] [--shared DIR] [--vsgrid BIN] > crystal_ligands.smi
+       redock_crystal_smiles.py check  [--table T] [--shared DIR] [--smiles F] [--prepared F.sdf]
+       redock_crystal_smiles.py stereo [--smiles F] POSES.sdf...
+
+The complexes and their crystal ligands are data/redock_smiles/complexes.tsv (paths relative to
+the shared data, VSG_SHARED_DATA or ../shared/data beside the repository; "repo:" relative to
+the repository).
+
+make   writes "SMILES name" for every complex. The bond orders come from the crystal file where
+       it has them (SDF, MOL2: RDKit reads them), from vsgrid's own perception for a PDBQT (its
+       polar hydrogens kept: `vsgrid prepare-ligands X.pdbqt -o X.sdf`, bonds from distances,
+       orders and formal charges perceived), or from OVERRIDES below where that perception is
+       wrong (each with its reason). Stereo (centres and double bonds) is then taken from the
+       crystal coordinates: the SMILES's heavy atoms are matched onto the crystal's and RDKit's
+       AssignStereochemistryFrom3D assigns it there. Hydrogens on N, O and S follow the crystal
+       file (PDBQT: its HD atoms; SDF/MOL2: its hydrogens), so a docking of the SMILES with
+       `--ph none` docks the same species as a docking of the crystal conformer.
+check  validates every line of the SMILES file (default data/redock_smiles/crystal_ligands.smi)
+       against its crystal ligand and prints one line a complex:
+         graph   the SMILES's heavy-atom graph (elements and connectivity, bond orders, charges
+                 and aromaticity dropped on both sides) is isomorphic to the crystal ligand's
+                 (PDBQT: bonds from distances, covalent radii + 0.45 A; SDF/MOL2: its bonds):
+                 same atom and bond counts and an RDKit substructure match
+         polarH  every N, O and S carries as many hydrogens in the SMILES as in the crystal
+                 file (PDBQT: HD atoms within 1.3 A; SDF/MOL2: its H atoms)
+         stereo  the SMILES's stereo equals the stereo RDKit assigns from the crystal
+                 coordinates through that match (same canonical isomeric SMILES)
+       and, with --prepared OUT.sdf (`vsgrid prepare-ligands crystal_ligands.smi --ph none -o
+       OUT.sdf`, record k = line k), the same three checks on vsgrid's prepared 3D molecule (its
+       stereo from its own built coordinates): what a screen of the SMILES docks.
+       Exit 1 when any check fails.
+stereo prints "file record name 1|0" for every record of the SDF files (docked poses of the
+       SMILES: `vsgrid screen ... --poses-out F.sdf`, each record named as its SMILES): 1 when its
+       stereo, taken from its own coordinates, is its SMILES's (Open Babel's 3D builder can
+       invert a centre; docking changes only torsions, so a pose keeps what was built).
+Needs RDKit (/usr/bin/python3 on Debian: python3-rdkit).
+"""
+import argparse
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+from rdkit import Chem, RDLogger
+from rdkit.Geometry import Point3D
+
+RDLogger.DisableLog("rdApp.*")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# Where vsgrid's bond-order perception of a PDBQT (no orders, polar H only) gives a wrong
+# molecule: the SMILES written by hand from the PDB entry's chemistry and the PDBQT's HD atoms
+# (stereo is still taken from the crystal). Each is checked like every other line.
+OVERRIDES = {
+    # N-formyl-N-hydroxylamine (reverse hydroxamate) zinc binder; its O has no HD: the
+    # N-oxide anion bound to the zinc. Perceived as a nitro-like [N+](=O) with no H count change.
+    "1gkc": ("CNC(=O)C(NC(=O)C(CC(C)C)CN([O-])C=O)C(C)(C)C",
+             "perceived C[N+](=O)C=O: the zinc-bound N-hydroxyformamide anion"),
+    # TNK-651 (6-benzyl-1-benzyloxymethyl-5-isopropyluracil), N3-H as the PDBQT's HD.
+    "1jla": ("CC(C)c1c(Cc2ccccc2)n(COCc2ccccc2)c(=O)[nH]c1=O",
+             "perceived an isopropylidene and an N+ (a non-aromatic uracil)"),
+    # 1-naphthaleneacetic acid; neither O has an HD: the carboxylate.
+    "1lrh": ("[O-]C(=O)Cc1cccc2ccccc12",
+             "perceived a gem-diol C(O)O (2 H too many)"),
+    # purvalanol B; the carboxylate has no HD.
+    "1v0p": ("CC(C)C(CO)Nc1nc(Nc2ccc(C(=O)[O-])c(Cl)c2)c2ncn(C(C)C)c2n1",
+             "perceived an iminium C=[NH+] at the sp3 C-H of the amino alcohol"),
+    # the peptide Pro-His-Pro-Phe-His-Leu-psi[CH(OH)CH2]-Val-Ile-His-Lys (N-terminal Pro NH2+,
+    # Lys NH3+, C-terminal carboxylate, as the PDBQT's HD atoms): the last His's C-alpha and
+    # carbonyl were perceived as an enolate C=C(O-) (the crystal's C-alpha is tetrahedral and that
+    # bond 1.48 A long); the rest is vsgrid's perception as it came.
+    "3er5": ("CC[C@H](C)[C@H](NC(=O)[C@@H](NC(=O)C[C@H](O)[C@H](CC(C)C)NC(=O)[C@H](Cc1cnc[nH]1)NC(=O)"
+             "[C@H](Cc1ccccc1)NC(=O)[C@@H]1CCCN1C(=O)[C@H](Cc1cnc[nH]1)NC(=O)[C@@H]1CCC[NH2+]1)C(C)C)"
+             "C(=O)NC(Cc1cnc[nH]1)C(=O)N[C@@H](CCCC[NH3+])C(=O)[O-]",
+             "perceived an enolate C=C(O-) at the last His's C-alpha and carbonyl"),
+}
+# Bond orders of an SDF/MOL2 corrected from the crystal's geometry.
+MOL2_OVERRIDES = {
+    # DUD-E's crystal_ligand.mol2 (2H7L's ligand) gives the N-cyclohexyl ring two C=C bonds
+    # (a cyclohexa-2,4-dienyl, with H to match), but its ring bonds are 1.53-1.60 A long and
+    # the ring is a chair: the cyclohexyl of the PDB entry's 1-cyclohexyl-5-oxopyrrolidine-3-
+    # carboxamide. Same heavy-atom graph.
+    "2h7l": ("O=C(Nc1cccc(Br)c1)C1CC(=O)N(C2CCCCC2)C1",
+             "MOL2's cyclohexadienyl is a cyclohexyl by its bond lengths"),
+}
+
+AD_ELEMENT = {"A": "C", "C": "C", "N": "N", "NA": "N", "NS": "N", "OA": "O", "OS": "O", "O": "O",
+              "SA": "S", "S": "S", "H": "H", "HD": "H", "HS": "H", "F": "F", "Cl": "Cl", "CL": "Cl",
+              "Br": "Br", "BR": "Br", "I": "I", "P": "P", "Mg": "Mg", "Zn": "Zn", "Fe": "Fe"}
+COVALENT = {"H": 0.31, "C": 0.76, "N": 0.71, "O": 0.66, "F": 0.57, "P": 1.07, "S": 1.05, "Cl": 1.02,
+            "Br": 1.20, "I": 1.39}
+
+
+def shared_dir(arg):
+    return arg or os.environ.get("VSG_SHARED_DATA") or os.path.join(ROOT, "..", "shared", "data")
+
+
+def resolve(path, shared):
+    return os.path.join(ROOT, path[5:]) if path.startswith("repo:") else os.path.join(shared, path)
+
+
+def read_table(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            name, crystal, receptor, box, starts = line.rstrip("\n").split("\t")
+            rows.append({"name": name, "crystal": crystal, "receptor": receptor, "box": box, "starts": starts})
+    return rows
+
+
+class Crystal:
+    """Heavy atoms (elements, coordinates), their bonds, hydrogens counted on each."""
+
+    def __init__(self, elements, coords, bonds, hcount, mol=None):
+        self.elements, self.coords, self.bonds, self.hcount, self.mol = elements, coords, bonds, hcount, mol
+
+
+def dist2(a, b):
+    return sum((a[i] - b[i]) ** 2 for i in range(3))
+
+
+def read_pdbqt(path):
+    atoms = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith(("ATOM  ", "HETATM")):
+                t = line[77:79].strip() if len(line) > 77 else line.split()[-1]
+                el = AD_ELEMENT.get(t)
+                if el is None:
+                    raise ValueError(f"{path}: AutoDock type '{t}' not known here")
+                atoms.append((el, (float(line[30:38]), float(line[38:46]), float(line[46:54]))))
+    heavy = [i for i, (el, _) in enumerate(atoms) if el != "H"]
+    index = {a: k for k, a in enumerate(heavy)}
+    bonds = []
+    for x in range(len(heavy)):
+        for y in range(x + 1, len(heavy)):
+            (ea, pa), (eb, pb) = atoms[heavy[x]], atoms[heavy[y]]
+            if dist2(pa, pb) < (COVALENT[ea] + COVALENT[eb] + 0.45) ** 2:
+                bonds.append((x, y))
+    hcount = [0] * len(heavy)
+    for i, (el, p) in enumerate(atoms):
+        if el != "H":
+            continue
+        near = min(heavy, key=lambda j: dist2(p, atoms[j][1]))
+        if dist2(p, atoms[near][1]) < 1.3 ** 2:
+            hcount[index[near]] += 1
+    return Crystal([atoms[i][0] for i in heavy], [atoms[i][1] for i in heavy], bonds, hcount)
+
+
+def read_bonded(path):
+    mol = Chem.MolFromMol2File(path, removeHs=False) if path.endswith(".mol2") else \
+        Chem.MolFromMolFile(path, removeHs=False)
+    if mol is None:
+        raise ValueError(f"{path}: RDKit cannot read it")
+    heavy = [a.GetIdx() for a in mol.GetAtoms() if a.GetAtomicNum() != 1]
+    index = {a: k for k, a in enumerate(heavy)}
+    conf = mol.GetConformer()
+    bonds = [(index[b.GetBeginAtomIdx()], index[b.GetEndAtomIdx()]) for b in mol.GetBonds()
+             if b.GetBeginAtomIdx() in index and b.GetEndAtomIdx() in index]
+    hcount = [sum(1 for n in mol.GetAtomWithIdx(i).GetNeighbors() if n.GetAtomicNum() == 1) for i in heavy]
+    coords = [tuple(conf.GetAtomPosition(i)) for i in heavy]
+    return Crystal([mol.GetAtomWithIdx(i).GetSymbol() for i in heavy], coords, bonds, hcount, mol)
+
+
+def read_crystal(path):
+    return read_bonded(path) if path.endswith((".sdf", ".mol", ".mol2")) else read_pdbqt(path)
+
+
+def generic(elements, bonds):
+    """A bare graph: elements and single bonds, no charges, no hydrogens, no aromaticity."""
+    m = Chem.RWMol()
+    for el in elements:
+        a = Chem.Atom(el)
+        a.SetNoImplicit(True)
+        m.AddAtom(a)
+    for x, y in bonds:
+        m.AddBond(x, y, Chem.BondType.SINGLE)
+    m = m.GetMol()
+    Chem.SanitizeMol(m)  # ring information: substructure matching needs it
+    return m
+
+
+def mol_graph(mol):
+    heavy = [a.GetIdx() for a in mol.GetAtoms() if a.GetAtomicNum() != 1]
+    index = {a: k for k, a in enumerate(heavy)}
+    bonds = [(index[b.GetBeginAtomIdx()], index[b.GetEndAtomIdx()]) for b in mol.GetBonds()
+             if b.GetBeginAtomIdx() in index and b.GetEndAtomIdx() in index]
+    return heavy, generic([mol.GetAtomWithIdx(i).GetSymbol() for i in heavy], bonds)
+
+
+def match_graph(mol, cr):
+    """mol's heavy atoms -> crystal heavy atoms (a dict of atom indices), or (None, reason)."""
+    heavy, g = mol_graph(mol)
+    c = generic(cr.elements, cr.bonds)
+    if g.GetNumAtoms() != c.GetNumAtoms() or g.GetNumBonds() != c.GetNumBonds():
+        return None, f"{g.GetNumAtoms()} heavy atoms / {g.GetNumBonds()} bonds against the crystal's " \
+                     f"{c.GetNumAtoms()} / {c.GetNumBonds()}"
+    m = c.GetSubstructMatch(g)
+    if not m:
+        return None, "not isomorphic to the crystal's heavy-atom graph"
+    return {heavy[k]: m[k] for k in range(len(heavy))}, ""
+
+
+def polar_h_diffs(mol, mapping, cr, explicit=False):
+    out = []
+    for i, j in mapping.items():
+        a = mol.GetAtomWithIdx(i)
+        if a.GetSymbol() not in ("N", "O", "S"):
+            continue
+        n = sum(1 for x in a.GetNeighbors() if x.GetAtomicNum() == 1) if explicit else a.GetTotalNumHs()
+        if n != cr.hcount[j]:
+            out.append(f"{a.GetSymbol()}{i + 1}: {n} H, crystal {cr.hcount[j]}")
+    return out
+
+
+def angle_sum(p, ns):
+    """Sum of the three bond angles at p (degrees): 360 flat (sp2), about 328 tetrahedral."""
+    def ang(a, b):
+        va = [a[i] - p[i] for i in range(3)]
+        vb = [b[i] - p[i] for i in range(3)]
+        c = sum(va[i] * vb[i] for i in range(3)) / math.sqrt(sum(x * x for x in va) * sum(x * x for x in vb))
+        return math.degrees(math.acos(max(-1.0, min(1.0, c))))
+    return ang(ns[0], ns[1]) + ang(ns[0], ns[2]) + ang(ns[1], ns[2])
+
+
+def geometry_diffs(mol, mapping, cr):
+    """Where the SMILES's bond orders disagree with the crystal's geometry: a carbon with three
+    heavy neighbours that is trigonal (sp2) in the SMILES but pyramidal in the crystal (angle sum
+    < 345) or tetrahedral in the SMILES but flat (> 355); a C=C or C=N double bond (not aromatic)
+    longer than 1.45 A, C=O longer than 1.38 A; a single bond between two sp3 carbons shorter
+    than 1.43 A."""
+    out = []
+    xyz = lambda i: cr.coords[mapping[i]]  # noqa: E731
+    for a in mol.GetAtoms():
+        heavy = [n.GetIdx() for n in a.GetNeighbors() if n.GetAtomicNum() != 1]
+        if a.GetSymbol() == "C" and len(heavy) == 3:
+            s = angle_sum(xyz(a.GetIdx()), [xyz(n) for n in heavy])
+            sp2 = a.GetHybridization() in (Chem.HybridizationType.SP2, Chem.HybridizationType.SP)
+            if sp2 and s < 345:
+                out.append(f"C{a.GetIdx() + 1} trigonal in the SMILES, pyramidal in the crystal ({s:.0f} deg)")
+            if not sp2 and s > 355:
+                out.append(f"C{a.GetIdx() + 1} tetrahedral in the SMILES, flat in the crystal ({s:.0f} deg)")
+    for b in mol.GetBonds():
+        i, j = b.GetBeginAtom(), b.GetEndAtom()
+        if i.GetAtomicNum() == 1 or j.GetAtomicNum() == 1:
+            continue
+        d = math.sqrt(dist2(xyz(i.GetIdx()), xyz(j.GetIdx())))
+        pair = "".join(sorted(i.GetSymbol() + j.GetSymbol()))
+        if b.GetBondType() == Chem.BondType.DOUBLE and not b.GetIsAromatic():
+            if (pair in ("CC", "CN") and d > 1.45) or (pair == "CO" and d > 1.38):
+                out.append(f"{i.GetSymbol()}{i.GetIdx() + 1}={j.GetSymbol()}{j.GetIdx() + 1} {d:.2f} A long")
+        if b.GetBondType() == Chem.BondType.SINGLE and pair == "CC" and d < 1.43 and \
+                i.GetHybridization() == j.GetHybridization() == Chem.HybridizationType.SP3:
+            out.append(f"C{i.GetIdx() + 1}-C{j.GetIdx() + 1} (sp3-sp3) {d:.2f} A short")
+    return out
+
+
+def stereo_from_coords(mol, coords_of):
+    """A copy of mol (heavy atoms) with its stereo taken from coordinates coords_of(atom index)."""
+    m = Chem.RWMol(Chem.RemoveHs(mol))
+    for a in m.GetAtoms():
+        a.SetChiralTag(Chem.ChiralType.CHI_UNSPECIFIED)
+    for b in m.GetBonds():
+        b.SetStereo(Chem.BondStereo.STEREONONE)
+        b.SetBondDir(Chem.BondDir.NONE)
+    conf = Chem.Conformer(m.GetNumAtoms())
+    for a in m.GetAtoms():
+        conf.SetAtomPosition(a.GetIdx(), Point3D(*coords_of(a.GetIdx())))
+    m.RemoveAllConformers()
+    m.AddConformer(conf, assignId=True)
+    Chem.AssignStereochemistryFrom3D(m, replaceExistingTags=True)
+    for a in m.GetAtoms():  # a phosphate's or phosphinate's P (O= and O- are one by resonance)
+        if a.GetSymbol() not in ("C", "N"):
+            a.SetChiralTag(Chem.ChiralType.CHI_UNSPECIFIED)
+    m = m.GetMol()
+    m.RemoveAllConformers()
+    return m
+
+
+def candidate(row, shared, vsgrid):
+    """The SMILES before stereo, and where its bond orders came from."""
+    name, path = row["name"], resolve(row["crystal"], shared)
+    if name in OVERRIDES:
+        return OVERRIDES[name][0], "by hand: vsgrid " + OVERRIDES[name][1]
+    if name in MOL2_OVERRIDES:
+        return MOL2_OVERRIDES[name][0], "by hand: " + MOL2_OVERRIDES[name][1]
+    if path.endswith((".sdf", ".mol2")):
+        mol = read_bonded(path).mol
+        return Chem.MolToSmiles(Chem.RemoveAllHs(mol)), "RDKit from the " + path.rsplit(".", 1)[1].upper()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "x.sdf")
+        subprocess.run([vsgrid, "prepare-ligands", path, "-o", out, "--threads", "1", "--quiet"], check=True)
+        mol = Chem.MolFromMolFile(out, removeHs=False)
+    if mol is None:
+        raise ValueError(f"{name}: RDKit cannot read vsgrid's SDF of {path}")
+    return Chem.MolToSmiles(Chem.RemoveHs(mol)), "vsgrid's bond-order perception of the PDBQT"
+
+
+def make(args, rows, shared):
+    for row in rows:
+        smi, how = candidate(row, shared, args.vsgrid)
+        mol = Chem.MolFromSmiles(smi)
+        cr = read_crystal(resolve(row["crystal"], shared))
+        mapping, why = match_graph(mol, cr)
+        if mapping is None:
+            sys.exit(f"{row['name']}: {why} ({smi})")
+        final = Chem.MolToSmiles(stereo_from_coords(mol, lambda i: cr.coords[mapping[i]]))
+        print(f"{final} {row['name']}")
+        print(f"{row['name']}: {how}", file=sys.stderr)
+
+
+def read_smi(path):
+    out = []
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                smi, name = line.split()[:2]
+                out.append((smi, name))
+    return out
+
+
+def cip_diff(want, got):
+    """How the stereo of got differs from want's (two SMILES of one constitution): 'k of n
+    centres inverted' and the double bonds that flipped, through RDKit's CIP labels."""
+    a, b = Chem.MolFromSmiles(want), Chem.MolFromSmiles(got)
+    m = b.GetSubstructMatch(a) if a is not None and b is not None else ()
+    if not m:
+        return f"{got} != {want}"
+    for x in (a, b):
+        Chem.AssignStereochemistry(x, cleanIt=True, force=True)
+    centres = [i for i in range(a.GetNumAtoms()) if a.GetAtomWithIdx(i).HasProp("_CIPCode")]
+    inv = [i for i in centres if not b.GetAtomWithIdx(m[i]).HasProp("_CIPCode")
+           or b.GetAtomWithIdx(m[i]).GetProp("_CIPCode") != a.GetAtomWithIdx(i).GetProp("_CIPCode")]
+    flipped = sum(1 for bd in a.GetBonds() if bd.GetStereo() != Chem.BondStereo.STEREONONE and
+                  (lambda o: o is None or o.GetStereo() != bd.GetStereo())(
+                      b.GetBondBetweenAtoms(m[bd.GetBeginAtomIdx()], m[bd.GetEndAtomIdx()])))
+    out = f"{len(inv)} of {len(centres)} centres inverted" + \
+        (" (" + ", ".join(f"{a.GetAtomWithIdx(i).GetSymbol()}{i + 1} {a.GetAtomWithIdx(i).GetProp('_CIPCode')}"
+                          for i in inv) + " in the SMILES's atom order)" if inv else "")
+    return out + (f", {flipped} double bond(s) flipped" if flipped else "")
+
+
+def check_one(mol, cr, explicit_h, coords_of=None, want=None, geometry=True):
+    """[graph, polarH, stereo(, geometry)] verdicts ('ok' or the reason) of mol against the crystal."""
+    mapping, why = match_graph(mol, cr)
+    if mapping is None:
+        return ["FAIL " + why, "-", "-"] + (["-"] if geometry else [])
+    d = polar_h_diffs(mol, mapping, cr, explicit_h)
+    g = geometry_diffs(mol, mapping, cr) if geometry else None
+    heavy_map = {k: v for k, v in enumerate(sorted(mapping))}  # RemoveHs keeps heavy atoms in order
+    ref = want if want is not None else Chem.MolToSmiles(Chem.RemoveHs(mol))
+    if coords_of is None:
+        coords_of = lambda i: cr.coords[mapping[heavy_map[i]]]  # noqa: E731 (crystal's coordinates)
+    got = Chem.MolToSmiles(stereo_from_coords(mol, coords_of))
+    v = ["ok", "ok" if not d else "FAIL " + "; ".join(d), "ok" if got == ref else "FAIL " + cip_diff(ref, got)]
+    return v + (["ok" if not g else "FAIL " + "; ".join(g)] if geometry else [])
+
+
+def check(args, rows, shared):
+    smis = read_smi(args.smiles)
+    by_name = {r["name"]: r for r in rows}
+    prepared = []
+    if args.prepared:
+        prepared = list(Chem.SDMolSupplier(args.prepared, removeHs=False, sanitize=True))
+    bad = 0
+    print("| complex | crystal ligand | heavy atoms | graph | polar H | stereo | bond orders vs geometry |"
+          + (" prepared: graph | polar H | stereo |" if args.prepared else ""))
+    print("|---|---|--:|---|---|---|---|" + ("---|---|---|" if args.prepared else ""))
+    for k, (smi, name) in enumerate(smis):
+        row = by_name.get(name)
+        if row is None:
+            print(f"| {name} | not in the table | | FAIL | | | |")
+            bad += 1
+            continue
+        cr = read_crystal(resolve(row["crystal"], shared))
+        mol = Chem.MolFromSmiles(smi)
+        if mol is None:
+            v = ["FAIL unparsable", "-", "-", "-"]
+        elif len(Chem.GetMolFrags(mol)) != 1:
+            v = ["FAIL several fragments", "-", "-", "-"]
+        else:
+            v = check_one(mol, cr, False)
+        p = []
+        if args.prepared:
+            pm = prepared[k] if k < len(prepared) else None
+            if pm is None or pm.GetNumAtoms() == 0:
+                p = ["FAIL not prepared", "-", "-"]
+            else:
+                want = Chem.MolToSmiles(Chem.MolFromSmiles(smi))
+                pconf = Chem.RemoveHs(pm).GetConformer()
+                p = check_one(pm, cr, True, lambda i: tuple(pconf.GetAtomPosition(i)), want, geometry=False)
+        bad += any(x.startswith("FAIL") for x in v + p)
+        print(f"| {name} | {row['crystal'].replace('repo:', '')} | {len(cr.elements)} | " + " | ".join(v + p) + " |")
+    print(f"\n{len(smis)} SMILES, {len(smis) - bad} pass every check", file=sys.stderr)
+    return 1 if bad else 0
+
+
+def stereo(args):
+    """One line a record of each POSES file: "file k name 1|0", 1 when the record's stereo (from
+    its own coordinates) is its SMILES's (the line of --smiles with the record's name)."""
+    smis = {name: smi for smi, name in read_smi(args.smiles)}
+    for path in args.poses:
+        for k, pm in enumerate(Chem.SDMolSupplier(path, removeHs=False, sanitize=True)):
+            name = pm.GetProp("_Name").split()[0] if pm is not None and pm.HasProp("_Name") else ""
+            if pm is None or name not in smis:
+                print(f"{path}\t{k + 1}\t{name or '-'}\t")
+                continue
+            conf = Chem.RemoveHs(pm).GetConformer()
+            got = Chem.MolToSmiles(stereo_from_coords(pm, lambda i: tuple(conf.GetAtomPosition(i))))
+            print(f"{path}\t{k + 1}\t{name}\t{int(got == Chem.MolToSmiles(Chem.MolFromSmiles(smis[name])))}")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mode", choices=["make", "check", "stereo"])
+    ap.add_argument("poses", nargs="*", help="stereo: SDF files of poses")
+    ap.add_argument("--table", default=os.path.join(ROOT, "data", "redock_smiles", "complexes.tsv"))
+    ap.add_argument("--smiles", default=os.path.join(ROOT, "data", "redock_smiles", "crystal_ligands.smi"))
+    ap.add_argument("--shared", default=None)
+    ap.add_argument("--vsgrid", default=os.path.join(ROOT, "build", "vsgrid"))
+    ap.add_argument("--prepared", default=None)
+    args = ap.parse_intermixed_args()
+    rows = read_table(args.table)
+    shared = shared_dir(args.shared)
+    if args.mode == "stereo":
+        return stereo(args)
+    if args.mode == "make":
+        make(args, rows, shared)
+        return 0
+    return check(args, rows, shared)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
