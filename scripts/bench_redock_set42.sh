@@ -47,11 +47,10 @@ mkdir -p "$out" || exit 1
 
 torsions() { grep -c '^BRANCH' "$set42/$1/flex-xray.pdbqt"; }
 heavy() { awk '/^(ATOM  |HETATM)/ && $NF != "H" && $NF != "HD" && $NF != "HS"' "$set42/$1/flex-xray.pdbqt" | wc -l; }
+# shellcheck source=scripts/lib_redock.sh
+. "$here/lib_redock.sh"
 # The box of the set's maps: "cx cy cz sx sy sz".
-box_of() {
-  awk '/^#SPACING/ { s = $2 } /^#NELEMENTS/ { nx = $2; ny = $3; nz = $4 } /^#CENTER/ { cx = $2; cy = $3; cz = $4 }
-       END { printf "%s %s %s %.3f %.3f %.3f\n", cx, cy, cz, nx * s, ny * s, nz * s }' "$set42/$1/protein.maps.fld"
-}
+box_of() { redock_box_fld "$set42/$1/protein.maps.fld"; }
 if [ -n "${COMPLEXES:-}" ]; then list=$COMPLEXES
 else list=$(for d in "$set42"/*/; do n=$(basename "$d"); [ -f "$d/flex-xray.pdbqt" ] && echo "$(torsions "$n") $n"; done | sort -n -k1,1 -k2 | awk '{ print $2 }')
 fi
@@ -62,10 +61,7 @@ run_vsgrid() {
     d=$out/$c
     mkdir -p "$d"
     read -r cx cy cz sx sy sz <<< "$(box_of "$c")"
-    if [ ! -f "$d/maps.done" ]; then
-      "$vsgrid" maps "$set42/$c/protein.pdbqt" --scoring vina --box "$cx,$cy,$cz,$sx,$sy,$sz" -o "$d/maps" \
-        > "$d/maps.log" 2>&1 && touch "$d/maps.done" || { echo "$c: vsgrid maps failed: $(tail -1 "$d/maps.log")" >&2; continue; }
-    fi
+    redock_maps "$set42/$c/protein.pdbqt" "$cx,$cy,$cz,$sx,$sy,$sz" "$d" "$c" || continue
     # the starts as one library: record k is start k, docked with seed k (a screen's seed + index),
     # every start in one GPU launch; poses split by record afterwards
     local lib=() k
@@ -113,24 +109,15 @@ run_vina() {
     t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }' > "$d/vina_$k.seconds"
   }
-  export -f one_vina box_of
+  export -f one_vina box_of redock_box_fld
   export out set42 vina vina_cpu
   xargs -P "$vina_jobs" -L 1 bash -c 'one_vina "$0" "$1"' < "$jobs_file"
 }
 
-# RMSD of each pose of FILE to the crystal pose: "top best n" (empty when FILE is missing).
-rmsds() {
-  local c=$1 f=$2
-  [ -s "$f" ] || return 0
-  [ -s "$f.rmsd" ] || "$vsgrid" rmsd "$set42/$c/flex-xray.pdbqt" "$f" > "$f.rmsd" 2> /dev/null
-  # bonds inferred from distances can differ between two poses of a large flexible ligand (3er5:
-  # a contact taken for a bond): the set's PDBQTs list atoms in one order, so compare in file order
-  if awk -F, 'NR > 1 && $3 == "" { bad = 1 } END { exit !bad }' "$f.rmsd"; then
-    "$vsgrid" rmsd "$set42/$c/flex-xray.pdbqt" "$f" --no-symmetry > "$f.rmsd" 2> /dev/null
-  fi
-  awk -F, 'NR > 1 && $3 != "" { n++; if (n == 1) top = $3; if (best == "" || $3 < best) best = $3 }
-           END { if (n) printf "%s %s %d\n", top, best, n }' "$f.rmsd"
-}
+# RMSD of each pose of FILE to the crystal pose: "top best n" (empty when FILE is missing); the
+# set's PDBQTs list atoms in one order, so a pose whose bond graph did not match is compared in
+# file order (lib_redock.sh).
+rmsds() { FALLBACK=order redock_rmsds "$set42/$1/flex-xray.pdbqt" "$2"; }
 # PoseBusters' checks (vsgrid check-poses) of FILE's top pose against the start it was docked
 # from, the receptor and the box: 1 valid, 0 not (empty when FILE is missing).
 top_valid() {

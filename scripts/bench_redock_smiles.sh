@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# bench_redock_smiles.sh — issue 29: re-docking the shared crystal complexes from their ligands'
+# SMILES (no crystal coordinates) against re-docking from the crystal ligand's own conformer.
+# Target: the SMILES's success rate (top pose < 2 A from the crystal pose) >= 0.9 x the crystal
+# conformer's.
+#
+# The complexes: data/redock_smiles/complexes.tsv (the 26 of ../shared/data/adgpu_set42, 1IEP,
+# the PDBbind pair 1IMX and 1K9Q, 1STP, 3CE3 and DUD-E INHA's 2H7L ligand); the SMILES:
+# data/redock_smiles/crystal_ligands.smi (how each was made and checked: its README.md). For
+# each complex, on one map set and box and with the same search and seeds:
+#   smiles   the SMILES, RUNS times in one `vsgrid screen` (record k: seed k), each record
+#            prepared in 3D by vsgrid (Open Babel) with --ph PH (default none: the SMILES carries
+#            the crystal files' own protonation, their polar hydrogens, so both arms dock the same
+#            species and only the 3D preparation differs; a pH model would change some of them)
+#   crystal  the crystal ligand's own conformer, RUNS times (record k: seed k): the AutoDock-GPU
+#            set's random starts rand-k.pdbqt where the table says "rand" (as bench_redock_set42.sh
+#            docks them: the crystal's bond lengths, angles and rings, torsions randomised), else
+#            the crystal file itself (the search starts every chain from a random position,
+#            orientation and torsions anyway)
+# Maps: `vsgrid maps --scoring vina` of the receptor (a PDB receptor prepared first by `vsgrid
+# prepare`) on the set's own box (its protein.maps.fld) for adgpu_set42, else `--around` the
+# crystal ligand (vina's --autobox, 4 A), as bench_redock_set42.sh and bench_dock_accuracy.sh
+# make them (lib_redock.sh). Docking: `vsgrid screen --placement flexible --search SEARCH
+# --receptor REC` (final poses refined and scored on the receptor's atoms), top pose of each
+# record written as SDF. RMSD: `vsgrid rmsd CRYSTAL POSES.sdf` (symmetry-aware heavy-atom RMSD,
+# atoms matched by the bond graph across formats, no superposition). With RDKit (python3), the
+# column "stereo" says for how many runs the SMILES's docked molecule has the SMILES's stereo
+# (scripts/redock_crystal_smiles.py stereo): Open Babel's 3D builder can invert a centre.
+#
+# Environment:
+#   VSGRID           the binary (default build/vsgrid beside this script)
+#   VSG_SHARED_DATA  the shared data (default ../shared/data beside the repository)
+#   OUTDIR           maps, poses, logs (default /tmp/bench_redock_smiles); finished parts are not
+#                    redone (delete OUTDIR to start again)
+#   SEARCH           --search preset (default balanced, vsgrid's default)
+#   RUNS             runs of each arm a complex (default 3: seeds 0..RUNS-1)
+#   PH               --ph of the SMILES arm (default none)
+#   DEVICES          --devices (default gpu; CPU=1 makes it cpu)
+#   CPU              1: the small CPU mode: COMPLEXES defaults to "1lrh 1stp 1yv3", DEVICES to cpu
+#   COMPLEXES        a subset, e.g. "1n46 2brt" (default all, in the table's order)
+#   DOCK_ARGS        extra `vsgrid screen` arguments for both arms
+#   OB_DIR           an Open Babel carried in (include/ lib/ plugins/ data/, as scripts/gpu_smiles.sh
+#                    describes): its lib on LD_LIBRARY_PATH, BABEL_LIBDIR and BABEL_DATADIR set
+#   PYTHON           python3 with RDKit for the stereo column (default /usr/bin/python3; none: "-")
+# Usage: scripts/bench_redock_smiles.sh            (the table on stdout)
+#        scripts/bench_redock_smiles.sh --files    (the shared-data files it reads, one a line,
+#                                                   relative to VSG_SHARED_DATA: what to carry)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+vsgrid=${VSGRID:-$root/build/vsgrid}
+shared=${VSG_SHARED_DATA:-$root/../shared/data}
+table=$root/data/redock_smiles/complexes.tsv
+smiles=$root/data/redock_smiles/crystal_ligands.smi
+out=${OUTDIR:-/tmp/bench_redock_smiles}
+search=${SEARCH:-balanced}
+runs=${RUNS:-3}
+ph=${PH:-none}
+if [ "${CPU:-0}" = 1 ]; then
+  devices=${DEVICES:-cpu}
+  complexes=${COMPLEXES:-1lrh 1stp 1yv3}
+else
+  devices=${DEVICES:-gpu}
+  complexes=${COMPLEXES:-}
+fi
+dock_args=${DOCK_ARGS:-}
+python=${PYTHON:-/usr/bin/python3}
+if [ -n "${OB_DIR:-}" ]; then
+  OB_DIR=$(cd "$OB_DIR" && pwd) || exit 2
+  export LD_LIBRARY_PATH=$OB_DIR/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} BABEL_LIBDIR=$OB_DIR/plugins BABEL_DATADIR=$OB_DIR/data
+fi
+# shellcheck source=scripts/lib_redock.sh
+. "$here/lib_redock.sh"
+
+# the table's rows: complex crystal receptor box starts (paths as written: "repo:" or shared)
+rows() { awk -F'\t' '!/^#/ && NF >= 5' "$table"; }
+path_of() { case $1 in repo:*) echo "$root/${1#repo:}" ;; *) echo "$shared/$1" ;; esac; }
+
+if [ "${1:-}" = --files ]; then
+  rows | while IFS=$'\t' read -r c crystal receptor box starts; do
+    for p in "$crystal" "$receptor" "${box#fld:}"; do [[ $p == repo:* || $p == around ]] || echo "$p"; done
+    if [ "$starts" = rand ]; then for ((k = 0; k < runs; k++)); do echo "$(dirname "$crystal")/rand-$k.pdbqt"; done; fi
+  done
+  exit 0
+fi
+[ -x "$vsgrid" ] || { echo "bench_redock_smiles: no vsgrid at '$vsgrid' (set VSGRID)" >&2; exit 2; }
+[ -d "$shared" ] || { echo "bench_redock_smiles: no shared data at '$shared' (set VSG_SHARED_DATA)" >&2; exit 2; }
+mkdir -p "$out" || exit 1
+have_rdkit=0
+"$python" -c 'import rdkit' 2> /dev/null && have_rdkit=1
+
+# Top-pose RMSD of each record of an SDF of poses (--poses 1), in record order: one line a
+# record "k rmsd" (k 0-based; rmsd empty when the record has no pose or could not be compared).
+record_rmsds() {
+  local ref=$1 f=$2 n=$3 k
+  if [ ! -s "$f" ]; then
+    for ((k = 0; k < n; k++)); do echo "$k"; done
+    return 0
+  fi
+  [ -s "$f.rmsd" ] || "$vsgrid" rmsd "$ref" "$f" > "$f.rmsd" 2> "$f.rmsd.log"
+  # pose i of the file is record vsgrid_record of the screen (a failed record has no pose)
+  awk -v n="$n" 'FNR == 1 { file++ }
+    file == 1 && /^> <vsgrid_record>/ { getline; rec[++p] = $1 }
+    file == 2 && FNR > 1 { split($0, a, ","); r[rec[a[1]]] = a[3] }
+    END { for (k = 0; k < n; k++) print k, r[k] }' "$f" "$f.rmsd"
+}
+
+# One arm of one complex: LIB files, docked in one screen; ARGS after "--" go to the screen.
+dock_arm() {
+  local c=$1 arm=$2 rec=$3 d=$out/$1 f=$out/$1/$2
+  shift 3
+  local lib=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do lib+=("$1"); shift; done
+  shift
+  [ -s "$f.csv" ] && return 0
+  local t0 t1
+  t0=$(date +%s.%N)
+  # shellcheck disable=SC2086 # DOCK_ARGS is a list of words
+  "$vsgrid" screen "$d/maps" "${lib[@]}" --scoring vina --placement flexible --search "$search" --seed 0 --poses 1 \
+    --poses-out "$f.sdf" -o "$f.csv" --receptor "$rec" --devices "$devices" --quiet "$@" $dock_args > "$f.log" 2>&1 ||
+    echo "$c $arm: screen failed (exit $?): $(tail -1 "$f.log")" >&2
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }' > "$f.seconds"
+}
+
+t_start=$(date +%s.%N)
+rows_out=$out/rows.tsv
+: > "$rows_out"
+missing=()
+while IFS=$'\t' read -r c crystal receptor box starts; do
+  if [ -n "$complexes" ] && [[ " $complexes " != *" $c "* ]]; then continue; fi
+  d=$out/$c
+  mkdir -p "$d"
+  lig=$(path_of "$crystal")
+  rec=$(path_of "$receptor")
+  smi=$(awk -v c="$c" '$2 == c { print $1; exit }' "$smiles")
+  if [ ! -f "$lig" ] || [ ! -f "$rec" ] || [ -z "$smi" ]; then
+    missing+=("$c (missing: $([ -f "$lig" ] || echo "$lig ")$([ -f "$rec" ] || echo "$rec ")$([ -n "$smi" ] || echo "its SMILES"))")
+    continue
+  fi
+  if [[ $rec != *.pdbqt ]]; then # a PDB receptor: prepared once (hydrogens, charges) for the maps and --receptor
+    [ -s "$d/receptor.pdbqt" ] || "$vsgrid" prepare "$rec" -o "$d/receptor.pdbqt" > "$d/prepare.log" 2>&1 ||
+      { missing+=("$c (vsgrid prepare failed: $(tail -1 "$d/prepare.log"))"); continue; }
+    rec=$d/receptor.pdbqt
+  fi
+  if [[ $box == fld:* ]]; then
+    read -r cx cy cz sx sy sz <<< "$(redock_box_fld "$(path_of "${box#fld:}")")"
+    boxarg=$cx,$cy,$cz,$sx,$sy,$sz
+  else
+    boxarg=around:$lig
+  fi
+  redock_maps "$rec" "$boxarg" "$d" "$c" || { missing+=("$c (vsgrid maps failed)"); continue; }
+  # the arms' libraries: record k is run k, docked with seed k
+  : > "$d/smiles.smi"
+  crys=()
+  for ((k = 0; k < runs; k++)); do
+    echo "$smi $c" >> "$d/smiles.smi"
+    start=$lig
+    [ "$starts" = rand ] && [ -f "$(dirname "$lig")/rand-$k.pdbqt" ] && start=$(dirname "$lig")/rand-$k.pdbqt
+    crys+=("$start")
+  done
+  dock_arm "$c" smiles "$rec" "$d/smiles.smi" -- --ph "$ph"
+  dock_arm "$c" crystal "$rec" "${crys[@]}" --
+  for arm in smiles crystal; do
+    tors=$(awk -F, 'NR > 1 && $14 == "ok" { print $12; exit }' "$d/$arm.csv" 2> /dev/null)
+    st=$(awk -F, 'NR > 1 && $14 != "ok" { printf "%s%s", sep, $14; sep = "," }' "$d/$arm.csv" 2> /dev/null)
+    stereo=-
+    if [ $arm = smiles ] && [ $have_rdkit = 1 ] && [ -s "$d/$arm.sdf" ]; then
+      [ -s "$d/stereo.tsv" ] || "$python" "$here/redock_crystal_smiles.py" stereo --smiles "$smiles" "$d/$arm.sdf" > "$d/stereo.tsv" 2> /dev/null
+      stereo=$(awk -F'\t' '$4 != "" { n++; ok += $4 } END { printf "%d/%d", ok, n }' "$d/stereo.tsv")
+    fi
+    rm -f "$d/$arm.rmsd.tsv"
+    record_rmsds "$lig" "$d/$arm.sdf" "$runs" > "$d/$arm.rmsd.tsv"
+    printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$c" "$arm" "${tors:--}" "$(awk '{ printf "%s%s", sep, ($2 == "" ? "-" : sprintf("%.2f", $2)); sep = " " }' "$d/$arm.rmsd.tsv")" \
+      "$(cat "$d/$arm.seconds" 2> /dev/null)" "$stereo" "${st:-}" >> "$rows_out"
+  done
+done < <(rows)
+t_end=$(date +%s.%N)
+
+echo "# Re-docking from SMILES against the crystal conformer (issue 29)"
+echo
+echo "$("$vsgrid" --version 2> /dev/null | head -1); $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; --search $search --devices $devices; SMILES --ph $ph; $runs runs an arm (seeds 0-$((runs - 1))); DOCK_ARGS: ${dock_args:-(none)}; outputs in $out"
+echo
+echo "Top-pose RMSD (A) to the crystal pose, run by run; success: < 2 A; torsions: TORSDOF of each arm's tree (vsgrid CSV column torsdof):"
+echo
+echo "| complex | torsions (crystal / SMILES) | from SMILES | success | stereo as the SMILES | from crystal conformer | success | s (SMILES / crystal) |"
+echo "|---|--:|---|--:|--:|---|--:|--:|"
+awk -F'\t' -v runs="$runs" '
+  function succ(s,   a, n, i, k) { n = split(s, a, " "); k = 0; for (i = 1; i <= n; i++) if (a[i] != "-" && a[i] < 2) k++; return k }
+  { key = $1; if (!(key in seen)) { seen[key] = 1; order[++nc] = key }
+    tors[key, $2] = $3; rm[key, $2] = $4; sec[key, $2] = $5; if ($2 == "smiles") stereo[key] = $6; bad[key, $2] = $7 }
+  END {
+    for (i = 1; i <= nc; i++) {
+      c = order[i]; ss = succ(rm[c, "smiles"]); sc = succ(rm[c, "crystal"])
+      S += ss; C += sc; N += runs
+      note = ""; if (bad[c, "smiles"] != "") note = note " (SMILES: " bad[c, "smiles"] ")"; if (bad[c, "crystal"] != "") note = note " (crystal: " bad[c, "crystal"] ")"
+      printf "| %s%s | %s / %s | %s | %d/%d | %s | %s | %d/%d | %s / %s |\n", c, note, tors[c, "crystal"], tors[c, "smiles"], rm[c, "smiles"], ss, runs,
+        stereo[c], rm[c, "crystal"], sc, runs, sec[c, "smiles"], sec[c, "crystal"]
+    }
+    printf "\nSuccess (top pose < 2 A), runs of %d complexes: from SMILES %d/%d (%.0f%%), from the crystal conformer %d/%d (%.0f%%); ", nc, S, N, N ? 100 * S / N : 0, C, N, N ? 100 * C / N : 0
+    if (C) printf "ratio %.2f (target >= 0.90: %s)\n", S / C, (S / C >= 0.9 ? "met" : "not met"); else printf "ratio undefined (no crystal success)\n"
+  }' "$rows_out"
+awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "\nWhole run %.0f s (maps, preparation, docking, RMSDs).\n", b - a }'
+if [ ${#missing[@]} -gt 0 ]; then
+  echo
+  echo "Not run:"
+  for m in "${missing[@]}"; do echo "- $m"; done
+fi
