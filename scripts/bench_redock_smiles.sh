@@ -23,9 +23,13 @@
 # make them (lib_redock.sh). Docking: `vsgrid screen --placement flexible --search SEARCH
 # --receptor REC` (final poses refined and scored on the receptor's atoms), top pose of each
 # record written as SDF. RMSD: `vsgrid rmsd CRYSTAL POSES.sdf` (symmetry-aware heavy-atom RMSD,
-# atoms matched by the bond graph across formats, no superposition). With RDKit (python3), the
-# column "stereo" says for how many runs the SMILES's docked molecule has the SMILES's stereo
-# (scripts/redock_crystal_smiles.py stereo): Open Babel's 3D builder can invert a centre.
+# atoms matched by the bond graph across formats, no superposition; the crystal arm's poses that
+# do not match by graph are compared in file order, as bench_redock_set42.sh does). With RDKit
+# (python3; scripts/redock_crystal_smiles.py poses), two columns on the SMILES's docked molecules:
+# "stereo", in how many runs it has the SMILES's stereo (Open Babel's 3D builder can invert a
+# centre), and "rings", the largest RMSD of a ring system (with the atoms bonded to it,
+# superposed) to the crystal's over the runs: docking keeps rings rigid, so what the preparation
+# built is what is docked (a ring pucker or an axial substituent the crystal does not have).
 #
 # Environment:
 #   VSGRID           the binary (default build/vsgrid beside this script)
@@ -41,7 +45,8 @@
 #   DOCK_ARGS        extra `vsgrid screen` arguments for both arms
 #   OB_DIR           an Open Babel carried in (include/ lib/ plugins/ data/, as scripts/gpu_smiles.sh
 #                    describes): its lib on LD_LIBRARY_PATH, BABEL_LIBDIR and BABEL_DATADIR set
-#   PYTHON           python3 with RDKit for the stereo column (default /usr/bin/python3; none: "-")
+#   PYTHON           python3 with RDKit for the stereo and rings columns (default /usr/bin/python3;
+#                    without RDKit: "-")
 # Usage: scripts/bench_redock_smiles.sh            (the table on stdout)
 #        scripts/bench_redock_smiles.sh --files    (the shared-data files it reads, one a line,
 #                                                   relative to VSG_SHARED_DATA: what to carry)
@@ -91,13 +96,15 @@ have_rdkit=0
 
 # Top-pose RMSD of each record of an SDF of poses (--poses 1), in record order: one line a
 # record "k rmsd" (k 0-based; rmsd empty when the record has no pose or could not be compared).
+# FALLBACK=order (the crystal arm: its poses list the heavy atoms in the crystal file's order):
+# poses whose bond graph does not match the crystal's are compared in file order (lib_redock.sh).
 record_rmsds() {
   local ref=$1 f=$2 n=$3 k
   if [ ! -s "$f" ]; then
     for ((k = 0; k < n; k++)); do echo "$k"; done
     return 0
   fi
-  [ -s "$f.rmsd" ] || "$vsgrid" rmsd "$ref" "$f" > "$f.rmsd" 2> "$f.rmsd.log"
+  redock_rmsd_csv "$ref" "$f"
   # pose i of the file is record vsgrid_record of the screen (a failed record has no pose)
   awk -v n="$n" 'FNR == 1 { file++ }
     file == 1 && /^> <vsgrid_record>/ { getline; rec[++p] = $1 }
@@ -164,15 +171,19 @@ while IFS=$'\t' read -r c crystal receptor box starts; do
   for arm in smiles crystal; do
     tors=$(awk -F, 'NR > 1 && $14 == "ok" { print $12; exit }' "$d/$arm.csv" 2> /dev/null)
     st=$(awk -F, 'NR > 1 && $14 != "ok" { printf "%s%s", sep, $14; sep = "," }' "$d/$arm.csv" 2> /dev/null)
-    stereo=-
+    stereo=- rings=-
     if [ $arm = smiles ] && [ $have_rdkit = 1 ] && [ -s "$d/$arm.sdf" ]; then
-      [ -s "$d/stereo.tsv" ] || "$python" "$here/redock_crystal_smiles.py" stereo --smiles "$smiles" "$d/$arm.sdf" > "$d/stereo.tsv" 2> /dev/null
-      stereo=$(awk -F'\t' '$4 != "" { n++; ok += $4 } END { printf "%d/%d", ok, n }' "$d/stereo.tsv")
+      [ -s "$d/poses.tsv" ] || "$python" "$here/redock_crystal_smiles.py" poses --table "$table" --shared "$shared" --smiles "$smiles" \
+        "$d/$arm.sdf" > "$d/poses.tsv" 2> /dev/null
+      stereo=$(awk -F'\t' '$4 != "" { n++; ok += $4 } END { printf "%d/%d", ok, n }' "$d/poses.tsv")
+      rings=$(awk -F'\t' '$5 != "" && ($5 > m || m == "") { m = $5 } END { print (m == "" ? "-" : m) }' "$d/poses.tsv")
     fi
     rm -f "$d/$arm.rmsd.tsv"
-    record_rmsds "$lig" "$d/$arm.sdf" "$runs" > "$d/$arm.rmsd.tsv"
-    printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$c" "$arm" "${tors:--}" "$(awk '{ printf "%s%s", sep, ($2 == "" ? "-" : sprintf("%.2f", $2)); sep = " " }' "$d/$arm.rmsd.tsv")" \
-      "$(cat "$d/$arm.seconds" 2> /dev/null)" "$stereo" "${st:-}" >> "$rows_out"
+    fallback=
+    [ $arm = crystal ] && fallback=order
+    FALLBACK=$fallback record_rmsds "$lig" "$d/$arm.sdf" "$runs" > "$d/$arm.rmsd.tsv"
+    printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$c" "$arm" "${tors:--}" "$(awk '{ printf "%s%s", sep, ($2 == "" ? "-" : sprintf("%.2f", $2)); sep = " " }' "$d/$arm.rmsd.tsv")" \
+      "$(cat "$d/$arm.seconds" 2> /dev/null)" "$stereo" "${st:-}" "$rings" >> "$rows_out"
   done
 done < <(rows)
 t_end=$(date +%s.%N)
@@ -183,19 +194,19 @@ echo "$("$vsgrid" --version 2> /dev/null | head -1); $(date -u '+%Y-%m-%d %H:%M 
 echo
 echo "Top-pose RMSD (A) to the crystal pose, run by run; success: < 2 A; torsions: TORSDOF of each arm's tree (vsgrid CSV column torsdof):"
 echo
-echo "| complex | torsions (crystal / SMILES) | from SMILES | success | stereo as the SMILES | from crystal conformer | success | s (SMILES / crystal) |"
-echo "|---|--:|---|--:|--:|---|--:|--:|"
+echo "| complex | torsions (crystal / SMILES) | from SMILES | success | stereo as the SMILES | rings vs crystal (A) | from crystal conformer | success | s (SMILES / crystal) |"
+echo "|---|--:|---|--:|--:|--:|---|--:|--:|"
 awk -F'\t' -v runs="$runs" '
   function succ(s,   a, n, i, k) { n = split(s, a, " "); k = 0; for (i = 1; i <= n; i++) if (a[i] != "-" && a[i] < 2) k++; return k }
   { key = $1; if (!(key in seen)) { seen[key] = 1; order[++nc] = key }
-    tors[key, $2] = $3; rm[key, $2] = $4; sec[key, $2] = $5; if ($2 == "smiles") stereo[key] = $6; bad[key, $2] = $7 }
+    tors[key, $2] = $3; rm[key, $2] = $4; sec[key, $2] = $5; if ($2 == "smiles") { stereo[key] = $6; rings[key] = $8 }; bad[key, $2] = $7 }
   END {
     for (i = 1; i <= nc; i++) {
       c = order[i]; ss = succ(rm[c, "smiles"]); sc = succ(rm[c, "crystal"])
       S += ss; C += sc; N += runs
       note = ""; if (bad[c, "smiles"] != "") note = note " (SMILES: " bad[c, "smiles"] ")"; if (bad[c, "crystal"] != "") note = note " (crystal: " bad[c, "crystal"] ")"
-      printf "| %s%s | %s / %s | %s | %d/%d | %s | %s | %d/%d | %s / %s |\n", c, note, tors[c, "crystal"], tors[c, "smiles"], rm[c, "smiles"], ss, runs,
-        stereo[c], rm[c, "crystal"], sc, runs, sec[c, "smiles"], sec[c, "crystal"]
+      printf "| %s%s | %s / %s | %s | %d/%d | %s | %s | %s | %d/%d | %s / %s |\n", c, note, tors[c, "crystal"], tors[c, "smiles"], rm[c, "smiles"], ss, runs,
+        stereo[c], rings[c], rm[c, "crystal"], sc, runs, sec[c, "smiles"], sec[c, "crystal"]
     }
     printf "\nSuccess (top pose < 2 A), runs of %d complexes: from SMILES %d/%d (%.0f%%), from the crystal conformer %d/%d (%.0f%%); ", nc, S, N, N ? 100 * S / N : 0, C, N, N ? 100 * C / N : 0
     if (C) printf "ratio %.2f (target >= 0.90: %s)\n", S / C, (S / C >= 0.9 ? "met" : "not met"); else printf "ratio undefined (no crystal success)\n"

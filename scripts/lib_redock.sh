@@ -38,10 +38,15 @@ redock_maps() {
 redock_rmsds() {
   local ref=$1 f=$2
   [ -s "$f" ] || return 0
-  [ -s "$f.rmsd" ] || "$vsgrid" rmsd "$ref" "$f" > "$f.rmsd" 2> /dev/null
-  if [ "${FALLBACK:-}" = order ] && awk -F, 'NR > 1 && $3 == "" { bad = 1 } END { exit !bad }' "$f.rmsd"; then
-    "$vsgrid" rmsd "$ref" "$f" --no-symmetry > "$f.rmsd" 2> /dev/null
-  fi
+  redock_rmsd_csv "$ref" "$f"
   awk -F, 'NR > 1 && $3 != "" { n++; if (n == 1) top = $3; if (best == "" || $3 < best) best = $3 }
            END { if (n) printf "%s %s %d\n", top, best, n }' "$f.rmsd"
+}
+# The CSV alone: FILE.rmsd made once (FALLBACK as above), vsgrid's messages in FILE.rmsd.log.
+redock_rmsd_csv() {
+  local ref=$1 f=$2
+  [ -s "$f.rmsd" ] || "$vsgrid" rmsd "$ref" "$f" > "$f.rmsd" 2> "$f.rmsd.log"
+  if [ "${FALLBACK:-}" = order ] && awk -F, 'NR > 1 && $3 == "" { bad = 1 } END { exit !bad }' "$f.rmsd"; then
+    "$vsgrid" rmsd "$ref" "$f" --no-symmetry > "$f.rmsd" 2>> "$f.rmsd.log"
+  fi
 }

@@ -4,7 +4,7 @@ SMILES, scripts/bench_redock_smiles.sh), made and checked against the crystal li
 
 usage: redock_crystal_smiles.py make   [--table T] [--shared DIR] [--vsgrid BIN] > crystal_ligands.smi
        redock_crystal_smiles.py check  [--table T] [--shared DIR] [--smiles F] [--prepared F.sdf]
-       redock_crystal_smiles.py stereo [--smiles F] POSES.sdf...
+       redock_crystal_smiles.py poses  [--table T] [--shared DIR] [--smiles F] POSES.sdf...
 
 The complexes and their crystal ligands are data/redock_smiles/complexes.tsv (paths relative to
 the shared data, VSG_SHARED_DATA or ../shared/data beside the repository; "repo:" relative to
@@ -33,10 +33,12 @@ check  validates every line of the SMILES file (default data/redock_smiles/cryst
        OUT.sdf`, record k = line k), the same three checks on vsgrid's prepared 3D molecule (its
        stereo from its own built coordinates): what a screen of the SMILES docks.
        Exit 1 when any check fails.
-stereo prints "file record name 1|0" for every record of the SDF files (docked poses of the
-       SMILES: `vsgrid screen ... --poses-out F.sdf`, each record named as its SMILES): 1 when its
-       stereo, taken from its own coordinates, is its SMILES's (Open Babel's 3D builder can
-       invert a centre; docking changes only torsions, so a pose keeps what was built).
+poses  prints "file record name stereo rings" for every record of the SDF files (docked poses of
+       the SMILES: `vsgrid screen ... --poses-out F.sdf`, each record named as its SMILES):
+       stereo 1 when its stereo, taken from its own coordinates, is its SMILES's (Open Babel's
+       3D builder can invert a centre; docking changes only torsions, so a pose keeps what was
+       built), else 0; rings the largest RMSD (A) of one of its ring systems, superposed, to the
+       crystal's (docking keeps rings rigid: the ring conformations prepared are the ones docked).
 Needs RDKit (/usr/bin/python3 on Debian: python3-rdkit).
 """
 import argparse
@@ -46,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 
+import numpy
 from rdkit import Chem, RDLogger
 from rdkit.Geometry import Point3D
 
@@ -403,26 +406,83 @@ def check(args, rows, shared):
     return 1 if bad else 0
 
 
-def stereo(args):
-    """One line a record of each POSES file: "file k name 1|0", 1 when the record's stereo (from
-    its own coordinates) is its SMILES's (the line of --smiles with the record's name)."""
+def ring_systems(mol):
+    """Fused rings as one: sets of atom indices."""
+    systems = []
+    for ring in mol.GetRingInfo().AtomRings():
+        s = set(ring)
+        for t in [t for t in systems if t & s]:
+            s |= t
+            systems.remove(t)
+        systems.append(s)
+    return systems
+
+
+def superposed_rmsd(p, q):
+    """RMSD of two point lists after the best rigid superposition (Kabsch)."""
+    n = len(p)
+    cp = [sum(x[i] for x in p) / n for i in range(3)]
+    cq = [sum(x[i] for x in q) / n for i in range(3)]
+    a = [[x[i] - cp[i] for i in range(3)] for x in p]
+    b = [[x[i] - cq[i] for i in range(3)] for x in q]
+    h = numpy.array(a).T @ numpy.array(b)
+    u, _, vt = numpy.linalg.svd(h)
+    d = numpy.sign(numpy.linalg.det(vt.T @ u.T))
+    r = vt.T @ numpy.diag([1.0, 1.0, d]) @ u.T
+    diff = numpy.array(a) @ r.T - numpy.array(b)
+    return math.sqrt(float((diff ** 2).sum()) / n)
+
+
+def poses(args, rows, shared):
+    """One line a record of each POSES file: "file record name stereo rings". stereo: 1 when the
+    record's stereo (from its own coordinates) is its SMILES's (the line of --smiles with the
+    record's name), else 0; rings: the largest RMSD, after superposition, of a ring system of the
+    record (fused rings as one, with the atoms bonded to them; heavy atoms) to the same atoms of
+    the crystal ligand: docking keeps rings rigid, so a ring conformation other than the
+    crystal's (a pucker, a substituent axial instead of equatorial) cannot reach the crystal pose."""
     smis = {name: smi for smi, name in read_smi(args.smiles)}
+    by_name = {r["name"]: r for r in rows}
+    crystals = {}
     for path in args.poses:
         for k, pm in enumerate(Chem.SDMolSupplier(path, removeHs=False, sanitize=True)):
             name = pm.GetProp("_Name").split()[0] if pm is not None and pm.HasProp("_Name") else ""
             if pm is None or name not in smis:
-                print(f"{path}\t{k + 1}\t{name or '-'}\t")
+                print(f"{path}\t{k + 1}\t{name or '-'}\t\t")
                 continue
-            conf = Chem.RemoveHs(pm).GetConformer()
-            got = Chem.MolToSmiles(stereo_from_coords(pm, lambda i: tuple(conf.GetAtomPosition(i))))
-            print(f"{path}\t{k + 1}\t{name}\t{int(got == Chem.MolToSmiles(Chem.MolFromSmiles(smis[name])))}")
+            m = Chem.RemoveHs(pm)
+            conf = m.GetConformer()
+            xyz = lambda i: tuple(conf.GetAtomPosition(i))  # noqa: E731
+            got = Chem.MolToSmiles(stereo_from_coords(m, xyz))
+            ok = int(got == Chem.MolToSmiles(Chem.MolFromSmiles(smis[name])))
+            rings = ""
+            if name in by_name:
+                if name not in crystals:
+                    crystals[name] = read_crystal(resolve(by_name[name]["crystal"], shared))
+                cr = crystals[name]
+                mapping, _ = match_graph(m, cr)
+                if mapping is not None:
+                    # every correspondence of the graphs (a flipped phenyl, a carboxylate): the
+                    # best one for each ring system
+                    heavy, g = mol_graph(m)
+                    maps = generic(cr.elements, cr.bonds).GetSubstructMatches(g, uniquify=False, maxMatches=1000)
+                    maps = [{heavy[k]: mm[k] for k in range(len(heavy))} for mm in maps] or [mapping]
+                    worst = 0.0
+                    for system in ring_systems(m):
+                        atoms = set(system)
+                        for i in system:
+                            atoms |= {n.GetIdx() for n in m.GetAtomWithIdx(i).GetNeighbors()}
+                        atoms = sorted(atoms)
+                        worst = max(worst, min(superposed_rmsd([xyz(i) for i in atoms], [cr.coords[mm[i]] for i in atoms])
+                                               for mm in maps))
+                    rings = f"{worst:.2f}"
+            print(f"{path}\t{k + 1}\t{name}\t{ok}\t{rings}")
     return 0
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["make", "check", "stereo"])
-    ap.add_argument("poses", nargs="*", help="stereo: SDF files of poses")
+    ap.add_argument("mode", choices=["make", "check", "poses"])
+    ap.add_argument("poses", nargs="*", help="poses: SDF files of docked SMILES")
     ap.add_argument("--table", default=os.path.join(ROOT, "data", "redock_smiles", "complexes.tsv"))
     ap.add_argument("--smiles", default=os.path.join(ROOT, "data", "redock_smiles", "crystal_ligands.smi"))
     ap.add_argument("--shared", default=None)
@@ -431,8 +491,8 @@ def main():
     args = ap.parse_intermixed_args()
     rows = read_table(args.table)
     shared = shared_dir(args.shared)
-    if args.mode == "stereo":
-        return stereo(args)
+    if args.mode == "poses":
+        return poses(args, rows, shared)
     if args.mode == "make":
         make(args, rows, shared)
         return 0
