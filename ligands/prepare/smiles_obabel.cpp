@@ -471,6 +471,10 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
         /* the builder places each new bond at random (clock-seeded): a build that contradicts
          * the SMILES's stereo is built again; after BUILD_TRIES the record fails (--stereo
          * specified) or keeps the last build with a note (any) */
+        /* hydrogens first: the builder then places them with the heavy atoms, and keeps more
+         * specified centres (without them it inverted 4 of the 6 centres it got wrong in the
+         * shared crystal ligands; docs/PERFORMANCE.md, "Issue 29") */
+        mol.AddHydrogens(false, false);
         const specified_stereo spec = specified(mol);
         const OBMol unbuilt(mol);
         int wrong = 0;
@@ -488,7 +492,6 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
                            " builds (--stereo specified)"};
         out->inverted_stereo = wrong; /* --stereo any: docked as built, and said so */
         mol.SetDimension(3);
-        mol.AddHydrogens(false, false); /* placed on the built heavy atoms */
         set_torsions(mol);
     }
     if ((int)mol.NumAtoms() > max_atoms)
