@@ -214,6 +214,10 @@ grep -q "minimize" err.txt || fail "--minimize -1: $(cat err.txt)"
 # the builder's coordinates alone (--minimize 0): the same rows, biotin docked
 expect_rc 0 "$vsgrid" screen m lib.csv "${dock[@]}" --minimize 0 -o d.csv
 [ "$(sed 1d d.csv | awk -F, '{ printf "%s:%s ", $2, $14 }')" = "b1:ok b2:bad_smiles " ] || fail "--minimize 0 rows: $(cat d.csv)"
+# --stereo specified in a screen: the steroid whose centres the builder inverts is a stereo row
+expect_rc 2 "$vsgrid" screen m steroid.smi "${dock[@]}" --stereo maybe -o e.csv
+expect_rc 8 "$vsgrid" screen m steroid.smi "${dock[@]}" --stereo specified -o e.csv
+sed -n 2p e.csv | grep -q ",stereo,.*steroid.smi:1: .*inverted" || fail "screen --stereo specified: $(cat e.csv)"
 
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "ok"

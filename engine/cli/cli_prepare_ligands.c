@@ -73,9 +73,8 @@ int vsg_cmd_prepare_ligands(int argc, char **argv)
                 return vsg_cli_usage_error("prepare-ligands", "%s", vsg_last_error());
         } else if (vsg_arg_is(&a, "--stereo")) {
             VALUE();
-            if (!strcmp(v, "any")) ro.smiles.stereo = VSG_STEREO_BUILDER;
-            else if (!strcmp(v, "specified")) ro.smiles.stereo = VSG_STEREO_SPECIFIED;
-            else return vsg_cli_usage_error("prepare-ligands", "--stereo: '%s' is not any or specified", v);
+            if (vsg_smiles_parse_stereo(v, &ro.smiles) != VSG_OK)
+                return vsg_cli_usage_error("prepare-ligands", "%s", vsg_last_error());
         } else if (vsg_arg_is(&a, "--minimize")) {
             VALUE();
             if (vsg_smiles_parse_minimize(v, &ro.smiles) != VSG_OK)

@@ -27,7 +27,9 @@ const char vsg_cli_dock_options_help[] =
     "  --ph X|none         a SMILES ligand (.smi/.ism/.csv) is protonated at pH X by Open Babel's\n"
     "                      model (default 7.4), or keeps the SMILES's states (none)\n"
     "  --minimize N        a SMILES ligand's force-field steps after its 3D build (default 100;\n"
-    "                      0: the builder's coordinates)\n";
+    "                      0: the builder's coordinates)\n"
+    "  --stereo any|specified  a SMILES ligand's open or (after 5 builds) inverted stereocentres:\n"
+    "                      docked as built with a note (any, default) or refused (specified)\n";
 
 void vsg_cli_dock_opts_init(vsg_cli_dock_opts *o, const char *search)
 {
@@ -58,6 +60,11 @@ int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o)
     if (vsg_arg_is(a, "--ph")) {
         if (!(v = vsg_arg_value(a, cmd))) return -1;
         if (vsg_smiles_parse_ph(v, &o->smiles) != VSG_OK) return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
+        return 1;
+    }
+    if (vsg_arg_is(a, "--stereo")) {
+        if (!(v = vsg_arg_value(a, cmd))) return -1;
+        if (vsg_smiles_parse_stereo(v, &o->smiles) != VSG_OK) return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
         return 1;
     }
     if (vsg_arg_is(a, "--minimize")) {

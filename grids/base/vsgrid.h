@@ -974,6 +974,7 @@ vsg_status vsg_ligand_gasteiger(vsg_ligand *lig);
  * and o->ph, the rest of *o unchanged; VSG_OK, or VSG_E_ARG (o untouched, message set).
  * vsg_smiles_parse_minimize: a whole number of force-field steps in [0, 100000] into
  * o->min_steps (0: none, stored as -1), as _parse_ph answers.
+ * vsg_smiles_parse_stereo: "any" (VSG_STEREO_BUILDER) or "specified" into o->stereo, likewise.
  * vsg_ligand_from_smiles: one SMILES string (name may be NULL: "line 1") prepared into *lig
  * (vsg_ligand_init'ed), as a record of a .smi file "<memory>" would be (source "<memory>",
  * record 1); opt may be NULL (defaults; its format is ignored). Returns lig->status: VSG_OK;
@@ -1013,6 +1014,7 @@ vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg
 int vsg_smiles_available(void);
 vsg_status vsg_smiles_parse_ph(const char *v, vsg_smiles_options *o);
 vsg_status vsg_smiles_parse_minimize(const char *v, vsg_smiles_options *o);
+vsg_status vsg_smiles_parse_stereo(const char *v, vsg_smiles_options *o);
 vsg_status vsg_ligand_from_smiles(const char *smiles, const char *name, const vsg_ligand_reader_options *opt,
                                   vsg_ligand *lig);
 /* Polar hydrogens a record's file left out (ligands/typing/polar_hydrogens.c): in an SDF, MOL2 or

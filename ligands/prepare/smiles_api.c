@@ -39,6 +39,15 @@ vsg_status vsg_smiles_parse_minimize(const char *v, vsg_smiles_options *o)
     return VSG_OK;
 }
 
+vsg_status vsg_smiles_parse_stereo(const char *v, vsg_smiles_options *o)
+{
+    if (!v || !o) return vsg_fail(VSG_E_ARG, "vsg_smiles_parse_stereo: NULL argument");
+    if (!strcmp(v, "any")) o->stereo = VSG_STEREO_BUILDER;
+    else if (!strcmp(v, "specified")) o->stereo = VSG_STEREO_SPECIFIED;
+    else return vsg_fail(VSG_E_ARG, "--stereo: '%s' is not any or specified", v);
+    return VSG_OK;
+}
+
 vsg_status vsg_ligand_from_smiles(const char *smiles, const char *name, const vsg_ligand_reader_options *opt,
                                   vsg_ligand *lig)
 {
