@@ -91,6 +91,14 @@ def test_acetic_acid_prepared_at_ph():
             vsgrid.read_ligands(S("CC(=O)O"), **bad)
     with pytest.raises(TypeError):
         vsgrid.read_ligands(S("CC(=O)O"), ph=True)
+    # stereo="specified": an open stereocentre fails the record (code stereo); "any" builds one
+    open_centre = S("CC(N)CC", "open")
+    assert vsgrid.read_ligands(open_centre, stereo="specified")[0]["code"] == "stereo"
+    assert vsgrid.read_ligands(open_centre, stereo="any")[0]["code"] == "ok"
+    with pytest.raises(vsgrid.ArgumentError):
+        vsgrid.read_ligands(open_centre, stereo="maybe")
+    with pytest.raises(TypeError):
+        vsgrid.read_ligands(open_centre, stereo=1)
 
 
 def test_write_smiles_is_the_library_the_module_writes(tmp_path):

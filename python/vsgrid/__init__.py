@@ -1353,15 +1353,20 @@ class _LigandFile(_Ligands):
 
 
 def _smiles_option(v, name):
-    """ph / minimize as the reader's and the screen job's text: "none", a number."""
+    """ph / minimize / stereo as the reader's and the screen job's text: "none", a number, a word."""
+    if name == "stereo":
+        if not isinstance(v, str):
+            raise TypeError("stereo: 'any' or 'specified', not %r" % (v,))
+        return v
     if isinstance(v, bool) or v is None:
         raise TypeError("%s: a number%s, not %r" % (name, " or 'none'" if name == "ph" else "", v))
     return _option_text(v)
 
 
-def _reader_options(keep_text, ph=None, minimize=None):
+def _reader_options(keep_text, ph=None, minimize=None, stereo=None):
     o = _lib.LigandReaderOptions(0, 1 if keep_text else 0, 0)
-    for v, name, fn in ((ph, "ph", "vsg_smiles_parse_ph"), (minimize, "minimize", "vsg_smiles_parse_minimize")):
+    for v, name, fn in ((ph, "ph", "vsg_smiles_parse_ph"), (minimize, "minimize", "vsg_smiles_parse_minimize"),
+                        (stereo, "stereo", "vsg_smiles_parse_stereo")):
         if v is None:
             continue
         if not _lib.has(fn):
@@ -1371,10 +1376,10 @@ def _reader_options(keep_text, ph=None, minimize=None):
 
 
 class _Reader:
-    def __init__(self, paths, keep_text=True, ph=None, minimize=None):
+    def __init__(self, paths, keep_text=True, ph=None, minimize=None, stereo=None):
         arr = (ctypes.c_char_p * len(paths))(*[_b(p) for p in paths])
         self._paths = arr
-        o = _reader_options(keep_text, ph, minimize)
+        o = _reader_options(keep_text, ph, minimize, stereo)
         self.h = ctypes.c_void_p()
         _check(_L.vsg_ligand_reader_open(arr, len(paths), ctypes.byref(o), ctypes.byref(self.h)))
 
@@ -1393,10 +1398,10 @@ class _Reader:
             self.h = None
 
 
-def _records(paths, relabel=None, ph=None, minimize=None):
+def _records(paths, relabel=None, ph=None, minimize=None, stereo=None):
     """Every record of ligand files as dicts (name, source, record, status, code, message,
     coordinates, charges, elements, ad_types)."""
-    r = _Reader([paths] if isinstance(paths, str) else paths, keep_text=False, ph=ph, minimize=minimize)
+    r = _Reader([paths] if isinstance(paths, str) else paths, keep_text=False, ph=ph, minimize=minimize, stereo=stereo)
     out = []
     try:
         for lig in r:
@@ -1414,7 +1419,7 @@ def _records(paths, relabel=None, ph=None, minimize=None):
     return out
 
 
-def read_ligands(ligand, ph=None, minimize=None):
+def read_ligands(ligand, ph=None, minimize=None, stereo=None):
     """The records of ligand files (SDF, MOL2, PDBQT, PDB; SMILES .smi/.ism/.csv, prepared in 3D),
     :class:`Smiles` values or RDKit molecules (a molecule without a 3D conformer as its SMILES),
     as vsgrid's reader yields them, one per input record in input order: a list of dicts with
@@ -1425,9 +1430,11 @@ def read_ligands(ligand, ph=None, minimize=None):
 
     SMILES preparation: ``ph`` a pH in [0, 14] (default 7.4) or "none" (the SMILES's own
     protonation states); ``minimize`` the force-field steps after the 3D build (default 100; 0:
-    the builder's coordinates), as the command's --ph and --minimize."""
+    the builder's coordinates), ``stereo`` "any" (default: open or inverted stereocentres docked as
+    built, with a note) or "specified" (such a record fails, code stereo), as the command's --ph,
+    --minimize and --stereo."""
     with _Ligands(ligand) as lf:
-        recs = _records(lf.paths, lf.relabel, ph=ph, minimize=minimize)
+        recs = _records(lf.paths, lf.relabel, ph=ph, minimize=minimize, stereo=stereo)
     if _np is not None:
         for r in recs:
             r["coordinates"] = _np.array(r["coordinates"], dtype=_np.float64).reshape(-1, 3)
@@ -1741,7 +1748,7 @@ def _ligand_paths(ligands, what):
 def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperature=298.15, sdf_out=None, top=0,
            progress=False, placement="as-is", box=None, around=None, padding=2.0, step=1.0, rotations=1000,
            top_poses=0, poses_out=None, search=None, seed=None, exhaustiveness=None, steps=None, poses=None,
-           max_torsions=None, output=None, as_arrays=False, on_row=None, ph=None, minimize=None, **options):
+           max_torsions=None, output=None, as_arrays=False, on_row=None, ph=None, minimize=None, stereo=None, **options):
     """Screens ligands as `vsgrid screen` does, through the library's screen job
     (vsg_screen_job_run: the command's own call), and returns their rows, one per input record in
     input order: the columns of the CSV (index, name, source, record, atoms, score_kcal_mol, ...,
@@ -1759,7 +1766,8 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
     "<smiles>:K" / "<rdkit>:K", K the ligand's position in the list (files are named file:line).
     SMILES preparation: ``ph`` a pH in [0, 14] (default 7.4) or "none" (the SMILES's own
     protonation states), ``minimize`` the force-field steps after the 3D build (default 100; 0:
-    none), the command's --ph and --minimize (ArgumentError when out of range).
+    none), ``stereo`` ("any" or "specified"), the command's --ph, --minimize and --stereo
+    (ArgumentError when out of range).
 
     ``target``: a .maps.fld path or :class:`MapSet` (AutoDock4 scores), a grid path or
     :class:`Grid` (electrostatics: PB in kT/e at ``temperature``, Coulomb in kcal/mol/e), or,
@@ -1821,6 +1829,8 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
         opts["ph"] = _smiles_option(ph, "ph")
     if minimize is not None:
         opts["minimize"] = _smiles_option(minimize, "minimize")
+    if stereo is not None:
+        opts["stereo"] = _smiles_option(stereo, "stereo")
     opts.update(options)
     with contextlib.ExitStack() as stack:
         lf = stack.enter_context(_Ligands(ligands, "ligands"))
@@ -2099,7 +2109,7 @@ class DockResult:
 
 def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9, scoring="vina",
          exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False, record=None,
-         receptor=None, focus_chains=None, focus_steps=None, ph=None, minimize=None):
+         receptor=None, focus_chains=None, focus_steps=None, ph=None, minimize=None, stereo=None):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
     ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s), "thorough" or "vina" (the
@@ -2110,8 +2120,8 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     isomeric SMILES), a :class:`Smiles`, or a list of these (as :func:`screen` takes them; record
     numbers and messages then count over the list). A SMILES is prepared in 3D first, as
     `vsgrid dock LIG.smi` does: ``ph`` (7.4, a pH in [0, 14], or "none") and ``minimize``
-    (force-field steps, 100) as the command's --ph and --minimize; a SMILES that cannot be
-    prepared raises its status's error (FormatError for bad_smiles, DataError for bad_element,
+    (force-field steps, 100) and ``stereo`` ("any" or "specified") as the command's --ph,
+    --minimize and --stereo; a SMILES that cannot be prepared raises its status's error (FormatError for bad_smiles, DataError for bad_element,
     UnsupportedError without Open Babel) with the message naming "<smiles>:1" (or file:line).
     Returns a :class:`DockResult` of its one record (``record``: the
     1-based record of a multi-record file; a file of several records without it raises
@@ -2152,7 +2162,7 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     try:
         with _Ligands(ligand) as lf:
             path = lf.describe()
-            r = _Reader(lf.paths, keep_text=True, ph=ph, minimize=minimize)
+            r = _Reader(lf.paths, keep_text=True, ph=ph, minimize=minimize, stereo=stereo)
             ligs = []
             try:
                 extra, seen, added_h = [], 0, []

@@ -475,6 +475,7 @@ _optional = {
     "vsg_smiles_available": (ctypes.c_int, []),
     "vsg_smiles_parse_ph": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
     "vsg_smiles_parse_minimize": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
+    "vsg_smiles_parse_stereo": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
 }
 for _name, (_res, _args) in _protos.items():
     _f = getattr(lib, _name)
