@@ -471,19 +471,24 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
         /* the builder places each new bond at random (clock-seeded): a build that contradicts
          * the SMILES's stereo is built again; after BUILD_TRIES the record fails (--stereo
          * specified) or keeps the last build with a note (any) */
-        /* hydrogens first: the builder then places them with the heavy atoms, and keeps more
-         * specified centres (without them it inverted 4 of the 6 centres it got wrong in the
-         * shared crystal ligands; docs/PERFORMANCE.md, "Issue 29") */
-        mol.AddHydrogens(false, false);
-        const specified_stereo spec = specified(mol);
-        const OBMol unbuilt(mol);
+        /* The first build is of the heavy atoms (fast); a build that contradicts the SMILES's
+         * stereo is redone with the hydrogens added first, which the builder then places with
+         * the heavy atoms and which keeps more specified centres (heavy atoms alone, it got 6
+         * of the 32 shared crystal ligands wrong; hydrogens first, 2: docs/PERFORMANCE.md,
+         * "Issue 29"), but costs a quarter more time, so only where needed. */
+        const OBMol heavy(mol);
+        OBMol hydrogenated(mol);
+        hydrogenated.AddHydrogens(false, false);
+        const specified_stereo spec_heavy = specified(mol), spec_h = specified(hydrogenated);
         int wrong = 0;
+        bool hydrogens_built = false;
         for (int k = 0; k < BUILD_TRIES; k++) {
-            if (k > 0) mol = unbuilt;
+            hydrogens_built = k > 0;
+            mol = hydrogens_built ? hydrogenated : heavy;
             OBBuilder builder;
             if (!builder.Build(mol, false))
                 throw fail{VSG_E_DATA, VSG_LIG_EMBED, "Open Babel's 3D builder failed on this molecule"};
-            if ((wrong = contradicted(mol, spec)) == 0) break;
+            if ((wrong = contradicted(mol, hydrogens_built ? spec_h : spec_heavy)) == 0) break;
         }
         if (wrong && o->stereo == VSG_STEREO_SPECIFIED)
             throw fail{VSG_E_DATA, VSG_LIG_STEREO,
@@ -492,6 +497,7 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
                            " builds (--stereo specified)"};
         out->inverted_stereo = wrong; /* --stereo any: docked as built, and said so */
         mol.SetDimension(3);
+        if (!hydrogens_built) mol.AddHydrogens(false, false); /* placed on the built heavy atoms */
         set_torsions(mol);
     }
     if ((int)mol.NumAtoms() > max_atoms)
