@@ -17,6 +17,7 @@
 
 #include "grids/base/vsgrid.h"
 #include "tests/check.h"
+#include "tests/dock_kit.h"
 
 static const char *dir = VSG_BINARY_DIR;
 
@@ -38,16 +39,8 @@ static char *atom_line(char *buf, int serial, double x, double y, double z, cons
 /* Reads the first record of path (keep_text on) and builds its model; returns its status. */
 static vsg_status model_of(const char *path, vsg_vina_ligand **l, vsg_ligand *lig)
 {
-    const char *paths[1] = {path};
-    vsg_ligand_reader_options o = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0};
-    vsg_ligand_reader *r = NULL;
-    vsg_status st = vsg_ligand_reader_open(paths, 1, &o, &r);
-    if (st != VSG_OK) return st;
-    if (vsg_ligand_reader_next(r, lig) != 1) st = VSG_E_FORMAT;
-    else if (lig->status != VSG_OK) st = lig->status;
-    else st = vsg_vina_ligand_new(lig, l);
-    vsg_ligand_reader_close(r);
-    return st;
+    vsg_status st = read_first(path, lig);
+    return st == VSG_OK ? vsg_vina_ligand_new(lig, l) : st;
 }
 
 static double table_energy(vsg_vina_scoring sf, vsg_xs_type a, vsg_xs_type b, double r)

@@ -477,14 +477,19 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
          * of the 32 shared crystal ligands wrong; hydrogens first, 2: docs/PERFORMANCE.md,
          * "Issue 29"), but costs a quarter more time, so only where needed. */
         const OBMol heavy(mol);
-        OBMol hydrogenated(mol);
-        hydrogenated.AddHydrogens(false, false);
-        const specified_stereo spec_heavy = specified(mol), spec_h = specified(hydrogenated);
+        const specified_stereo spec_heavy = specified(mol);
+        OBMol hydrogenated; /* made only for a second build */
+        specified_stereo spec_h;
         int wrong = 0;
         bool hydrogens_built = false;
         for (int k = 0; k < BUILD_TRIES; k++) {
             hydrogens_built = k > 0;
-            mol = hydrogens_built ? hydrogenated : heavy;
+            if (k == 1) {
+                hydrogenated = heavy;
+                hydrogenated.AddHydrogens(false, false);
+                spec_h = specified(hydrogenated);
+            }
+            if (k > 0) mol = hydrogenated;
             OBBuilder builder;
             if (!builder.Build(mol, false))
                 throw fail{VSG_E_DATA, VSG_LIG_EMBED, "Open Babel's 3D builder failed on this molecule"};

@@ -156,7 +156,7 @@ static vsg_status reader_new(const vsg_ligand_reader_options *opt, int npaths, v
     r->npaths = npaths;
     r->format = opt ? opt->format : VSG_LIG_AUTO;
     r->keep_text = opt ? opt->keep_text : 0;
-    r->max_atoms = opt && opt->max_atoms > 0 ? opt->max_atoms : 100000;
+    r->max_atoms = opt && opt->max_atoms > 0 ? opt->max_atoms : VSG_LIG_MAX_ATOMS_DEFAULT;
     if (opt) r->opt = *opt;
     r->opt.format = r->format;
     *out = r;
@@ -274,11 +274,7 @@ static int open_current(vsg_ligand_reader *r, const vsg_lix_entry *at, char *why
     c->format = path_format(r, r->cur);
     c->keep_text = r->keep_text;
     c->max_atoms = r->max_atoms;
-    c->smi.ph_mode = r->opt.smiles.ph_mode;
-    c->smi.ph = r->opt.smiles.ph;
-    c->smi.stereo = r->opt.smiles.stereo;
-    c->smi.min_steps = r->opt.smiles.min_steps;
-    c->smi.max_atoms = r->max_atoms;
+    vsg_lig_smiles_options(&r->opt.smiles, r->max_atoms, &c->smi);
     c->defer_smiles = r->defer_smiles;
     c->src.cap = VSG_LIG_SRC_CHUNK + 1;
     c->src.buf = malloc(c->src.cap);

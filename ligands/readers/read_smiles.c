@@ -198,12 +198,8 @@ vsg_status vsg_ligand_prepare_pending(vsg_ligand *lig, const vsg_ligand_reader_o
     c.display = strcmp(c.path, "-") ? c.path : "<stdin>";
     c.format = VSG_LIG_SMILES;
     c.keep_text = o.keep_text;
-    c.max_atoms = o.max_atoms > 0 ? o.max_atoms : 100000;
-    c.smi.ph_mode = o.smiles.ph_mode;
-    c.smi.ph = o.smiles.ph;
-    c.smi.stereo = o.smiles.stereo;
-    c.smi.min_steps = o.smiles.min_steps;
-    c.smi.max_atoms = c.max_atoms;
+    c.max_atoms = o.max_atoms > 0 ? o.max_atoms : VSG_LIG_MAX_ATOMS_DEFAULT;
+    vsg_lig_smiles_options(&o.smiles, c.max_atoms, &c.smi);
     char *smiles = lig->text ? strdup(lig->text) : NULL;
     strcpy(lig->code, VSG_LIG_OK);
     if (!smiles) {

@@ -143,6 +143,11 @@ int vsg_lig_read_mol2(vsg_lig_ctx *c, vsg_ligand *lig);
 int vsg_lig_read_pdbqt(vsg_lig_ctx *c, vsg_ligand *lig);
 int vsg_lig_read_pdb(vsg_lig_ctx *c, vsg_ligand *lig);
 int vsg_lig_read_smiles(vsg_lig_ctx *c, vsg_ligand *lig); /* SMILES and CSV (read_smiles.c) */
+/* Records with more atoms fail too_many_atoms when the options say 0. */
+#define VSG_LIG_MAX_ATOMS_DEFAULT 100000
+/* The SMILES preparation's options from the reader's (record_helpers.c): one mapping for the
+ * reader's own contexts and for records prepared apart (vsg_ligand_prepare_pending). */
+void vsg_lig_smiles_options(const vsg_smiles_options *s, int max_atoms, vsg_smiles_prep_options *out);
 /* Makes lig (its name, record and line set) the record of that SMILES, read at line `at`:
  * prepared, or pending when the reader defers (read_smiles.c; a 2D SDF record, read_sdf.c). */
 void vsg_lig_smiles_into(vsg_lig_ctx *c, vsg_ligand *lig, const char *smiles, long at);

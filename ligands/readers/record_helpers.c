@@ -182,3 +182,12 @@ int vsg_csv_field_get(const char *l, size_t n, int k, char *dst, size_t cap)
         col++;
     }
 }
+
+void vsg_lig_smiles_options(const vsg_smiles_options *s, int max_atoms, vsg_smiles_prep_options *out)
+{
+    out->ph_mode = s->ph_mode;
+    out->ph = s->ph;
+    out->stereo = s->stereo;
+    out->min_steps = s->min_steps;
+    out->max_atoms = max_atoms;
+}

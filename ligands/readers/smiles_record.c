@@ -83,7 +83,7 @@ int vsg_lig_parse_prepared(vsg_ligand *lig, const char *text, const char *displa
     sub.path = sub.display = display;
     sub.format = VSG_LIG_SDF;
     sub.keep_text = keep_text;
-    sub.max_atoms = max_atoms > 0 ? max_atoms : 100000;
+    sub.max_atoms = max_atoms > 0 ? max_atoms : VSG_LIG_MAX_ATOMS_DEFAULT;
     sub.src.mem = text;
     sub.src.mem_len = n;
     sub.src.cap = VSG_LIG_SRC_CHUNK / 4 + n + 2; /* the whole record without growing */
