@@ -74,6 +74,17 @@ static vsg_status to_pdbqt(batch_chunk *c, int k)
     return vsg_prepared_pdbqt(&c->recs[k], &c->pdbqt[k], &c->pdbqt_len[k]);
 }
 
+/* Record k of c made ready to write, by the thread that read it: a SMILES record prepared (in
+ * that thread's worker), charges, the PDBQT block. VSG_E_NOMEM only: a record's own failure is
+ * its status. */
+static vsg_status make_ready(batch_chunk *c, int k, const vsg_ligand_reader_options *ro, vsg_prep_workers *workers,
+                             int slot, vsg_ligand_format out)
+{
+    vsg_ligand_prepare_pending(&c->recs[k], ro, workers, slot);
+    charge(&c->recs[k]);
+    return out == VSG_LIG_PDBQT ? to_pdbqt(c, k) : VSG_OK;
+}
+
 static int write_record(FILE *f, vsg_ligand *lig, size_t index, vsg_ligand_format out, const char *block, size_t len)
 {
     if (out == VSG_LIG_PDBQT) {
@@ -157,9 +168,7 @@ vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg
                         break;
                     }
                     if (!vsg_ligand_reader_next(cr, &b[c].recs[b[c].n])) break;
-                    vsg_ligand_prepare_pending(&b[c].recs[b[c].n], &ro, workers, slot);
-                    charge(&b[c].recs[b[c].n]);
-                    if (out == VSG_LIG_PDBQT && to_pdbqt(&b[c], b[c].n) == VSG_E_NOMEM) b[c].nomem = 1;
+                    if (make_ready(&b[c], b[c].n, &ro, workers, slot, out) == VSG_E_NOMEM) b[c].nomem = 1;
                     b[c].n++;
                 }
                 vsg_ligand_reader_close(cr);
@@ -173,9 +182,7 @@ vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg
             }
             b[0].n = vsg_ligand_reader_next(rd, &b[0].recs[0]);
             if (!b[0].n) break;
-            vsg_ligand_prepare_pending(&b[0].recs[0], &ro, workers, 0);
-            charge(&b[0].recs[0]);
-            if (out == VSG_LIG_PDBQT && (st = to_pdbqt(&b[0], 0)) != VSG_OK) break;
+            if ((st = make_ready(&b[0], 0, &ro, workers, 0, out)) != VSG_OK) break;
             nc = 1;
         }
         if (st != VSG_OK) break; /* a batch short of memory is not written: the output would lack records */
