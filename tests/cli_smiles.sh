@@ -57,6 +57,9 @@ grep -q "bad_element: lib.smi:6: record 4 (selenide)" err.txt || fail "Se line: 
 grep -q "4 records, 2 prepared, 2 failed" err.txt || fail "summary: $(tail -1 err.txt)"
 grep -q "dropped Na+" out.sdf || fail "the salt's note is missing"
 expect_rc 3 "$vsgrid" prepare-ligands missing.smi -o m.sdf           # an unreadable input
+: > empty.smi
+expect_rc 8 "$vsgrid" prepare-ligands empty.smi -o e.sdf             # nothing prepared: not exit 0
+grep -q "none of the 1 records could be prepared" err.txt || fail "an empty library: $(cat err.txt)"
 # PDBQT (tests/peer_vina_prepare.sh has vina read and score it): one MODEL per record, in order,
 # the failures as models of REMARK lines; gzipped from the extension, as SDF
 expect_rc 0 "$vsgrid" prepare-ligands lib.smi -o out.pdbqt.gz --threads 2
@@ -78,7 +81,7 @@ expect_rc 0 "$vsgrid" prepare-ligands lib.smi -o out.sdf.gz --quiet
 # says so in the message and the vsgrid_inverted_stereo item.
 steroid='CC(=O)O[C@H]1CC[C@H]2[C@H]3CC[C@H]4CCC(=O)C[C@]4(C)[C@@H]3CC[C@]12C'
 echo "$steroid ZINC04369590" > steroid.smi
-expect_rc 0 "$vsgrid" prepare-ligands steroid.smi -o steroid.sdf --stereo specified
+expect_rc 8 "$vsgrid" prepare-ligands steroid.smi -o steroid.sdf --stereo specified  # its one record failed: exit 8
 grep -q "stereo: steroid.smi:1: record 1 (ZINC04369590): Open Babel's 3D builder inverted" err.txt ||
   fail "--stereo specified, inverted centres: $(cat err.txt)"
 expect_rc 0 "$vsgrid" prepare-ligands steroid.smi -o steroid.sdf

@@ -17,6 +17,7 @@ enum {
     VSG_EXIT_CONVERGE = 6,     /* solver did not converge */
     VSG_EXIT_UNSUPPORTED = 7,  /* feature not in this build */
     VSG_EXIT_NOTHING_SCORED = 8, /* screen/rescore: rows written, but no record scored inside the grid;
+                                    prepare-ligands: records read, none prepared;
                                     dock: the best pose outside the box or away from the receptor */
     VSG_EXIT_INTERRUPTED = 130  /* screen stopped by SIGINT/SIGTERM: the rows written are whole (--resume) */
 };

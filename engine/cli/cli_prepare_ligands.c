@@ -48,7 +48,8 @@ static const char usage[] =
     "  --format F        sdf | mol2 | pdbqt | pdb | smi | csv (default: from each file)\n"
     "  --quiet           no summary on stderr (failures are still reported)\n"
     "Exit 0 when the output was written (failed records included: they are counted in the\n"
-    "summary); 2 usage; 3 an unreadable input; 7 SMILES input in a build without Open Babel.\n";
+    "summary); 2 usage; 3 an unreadable input; 7 SMILES input in a build without Open Babel;\n"
+    "8 when records were read but none could be prepared (the output holds only failures).\n";
 
 int vsg_cmd_prepare_ligands(int argc, char **argv)
 {
@@ -127,5 +128,11 @@ int vsg_cmd_prepare_ligands(int argc, char **argv)
                 "threads) -> %s\n",
                 rep.records, rep.written, rep.failed, rep.seconds,
                 rep.seconds > 0 ? (double)rep.records / rep.seconds : 0.0, rep.threads, out);
-    return rep.unreadable ? VSG_EXIT_INPUT : VSG_EXIT_OK;
+    if (rep.unreadable) return VSG_EXIT_INPUT;
+    if (rep.records > 0 && rep.written == 0) { /* a library of failures is no library: say so in the exit code */
+        fprintf(stderr, "vsgrid prepare-ligands: warning: none of the %zu records could be prepared (see the lines "
+                        "above): exit 8\n", rep.records);
+        return VSG_EXIT_NOTHING_SCORED;
+    }
+    return VSG_EXIT_OK;
 }
