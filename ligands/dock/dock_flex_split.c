@@ -178,7 +178,7 @@ vsg_status vsg_flex_split(const char *receptor, const char *residues, const char
     for (int r = 0; r < nrs && st == VSG_OK; r++) {
         res_spec *R = &rs[r];
         int na = 0, first_line = -1;
-        char other[4] = "";
+        char other[8] = ""; /* the residue name found there instead (rn's size) */
         for (int i = 0; i < nl; i++) {
             const char *s = lines[i];
             if (strncmp(s, "ATOM", 4) && strncmp(s, "HETATM", 6)) continue;
