@@ -18,14 +18,21 @@
 set -u
 LIB_DIR=${LIB_DIR:-.bench_data}
 OB=$(cd "$LIB_DIR/ob" 2> /dev/null && pwd)
+# RDKit carried in as .bench_data/rdkit.tar.gz (rdkit/include: the RDKit and Boost headers that
+# ligands/prepare/embed_rdkit.cpp includes, listed by g++ -M; rdkit/lib: Debian's RDKit libraries
+# and the Boost ones they need), unpacked here once
+[ -f "$LIB_DIR/rdkit.tar.gz" ] && [ ! -d "$LIB_DIR/rdkit" ] && tar xzf "$LIB_DIR/rdkit.tar.gz" -C "$LIB_DIR"
+RD=$(cd "$LIB_DIR/rdkit" 2> /dev/null && pwd)
 if [ "${1:-}" = --cmake-args ]; then
-  echo "-DVSG_OPENBABEL=ON -DVSG_OPENBABEL_INCLUDE_DIR=$OB/include/openbabel3 -DVSG_OPENBABEL_LIBRARY=$OB/lib/libopenbabel.so"
+  echo -n "-DVSG_OPENBABEL=ON -DVSG_OPENBABEL_INCLUDE_DIR=$OB/include/openbabel3 -DVSG_OPENBABEL_LIBRARY=$OB/lib/libopenbabel.so"
+  [ -n "$RD" ] && echo -n " -DVSG_RDKIT=ON -DVSG_RDKIT_INCLUDE_DIR=$RD/include/rdkit -DVSG_BOOST_INCLUDE_DIR=$RD/include -DVSG_RDKIT_LIBRARY_DIR=$RD/lib"
+  echo
   exit 0
 fi
 B=${B:-/tmp/vsg28}
 OUT=${OUT:-/tmp/vsg28_out}
 S=${SEARCH:-balanced}
-export LD_LIBRARY_PATH=$OB/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} BABEL_LIBDIR=$OB/plugins BABEL_DATADIR=$OB/data
+export LD_LIBRARY_PATH=$OB/lib${RD:+:$RD/lib}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} BABEL_LIBDIR=$OB/plugins BABEL_DATADIR=$OB/data
 V=$B/vsgrid W=$B/smiles
 mkdir -p "$W" "$OUT/smiles"
 rec=data/inha/receptor.pdbqt
@@ -37,13 +44,16 @@ gpu_busy() { # mean utilisation (%) of GPU 0 over the samples in $1
 echo "| input | s | records/s | statuses | ROC AUC | mean best score | GPU busy |"
 echo "|---|--:|--:|---|--:|--:|--:|"
 for run in ${SCREENS:-mol2 neutral charged}; do
+  embed=${run#*@} run=${run%@*} # neutral@openbabel: built by Open Babel (--embed)
+  [ "$embed" = "$run" ] && embed=
   input=${run%%:*} extra=() # neutral:20: the neutral SMILES at --minimize 20
   [ "$run" != "$input" ] && extra=(--minimize "${run#*:}")
+  [ -n "$embed" ] && extra+=(--embed "$embed")
   case $input in
   mol2) libs=("$LIB_DIR/actives_final.mol2.gz" "$LIB_DIR/decoys_final.mol2.gz") ;;
   *) libs=("$LIB_DIR/actives.$input.smi.gz" "$LIB_DIR/decoys.$input.smi.gz") ;;
   esac
-  input=${run/:/_min} # the files' and the table's name
+  input=${run/:/_min}${embed:+_$embed} # the files' and the table's name
   nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader -lms 200 > "$W/util_$input.txt" 2> /dev/null &
   smi_pid=$!
   t0=$(date +%s.%N)
@@ -61,16 +71,19 @@ done
 # preparation alone: all cores (preparing processes, then one process), then one core
 zcat "$LIB_DIR/decoys.neutral.smi.gz" | head -300 > "$W/first300.smi"
 zcat "$LIB_DIR/decoys.neutral.smi.gz" | head -1500 > "$W/first1500.smi"
-[ "${PREP:-1}" = 0 ] || for run in "$(nproc) workers 100" "$(nproc) workers 0" "$(nproc) inprocess 100" "$(nproc) inprocess 0" "1 workers 100"; do
-  set -- $run
-  th=$1 mode=$2 steps=$3 in=$W/first1500.smi
+[ "${PREP:-1}" = 0 ] || for run in ${PREP_RUNS:-"$(nproc) workers 100" "$(nproc) workers 0" "$(nproc) inprocess 100" "$(nproc) inprocess 0" "1 workers 100"}; do
+  set -- ${run//_/ } # "16_workers_default_rdkit": threads, where, --minimize (default: none given), --embed
+  th=$1 mode=$2 steps=$3 emb=${4:-} in=$W/first1500.smi
+  opt=()
+  [ "$steps" != default ] && opt+=(--minimize "$steps")
+  [ -n "$emb" ] && opt+=(--embed "$emb")
   [ "$th" = 1 ] && in=$W/first300.smi
   wk=
   [ "$mode" = inprocess ] && wk=0
   t0=$(date +%s.%N)
-  VSG_PREP_WORKERS=$wk "$V" prepare-ligands "$in" -o "$W/prep_$th$mode$steps.sdf" --threads "$th" --minimize "$steps" > /dev/null 2> "$W/prep_$th$mode$steps.err"
+  VSG_PREP_WORKERS=$wk "$V" prepare-ligands "$in" -o "$W/prep_$th$mode$steps$emb.sdf" --threads "$th" "${opt[@]}" > /dev/null 2> "$W/prep_$th$mode$steps$emb.err"
   t1=$(date +%s.%N)
-  n=$(grep -c '^\$\$\$\$' "$W/prep_$th$mode$steps.sdf")
-  awk -v a="$t0" -v b="$t1" -v n="$n" -v th="$th" -v m="$mode" -v s="$steps" 'BEGIN { printf "prepare-ligands, %d thread(s), %s, --minimize %d: %d molecules in %.2f s: %.1f molecules/s, %.1f a core\n", th, m, s, n, b - a, n / (b - a), n / (b - a) / th }'
+  n=$(grep -c '^\$\$\$\$' "$W/prep_$th$mode$steps$emb.sdf")
+  awk -v a="$t0" -v b="$t1" -v n="$n" -v th="$th" -v m="$mode" -v s="$steps" -v e="${emb:-default}" 'BEGIN { printf "prepare-ligands, %d thread(s), %s, --minimize %s, --embed %s: %d molecules in %.2f s: %.1f molecules/s, %.1f a core\n", th, m, s, e, n, b - a, n / (b - a), n / (b - a) / th }'
 done
 cp "$W"/*.csv "$W"/*.err "$W"/util_*.txt "$OUT/smiles/" 2> /dev/null

@@ -26,7 +26,7 @@ printf 'id,SMILES\nb1,%s\nb2,C1CC(\n' "$biotin" > lib.csv
 
 # Help and usage.
 expect_rc 0 "$vsgrid" prepare-ligands --help
-for opt in -o --ph --stereo --minimize --threads; do grep -q -- "$opt" out.txt || fail "prepare-ligands --help lacks $opt"; done
+for opt in -o --ph --stereo --minimize --embed --threads; do grep -q -- "$opt" out.txt || fail "prepare-ligands --help lacks $opt"; done
 expect_rc 0 "$vsgrid" --help
 grep -q "prepare-ligands" out.txt || fail "vsgrid --help does not list prepare-ligands"
 expect_rc 0 "$vsgrid" screen --help
@@ -75,18 +75,34 @@ expect_rc 0 "$vsgrid" prepare-ligands lib.smi -o out.sdf.gz --quiet
 [ "$(grep -c '^\$\$\$\$' stdin.sdf)" = 2 ] && grep -q "bad_smiles: <stdin>:3:" err.txt ||
   fail "CSV from standard input: $(grep -c '^\$\$\$\$' stdin.sdf) records; $(cat err.txt)"
 
-# Stereo the 3D builder cannot keep: Open Babel's builder inverts this steroid's ring-fusion
-# centres in every build (RDKit's CIP labels from the coordinates agree). Checked against the
-# SMILES after each build: --stereo specified fails the record, the default keeps the build and
-# says so in the message and the vsgrid_inverted_stereo item.
+# Stereo Open Babel's builder cannot keep: it inverts this steroid's ring-fusion centres in
+# every build (RDKit's CIP labels from the coordinates agree). Checked against the SMILES after
+# each build: --stereo specified fails the record, the default keeps the build and says so in
+# the message and the vsgrid_inverted_stereo item. RDKit's ETKDG (the default when the build has
+# RDKit) keeps every centre, and gives the same molecule in every run, to the byte.
 steroid='CC(=O)O[C@H]1CC[C@H]2[C@H]3CC[C@H]4CCC(=O)C[C@]4(C)[C@@H]3CC[C@]12C'
 echo "$steroid ZINC04369590" > steroid.smi
-expect_rc 8 "$vsgrid" prepare-ligands steroid.smi -o steroid.sdf --stereo specified  # its one record failed: exit 8
+expect_rc 8 "$vsgrid" prepare-ligands steroid.smi -o steroid.sdf --stereo specified --embed openbabel  # its one record failed: exit 8
 grep -q "stereo: steroid.smi:1: record 1 (ZINC04369590): Open Babel's 3D builder inverted" err.txt ||
   fail "--stereo specified, inverted centres: $(cat err.txt)"
-expect_rc 0 "$vsgrid" prepare-ligands steroid.smi -o steroid.sdf
+expect_rc 0 "$vsgrid" prepare-ligands steroid.smi -o steroid.sdf --embed openbabel
 grep -A1 "vsgrid_inverted_stereo" steroid.sdf | tail -1 | grep -q "^[1-9]" && grep -q "docked as built" steroid.sdf ||
   fail "inverted centres not said: $(grep -A1 vsgrid_ steroid.sdf)"
+grep -q "3D: Open Babel" steroid.sdf || fail "--embed openbabel: the molfile does not say Open Babel built it"
+expect_rc 2 "$vsgrid" prepare-ligands steroid.smi -o steroid.sdf --embed corina
+grep -q "embed" err.txt || fail "--embed corina: $(cat err.txt)"
+if "$vsgrid" --version | grep -q "RDKit (SMILES 3D) yes"; then
+  expect_rc 0 "$vsgrid" prepare-ligands steroid.smi -o rd1.sdf --stereo specified
+  grep -A1 "vsgrid_inverted_stereo" rd1.sdf | tail -1 | grep -qx 0 && grep -q "3D: RDKit ETKDGv3" rd1.sdf ||
+    fail "RDKit: the steroid's centres: $(grep -A1 vsgrid_ rd1.sdf)"
+  expect_rc 0 "$vsgrid" prepare-ligands steroid.smi lib.smi -o rd2.sdf --threads 2
+  expect_rc 0 "$vsgrid" prepare-ligands steroid.smi lib.smi -o rd3.sdf --threads 1
+  head -c "$(wc -c < rd1.sdf)" rd2.sdf | cmp -s - rd1.sdf && cmp -s rd2.sdf rd3.sdf ||
+    fail "RDKit: not the same molecules in every run and thread count"
+else
+  expect_rc 2 "$vsgrid" prepare-ligands steroid.smi -o rd1.sdf --embed rdkit
+  grep -q "without RDKit" err.txt || fail "--embed rdkit without RDKit: $(cat err.txt)"
+fi
 
 # A 2D SDF record (a drawing: header 2D, every z 0) is prepared as its SMILES would be: acetic
 # acid becomes 3D acetate at pH 7.4 (its drawing's SMILES in vsgrid_smiles); L-alanine's wedge gives its
@@ -214,12 +230,12 @@ sed -n 3p c.csv | grep -q "lib.csv:3:" || fail "CSV bad_smiles row: $(sed -n 3p 
 expect_rc 2 "$vsgrid" screen m lib.csv "${dock[@]}" --ph x -o c.csv
 expect_rc 2 "$vsgrid" screen m lib.csv "${dock[@]}" --minimize -1 -o c.csv
 grep -q "minimize" err.txt || fail "--minimize -1: $(cat err.txt)"
-# the builder's coordinates alone (--minimize 0): the same rows, biotin docked
+# the generator's coordinates alone (--minimize 0): the same rows, biotin docked
 expect_rc 0 "$vsgrid" screen m lib.csv "${dock[@]}" --minimize 0 -o d.csv
 [ "$(sed 1d d.csv | awk -F, '{ printf "%s:%s ", $2, $14 }')" = "b1:ok b2:bad_smiles " ] || fail "--minimize 0 rows: $(cat d.csv)"
 # --stereo specified in a screen: the steroid whose centres the builder inverts is a stereo row
 expect_rc 2 "$vsgrid" screen m steroid.smi "${dock[@]}" --stereo maybe -o e.csv
-expect_rc 8 "$vsgrid" screen m steroid.smi "${dock[@]}" --stereo specified -o e.csv
+expect_rc 8 "$vsgrid" screen m steroid.smi "${dock[@]}" --stereo specified --embed openbabel -o e.csv
 sed -n 2p e.csv | grep -q ",stereo,.*steroid.smi:1: .*inverted" || fail "screen --stereo specified: $(cat e.csv)"
 
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }

@@ -13,7 +13,7 @@
 
 static const char usage[] =
     "usage: vsgrid prepare-ligands LIBRARY... -o OUT.sdf|OUT.pdbqt [--ph X|none] [--stereo any|specified]\n"
-    "                              [--minimize N] [--threads N] [--format F] [--quiet]\n"
+    "                              [--minimize N] [--embed G] [--threads N] [--format F] [--quiet]\n"
     "\n"
     "Writes each record of the libraries as the 3D molecule a screen would dock: SMILES\n"
     "(.smi/.ism/.csv, .gz) prepared by Open Babel (largest fragment, protonation at the pH,\n"
@@ -42,8 +42,11 @@ static const char usage[] =
     "                    specified (such a record fails, status stereo; so does one whose\n"
     "                    specified centres the builder inverted in 5 builds, which 'any'\n"
     "                    keeps with a note and vsgrid_inverted_stereo)\n"
-    "  --minimize N      MMFF94 (else UFF) steepest-descent steps after the build (default\n"
-    "                    100; 0: the builder's coordinates)\n"
+    "  --minimize N      MMFF94 (else UFF) steps after the 3D build (default: RDKit 200\n"
+    "                    iterations, Open Babel 100 steepest-descent steps; 0: none)\n"
+    "  --embed GEN       the 3D conformer generator: rdkit (ETKDGv3, seeded: the same\n"
+    "                    molecule every run; the default when built with RDKit) or openbabel\n"
+    "                    (Open Babel's builder, clock-seeded)\n"
     "  --threads N       records prepared in parallel (default: every core)\n"
     "  --format F        sdf | mol2 | pdbqt | pdb | smi | csv (default: from each file)\n"
     "  --quiet           no summary on stderr (failures are still reported)\n"
@@ -71,6 +74,10 @@ int vsg_cmd_prepare_ligands(int argc, char **argv)
         } else if (vsg_arg_is(&a, "--ph")) {
             VALUE();
             if (vsg_smiles_parse_ph(v, &ro.smiles) != VSG_OK)
+                return vsg_cli_usage_error("prepare-ligands", "%s", vsg_last_error());
+        } else if (vsg_arg_is(&a, "--embed")) {
+            VALUE();
+            if (vsg_smiles_parse_embed(v, &ro.smiles) != VSG_OK)
                 return vsg_cli_usage_error("prepare-ligands", "%s", vsg_last_error());
         } else if (vsg_arg_is(&a, "--stereo")) {
             VALUE();

@@ -85,6 +85,10 @@ int vsg_cli_screen_option(vsg_args *a, const char *cmd, vsg_screen_options *so, 
         VALUE();
         if (vsg_smiles_parse_stereo(v, &so->smiles) != VSG_OK)
             return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
+    } else if (vsg_arg_is(a, "--embed")) {
+        VALUE();
+        if (vsg_smiles_parse_embed(v, &so->smiles) != VSG_OK)
+            return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
     } else if (vsg_arg_is(a, "--charges")) {
         VALUE();
         if (!strcmp(v, "auto")) so->charges = VSG_CHARGES_AUTO;
@@ -279,6 +283,9 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
         } else if (vsg_arg_is(&a, "--stereo")) {
             VALUE();
             if (vsg_smiles_parse_stereo(v, &vo.smiles) != VSG_OK) return vsg_cli_usage_error(cmd, "%s", vsg_last_error());
+        } else if (vsg_arg_is(&a, "--embed")) {
+            VALUE();
+            if (vsg_smiles_parse_embed(v, &vo.smiles) != VSG_OK) return vsg_cli_usage_error(cmd, "%s", vsg_last_error());
         } else if (vsg_arg_is(&a, "--max-atoms")) {
             VALUE();
             if (!vsg_parse_number(v, &x) || x < 1 || x > 1e7) return vsg_cli_usage_error(cmd, "--max-atoms: '%s' is not a number in [1, 1e7]", v);

@@ -26,8 +26,10 @@ const char vsg_cli_dock_options_help[] =
     "                      device, whatever the thread count or batch\n"
     "  --ph X|none         a SMILES ligand (.smi/.ism/.csv) is protonated at pH X by Open Babel's\n"
     "                      model (default 7.4), or keeps the SMILES's states (none)\n"
-    "  --minimize N        a SMILES ligand's force-field steps after its 3D build (default 100;\n"
-    "                      0: the builder's coordinates)\n"
+    "  --minimize N        a SMILES ligand's force-field steps after its 3D build (default:\n"
+    "                      RDKit 200 MMFF94 iterations, Open Babel 100 steps; 0: none)\n"
+    "  --embed rdkit|openbabel  a SMILES ligand's 3D conformer generator (default: RDKit's ETKDG\n"
+    "                      when built with RDKit, else Open Babel's builder)\n"
     "  --stereo any|specified  a SMILES ligand's open or (after 5 builds) inverted stereocentres:\n"
     "                      docked as built with a note (any, default) or refused (specified)\n";
 
@@ -65,6 +67,11 @@ int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o)
     if (vsg_arg_is(a, "--stereo")) {
         if (!(v = vsg_arg_value(a, cmd))) return -1;
         if (vsg_smiles_parse_stereo(v, &o->smiles) != VSG_OK) return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
+        return 1;
+    }
+    if (vsg_arg_is(a, "--embed")) {
+        if (!(v = vsg_arg_value(a, cmd))) return -1;
+        if (vsg_smiles_parse_embed(v, &o->smiles) != VSG_OK) return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
         return 1;
     }
     if (vsg_arg_is(a, "--minimize")) {

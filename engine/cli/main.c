@@ -75,8 +75,9 @@ int main(int argc, char **argv)
         printf("vsgrid %s%s\n", vsg_version(), vsg_mpi_built() ? " (MPI)" : "");  /* MPI: issue 7 */
         /* what this build can do: scripts and tests read this line */
         const int gpus = vsg_gpu_count();
-        printf("features: MPI %s, Open Babel (Gasteiger charges, PDBQT preparation) %s, GPUs %d\n",
-               vsg_mpi_built() ? "yes" : "no", vsg_ligand_gasteiger_available() ? "yes" : "no", gpus);
+        printf("features: MPI %s, Open Babel (Gasteiger charges, PDBQT preparation) %s, RDKit (SMILES 3D) %s, GPUs %d\n",
+               vsg_mpi_built() ? "yes" : "no", vsg_ligand_gasteiger_available() ? "yes" : "no",
+               vsg_smiles_rdkit_available() ? "yes" : "no", gpus);
         return 0;
     }
     const char *cmd = argv[1];

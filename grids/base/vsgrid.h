@@ -840,12 +840,18 @@ typedef struct {
 /* Preparation of SMILES records (ligands/prepare/smiles_obabel.cpp, through Open Babel 3), each in
  * this order: parse; keep the largest fragment by heavy atoms (ties: the first written), the
  * others named in the record's note; count the stereocentres and stereo double bonds the SMILES
- * leaves unassigned (VSG_STEREO_BUILDER: each gets the configuration Open Babel's 3D builder
- * makes, deterministic for a given SMILES; VSG_STEREO_SPECIFIED: the record fails, status
+ * leaves unassigned (VSG_STEREO_BUILDER: each gets the configuration the conformer generator
+ * makes; VSG_STEREO_SPECIFIED: the record fails, status
  * VSG_LIG_STEREO); protonate at the pH by Open Babel's pH model (phmodel.txt: its acid/base
- * SMARTS with pKa values, OBMol::CorrectForPH), unless VSG_PH_NONE; hydrogens; 3D coordinates by
- * Open Babel's fragment builder (OBBuilder), then min_steps steepest-descent steps of MMFF94
- * (UFF when MMFF94 has no parameters), as `obabel --gen3d fast` does; Gasteiger charges (as
+ * SMARTS with pKa values, OBMol::CorrectForPH), unless VSG_PH_NONE; hydrogens; 3D coordinates
+ * (embed): VSG_EMBED_RDKIT, RDKit's ETKDGv3 (seeded: the same SMILES gives the same conformer in
+ * every run), then min_steps iterations of MMFF94 (UFF without MMFF94 parameters; default 200),
+ * re-embedded with the next seed while it contradicts a specified centre (up to 5 times); or
+ * VSG_EMBED_OPENBABEL, Open Babel's fragment builder (OBBuilder, clock-seeded), then min_steps
+ * steepest-descent steps of MMFF94 (UFF without MMFF94 parameters; default 100), as `obabel
+ * --gen3d fast` does; VSG_EMBED_DEFAULT: RDKit when the build has it (vsg_smiles_rdkit_available),
+ * else Open Babel, and Open Babel too for a molecule RDKit cannot embed (said in the note);
+ * Gasteiger charges (as
  * vsg_ligand_gasteiger). The record then is what a 3D SDF record of that molecule would be:
  * format VSG_LIG_SDF, its text (keep_text) the prepared molfile with the charges as an RDKit
  * atom property list and the preparation's notes as data items; has_charges 1. An ok record's
@@ -853,11 +859,13 @@ typedef struct {
  * unassigned stereocentre; net charge 0 -> -1 at pH 7.4"), empty when there is nothing to say. */
 enum { VSG_PH_DEFAULT = 0, VSG_PH_AT = 1, VSG_PH_NONE = 2 };
 enum { VSG_STEREO_BUILDER = 0, VSG_STEREO_SPECIFIED = 1 };
+enum { VSG_EMBED_DEFAULT = 0, VSG_EMBED_RDKIT = 1, VSG_EMBED_OPENBABEL = 2 };
 typedef struct {
     int ph_mode;    /* VSG_PH_DEFAULT (pH 7.4), VSG_PH_AT (at ph), VSG_PH_NONE (the SMILES's own states) */
     double ph;      /* with VSG_PH_AT */
     int stereo;     /* VSG_STEREO_BUILDER (0) or VSG_STEREO_SPECIFIED */
-    int min_steps;  /* force-field steps after the 3D build: 0 the default (100), < 0 none */
+    int min_steps;  /* force-field steps after the 3D build: 0 the default (RDKit 200, Open Babel 100), < 0 none */
+    int embed;      /* the 3D conformer generator: VSG_EMBED_DEFAULT (0), VSG_EMBED_RDKIT, VSG_EMBED_OPENBABEL */
 } vsg_smiles_options;
 
 typedef struct {
@@ -975,6 +983,10 @@ vsg_status vsg_ligand_gasteiger(vsg_ligand *lig);
  * vsg_smiles_parse_minimize: a whole number of force-field steps in [0, 100000] into
  * o->min_steps (0: none, stored as -1), as _parse_ph answers.
  * vsg_smiles_parse_stereo: "any" (VSG_STEREO_BUILDER) or "specified" into o->stereo, likewise.
+ * vsg_smiles_parse_embed: "rdkit" (VSG_EMBED_RDKIT) or "openbabel" into o->embed, likewise;
+ * VSG_E_UNSUPPORTED for "rdkit" in a build without RDKit.
+ * vsg_smiles_rdkit_available: 1 when this build embeds with RDKit's ETKDG (RDKit's C++ library
+ * found at build time, VSG_RDKIT).
  * vsg_ligand_from_smiles: one SMILES string (name may be NULL: "line 1") prepared into *lig
  * (vsg_ligand_init'ed), as a record of a .smi file "<memory>" would be (source "<memory>",
  * record 1); opt may be NULL (defaults; its format is ignored). Returns lig->status: VSG_OK;
@@ -1015,6 +1027,8 @@ int vsg_smiles_available(void);
 vsg_status vsg_smiles_parse_ph(const char *v, vsg_smiles_options *o);
 vsg_status vsg_smiles_parse_minimize(const char *v, vsg_smiles_options *o);
 vsg_status vsg_smiles_parse_stereo(const char *v, vsg_smiles_options *o);
+vsg_status vsg_smiles_parse_embed(const char *v, vsg_smiles_options *o);
+int vsg_smiles_rdkit_available(void);
 vsg_status vsg_ligand_from_smiles(const char *smiles, const char *name, const vsg_ligand_reader_options *opt,
                                   vsg_ligand *lig);
 /* Polar hydrogens a record's file left out (ligands/typing/polar_hydrogens.c): in an SDF, MOL2 or

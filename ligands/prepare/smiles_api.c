@@ -9,6 +9,7 @@
 #include "grids/base/textio.h"
 #include "grids/base/vsgrid.h"
 #include "ligands/ligand.h"
+#include "ligands/prepare/embed_rdkit.h"
 #include "ligands/prepare/smiles_prepare.h"
 #include "ligands/readers/ligand_reader.h"
 
@@ -47,6 +48,20 @@ vsg_status vsg_smiles_parse_stereo(const char *v, vsg_smiles_options *o)
     else return vsg_fail(VSG_E_ARG, "--stereo: '%s' is not any or specified", v);
     return VSG_OK;
 }
+
+vsg_status vsg_smiles_parse_embed(const char *v, vsg_smiles_options *o)
+{
+    if (!v || !o) return vsg_fail(VSG_E_ARG, "vsg_smiles_parse_embed: NULL argument");
+    if (!strcmp(v, "rdkit")) {
+        if (!vsg_smiles_rdkit_available())
+            return vsg_fail(VSG_E_UNSUPPORTED, "--embed rdkit: this vsgrid was built without RDKit (VSG_RDKIT)");
+        o->embed = VSG_EMBED_RDKIT;
+    } else if (!strcmp(v, "openbabel")) o->embed = VSG_EMBED_OPENBABEL;
+    else return vsg_fail(VSG_E_ARG, "--embed: '%s' is not rdkit or openbabel", v);
+    return VSG_OK;
+}
+
+int vsg_smiles_rdkit_available(void) { return vsg_smiles_prepare_available() && vsg_rdkit_available(); }
 
 vsg_status vsg_ligand_from_smiles(const char *smiles, const char *name, const vsg_ligand_reader_options *opt,
                                   vsg_ligand *lig)

@@ -17,7 +17,7 @@ vsg_status vsg_smiles_prepare(const char *smiles, const char *title, const vsg_s
     (void)o;
     if (!out) return VSG_E_ARG;
     memset(out, 0, sizeof *out);
-    out->forcefield = "none";
+    out->forcefield = out->embedder = "none";
     snprintf(out->code, sizeof out->code, "%s", VSG_LIG_UNSUPPORTED);
     snprintf(out->why, sizeof out->why,
              "this vsgrid was built without Open Babel, which SMILES input needs: give 3D SDF/MOL2/PDBQT, or "

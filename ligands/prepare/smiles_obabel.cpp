@@ -47,6 +47,7 @@ extern "C" {
 #include "grids/base/vsgrid.h"
 #include "ligands/prepare/smiles_prepare.h"
 }
+#include "ligands/prepare/embed_rdkit.h"
 
 /* Open Babel's shared objects (see above); charges_obabel.cpp defines it and holds it too, as
  * its charge model perceives aromaticity through the same global typers */
@@ -177,7 +178,7 @@ double tidy(double v) { return std::fabs(v) < 5e-5 ? 0.0 : v; }
 
 /* The V2000 molfile of m (3D, explicit hydrogens, Kekulé bond orders as Open Babel keeps them,
  * formal charges in M  CHG lines). */
-std::string molfile(OBMol &m, const char *title)
+std::string molfile(OBMol &m, const char *title, const char *embedder)
 {
     std::string s;
     char line[128];
@@ -187,7 +188,7 @@ std::string molfile(OBMol &m, const char *title)
     if (t.size() > 80) t.resize(80);
     s += t + "\n";
     s += "  vsgrid          3D\n"; /* program name in columns 3-10, dimension code in 21-22 */
-    s += "prepared from SMILES by Open Babel (vsgrid)\n";
+    s += std::string("prepared from SMILES by vsgrid (3D: ") + embedder + ")\n";
     std::snprintf(line, sizeof line, "%3u%3u  0  0  0  0  0  0  0  0999 V2000\n", m.NumAtoms(), m.NumBonds());
     s += line;
     std::vector<std::pair<int, int>> charged;
@@ -407,6 +408,107 @@ const char *minimise(OBMol &m, int steps, std::unique_lock<std::mutex> &hold)
     return name;
 }
 
+/* 3D coordinates by Open Babel's builder (vsgrid's conformer generator without RDKit, or with
+ * --embed openbabel), hydrogens added, acyclic torsions set (set_torsions). The builder places
+ * each new bond at random (clock-seeded), so a build that contradicts the SMILES's stereo is
+ * built again; after BUILD_TRIES the record fails (--stereo specified) or keeps the last build
+ * with a note (any). The first build is of the heavy atoms (fast); a build that contradicts the
+ * SMILES's stereo is redone with the hydrogens added first, which the builder then places with
+ * the heavy atoms and which keeps more specified centres (heavy atoms alone, it got 6 of the 32
+ * shared crystal ligands wrong; hydrogens first, 2: docs/PERFORMANCE.md, "Issue 29"), but costs
+ * a quarter more time, so only where needed. Called holding vsg_ob_lock. */
+void build_with_openbabel(OBMol &mol, const vsg_smiles_prep_options *o, vsg_smiles_prep *out)
+{
+    const OBMol heavy(mol);
+    const specified_stereo spec_heavy = specified(mol);
+    OBMol hydrogenated; /* made only for a second build */
+    specified_stereo spec_h;
+    int wrong = 0;
+    bool hydrogens_built = false;
+    for (int k = 0; k < BUILD_TRIES; k++) {
+        hydrogens_built = k > 0;
+        if (k == 1) {
+            hydrogenated = heavy;
+            hydrogenated.AddHydrogens(false, false);
+            spec_h = specified(hydrogenated);
+        }
+        if (k > 0) mol = hydrogenated;
+        OBBuilder builder;
+        if (!builder.Build(mol, false))
+            throw fail{VSG_E_DATA, VSG_LIG_EMBED, "Open Babel's 3D builder failed on this molecule"};
+        if ((wrong = contradicted(mol, hydrogens_built ? spec_h : spec_heavy)) == 0) break;
+    }
+    if (wrong && o->stereo == VSG_STEREO_SPECIFIED)
+        throw fail{VSG_E_DATA, VSG_LIG_STEREO,
+                   "Open Babel's 3D builder inverted " + std::to_string(wrong) +
+                       " specified stereocentre(s) or double bond(s) in each of " + std::to_string(BUILD_TRIES) +
+                       " builds (--stereo specified)"};
+    out->inverted_stereo = wrong; /* --stereo any: docked as built, and said so */
+    mol.SetDimension(3);
+    if (!hydrogens_built) mol.AddHydrogens(false, false); /* placed on the built heavy atoms */
+    set_torsions(mol);
+}
+
+/* The seed of RDKit's embedding: one number for every molecule, so that a record's conformer
+ * depends on its SMILES alone (not on the thread, the worker or the record's position). */
+constexpr int RDKIT_SEED = 42;
+
+bool use_rdkit(const vsg_smiles_prep_options *o)
+{
+    return o->embed == VSG_EMBED_RDKIT || (o->embed == VSG_EMBED_DEFAULT && vsg_rdkit_available());
+}
+
+/* The protonated molecule as a Kekulé isomeric SMILES, for RDKit: Kekulé, so that the two
+ * toolkits' aromaticity models never meet (RDKit perceives its own from the bond orders);
+ * called holding vsg_ob_lock. "" when Open Babel cannot write it. */
+std::string kekule_smiles(OBMol &m)
+{
+    OBConversion conv;
+    if (!conv.SetOutFormat("smi")) return "";
+    conv.AddOption("k", OBConversion::OUTOPTIONS);
+    conv.AddOption("n", OBConversion::OUTOPTIONS);
+    std::string s = conv.WriteString(&m, true);
+    const size_t end = s.find_first_of(" \t\r\n");
+    if (end != std::string::npos) s.resize(end);
+    return s;
+}
+
+/* 3D coordinates by RDKit's ETKDG (embed_rdkit.h) into m, replacing it with the embedded
+ * molecule (every hydrogen explicit, minimised); true when that worked and the molecule came
+ * back with the same heavy atoms and net charge; else m is unchanged and why says what failed
+ * (the caller builds with Open Babel instead). Called holding vsg_ob_lock (hold), which the
+ * embedding itself does not need and runs without. */
+bool embed_with_rdkit(OBMol &m, const vsg_smiles_prep_options *o, vsg_smiles_prep *out, std::string &why,
+                      std::unique_lock<std::mutex> &hold)
+{
+    const std::string smi = kekule_smiles(m);
+    if (smi.empty()) {
+        why = "Open Babel could not write the protonated SMILES for RDKit";
+        return false;
+    }
+    vsg_rdkit_embedding e;
+    hold.unlock();
+    const int rc = vsg_rdkit_embed(smi.c_str(), RDKIT_SEED, BUILD_TRIES, o->min_steps, &e);
+    hold.lock();
+    if (rc != 0) {
+        why = e.why;
+        return false;
+    }
+    OBMol back;
+    OBConversion conv;
+    const bool read = conv.SetInFormat("mol") && conv.ReadString(&back, e.molfile);
+    std::free(e.molfile);
+    if (!read || heavy_atoms(back) != heavy_atoms(m) || net_charge(back) != net_charge(m)) {
+        why = "RDKit's molecule did not come back as the one sent";
+        return false;
+    }
+    m = back;
+    out->inverted_stereo = e.inverted;
+    out->forcefield = e.forcefield;
+    out->embedder = "RDKit ETKDGv3";
+    return true;
+}
+
 /* The whole preparation; throws fail. */
 void prepare(const char *smiles, const char *title, const vsg_smiles_prep_options *o, vsg_smiles_prep *out)
 {
@@ -459,6 +561,7 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
                            " (atom " + std::to_string(a->GetIdx()) +
                            ") is not one vsgrid docks (H C N O F P S Cl Br I: Gasteiger-Marsili's)"};
     out->charge_in = net_charge(mol);
+    bool by_rdkit = false;
     {
         if (o->ph_mode != VSG_PH_NONE) mol.CorrectForPH(o->ph_mode == VSG_PH_AT ? o->ph : 7.4);
         out->charge_out = net_charge(mol);
@@ -468,42 +571,17 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
             throw fail{VSG_E_DATA, VSG_LIG_TOO_MANY,
                        std::to_string(mol.NumAtoms()) + " atoms with hydrogens, more than " +
                            std::to_string(max_atoms)};
-        /* the builder places each new bond at random (clock-seeded): a build that contradicts
-         * the SMILES's stereo is built again; after BUILD_TRIES the record fails (--stereo
-         * specified) or keeps the last build with a note (any) */
-        /* The first build is of the heavy atoms (fast); a build that contradicts the SMILES's
-         * stereo is redone with the hydrogens added first, which the builder then places with
-         * the heavy atoms and which keeps more specified centres (heavy atoms alone, it got 6
-         * of the 32 shared crystal ligands wrong; hydrogens first, 2: docs/PERFORMANCE.md,
-         * "Issue 29"), but costs a quarter more time, so only where needed. */
-        const OBMol heavy(mol);
-        const specified_stereo spec_heavy = specified(mol);
-        OBMol hydrogenated; /* made only for a second build */
-        specified_stereo spec_h;
-        int wrong = 0;
-        bool hydrogens_built = false;
-        for (int k = 0; k < BUILD_TRIES; k++) {
-            hydrogens_built = k > 0;
-            if (k == 1) {
-                hydrogenated = heavy;
-                hydrogenated.AddHydrogens(false, false);
-                spec_h = specified(hydrogenated);
-            }
-            if (k > 0) mol = hydrogenated;
-            OBBuilder builder;
-            if (!builder.Build(mol, false))
-                throw fail{VSG_E_DATA, VSG_LIG_EMBED, "Open Babel's 3D builder failed on this molecule"};
-            if ((wrong = contradicted(mol, hydrogens_built ? spec_h : spec_heavy)) == 0) break;
-        }
-        if (wrong && o->stereo == VSG_STEREO_SPECIFIED)
+        std::string why_not_rdkit;
+        by_rdkit = use_rdkit(o) && embed_with_rdkit(mol, o, out, why_not_rdkit, hold);
+        if (!by_rdkit && use_rdkit(o))
+            std::snprintf(out->fallback, sizeof out->fallback, "%s", why_not_rdkit.c_str());
+        if (by_rdkit && out->inverted_stereo && o->stereo == VSG_STEREO_SPECIFIED)
             throw fail{VSG_E_DATA, VSG_LIG_STEREO,
-                       "Open Babel's 3D builder inverted " + std::to_string(wrong) +
+                       "RDKit's embedding contradicted " + std::to_string(out->inverted_stereo) +
                            " specified stereocentre(s) or double bond(s) in each of " + std::to_string(BUILD_TRIES) +
-                           " builds (--stereo specified)"};
-        out->inverted_stereo = wrong; /* --stereo any: docked as built, and said so */
-        mol.SetDimension(3);
-        if (!hydrogens_built) mol.AddHydrogens(false, false); /* placed on the built heavy atoms */
-        set_torsions(mol);
+                           " tries (--stereo specified)"};
+        if (!by_rdkit)
+            build_with_openbabel(mol, o, out);
     }
     if ((int)mol.NumAtoms() > max_atoms)
         throw fail{VSG_E_DATA, VSG_LIG_TOO_MANY,
@@ -512,8 +590,8 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
         throw fail{VSG_E_DATA, VSG_LIG_EMBED, "Open Babel's 3D builder left atoms without coordinates"};
     hold.unlock(); /* the molecule is ours alone from here, but for the force-field setup */
     const int steps = o->min_steps == 0 ? VSG_SMILES_MIN_STEPS_DEFAULT : o->min_steps;
-    out->forcefield = "none";
-    if (steps > 0) {
+    if (!by_rdkit) out->forcefield = "none"; /* RDKit's embedding was minimised by RDKit */
+    if (!by_rdkit && steps > 0) {
         OBMol built(mol); /* kept in case the minimisation breaks the geometry */
         hold.lock();
         out->forcefield = minimise(mol, steps, hold);
@@ -523,7 +601,7 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
         }
     }
     orient(mol); /* centred, principal axes: the same orientation in every run */
-    std::string text = molfile(mol, title);
+    std::string text = molfile(mol, title, out->embedder);
     out->molfile = static_cast<char *>(std::malloc(text.size() + 1));
     if (!out->molfile) throw std::bad_alloc();
     std::memcpy(out->molfile, text.c_str(), text.size() + 1);
@@ -542,10 +620,11 @@ extern "C" void vsg_smiles_prep_free(vsg_smiles_prep *p)
 extern "C" vsg_status vsg_smiles_prepare(const char *smiles, const char *title, const vsg_smiles_prep_options *o,
                                          vsg_smiles_prep *out)
 {
-    static const vsg_smiles_prep_options defaults = {VSG_PH_DEFAULT, 7.4, VSG_STEREO_BUILDER, 0, 0};
+    static const vsg_smiles_prep_options defaults = {VSG_PH_DEFAULT, 7.4, VSG_STEREO_BUILDER, 0, 0, VSG_EMBED_DEFAULT};
     if (!out) return vsg_fail(VSG_E_ARG, "vsg_smiles_prepare: no result");
     std::memset(out, 0, sizeof *out);
     out->forcefield = "none";
+    out->embedder = "Open Babel";
     std::snprintf(out->code, sizeof out->code, "%s", VSG_LIG_OK);
     if (!smiles || !*smiles) {
         std::snprintf(out->code, sizeof out->code, "%s", VSG_LIG_BAD_SMILES);

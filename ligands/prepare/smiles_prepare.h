@@ -17,8 +17,11 @@ typedef struct {
     int ph_mode;    /* VSG_PH_DEFAULT, VSG_PH_AT, VSG_PH_NONE (vsgrid.h) */
     double ph;      /* with VSG_PH_AT */
     int stereo;     /* VSG_STEREO_BUILDER, VSG_STEREO_SPECIFIED */
-    int min_steps;  /* 0: VSG_SMILES_MIN_STEPS_DEFAULT; < 0: none (the builder's coordinates) */
+    int min_steps;  /* 0: the conformer generator's default (VSG_SMILES_MIN_STEPS_DEFAULT steepest-descent
+                     * steps after Open Babel's builder, VSG_RDKIT_FF_ITERS_DEFAULT iterations after
+                     * RDKit's ETKDG); < 0: none (the generator's coordinates) */
     int max_atoms;  /* after hydrogens; 0: 999, the V2000 molfile's limit */
+    int embed;      /* VSG_EMBED_DEFAULT, VSG_EMBED_RDKIT, VSG_EMBED_OPENBABEL (vsgrid.h) */
 } vsg_smiles_prep_options;
 
 typedef struct {
@@ -31,6 +34,8 @@ typedef struct {
     int inverted_stereo;     /* specified ones the 3D build contradicts (--stereo any keeps it) */
     int charge_in, charge_out; /* net formal charge of the kept part before and after protonation */
     const char *forcefield;  /* the minimisation's force field: "MMFF94", "UFF" or "none" */
+    const char *embedder;    /* what made the 3D coordinates: "RDKit ETKDGv3" or "Open Babel" */
+    char fallback[160];      /* RDKit was asked for but failed on this molecule (why): Open Babel built it */
 } vsg_smiles_prep;
 
 /* 1 when this build can prepare SMILES (Open Babel 3 present). */

@@ -189,5 +189,6 @@ void vsg_lig_smiles_options(const vsg_smiles_options *s, int max_atoms, vsg_smil
     out->ph = s->ph;
     out->stereo = s->stereo;
     out->min_steps = s->min_steps;
+    out->embed = s->embed;
     out->max_atoms = max_atoms;
 }

@@ -21,7 +21,7 @@ static void note(const vsg_smiles_prep *p, const vsg_smiles_prep_options *o, cha
         k += (size_t)snprintf(dst + k, cap - k, "kept the largest of %d fragments (dropped %s)", p->fragments,
                               p->dropped);
     if (k < cap && p->unassigned_stereo)
-        k += (size_t)snprintf(dst + k, cap - k, "%s%d unassigned stereocentre%s (the 3D builder's configuration)",
+        k += (size_t)snprintf(dst + k, cap - k, "%s%d unassigned stereocentre%s (the conformer generator's configuration)",
                               k ? "; " : "", p->unassigned_stereo, p->unassigned_stereo > 1 ? "s" : "");
     if (k < cap && p->inverted_stereo)
         k += (size_t)snprintf(dst + k, cap - k,
@@ -31,6 +31,8 @@ static void note(const vsg_smiles_prep *p, const vsg_smiles_prep_options *o, cha
     if (k < cap && p->charge_in != p->charge_out)
         k += (size_t)snprintf(dst + k, cap - k, "%snet charge %+d -> %+d at pH %.1f", k ? "; " : "", p->charge_in,
                               p->charge_out, o->ph_mode == VSG_PH_AT ? o->ph : 7.4);
+    if (k < cap && p->fallback[0])
+        k += (size_t)snprintf(dst + k, cap - k, "%s3D by Open Babel's builder (%s)", k ? "; " : "", p->fallback);
     if (k < cap && !strcmp(p->forcefield, "UFF"))
         snprintf(dst + k, cap - k, "%sminimised with UFF (no MMFF94 parameters)", k ? "; " : "");
 }

@@ -58,7 +58,7 @@ __all__ = ["Error", "FileError", "FormatError", "NoMemoryError", "DeviceError", 
            "ConvergenceError", "UnsupportedError", "DataError", "StoppedError", "stop_screens", "reset_stop", "Molecule", "Grid", "MapSet", "DockResult",
            "Pose", "PreparedReceptor", "prepare", "coulomb", "pb", "maps", "score", "screen", "screen_shard",
            "dask_screen", "merge_shards", "dock",
-           "read_ligands", "rdkit_to_sdf", "Smiles", "write_smiles", "smiles_available",
+           "read_ligands", "rdkit_to_sdf", "Smiles", "write_smiles", "smiles_available", "smiles_rdkit_available",
            "capture_warnings", "LibraryWarning", "version", "library_version", "library_path", "gpu_count",
            "XS_TYPES"]
 
@@ -1104,6 +1104,12 @@ def smiles_available():
     return _lib.has("vsg_smiles_available") and bool(_L.vsg_smiles_available())
 
 
+def smiles_rdkit_available():
+    """Whether this library builds SMILES in 3D with RDKit's ETKDG (vsg_smiles_rdkit_available;
+    else with Open Babel's builder): the default of ``embed``."""
+    return _lib.has("vsg_smiles_rdkit_available") and bool(_L.vsg_smiles_rdkit_available())
+
+
 class Smiles:
     """A SMILES string given as a ligand: ``vsgrid.Smiles("CC(=O)O", name="acetic acid")``.
 
@@ -1354,19 +1360,20 @@ class _LigandFile(_Ligands):
 
 def _smiles_option(v, name):
     """ph / minimize / stereo as the reader's and the screen job's text: "none", a number, a word."""
-    if name == "stereo":
+    if name in ("stereo", "embed"):
         if not isinstance(v, str):
-            raise TypeError("stereo: 'any' or 'specified', not %r" % (v,))
+            raise TypeError("%s: %s, not %r" % (name, "'any' or 'specified'" if name == "stereo" else
+                                                "'rdkit' or 'openbabel'", v))
         return v
     if isinstance(v, bool) or v is None:
         raise TypeError("%s: a number%s, not %r" % (name, " or 'none'" if name == "ph" else "", v))
     return _option_text(v)
 
 
-def _reader_options(keep_text, ph=None, minimize=None, stereo=None):
+def _reader_options(keep_text, ph=None, minimize=None, stereo=None, embed=None):
     o = _lib.LigandReaderOptions(0, 1 if keep_text else 0, 0)
     for v, name, fn in ((ph, "ph", "vsg_smiles_parse_ph"), (minimize, "minimize", "vsg_smiles_parse_minimize"),
-                        (stereo, "stereo", "vsg_smiles_parse_stereo")):
+                        (stereo, "stereo", "vsg_smiles_parse_stereo"), (embed, "embed", "vsg_smiles_parse_embed")):
         if v is None:
             continue
         if not _lib.has(fn):
@@ -1376,10 +1383,10 @@ def _reader_options(keep_text, ph=None, minimize=None, stereo=None):
 
 
 class _Reader:
-    def __init__(self, paths, keep_text=True, ph=None, minimize=None, stereo=None):
+    def __init__(self, paths, keep_text=True, ph=None, minimize=None, stereo=None, embed=None):
         arr = (ctypes.c_char_p * len(paths))(*[_b(p) for p in paths])
         self._paths = arr
-        o = _reader_options(keep_text, ph, minimize, stereo)
+        o = _reader_options(keep_text, ph, minimize, stereo, embed)
         self.h = ctypes.c_void_p()
         _check(_L.vsg_ligand_reader_open(arr, len(paths), ctypes.byref(o), ctypes.byref(self.h)))
 
@@ -1398,10 +1405,11 @@ class _Reader:
             self.h = None
 
 
-def _records(paths, relabel=None, ph=None, minimize=None, stereo=None):
+def _records(paths, relabel=None, ph=None, minimize=None, stereo=None, embed=None):
     """Every record of ligand files as dicts (name, source, record, status, code, message,
     coordinates, charges, elements, ad_types)."""
-    r = _Reader([paths] if isinstance(paths, str) else paths, keep_text=False, ph=ph, minimize=minimize, stereo=stereo)
+    r = _Reader([paths] if isinstance(paths, str) else paths, keep_text=False, ph=ph, minimize=minimize, stereo=stereo,
+                embed=embed)
     out = []
     try:
         for lig in r:
@@ -1419,7 +1427,7 @@ def _records(paths, relabel=None, ph=None, minimize=None, stereo=None):
     return out
 
 
-def read_ligands(ligand, ph=None, minimize=None, stereo=None):
+def read_ligands(ligand, ph=None, minimize=None, stereo=None, embed=None):
     """The records of ligand files (SDF, MOL2, PDBQT, PDB; SMILES .smi/.ism/.csv, prepared in 3D),
     :class:`Smiles` values or RDKit molecules (a molecule without a 3D conformer as its SMILES),
     as vsgrid's reader yields them, one per input record in input order: a list of dicts with
@@ -1429,12 +1437,14 @@ def read_ligands(ligand, ph=None, minimize=None, stereo=None):
     array), charges, elements, ad_types.
 
     SMILES preparation: ``ph`` a pH in [0, 14] (default 7.4) or "none" (the SMILES's own
-    protonation states); ``minimize`` the force-field steps after the 3D build (default 100; 0:
-    the builder's coordinates), ``stereo`` "any" (default: open or inverted stereocentres docked as
-    built, with a note) or "specified" (such a record fails, code stereo), as the command's --ph,
-    --minimize and --stereo."""
+    protonation states); ``minimize`` the force-field steps after the 3D build (default: RDKit's
+    200 MMFF94 iterations, Open Babel's 100 steps; 0: none), ``stereo`` "any" (default: open or
+    inverted stereocentres docked as built, with a note) or "specified" (such a record fails, code
+    stereo), ``embed`` the 3D conformer generator, "rdkit" (ETKDG, the default when the library
+    has RDKit: :func:`smiles_rdkit_available`) or "openbabel", as the command's --ph, --minimize,
+    --stereo and --embed."""
     with _Ligands(ligand) as lf:
-        recs = _records(lf.paths, lf.relabel, ph=ph, minimize=minimize, stereo=stereo)
+        recs = _records(lf.paths, lf.relabel, ph=ph, minimize=minimize, stereo=stereo, embed=embed)
     if _np is not None:
         for r in recs:
             r["coordinates"] = _np.array(r["coordinates"], dtype=_np.float64).reshape(-1, 3)
@@ -1748,7 +1758,8 @@ def _ligand_paths(ligands, what):
 def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperature=298.15, sdf_out=None, top=0,
            progress=False, placement="as-is", box=None, around=None, padding=2.0, step=1.0, rotations=1000,
            top_poses=0, poses_out=None, search=None, seed=None, exhaustiveness=None, steps=None, poses=None,
-           max_torsions=None, output=None, as_arrays=False, on_row=None, ph=None, minimize=None, stereo=None, **options):
+           max_torsions=None, output=None, as_arrays=False, on_row=None, ph=None, minimize=None, stereo=None, embed=None,
+           **options):
     """Screens ligands as `vsgrid screen` does, through the library's screen job
     (vsg_screen_job_run: the command's own call), and returns their rows, one per input record in
     input order: the columns of the CSV (index, name, source, record, atoms, score_kcal_mol, ...,
@@ -1765,9 +1776,10 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
     "<rdkit>" or "<smiles>", record counted over the list from 1, and messages naming
     "<smiles>:K" / "<rdkit>:K", K the ligand's position in the list (files are named file:line).
     SMILES preparation: ``ph`` a pH in [0, 14] (default 7.4) or "none" (the SMILES's own
-    protonation states), ``minimize`` the force-field steps after the 3D build (default 100; 0:
-    none), ``stereo`` ("any" or "specified"), the command's --ph, --minimize and --stereo
-    (ArgumentError when out of range).
+    protonation states), ``minimize`` the force-field steps after the 3D build (default: RDKit
+    200, Open Babel 100; 0: none), ``stereo`` ("any" or "specified"), ``embed`` ("rdkit" or
+    "openbabel"), the command's --ph, --minimize, --stereo and --embed (ArgumentError when out of
+    range).
 
     ``target``: a .maps.fld path or :class:`MapSet` (AutoDock4 scores), a grid path or
     :class:`Grid` (electrostatics: PB in kT/e at ``temperature``, Coulomb in kcal/mol/e), or,
@@ -1831,6 +1843,8 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
         opts["minimize"] = _smiles_option(minimize, "minimize")
     if stereo is not None:
         opts["stereo"] = _smiles_option(stereo, "stereo")
+    if embed is not None:
+        opts["embed"] = _smiles_option(embed, "embed")
     opts.update(options)
     with contextlib.ExitStack() as stack:
         lf = stack.enter_context(_Ligands(ligands, "ligands"))
@@ -2109,7 +2123,8 @@ class DockResult:
 
 def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9, scoring="vina",
          exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False, record=None,
-         receptor=None, focus_chains=None, focus_steps=None, ph=None, minimize=None, stereo=None):
+         receptor=None, focus_chains=None, focus_steps=None, ph=None, minimize=None, stereo=None,
+         embed=None):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
     ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s), "thorough" or "vina" (the
@@ -2120,8 +2135,8 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     isomeric SMILES), a :class:`Smiles`, or a list of these (as :func:`screen` takes them; record
     numbers and messages then count over the list). A SMILES is prepared in 3D first, as
     `vsgrid dock LIG.smi` does: ``ph`` (7.4, a pH in [0, 14], or "none") and ``minimize``
-    (force-field steps, 100) and ``stereo`` ("any" or "specified") as the command's --ph,
-    --minimize and --stereo; a SMILES that cannot be prepared raises its status's error (FormatError for bad_smiles, DataError for bad_element,
+    (force-field steps) and ``stereo`` ("any" or "specified") and ``embed`` ("rdkit" or
+    "openbabel") as the command's --ph, --minimize, --stereo and --embed; a SMILES that cannot be prepared raises its status's error (FormatError for bad_smiles, DataError for bad_element,
     UnsupportedError without Open Babel) with the message naming "<smiles>:1" (or file:line).
     Returns a :class:`DockResult` of its one record (``record``: the
     1-based record of a multi-record file; a file of several records without it raises
@@ -2162,7 +2177,7 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     try:
         with _Ligands(ligand) as lf:
             path = lf.describe()
-            r = _Reader(lf.paths, keep_text=True, ph=ph, minimize=minimize, stereo=stereo)
+            r = _Reader(lf.paths, keep_text=True, ph=ph, minimize=minimize, stereo=stereo, embed=embed)
             ligs = []
             try:
                 extra, seen, added_h = [], 0, []

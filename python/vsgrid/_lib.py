@@ -182,7 +182,7 @@ class Ligand(ctypes.Structure):
 # vsg_smiles_options: how SMILES records are prepared (all 0: pH 7.4, the builder's stereo, 100 steps)
 class SmilesOptions(ctypes.Structure):
     _fields_ = [("ph_mode", ctypes.c_int), ("ph", ctypes.c_double), ("stereo", ctypes.c_int),
-                ("min_steps", ctypes.c_int)]
+                ("min_steps", ctypes.c_int), ("embed", ctypes.c_int)]
 
 
 class LigandReaderOptions(ctypes.Structure):
@@ -476,6 +476,8 @@ _optional = {
     "vsg_smiles_parse_ph": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
     "vsg_smiles_parse_minimize": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
     "vsg_smiles_parse_stereo": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
+    "vsg_smiles_parse_embed": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
+    "vsg_smiles_rdkit_available": (ctypes.c_int, []),
 }
 for _name, (_res, _args) in _protos.items():
     _f = getattr(lib, _name)

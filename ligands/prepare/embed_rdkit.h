@@ -1,0 +1,39 @@
+/* embed_rdkit.h — 3D coordinates for a prepared SMILES by RDKit's ETKDG (internal): the
+ * conformer generator of SMILES preparation when the build has RDKit's C++ library
+ * (embed_rdkit.cpp; embed_rdkit_none.c answers "not built" otherwise). smiles_obabel.cpp
+ * protonates with Open Babel, hands the result here as a SMILES, and reads the molfile back. */
+#ifndef VSG_EMBED_RDKIT_H
+#define VSG_EMBED_RDKIT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Force-field iterations after the embedding when the options say 0 (RDKit's MMFF94 BFGS
+ * iterations: docs/PERFORMANCE.md, "Issue 29", measured 200 against 50 and none). */
+#define VSG_RDKIT_FF_ITERS_DEFAULT 200
+
+typedef struct {
+    char *molfile;          /* malloc'ed V2000 molfile, every hydrogen explicit, Kekulé bonds; NULL on failure */
+    const char *forcefield; /* "MMFF94", "UFF" or "none" */
+    int inverted;           /* specified centres / double bonds the last embedding contradicts */
+    int tries;              /* embeddings made (a contradicting one is redone with the next seed) */
+    char why[160];          /* on failure: what went wrong */
+} vsg_rdkit_embedding;
+
+/* 1 when this build has RDKit. */
+int vsg_rdkit_available(void);
+/* Embeds smiles (hydrogens added here) with ETKDGv3 seeded by seed (the same SMILES and seed give
+ * the same coordinates, whatever the thread), up to max_tries embeddings (seed, seed+1, ...)
+ * until the specified stereo holds, then ff_iters iterations of MMFF94 (UFF when MMFF94 lacks a
+ * parameter; < 0: none; 0: VSG_RDKIT_FF_ITERS_DEFAULT). Returns 0 with out->molfile, or -1 with
+ * out->why (RDKit cannot read the SMILES, or no embedding was found). Thread-safe; never
+ * throws, never prints. */
+int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int ff_iters, vsg_rdkit_embedding *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
