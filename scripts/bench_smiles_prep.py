@@ -3,9 +3,9 @@
 MMFF94 steepest descent, N steps) against RDKit's ETKDGv3 + MMFF94, issue 29
 (docs/PERFORMANCE.md, "Issue 29").
 
-usage: bench_smiles_prep.py VSGRID SMILES.smi [--steps 0,100,500] [--ph 7.4|none]
+usage: bench_smiles_prep.py VSGRID SMILES.smi [--steps 0,100,500] [--ph 7.4|none] [--embed rdkit,openbabel]
 
-Each variant prepares every SMILES on one thread (vsgrid prepare-ligands --threads 1: the time
+Each variant (every --embed generator at every --steps) prepares every SMILES on one thread (vsgrid prepare-ligands --threads 1: the time
 its summary gives, the loop without the process start; RDKit: ETKDGv3 (randomSeed 42) then
 MMFFOptimizeMolecule (200 iterations), timed in this process). Quality, per molecule, against
 the same molecule fully minimised by RDKit's MMFF94 (2000 iterations) from the prepared
@@ -87,12 +87,13 @@ def main(argv):
     vsgrid, smi = argv[1], argv[2]
     steps = argv[argv.index("--steps") + 1].split(",") if "--steps" in argv else ["0", "100", "500"]
     ph = argv[argv.index("--ph") + 1] if "--ph" in argv else "7.4"
+    embeds = argv[argv.index("--embed") + 1].split(",") if "--embed" in argv else ["openbabel"]
     entries = [line.split()[0] for line in open(smi) if line.strip() and not line.startswith("#")]
     print("%d SMILES from %s; medians / 90th percentiles; one thread" % (len(entries), smi))
-    for s in steps:
-        out = "%s.steps%s.sdf" % (smi, s)
-        r = subprocess.run([vsgrid, "prepare-ligands", smi, "-o", out, "--threads", "1", "--minimize", s, "--ph", ph],
-                           capture_output=True, text=True)
+    for e, s in [(e, s) for e in embeds for s in steps]:
+        out = "%s.%s.steps%s.sdf" % (smi, e, s)
+        r = subprocess.run([vsgrid, "prepare-ligands", smi, "-o", out, "--threads", "1", "--minimize", s, "--ph", ph,
+                            "--embed", e], capture_output=True, text=True)
         m = re.search(r"(\d+) records, (\d+) prepared, (\d+) failed, in ([0-9.]+) s", r.stderr)
         if r.returncode != 0 or not m:
             print("vsgrid failed: %s" % r.stderr[-400:])
@@ -104,7 +105,8 @@ def main(argv):
                 x = quality(mol, ref)
                 if x:
                     q.append(x)
-        summarise("OB builder + %s MMFF steps" % s, secs, len(entries), int(m.group(3)), q)
+        summarise("vsgrid %s + %s MMFF steps" % ("OB builder" if e == "openbabel" else "RDKit ETKDGv3", s), secs,
+                  len(entries), int(m.group(3)), q)
     # RDKit ETKDGv3 + MMFF94 (no protonation: the SMILES as given)
     secs, q, failed = 0.0, [], 0
     params = AllChem.ETKDGv3()

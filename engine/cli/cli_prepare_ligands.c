@@ -42,7 +42,7 @@ static const char usage[] =
     "                    specified (such a record fails, status stereo; so does one whose\n"
     "                    specified centres the builder inverted in 5 builds, which 'any'\n"
     "                    keeps with a note and vsgrid_inverted_stereo)\n"
-    "  --minimize N      MMFF94 (else UFF) steps after the 3D build (default: RDKit 200\n"
+    "  --minimize N      MMFF94 (else UFF) steps after the 3D build (default: RDKit 50\n"
     "                    iterations, Open Babel 100 steepest-descent steps; 0: none)\n"
     "  --embed GEN       the 3D conformer generator: rdkit (ETKDGv3, seeded: the same\n"
     "                    molecule every run; the default when built with RDKit) or openbabel\n"

@@ -73,7 +73,7 @@ static const char screen_usage[] =
     "  --ph X|none             SMILES libraries (.smi/.ism/.csv with a smiles column, .gz too) are\n"
     "                          prepared in 3D by Open Babel: largest fragment, protonated at pH X\n"
     "                          (default 7.4) by its pH model, or in the SMILES's own states (none);\n"
-    "                          hydrogens, 3D (RDKit's ETKDG + 200 MMFF94 iterations, else Open\n"
+    "                          hydrogens, 3D (RDKit's ETKDG + 50 MMFF94 iterations, else Open\n"
     "                          Babel's builder + 100 steps), Gasteiger charges (README)\n"
     "  --minimize N            SMILES: the force-field steps after the 3D build (default: RDKit\n"
     "                          200, Open Babel 100; 0: the generator's coordinates)\n"

@@ -27,7 +27,7 @@ const char vsg_cli_dock_options_help[] =
     "  --ph X|none         a SMILES ligand (.smi/.ism/.csv) is protonated at pH X by Open Babel's\n"
     "                      model (default 7.4), or keeps the SMILES's states (none)\n"
     "  --minimize N        a SMILES ligand's force-field steps after its 3D build (default:\n"
-    "                      RDKit 200 MMFF94 iterations, Open Babel 100 steps; 0: none)\n"
+    "                      RDKit 50 MMFF94 iterations, Open Babel 100 steps; 0: none)\n"
     "  --embed rdkit|openbabel  a SMILES ligand's 3D conformer generator (default: RDKit's ETKDG\n"
     "                      when built with RDKit, else Open Babel's builder)\n"
     "  --stereo any|specified  a SMILES ligand's open or (after 5 builds) inverted stereocentres:\n"

@@ -845,7 +845,7 @@ typedef struct {
  * VSG_LIG_STEREO); protonate at the pH by Open Babel's pH model (phmodel.txt: its acid/base
  * SMARTS with pKa values, OBMol::CorrectForPH), unless VSG_PH_NONE; hydrogens; 3D coordinates
  * (embed): VSG_EMBED_RDKIT, RDKit's ETKDGv3 (seeded: the same SMILES gives the same conformer in
- * every run), then min_steps iterations of MMFF94 (UFF without MMFF94 parameters; default 200),
+ * every run), then min_steps iterations of MMFF94 (UFF without MMFF94 parameters; default 50),
  * re-embedded with the next seed while it contradicts a specified centre (up to 5 times); or
  * VSG_EMBED_OPENBABEL, Open Babel's fragment builder (OBBuilder, clock-seeded), then min_steps
  * steepest-descent steps of MMFF94 (UFF without MMFF94 parameters; default 100), as `obabel
@@ -864,7 +864,7 @@ typedef struct {
     int ph_mode;    /* VSG_PH_DEFAULT (pH 7.4), VSG_PH_AT (at ph), VSG_PH_NONE (the SMILES's own states) */
     double ph;      /* with VSG_PH_AT */
     int stereo;     /* VSG_STEREO_BUILDER (0) or VSG_STEREO_SPECIFIED */
-    int min_steps;  /* force-field steps after the 3D build: 0 the default (RDKit 200, Open Babel 100), < 0 none */
+    int min_steps;  /* force-field steps after the 3D build: 0 the default (RDKit 50, Open Babel 100), < 0 none */
     int embed;      /* the 3D conformer generator: VSG_EMBED_DEFAULT (0), VSG_EMBED_RDKIT, VSG_EMBED_OPENBABEL */
 } vsg_smiles_options;
 

@@ -1,11 +1,12 @@
 /* embed_rdkit.cpp — 3D coordinates for a prepared SMILES by RDKit's ETKDGv3 and MMFF94
  * (embed_rdkit.h says what comes out). Why RDKit for this one step, when Open Babel does the
  * rest (parsing, fragments, protonation, charges): measured on DUD-E INHA SMILES
- * (docs/PERFORMANCE.md, "Issue 29"), ETKDGv3 + 200 MMFF94 iterations keeps every specified
- * stereocentre where Open Babel's builder inverts some, leaves bonds within 0.003 A of the
- * force field's minimum (the builder + 100 steepest-descent steps: 0.06 A; without them 3 A at
- * the 90th percentile), is seeded (the same molecule in every run; Open Babel's builder is
- * clock-seeded), and takes a quarter of the time.
+ * (docs/PERFORMANCE.md, "Issue 29"), ETKDGv3 + 50 MMFF94 iterations keeps every specified
+ * stereocentre where Open Babel's builder inverts some (2 of the 32 shared crystal ligands against
+ * none), leaves bonds closer to the force field's minimum than the builder + 100 steepest-descent
+ * steps (0.022 A against 0.031 A at the 90th percentile; the builder alone 0.4-3 A) in less
+ * time, and is seeded: the same molecule in every run, where Open Babel's builder is
+ * clock-seeded.
  *
  * Threads: every call builds its own molecule and force field; RDKit keeps no shared mutable
  * state on this path (its loggers are switched off once, below). C++ exceptions never cross into

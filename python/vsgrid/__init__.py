@@ -1438,7 +1438,7 @@ def read_ligands(ligand, ph=None, minimize=None, stereo=None, embed=None):
 
     SMILES preparation: ``ph`` a pH in [0, 14] (default 7.4) or "none" (the SMILES's own
     protonation states); ``minimize`` the force-field steps after the 3D build (default: RDKit's
-    200 MMFF94 iterations, Open Babel's 100 steps; 0: none), ``stereo`` "any" (default: open or
+    50 MMFF94 iterations, Open Babel's 100 steps; 0: none), ``stereo`` "any" (default: open or
     inverted stereocentres docked as built, with a note) or "specified" (such a record fails, code
     stereo), ``embed`` the 3D conformer generator, "rdkit" (ETKDG, the default when the library
     has RDKit: :func:`smiles_rdkit_available`) or "openbabel", as the command's --ph, --minimize,
@@ -1777,7 +1777,7 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
     "<smiles>:K" / "<rdkit>:K", K the ligand's position in the list (files are named file:line).
     SMILES preparation: ``ph`` a pH in [0, 14] (default 7.4) or "none" (the SMILES's own
     protonation states), ``minimize`` the force-field steps after the 3D build (default: RDKit
-    200, Open Babel 100; 0: none), ``stereo`` ("any" or "specified"), ``embed`` ("rdkit" or
+    50, Open Babel 100; 0: none), ``stereo`` ("any" or "specified"), ``embed`` ("rdkit" or
     "openbabel"), the command's --ph, --minimize, --stereo and --embed (ArgumentError when out of
     range).
 
