@@ -157,6 +157,51 @@ assert Chem.MolToSmiles(Chem.RemoveHs(ala)) == Chem.MolToSmiles(ref), Chem.MolTo
 EOF
 fi
 
+# Protonation (ligands/prepare/protonation_rules.cpp after Open Babel's pH model): each record's
+# net formal charge (M  CHG) at pH 7.4, at 6.8 and with --ph none. Columns: SMILES, name,
+# expected charge at 7.4, at 6.8. The rules' pKa: piperazine's second N 5.3 (one cation),
+# ethylenediamine's 6.9 (7.2 in the rules: one cation at 7.4, two at 6.8),
+# 2,2,2-trifluoroethylamine 5.7 and aminoacetonitrile 5.3 (neutral), triethylamine 10.7;
+# benzamidine 11.6, benzamidoxime 4.8, a 2-arylimino-thiazolidin-4-one and cyanoguanidine not
+# basic; a 1,2,4-triazole-3-thiol ~6.5 (anion at both), pyrimidine-2-thiol 7.1 (anion at 7.4,
+# neutral at 6.8), pyridine-2-thiol 10 (neutral); a 2-aminoimidazole 8.5 (cation);
+# 2-aminobenzimidazole 7.5 has no rule of vsgrid's: Open Babel's imidazole (7.0) protonates it
+# at 6.8 only.
+cat > proton.txt <<'EOF'
+C1CNCCN1 piperazine 1 1
+NCCN ethylenediamine 1 2
+NCC(F)(F)F trifluoroethylamine 0 0
+NCC#N aminoacetonitrile 0 0
+CCN(CC)CC triethylamine 1 1
+NC(=N)c1ccccc1 benzamidine 1 1
+NC(=NO)c1ccccc1 benzamidoxime 0 0
+O=C1CSC(=Nc2ccccc2)N1 iminothiazolidinone 0 0
+NC(=N)NC#N cyanoguanidine 0 0
+Cn1c(C)nnc1S triazolethiol -1 -1
+Sc1ncccn1 pyrimidinethiol -1 0
+Sc1ccccn1 pyridinethiol 0 0
+CNc1nccn1C aminoimidazole 1 1
+Nc1nc2ccccc2[nH]1 aminobenzimidazole 0 1
+EOF
+cut -d' ' -f1,2 proton.txt > proton.smi
+charges() { # the net formal charge of each record of an SDF, one a line
+  awk '/^M  CHG/ { for (i = 5; i <= NF; i += 2) q += $i } /^\$\$\$\$/ { print q + 0; q = 0 }' "$1"
+}
+expect_rc 0 "$vsgrid" prepare-ligands proton.smi -o p74.sdf --minimize 0
+expect_rc 0 "$vsgrid" prepare-ligands proton.smi -o p68.sdf --minimize 0 --ph 6.8
+expect_rc 0 "$vsgrid" prepare-ligands proton.smi -o pnone.sdf --minimize 0 --ph none
+charges p74.sdf > q74.txt && charges p68.sdf > q68.txt && charges pnone.sdf > qnone.txt
+paste -d' ' proton.txt q74.txt q68.txt qnone.txt > proton_got.txt
+awk 'NF != 7 || $3 != $5 || $4 != $6 || $7 != 0 { print "  " $0; bad = 1 } END { exit bad }' proton_got.txt > proton_bad.txt ||
+  fail "protonation (SMILES name want7.4 want6.8 got7.4 got6.8 got-none):
+$(cat proton_bad.txt)"
+# --ph none keeps a SMILES's own charges, even where the rules would change them
+printf 'C[NH+]1CC[NH+](C)CC1 dication\nCc1nnc([S-])n1C thiolate\n' > own.smi
+expect_rc 0 "$vsgrid" prepare-ligands own.smi -o own.sdf --minimize 0 --ph none
+[ "$(charges own.sdf | tr '\n' ' ')" = "2 -1 " ] || fail "--ph none changed charges: $(charges own.sdf | tr '\n' ' ')"
+expect_rc 0 "$vsgrid" prepare-ligands own.smi -o own74.sdf --minimize 0
+[ "$(charges own74.sdf | tr '\n' ' ')" = "1 -1 " ] || fail "pH 7.4 of charged SMILES: $(charges own74.sdf | tr '\n' ' ')"
+
 # Preparing processes (ligands/prepare/prepare_workers.h): a molecule that crashes Open Babel,
 # or hangs it, fails its own record (embed_failed, file:line, what happened) and no other; the
 # worker is replaced and the records after it are prepared as before.

@@ -843,18 +843,20 @@ typedef struct {
  * leaves unassigned (VSG_STEREO_BUILDER: each gets the configuration the conformer generator
  * makes; VSG_STEREO_SPECIFIED: the record fails, status
  * VSG_LIG_STEREO); protonate at the pH by Open Babel's pH model (phmodel.txt: its acid/base
- * SMARTS with pKa values, OBMol::CorrectForPH), unless VSG_PH_NONE; hydrogens; 3D coordinates
- * (embed): VSG_EMBED_RDKIT, RDKit's ETKDGv3 (seeded: the same SMILES gives the same conformer in
- * every run), then min_steps iterations of MMFF94 (UFF without MMFF94 parameters; default 50),
- * re-embedded with the next seed while it contradicts a specified centre (up to 5 times); or
- * VSG_EMBED_OPENBABEL, Open Babel's fragment builder (OBBuilder, clock-seeded), then min_steps
- * steepest-descent steps of MMFF94 (UFF without MMFF94 parameters; default 100), as `obabel
- * --gen3d fast` does; VSG_EMBED_DEFAULT: RDKit when the build has it (vsg_smiles_rdkit_available),
- * else Open Babel, and Open Babel too for a molecule RDKit cannot embed (said in the note);
- * Gasteiger charges (as
- * vsg_ligand_gasteiger). The record then is what a 3D SDF record of that molecule would be:
- * format VSG_LIG_SDF, its text (keep_text) the prepared molfile with the charges as an RDKit
- * atom property list and the preparation's notes as data items; has_charges 1. An ok record's
+ * SMARTS with pKa values, OBMol::CorrectForPH) and then vsgrid's rules for the groups it gets
+ * wrong (ligands/prepare/protonation_rules.cpp: amines, amidine-like groups, heteroaryl thiols,
+ * 2-aminoimidazoles, each a literature pKa against the pH), unless VSG_PH_NONE; hydrogens; 3D
+ * coordinates (embed): VSG_EMBED_RDKIT, RDKit's ETKDGv3 (seeded: the same SMILES gives the same
+ * conformer in every run), then min_steps iterations of MMFF94 (UFF without MMFF94 parameters;
+ * default 50), re-embedded with the next seed while it contradicts a specified centre (up to 5
+ * times); or VSG_EMBED_OPENBABEL, Open Babel's fragment builder (OBBuilder, clock-seeded), then
+ * min_steps steepest-descent steps of MMFF94 (UFF without MMFF94 parameters; default 100), as
+ * `obabel --gen3d fast` does; VSG_EMBED_DEFAULT: RDKit when the build has it
+ * (vsg_smiles_rdkit_available), else Open Babel, and Open Babel too for a molecule RDKit cannot
+ * embed (said in the note); Gasteiger charges (as vsg_ligand_gasteiger). The record then is
+ * what a 3D SDF record of that molecule would be: format VSG_LIG_SDF, its text (keep_text) the
+ * prepared molfile with the charges as an RDKit atom property list and the preparation's notes
+ * as data items; has_charges 1. An ok record's
  * message holds the preparation's note ("kept the largest of 2 fragments (dropped Na+); 1
  * unassigned stereocentre; net charge 0 -> -1 at pH 7.4"), empty when there is nothing to say. */
 enum { VSG_PH_DEFAULT = 0, VSG_PH_AT = 1, VSG_PH_NONE = 2 };

@@ -48,6 +48,7 @@ extern "C" {
 #include "ligands/prepare/smiles_prepare.h"
 }
 #include "ligands/prepare/embed_rdkit.h"
+#include "ligands/prepare/protonation_rules.h" /* C++ */
 
 /* Open Babel's shared objects (see above); charges_obabel.cpp defines it and holds it too, as
  * its charge model perceives aromaticity through the same global typers */
@@ -563,7 +564,11 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
     out->charge_in = net_charge(mol);
     bool by_rdkit = false;
     {
-        if (o->ph_mode != VSG_PH_NONE) mol.CorrectForPH(o->ph_mode == VSG_PH_AT ? o->ph : 7.4);
+        if (o->ph_mode != VSG_PH_NONE) {
+            const double ph = o->ph_mode == VSG_PH_AT ? o->ph : 7.4;
+            mol.CorrectForPH(ph);
+            vsg_protonation_rules(mol, ph); /* the groups phmodel.txt gets wrong (protonation_rules.cpp) */
+        }
         out->charge_out = net_charge(mol);
         unsigned implicit = 0;
         FOR_ATOMS_OF_MOL(a, mol) implicit += a->GetImplicitHCount();
