@@ -5,8 +5,9 @@ library prepares as any SMILES library: one row per SMILES in list order, the li
 "<smiles>:K"; ph= and minimize= as the command's --ph and --minimize; biotin docked from its
 SMILES on 1STP's Vina maps (the CPU twin, a short search, as tests/cli_smiles.sh does).
 
-Open Babel's 3D builder is seeded from the clock, so coordinates and scores are not compared to
-the digit (docs/FORMATS.md); statuses, names, atom counts and record numbers are."""
+Open Babel's 3D builder (embed="openbabel", or a build without RDKit) is seeded from the clock,
+so coordinates and scores are not compared to the digit (docs/FORMATS.md); statuses, names, atom
+counts and record numbers are; RDKit's coordinates are compared to the bit."""
 import math
 import os
 import subprocess
@@ -99,6 +100,20 @@ def test_acetic_acid_prepared_at_ph():
         vsgrid.read_ligands(open_centre, stereo="maybe")
     with pytest.raises(TypeError):
         vsgrid.read_ligands(open_centre, stereo=1)
+    # embed=: the 3D conformer generator; RDKit's (the default where built) gives the same
+    # coordinates every time, Open Babel's builder the same atoms
+    ob = vsgrid.read_ligands(S("CCC(=O)NC1CCCCC1", "amide"), embed="openbabel")[0]
+    assert ob["code"] == "ok" and len(ob["elements"]) == 28  # C9H17NO
+    if vsgrid.smiles_rdkit_available():
+        r1, r2 = (vsgrid.read_ligands(S("CCC(=O)NC1CCCCC1", "amide"), embed=e)[0] for e in ("rdkit", None))
+        assert r1["elements"] == ob["elements"] and np.array_equal(r1["coordinates"], r2["coordinates"])
+    else:
+        with pytest.raises(vsgrid.UnsupportedError):
+            vsgrid.read_ligands(open_centre, embed="rdkit")
+    with pytest.raises(vsgrid.ArgumentError):
+        vsgrid.read_ligands(open_centre, embed="corina")
+    with pytest.raises(TypeError):
+        vsgrid.read_ligands(open_centre, embed=2)
 
 
 def test_write_smiles_is_the_library_the_module_writes(tmp_path):
