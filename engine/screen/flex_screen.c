@@ -727,7 +727,8 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
                      "when there are 2 ranks or fewer): the host's work of a flexible screen then starves its GPU. "
                      "Give mpirun --bind-to none (or --map-by slot:PE=N)", vsg_mpi_rank(), CPU_COUNT(&set), cores);
     }
-    vsg_ligand_reader_options ro = {.format = o->format, .keep_text = 1, .max_atoms = o->max_atoms, .smiles = o->smiles};
+    vsg_ligand_reader_options ro = {.format = o->format, .keep_text = 1, .max_atoms = o->max_atoms, .smiles = o->smiles,
+                                    .rigid_macrocycles = o->rigid_macrocycles};
     vsg_status st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p->rd);
     if (st == VSG_OK && x && x->ranges) st = vsg_ligand_reader_select(p->rd, x->ranges, x->nranges, x->index);
     /* SMILES records are read here and prepared by stage 1's threads, the reading thread alone
