@@ -125,5 +125,18 @@ EOF
   cat rdkit2.txt
 fi
 
+# screen (flexible placement) and rescore (--scoring vina) take the switch too (a screen-job key):
+# the torsdof column is 21 opened, 11 rigid; the rigid row keeps its note, the opened one has none
+expect_rc 0 "$vsgrid" screen m "$m2" --scoring vina --placement flexible "${run[@]}" -o so.csv --quiet
+expect_rc 0 "$vsgrid" screen m "$m2" --scoring vina --placement flexible "${run[@]}" --rigid-macrocycles -o sr.csv --quiet
+expect_rc 0 "$vsgrid" rescore rec.pdbqt "$m2" --scoring vina -o ro.csv --quiet
+expect_rc 0 "$vsgrid" rescore rec.pdbqt "$m2" --scoring vina --rigid-macrocycles -o rr.csv --quiet
+for f in so:21 sr:11 ro:21 rr:11; do
+  n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "torsdof") c = i } NR == 2 { print $c }' "${f%:*}.csv")
+  [ "$n" = "${f#*:}" ] || fail "${f%:*}.csv: torsdof $n, expected ${f#*:}"
+done
+grep -q "kept rigid as in the input" sr.csv || fail "screen --rigid-macrocycles: no macrocycle note"
+grep -q "kept rigid as in the input" so.csv && fail "screen, ring opened: the rigid-ring note"
+
 [ "$fails" = 0 ] && echo "cli_dock_macrocycle: ok"
 exit "$fails"

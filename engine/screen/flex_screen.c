@@ -68,7 +68,7 @@ typedef struct {
     char message[256];
     vsg_dock_result res;
     long evaluations;
-    int macrocycle; /* atoms in the largest ring of >= MACROCYCLE atoms (kept rigid); 0: none */
+    int macrocycle; /* atoms in the largest ring of >= MACROCYCLE atoms kept rigid (not opened); 0: none */
     int off;        /* docked, but the best pose means nothing (vsg_dock_pose_check: message says why) */
 } flex_row;
 
@@ -167,7 +167,9 @@ static int precheck(const vsg_ligand *lig, int max_torsions, flex_row *r)
     vsg_vina_ligand_free(l);
     r->torsdof = info.torsdof;
     const int ring = largest_ring(lig);
-    if (ring >= MACROCYCLE) r->macrocycle = ring;
+    /* the note only when the ring stayed rigid: --rigid-macrocycles, a ring over 33 atoms, no bond
+       Meeko's rules break (an opened ring, SDF/MOL2 or a Meeko PDBQT, has glue pairs) */
+    if (ring >= MACROCYCLE && (info.nglue == 0 || ring > 33)) r->macrocycle = ring;
     if (info.rotors > max_torsions) {
         snprintf(r->code, sizeof r->code, "%s", VSG_LIG_TORSIONS);
         snprintf(r->message, sizeof r->message, "%s: record %ld: %d torsions, over --max-torsions %d", lig->source,
