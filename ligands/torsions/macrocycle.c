@@ -231,7 +231,7 @@ static int pair_less(const vsg_ligand *l, int e, int f)
 
 static void add_set(mc_ctx *c, const int *bonds, int len)
 {
-    int s[MC_MAX_BREAKS];
+    int s[MC_MAX_BREAKS] = {-1, -1, -1, -1};
     memcpy(s, bonds, sizeof(int) * (size_t)len);
     for (int a = 1; a < len; a++)
         for (int b = a; b > 0 && pair_less(c->lig, s[b], s[b - 1]); b--) {
@@ -308,13 +308,15 @@ static vsg_status apply_set(vsg_ligand *lig, const int *bonds, int len)
     for (int k = 0; k < len; k++)
         for (int s = 0; s < 2; s++) {
             const int anchor = pair[k][s], partner = pair[k][1 - s];
-            snprintf(lig->atoms[anchor].ad_type, sizeof lig->atoms[anchor].ad_type, "CG%d", k);
+            const char digit = (char)('0' + k); /* k < MC_MAX_BREAKS: one digit */
+            memcpy(lig->atoms[anchor].ad_type, (const char[4]){'C', 'G', digit, '\0'}, 4);
             vsg_lig_atom g = lig->atoms[anchor];
             g.x = lig->atoms[partner].x, g.y = lig->atoms[partner].y, g.z = lig->atoms[partner].z;
             g.charge = 0, g.formal = 0;
-            snprintf(g.name, sizeof g.name, "G%d", k);
+            memset(g.name, 0, sizeof g.name);
+            g.name[0] = 'G', g.name[1] = digit;
             strcpy(g.element, "C"); /* as the PDBQT reader gives a Gk (read_pdbqt_lib.c) */
-            snprintf(g.ad_type, sizeof g.ad_type, "G%d", k);
+            memcpy(g.ad_type, (const char[4]){'G', digit, '\0', '\0'}, 4);
             lig->atoms[lig->natoms] = g;
             lig->bonds[lig->nbonds++] = (vsg_lig_bond){anchor, lig->natoms, 1};
             lig->natoms++;
