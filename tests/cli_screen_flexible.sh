@@ -146,8 +146,9 @@ sed -n 2p bad.csv | grep -q "2 fragments" || fail "the salt's message: $(sed -n 
 sed -n 3p bad.csv | grep -q "9 torsions, over --max-torsions 8" || fail "the torsion limit's message: $(sed -n 3p bad.csv)"
 [ "$(json_val bad.json max_torsions)" = 8 ] || fail "json: max_torsions"
 
-# a macrocycle (cyclododecane, one ring of 12 atoms): docked, and its row says the ring was kept
-# rigid as in the input
+# a macrocycle (cyclododecane, one ring of 12 atoms): docked with its ring opened as Meeko opens it
+# (11 torsions, no note); with --rigid-macrocycles docked rigid (0 torsions) and its row says the
+# ring was kept rigid as in the input
 awk 'BEGIN { print "cyclododecane"; print "  made by cli_screen_flexible.sh"; print "";
   print " 12 12  0  0  0  0  0  0  0  0999 V2000";
   for (i = 0; i < 12; i++) { a = i * 3.14159265 / 6; printf "%10.4f%10.4f%10.4f C   0  0  0  0  0  0  0  0  0  0  0  0\n", 2.955 * cos(a), 2.955 * sin(a), (i % 2) * 0.5 }
@@ -156,7 +157,12 @@ awk 'BEGIN { print "cyclododecane"; print "  made by cli_screen_flexible.sh"; pr
 expect_rc 0 "$vsgrid" screen m macro.sdf --scoring vina --placement flexible --exhaustiveness 1 --steps 100 --devices cpu \
   -o macro.csv --quiet
 [ "$(sed -n 2p macro.csv | cut -d, -f14)" = ok ] || fail "the macrocycle's row: $(sed -n 2p macro.csv)"
-sed -n 2p macro.csv | grep -q "macrocycle (ring of 12 atoms) kept rigid" || fail "the macrocycle's note: $(sed -n 2p macro.csv)"
+[ "$(sed -n 2p macro.csv | cut -d, -f12)" = 11 ] || fail "the opened macrocycle's torsions: $(sed -n 2p macro.csv)"
+sed -n 2p macro.csv | grep -q "kept rigid" && fail "a note on the opened macrocycle: $(sed -n 2p macro.csv)"
+expect_rc 0 "$vsgrid" screen m macro.sdf --scoring vina --placement flexible --exhaustiveness 1 --steps 100 --devices cpu \
+  --rigid-macrocycles -o macro_rigid.csv --quiet
+[ "$(sed -n 2p macro_rigid.csv | cut -d, -f12)" = 0 ] || fail "the rigid macrocycle's torsions: $(sed -n 2p macro_rigid.csv)"
+sed -n 2p macro_rigid.csv | grep -q "macrocycle (ring of 12 atoms) kept rigid" || fail "the macrocycle's note: $(sed -n 2p macro_rigid.csv)"
 grep -q "macrocycle" bad.csv && fail "a note on a molecule without a macrocycle"
 
 # --placement as-is: the as-is Vina screen

@@ -11,7 +11,15 @@
  *   - a seeded CPU search closes the ring (each G0 within 0.1 Å of its partner CG0 in the best pose;
  *     with the glue switched off it does not), and the SDF of the pose has the ring closed:
  *     41 atoms (no G0), the C9–C20 bond restored;
- *   - a G0 not bonded to a CG0 is refused with a message. */
+ *   - a G0 not bonded to a CG0 is refused with a message;
+ *   - the same molecule read from its MOL2 (ring closed, all hydrogens) is opened as Meeko opens a
+ *     ring (ligands/torsions/macrocycle.c): one bond, C16-C19 (Meeko's C8-C9; the example's PDBQT,
+ *     made by a 2021 Meeko that rotated the secondary amide, opened its neighbour C19-C22: on the
+ *     tree vsgrid builds, with the amide rigid, C16-C19 leaves the shallower tree, 90 against 80 by
+ *     Meeko's score), two CG0 carbons and two G0 atoms at the partners' places, 11 -> 21 torsions;
+ *     with rigid_macrocycles the model and tree are the old ones; a seeded CPU search closes the
+ *     ring and its SDF pose has the closure bond within 0.1 A of the input's, no G atom;
+ *   - a SMILES macrocycle (when the build prepares SMILES) is opened the same way. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +29,7 @@
 #include "ligands/dock/dock_internal.h"
 #include "ligands/score/vina_glue.h"
 #include "ligands/score/vina_internal.h"
+#include "ligands/torsions/torsions.h"
 #include "tests/check.h"
 #include "tests/dock_kit.h"
 
@@ -52,13 +61,169 @@ static int has_pair(const vsg_vina_ligand *l, int a, int b)
     return 0;
 }
 
-/* Vina maps of the example's box (its config file: center 30.103 6.152 15.584, 20 Å). */
-static vsg_vina_target *make_maps(const vsg_molecule *rec, const vsg_vina_ligand *l, const char *prefix)
+/* Vina maps of the example's box (its config file: center 30.103 6.152 15.584, 20 Å): the types
+ * of l, and of l2 when not NULL. */
+static vsg_vina_target *make_maps2(const vsg_molecule *rec, const vsg_vina_ligand *l, const vsg_vina_ligand *l2,
+                                   const char *prefix)
 {
     const vsg_vina_box box = {{30.103, 6.152, 15.584}, {20, 20, 20}, 0.375};
-    vsg_xs_type types[VSG_XS_COUNT];
-    const int nt = ligand_xs_types(l, NULL, 0, types);
+    vsg_xs_type types[VSG_XS_COUNT], more[VSG_XS_COUNT];
+    const int n2 = l2 ? ligand_xs_types(l2, NULL, 0, more) : 0;
+    const int nt = ligand_xs_types(l, more, n2, types);
     return vina_maps_target(rec, &box, types, nt, prefix, "BACE_1_receptor");
+}
+
+static vsg_vina_target *make_maps(const vsg_molecule *rec, const vsg_vina_ligand *l, const char *prefix)
+{
+    return make_maps2(rec, l, NULL, prefix);
+}
+
+static double atom_dist(const vsg_lig_atom *a, const vsg_lig_atom *b)
+{
+    return sqrt((a->x - b->x) * (a->x - b->x) + (a->y - b->y) * (a->y - b->y) + (a->z - b->z) * (a->z - b->z));
+}
+
+/* The MOL2 of the example (the crystal ligand, ring closed): opened as Meeko opens it, docked
+ * with the ring's conformation free, written closed; the rigid switch gives the old tree back. */
+static void mol2_opened(const vsg_molecule *rec, const char *dir_)
+{
+    char molp[1200], prefix[1200];
+    snprintf(molp, sizeof molp, "%s/data/macrocycle/BACE_1_ligand.mol2", VSG_SOURCE_DIR);
+    snprintf(prefix, sizeof prefix, "%s/macrocycle_mol2_maps", dir_);
+    vsg_ligand mol, w;
+    vsg_ligand_init(&mol), vsg_ligand_init(&w);
+    CHECK_STATUS(read_first(molp, &mol), VSG_OK);
+    CHECK(mol.natoms == 87 && mol.rigid_macrocycles == 0);
+    /* the bond chosen, the closure atoms */
+    CHECK_STATUS(vsg_ligand_copy(&w, &mol), VSG_OK);
+    CHECK_STATUS(vsg_ligand_assign_ad_types(&w), VSG_OK);
+    vsg_ligand_merge_nonpolar_h(&w);
+    const int merged = w.natoms, merged_bonds = w.nbonds;
+    int opened[4][2] = {{-1, -1}};
+    CHECK(vsg_macrocycle_open(&w, opened) == 1);
+    const int a = opened[0][0], b = opened[0][1];
+    if (a < 0 || b < 0) return;
+    printf("MOL2: opened %s-%s (%s %s), %d -> %d atoms\n", w.atoms[a].name, w.atoms[b].name, w.atoms[a].ad_type,
+           w.atoms[b].ad_type, merged, w.natoms);
+    CHECK(!strcmp(w.atoms[a].name, "C16") && !strcmp(w.atoms[b].name, "C19"));
+    CHECK(!strcmp(w.atoms[a].ad_type, "CG0") && !strcmp(w.atoms[b].ad_type, "CG0"));
+    int ng = 0;
+    for (int i = 0; i < w.natoms; i++) ng += w.atoms[i].ad_type[0] == 'G';
+    CHECK(ng == 2 && w.natoms == merged + 2 && w.nbonds == merged_bonds + 1); /* − closure, + 2 G bonds */
+    CHECK(!strcmp(w.atoms[merged].ad_type, "G0") && !strcmp(w.atoms[merged + 1].ad_type, "G0"));
+    CHECK_NEAR(atom_dist(&w.atoms[merged], &w.atoms[b]), 0, 0);     /* G0 of C16 where C19 is */
+    CHECK_NEAR(atom_dist(&w.atoms[merged + 1], &w.atoms[a]), 0, 0); /* G0 of C19 where C16 is */
+    int g_bonded = 0, closure_left = 0;
+    for (int e = 0; e < w.nbonds; e++) {
+        const vsg_lig_bond *x = &w.bonds[e];
+        g_bonded += (x->a == a && x->b == merged) || (x->a == b && x->b == merged + 1);
+        closure_left += (x->a == a && x->b == b) || (x->a == b && x->b == a);
+    }
+    CHECK(g_bonded == 2 && closure_left == 0);
+    CHECK(vsg_macrocycle_open(&w, NULL) == 0); /* opened once: CGk types present */
+    /* the models: opened (default) and rigid (the switch) */
+    vsg_vina_ligand *lo = NULL, *lr = NULL;
+    vsg_vina_ligand_info io, ir;
+    CHECK_STATUS(vsg_vina_ligand_new(&mol, &lo), VSG_OK);
+    mol.rigid_macrocycles = 1;
+    CHECK_STATUS(vsg_vina_ligand_new(&mol, &lr), VSG_OK);
+    vsg_vina_ligand_get_info(lo, &io), vsg_vina_ligand_get_info(lr, &ir);
+    printf("MOL2 model: opened %d atoms, %d torsions, %d glue pairs, N_rot %.1f; rigid %d atoms, %d torsions\n", io.natoms,
+           io.rotors, io.nglue, io.num_tors, ir.natoms, ir.rotors);
+    CHECK(io.natoms == merged + 2 && io.nglue == 2 && io.rotors == 21);
+    CHECK(ir.natoms == merged && ir.nglue == 0 && ir.rotors == 11);
+    /* the rigid switch restores the old tree: the bodies and rotors of the unopened record */
+    {
+        vsg_ligand w0;
+        vsg_ligand_init(&w0);
+        CHECK_STATUS(vsg_ligand_copy(&w0, &mol), VSG_OK);
+        CHECK_STATUS(vsg_ligand_assign_ad_types(&w0), VSG_OK);
+        vsg_ligand_merge_nonpolar_h(&w0);
+        vsg_torsions t0;
+        CHECK_STATUS(vsg_torsions_from_bonds(&w0, &t0), VSG_OK);
+        dock_prep dp;
+        CHECK_STATUS(dock_prepare_tree(&mol, &dp), VSG_OK);
+        CHECK(dp.tor.natoms == t0.natoms && dp.tor.nbodies == t0.nbodies && dp.tor.nrotors == t0.nrotors);
+        int same = dp.tor.natoms == t0.natoms && dp.tor.nrotors == t0.nrotors;
+        for (int i = 0; same && i < t0.natoms; i++) same = dp.tor.body[i] == t0.body[i];
+        for (int k = 0; same && k < t0.nrotors; k++) same = dp.tor.rotor[k][0] == t0.rotor[k][0] && dp.tor.rotor[k][1] == t0.rotor[k][1];
+        CHECK(same);
+        for (int i = 0; i < dp.L->natoms; i++) CHECK(dp.record_atom[i] >= 0);
+        dock_prep_release(&dp);
+        vsg_torsions_release(&t0);
+        vsg_ligand_release(&w0);
+    }
+    mol.rigid_macrocycles = 0;
+    /* a seeded search: the glue closes the ring; the SDF pose has the ring closed, no G */
+    vsg_vina_target *t = make_maps2(rec, lo, lr, prefix);
+    CHECK(t != NULL);
+    if (t) {
+        vsg_dock_params p;
+        vsg_dock_params_default(&p);
+        p.seed = 7, p.exhaustiveness = 16, p.steps = 60, p.chain_keep = 1, p.threads = 2, p.poses = 3;
+        vsg_dock_result res;
+        CHECK_STATUS(vsg_dock_cpu(t, &mol, &p, &res), VSG_OK);
+        CHECK(res.natoms == merged + 2 && res.rotors == 21);
+        CHECK(res.record_atom[merged] == -1 && res.record_atom[merged + 1] == -1);
+        const double in_len = atom_dist(&mol.atoms[res.record_atom[a]], &mol.atoms[res.record_atom[b]]);
+        if (res.npose > 0) {
+            const double *x = res.pose[0].xyz;
+            printf("MOL2 docked: best %.3f kcal/mol, RMSD to the crystal %.2f A, C16-C19 %.3f A (input %.3f), G0-CG0 %.3f "
+                   "%.3f A\n", res.pose[0].score.total, res.pose[0].rmsd_input, dist(x, a, b), in_len, dist(x, merged, b),
+                   dist(x, merged + 1, a));
+            CHECK_NEAR(dist(x, a, b), in_len, 0.1);
+            vsg_pose_sdf *m = NULL;
+            CHECK_STATUS(vsg_pose_sdf_new(&mol, &res, &m), VSG_OK);
+            char sdfp[1200];
+            snprintf(sdfp, sizeof sdfp, "%s/macrocycle_mol2_pose.sdf", dir_);
+            FILE *f = fopen(sdfp, "w");
+            CHECK(f && m && vsg_pose_sdf_write(f, m, &res, 0, -1));
+            if (f) fclose(f);
+            vsg_pose_sdf_free(m);
+            vsg_ligand out;
+            vsg_ligand_init(&out);
+            CHECK_STATUS(read_first(sdfp, &out), VSG_OK);
+            CHECK(out.natoms == mol.natoms && out.nbonds == mol.nbonds);
+            int closure = 0, g_out = 0;
+            for (int i = 0; i < out.natoms; i++) g_out += out.atoms[i].element[0] == 'G' || !out.atoms[i].element[0];
+            const int ra = res.record_atom[a], rb = res.record_atom[b];
+            for (int e = 0; e < out.nbonds; e++)
+                if ((out.bonds[e].a == ra && out.bonds[e].b == rb) || (out.bonds[e].a == rb && out.bonds[e].b == ra)) {
+                    closure = 1;
+                    printf("MOL2 pose SDF: closure bond %.3f A (input %.3f)\n", atom_dist(&out.atoms[ra], &out.atoms[rb]), in_len);
+                    CHECK_NEAR(atom_dist(&out.atoms[ra], &out.atoms[rb]), in_len, 0.1);
+                }
+            CHECK(closure && g_out == 0);
+            vsg_ligand_release(&out);
+        }
+        vsg_dock_result_release(&res);
+        vsg_vina_target_free(t);
+    }
+    vsg_vina_ligand_free(lo), vsg_vina_ligand_free(lr);
+    vsg_ligand_release(&w), vsg_ligand_release(&mol);
+}
+
+/* A SMILES macrocycle (prepared to an SDF record): opened as the MOL2 is. */
+static void smiles_opened(void)
+{
+    if (!vsg_smiles_available()) {
+        printf("SKIPPED-PART: the SMILES macrocycle (no SMILES preparation in this build)\n");
+        return;
+    }
+    vsg_ligand s;
+    vsg_ligand_init(&s);
+    /* cyclododecanol: a 12-membered ring, no other ring */
+    CHECK_STATUS(vsg_ligand_from_smiles("OC1CCCCCCCCCCC1", "c12ol", NULL, &s), VSG_OK);
+    vsg_vina_ligand *lo = NULL, *lr = NULL;
+    vsg_vina_ligand_info io, ir;
+    CHECK_STATUS(vsg_vina_ligand_new(&s, &lo), VSG_OK);
+    s.rigid_macrocycles = 1;
+    CHECK_STATUS(vsg_vina_ligand_new(&s, &lr), VSG_OK);
+    vsg_vina_ligand_get_info(lo, &io), vsg_vina_ligand_get_info(lr, &ir);
+    printf("SMILES cyclododecanol: opened %d torsions, %d glue pairs; rigid %d torsions\n", io.rotors, io.nglue, ir.rotors);
+    CHECK(io.nglue == 2 && ir.nglue == 0 && io.rotors > ir.rotors && io.natoms == ir.natoms + 2);
+    vsg_vina_ligand_free(lo), vsg_vina_ligand_free(lr);
+    vsg_ligand_release(&s);
 }
 
 /* Writes text to dir/name and reads its first record into lig (lig->source: a static buffer). */
@@ -333,6 +498,9 @@ int main(void)
         }
         free(text);
     }
+
+    mol2_opened(rec, dir);
+    smiles_opened();
 
     free(tors), free(xyz), free(g), free(grad), free(step), free(tp), free(tm);
     vsg_vina_target_free(t);

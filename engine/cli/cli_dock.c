@@ -21,7 +21,7 @@
 static const char usage[] =
     "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo|ad4] [--search S]\n"
     "                   [--devices D] [--seed N] [--exhaustiveness N] [--steps N] [--poses K]\n"
-    "                   [--focus-chains N] [--focus-steps N]\n"
+    "                   [--focus-chains N] [--focus-steps N] [--rigid-macrocycles]\n"
     "                   [--min-rmsd A] [--from-input | --local-only] [--threads N] [--csv OUT.csv]\n"
     "                   [--json FILE] [--receptor REC.pdbqt] [--no-dry]\n"
     "                   [--flex FLEX.pdbqt | --flex-residues A:ARG:57,...]\n"
@@ -119,6 +119,7 @@ static const char usage_end[] =
  * was meant?); both docking functions read it here. VSG_EXIT_OK, or the exit code after a message. */
 /* --ph, for a SMILES ligand: both docking paths read the ligand with it */
 static vsg_smiles_options dock_smiles;
+static int dock_rigid_macrocycles; /* --rigid-macrocycles */
 
 static int read_record(vsg_ligand_reader *rd, const char *ligpath, const char *prefix, long record, vsg_ligand *lig)
 {
@@ -130,6 +131,7 @@ static int read_record(vsg_ligand_reader *rd, const char *ligpath, const char *p
         else fprintf(stderr, "vsgrid dock: %s: no record\n", ligpath);
         return record ? VSG_EXIT_USAGE : VSG_EXIT_INPUT;
     }
+    lig->rigid_macrocycles = dock_rigid_macrocycles; /* also the --flex path's reader (cli_dock_flex.c) */
     if (!record) { /* a second record: which one was meant? */
         vsg_ligand next;
         vsg_ligand_init(&next);
@@ -269,7 +271,8 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
     vsg_status st = vsg_ad4_target_read(fld, NULL, &t);
     if (st != VSG_OK) return vsg_cli_fail(st);
     const char *paths[1] = {ligpath};
-    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0, .smiles = dock_smiles};
+    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0, .smiles = dock_smiles,
+                                    .rigid_macrocycles = dock_rigid_macrocycles};
     vsg_ligand_reader *rd = NULL;
     vsg_ligand lig;
     vsg_ligand_init(&lig);
@@ -520,6 +523,7 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_device device = VSG_DEVICE_AUTO;
     if (vsg_cli_dock_apply("dock", &dopt, &p, &device)) return VSG_EXIT_USAGE;
     dock_smiles = dopt.smiles;
+    dock_rigid_macrocycles = dopt.rigid_macrocycles;
     if (no_dry && !ad4) return vsg_cli_usage_error("dock", "--no-dry is for hydrated docking (--scoring ad4)");
     char rigid_out[4200], flex_out[4200];
     if (flexres) { /* the full receptor cut into its rigid part and the flex residues, next to OUT */
@@ -569,7 +573,8 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_pose_checker *checker = NULL;
     double *check_xyz = NULL;
     const char *paths[1] = {ligpath};
-    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0, .smiles = dock_smiles};
+    vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0, .smiles = dock_smiles,
+                                    .rigid_macrocycles = dock_rigid_macrocycles};
     vsg_ligand_reader *rd = NULL;
     vsg_ligand lig;
     vsg_ligand_init(&lig);

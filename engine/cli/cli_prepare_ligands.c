@@ -14,6 +14,7 @@
 static const char usage[] =
     "usage: vsgrid prepare-ligands LIBRARY... -o OUT.sdf|OUT.pdbqt [--ph X|none] [--stereo any|specified]\n"
     "                              [--minimize N] [--embed G] [--threads N] [--format F] [--quiet]\n"
+    "                              [--rigid-macrocycles]\n"
     "\n"
     "Writes each record of the libraries as the 3D molecule a screen would dock: SMILES\n"
     "(.smi/.ism/.csv, .gz) prepared by Open Babel (largest fragment, protonation at the pH,\n"
@@ -47,6 +48,10 @@ static const char usage[] =
     "  --embed GEN       the 3D conformer generator: rdkit (ETKDGv3, seeded: the same\n"
     "                    molecule every run; the default when built with RDKit) or openbabel\n"
     "                    (Open Babel's builder, clock-seeded)\n"
+    "  --rigid-macrocycles  OUT.pdbqt: rings of 7..33 atoms stay rigid in the torsion tree\n"
+    "                    (Meeko's --rigid_macrocycles); default: opened as Meeko opens them (a\n"
+    "                    ring bond broken, its carbons typed CG0, a G0 pseudo-atom on each, the\n"
+    "                    ring's single bonds BRANCHes), which vina 1.2 and vsgrid dock close\n"
     "  --threads N       records prepared in parallel (default: every core)\n"
     "  --format F        sdf | mol2 | pdbqt | pdb | smi | csv (default: from each file)\n"
     "  --quiet           no summary on stderr (failures are still reported)\n"
@@ -75,6 +80,8 @@ int vsg_cmd_prepare_ligands(int argc, char **argv)
             VALUE();
             if (vsg_smiles_parse_ph(v, &ro.smiles) != VSG_OK)
                 return vsg_cli_usage_error("prepare-ligands", "%s", vsg_last_error());
+        } else if (vsg_arg_is(&a, "--rigid-macrocycles")) {
+            ro.rigid_macrocycles = 1;
         } else if (vsg_arg_is(&a, "--embed")) {
             VALUE();
             if (vsg_smiles_parse_embed(v, &ro.smiles) != VSG_OK)

@@ -213,7 +213,8 @@ const char vsg_cli_vina_help[] =
     "scored on the maps as 'vina --maps PREFIX --score_only'); rescore takes the receptor PDBQT\n"
     "and scores on its atoms as 'vina --receptor R --score_only --autobox' (no maps needed: vina\n"
     "itself scores on explicit atoms there). PDBQT poses keep their torsion tree; SDF/MOL2 get\n"
-    "AutoDock types, non-polar H merged and rotatable bonds as Meeko counts them. Options:\n"
+    "AutoDock types, non-polar H merged and rotatable bonds as Meeko counts them, rings of 7..33\n"
+    "atoms opened as Meeko opens them (CG0/G0; --rigid-macrocycles keeps them rigid). Options:\n"
     "-o FILE.csv, --json FILE, --quiet, --format F, --max-atoms N, --threads N (not under mpirun),\n"
     "--resume (as 'vsgrid screen --resume': the rows already in -o FILE kept, the rest appended),\n"
     "--best-per-molecule (screen: one row per name, its best-scored record's, plus a column records;\n"
@@ -258,6 +259,7 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
 #define VALUE() do { if (!(v = vsg_arg_value(&a, cmd))) return VSG_EXIT_USAGE; } while (0)
         if (vsg_arg_is(&a, "--quiet")) quiet = 1;
         else if (vsg_arg_is(&a, "--resume")) ext.resume = 1;
+        else if (vsg_arg_is(&a, "--rigid-macrocycles")) vo.rigid_macrocycles = 1;
         else if (vsg_arg_is(&a, "--scoring")) {
             VALUE();
             if (!strcmp(v, "vina")) sf = VSG_VINA_SCORING_VINA;

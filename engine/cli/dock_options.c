@@ -31,7 +31,12 @@ const char vsg_cli_dock_options_help[] =
     "  --embed rdkit|openbabel  a SMILES ligand's 3D conformer generator (default: RDKit's ETKDG\n"
     "                      when built with RDKit, else Open Babel's builder)\n"
     "  --stereo any|specified  a SMILES ligand's open or (after 5 builds) inverted stereocentres:\n"
-    "                      docked as built with a note (any, default) or refused (specified)\n";
+    "                      docked as built with a note (any, default) or refused (specified)\n"
+    "  --rigid-macrocycles an SDF/MOL2/SMILES ligand's rings of 7..33 atoms stay rigid (as before\n"
+    "                      issue 28; Meeko's --rigid_macrocycles). Default: each such ring is\n"
+    "                      opened at the bond Meeko breaks (CGk carbons, Gk glue atoms), its\n"
+    "                      single bonds rotate and Vina 1.2's glue term closes it; the poses\n"
+    "                      are written with the ring closed. PDBQT ligands keep their own tree\n";
 
 void vsg_cli_dock_opts_init(vsg_cli_dock_opts *o, const char *search)
 {
@@ -78,6 +83,10 @@ int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o)
         if (!(v = vsg_arg_value(a, cmd))) return -1;
         if (vsg_smiles_parse_minimize(v, &o->smiles) != VSG_OK)
             return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
+        return 1;
+    }
+    if (vsg_arg_is(a, "--rigid-macrocycles")) {
+        o->rigid_macrocycles = 1;
         return 1;
     }
     if (vsg_arg_is(a, "--seed")) {

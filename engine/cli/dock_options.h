@@ -15,6 +15,7 @@ typedef struct {
     int focus_steps;      /* explicit override; 0 = the preset's */
     uint64_t seed;
     vsg_smiles_options smiles; /* --ph: a SMILES ligand's preparation */
+    int rigid_macrocycles;     /* --rigid-macrocycles */
 } vsg_cli_dock_opts;
 
 /* Defaults: search preset, devices "all", seed 0. */

@@ -9,6 +9,7 @@
 
 #include "grids/base/vsgrid.h"
 #include "engine/screen/molfile_chemistry.h"
+#include "ligands/torsions/torsions.h"
 
 double vsg_pose_rmsd_heavy(const vsg_dock_result *r, const vsg_vina_ligand *l, const double *a, const double *b)
 {
@@ -65,6 +66,7 @@ vsg_status vsg_pose_model_ligand(vsg_ligand *lig, const vsg_dock_result *r)
     st = vsg_ligand_assign_ad_types(lig);
     if (st != VSG_OK) return st;
     vsg_ligand_merge_nonpolar_h(lig);
+    if (vsg_macrocycle_open(lig, NULL) < 0) return VSG_E_NOMEM; /* as the model was opened (dock_prepare.c) */
     if (lig->natoms != r->natoms)
         return vsg_fail(VSG_E_DATA, "%s: record %ld: %d atoms after the hydrogen merge, the model has %d", lig->source,
                         lig->record, lig->natoms, r->natoms);
@@ -267,6 +269,7 @@ static void body_frame(const vsg_dock_result *r, const vsg_ligand *rec, int body
 #define XYZ(m, d) ((&rec->atoms[r->record_atom[m]].x)[d])
     for (int pass = 0; pass < 3; pass++) {
         for (int m = 0; m < r->natoms; m++) {
+            if (r->record_atom[m] < 0) continue; /* a macrocycle's Gk, added to an SDF/MOL2 record's model */
             int in = r->body[m] == body;
             for (int k = 0; k < r->rotors && !in; k++)
                 in = (r->rotor[k][0] == m && r->body[r->rotor[k][1]] == body) ||
@@ -345,6 +348,7 @@ vsg_status vsg_pose_sdf_new(const vsg_ligand *lig, const vsg_dock_result *r, vsg
     if (st == VSG_OK && lig->format != VSG_LIG_SDF && !glue) vsg_molfile_infer_formal(c);
     for (int i = 0; st == VSG_OK && i < c->natoms; i++) m->model_of[i] = -1;
     for (int k = 0; st == VSG_OK && k < r->natoms; k++) {
+        if (r->record_atom[k] == -1 && lig->format != VSG_LIG_PDBQT) continue; /* a macrocycle's Gk (dock_prepare.c) */
         if (r->record_atom[k] < 0 || r->record_atom[k] >= c->natoms)
             st = vsg_fail(VSG_E_DATA, "%s: record %ld: model atom %d maps to no record atom", lig->source, lig->record, k + 1);
         else m->model_of[r->record_atom[k]] = k;
@@ -356,13 +360,15 @@ vsg_status vsg_pose_sdf_new(const vsg_ligand *lig, const vsg_dock_result *r, vsg
             const int o = c->bonds[k].a == i ? c->bonds[k].b : c->bonds[k].b == i ? c->bonds[k].a : -1;
             if (o >= 0 && m->model_of[o] >= 0) m->anchor[i] = m->model_of[o];
         }
-        double best = 1e300; /* else the nearest model atom */
+        double best = 1e300; /* else the nearest model atom (a macrocycle's Gk has no record atom: not one) */
+        int near = -1;
         for (int k = 0; m->anchor[i] < 0 && k < r->natoms; k++) {
+            if (r->record_atom[k] < 0) continue;
             const vsg_lig_atom *a = &c->atoms[i], *b = &c->atoms[r->record_atom[k]];
             const double d = (a->x - b->x) * (a->x - b->x) + (a->y - b->y) * (a->y - b->y) + (a->z - b->z) * (a->z - b->z);
-            if (d < best) best = d, m->anchor[i] = -2 - k;
-            if (k == r->natoms - 1) m->anchor[i] = -2 - m->anchor[i];
+            if (d < best) best = d, near = k;
         }
+        if (m->anchor[i] < 0) m->anchor[i] = near;
         if (m->anchor[i] < 0) st = vsg_fail(VSG_E_DATA, "%s: record %ld: atom %d has no model atom", lig->source, lig->record, i + 1);
     }
     for (int b = 0; st == VSG_OK && b < nbody; b++) body_frame(r, c, b, m->frame[b]);

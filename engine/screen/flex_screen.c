@@ -68,7 +68,7 @@ typedef struct {
     char message[256];
     vsg_dock_result res;
     long evaluations;
-    int macrocycle; /* atoms in the largest ring of >= MACROCYCLE atoms (kept rigid); 0: none */
+    int macrocycle; /* atoms in the largest ring of >= MACROCYCLE atoms kept rigid (not opened); 0: none */
     int off;        /* docked, but the best pose means nothing (vsg_dock_pose_check: message says why) */
 } flex_row;
 
@@ -167,7 +167,9 @@ static int precheck(const vsg_ligand *lig, int max_torsions, flex_row *r)
     vsg_vina_ligand_free(l);
     r->torsdof = info.torsdof;
     const int ring = largest_ring(lig);
-    if (ring >= MACROCYCLE) r->macrocycle = ring;
+    /* the note only when the ring stayed rigid: --rigid-macrocycles, a ring over 33 atoms, no bond
+       Meeko's rules break (an opened ring, SDF/MOL2 or a Meeko PDBQT, has glue pairs) */
+    if (ring >= MACROCYCLE && (info.nglue == 0 || ring > 33)) r->macrocycle = ring;
     if (info.rotors > max_torsions) {
         snprintf(r->code, sizeof r->code, "%s", VSG_LIG_TORSIONS);
         snprintf(r->message, sizeof r->message, "%s: record %ld: %d torsions, over --max-torsions %d", lig->source,
@@ -727,7 +729,8 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
                      "when there are 2 ranks or fewer): the host's work of a flexible screen then starves its GPU. "
                      "Give mpirun --bind-to none (or --map-by slot:PE=N)", vsg_mpi_rank(), CPU_COUNT(&set), cores);
     }
-    vsg_ligand_reader_options ro = {.format = o->format, .keep_text = 1, .max_atoms = o->max_atoms, .smiles = o->smiles};
+    vsg_ligand_reader_options ro = {.format = o->format, .keep_text = 1, .max_atoms = o->max_atoms, .smiles = o->smiles,
+                                    .rigid_macrocycles = o->rigid_macrocycles};
     vsg_status st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &p->rd);
     if (st == VSG_OK && x && x->ranges) st = vsg_ligand_reader_select(p->rd, x->ranges, x->nranges, x->index);
     /* SMILES records are read here and prepared by stage 1's threads, the reading thread alone

@@ -56,6 +56,7 @@ static const job_key KEYS[] = {
     {"receptor", 1, M_FLEX, 1},       {"focus-chains", 1, M_FLEX, 1},   {"focus-steps", 1, M_FLEX, 1},
     {"ph", 1, M_ALL, 1},              {"minimize", 1, M_ALL, 1},
     {"stereo", 1, M_ALL, 1},          {"embed", 1, M_ALL, 1},
+    {"rigid-macrocycles", 0, M_VINA | M_FLEX, 1},
 };
 #define NKEYS ((int)(sizeof KEYS / sizeof KEYS[0]))
 #define MAX_LIBS 4096
@@ -1195,6 +1196,7 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
         memset(&fo, 0, sizeof fo);
         fo.inputs = (const char *const *)j->libs, fo.ninputs = j->nlibs, fo.format = format, fo.max_atoms = max_atoms;
         fo.smiles = smi;
+        fo.rigid_macrocycles = get(j, "rigid-macrocycles") != NULL;
         fo.max_torsions = get(j, "max-torsions") ? (int)num(j, "max-torsions", 32) : 32;
         st = flex_params(j, &fo.dock, &fo.device);
         fo.csv = rows, fo.poses = poses, fo.poses_sdf = poses_path ? vsg_pose_path_kind(poses_path) == 1 : 0;
@@ -1211,7 +1213,8 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
         put_used(j, "max_torsions_used", "%d", fo.max_torsions);
         if (st == VSG_OK) st = vsg_flex_screen_run(vt, &fo, &x, rep, &j->evaluations);
     } else if (st == VSG_OK && mode == M_VINA) {
-        vsg_vina_screen_options vo = {(const char *const *)j->libs, j->nlibs, format, max_atoms, rows, progress && isatty(2), smi};
+        vsg_vina_screen_options vo = {(const char *const *)j->libs, j->nlibs, format, max_atoms, rows, progress && isatty(2), smi,
+                                      get(j, "rigid-macrocycles") != NULL};
         st = vsg_vina_screen_run_extra(vt, &vo, &x, rep);
     } else if (st == VSG_OK) {
         vsg_screen_options so;

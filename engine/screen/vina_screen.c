@@ -116,7 +116,8 @@ vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_sc
         return vsg_fail(VSG_E_ARG, "vsg_vina_screen_run: NULL argument or no inputs");
     memset(rep, 0, sizeof *rep);
     const double t0 = vsg_now();
-    vsg_ligand_reader_options ro = {.format = o->format, .keep_text = 1, .max_atoms = o->max_atoms, .smiles = o->smiles};
+    vsg_ligand_reader_options ro = {.format = o->format, .keep_text = 1, .max_atoms = o->max_atoms, .smiles = o->smiles,
+                                    .rigid_macrocycles = o->rigid_macrocycles};
     vsg_ligand_reader *rd = NULL;
     vsg_status st = vsg_ligand_reader_open(o->inputs, o->ninputs, &ro, &rd);
     if (st == VSG_OK && x && x->ranges) st = vsg_ligand_reader_select(rd, x->ranges, x->nranges, x->index);

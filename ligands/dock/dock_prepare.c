@@ -62,13 +62,17 @@ static vsg_status model_record(const vsg_ligand *lig, vsg_ligand *work, const vs
     if (st == VSG_OK) st = vsg_ligand_assign_ad_types(work);
     if (st != VSG_OK) return st;
     vsg_ligand_merge_nonpolar_h(work);
+    const int opened = vsg_macrocycle_open(work, NULL); /* as vsg_vina_ligand_new opens it */
+    if (opened < 0) return VSG_E_NOMEM;
     *src = work;
+    const int nglue = 2 * opened, nrec = nmodel - nglue; /* the Gk pseudo-atoms come last: no record atom */
     int j = 0; /* the merge keeps the order of the atoms it keeps */
-    for (int i = 0; i < lig->natoms && j < nmodel; i++)
+    for (int i = 0; i < lig->natoms && j < nrec; i++)
         if (lig->atoms[i].x == work->atoms[j].x && lig->atoms[i].y == work->atoms[j].y &&
             lig->atoms[i].z == work->atoms[j].z && !strcmp(lig->atoms[i].name, work->atoms[j].name))
             map[j++] = i;
-    if (j != nmodel) return vsg_fail(VSG_E_DATA, "dock: the model's atoms do not match the record's");
+    if (j != nrec || work->natoms != nmodel) return vsg_fail(VSG_E_DATA, "dock: the model's atoms do not match the record's");
+    for (; j < nmodel; j++) map[j] = -1;
     return VSG_OK;
 }
 

@@ -384,6 +384,7 @@ static void finish(vsg_ligand_reader *r, vsg_ligand *lig, const char *source, vs
 {
     lig->index = r->index++;
     lig->source = source;
+    lig->rigid_macrocycles = r->opt.rigid_macrocycles;
     lig->format = f == VSG_LIG_SMILES || f == VSG_LIG_CSV ? VSG_LIG_SDF : f; /* prepared: an SDF record */
 }
 
@@ -486,6 +487,7 @@ int vsg_ligand_reader_next(vsg_ligand_reader *r, vsg_ligand *lig)
     if (!r || !lig) return 0;
     got = r->selected ? next_selected(r, lig) : next_record(r, lig);
     if (got) {
+        lig->rigid_macrocycles = r->opt.rigid_macrocycles;
         r->returned++;
         if (lig->status != VSG_OK) r->failed++;
     }

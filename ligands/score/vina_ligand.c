@@ -424,6 +424,9 @@ static vsg_status ligand_new(const vsg_ligand *lig, vsg_vina_ligand **out, int w
         if ((st = vsg_ligand_copy(&work, lig)) != VSG_OK) goto fail;
         if ((st = vsg_ligand_assign_ad_types(&work)) != VSG_OK) goto fail;
         vsg_ligand_merge_nonpolar_h(&work);
+        /* Meeko's flexible macrocycles (unless the record keeps them rigid); not for AutoDock4,
+           whose map sets have no CGk/Gk types */
+        if (!waters && vsg_macrocycle_open(&work, NULL) < 0) { st = VSG_E_NOMEM; goto fail; }
         src = &work;
     }
     if (src->natoms < 1) { st = vsg_fail(VSG_E_DATA, "%s: record %ld: no atoms", lig->source ? lig->source : "?", lig->record); goto fail; }

@@ -24,4 +24,14 @@ vsg_status vsg_torsions_from_pdbqt(const vsg_ligand *lig, vsg_torsions *t);
 vsg_status vsg_torsions_from_bonds(const vsg_ligand *lig, vsg_torsions *t);
 void vsg_torsions_release(vsg_torsions *t);
 
+/* Meeko's flexible macrocycles (macrocycle.c): on an SDF/MOL2 record already typed and with its
+ * non-polar hydrogens merged, opens the ring(s) of 7..33 atoms at the bond(s) Meeko would break
+ * (at most 4): each bond removed, its two carbons typed CGk, a pseudo-atom Gk appended for each
+ * (after the record's atoms, in bond order, the lower atom's first), bonded to it at its
+ * partner's position; the opened ring's single bonds then rotate (vsg_torsions_from_bonds).
+ * Nothing for a PDBQT record, one with lig->rigid_macrocycles, or one with no such ring.
+ * Returns the bonds opened (their atoms, lower first, in opened[k] when opened is not NULL:
+ * room for 4), 0 for none, −1 when out of memory (vsg_fail said so). */
+int vsg_macrocycle_open(vsg_ligand *lig, int (*opened)[2]);
+
 #endif

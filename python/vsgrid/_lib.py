@@ -176,7 +176,7 @@ class Ligand(ctypes.Structure):
                 ("atoms_cap", ctypes.c_int), ("bonds_cap", ctypes.c_int), ("has_charges", ctypes.c_int),
                 ("model", ctypes.c_int), ("text", ctypes.c_void_p), ("text_len", ctypes.c_size_t),
                 ("text_cap", ctypes.c_size_t), ("status", ctypes.c_int), ("code", ctypes.c_char * 16),
-                ("message", ctypes.c_char * 256)]
+                ("message", ctypes.c_char * 256), ("rigid_macrocycles", ctypes.c_int)]
 
 
 # vsg_smiles_options: how SMILES records are prepared (all 0: pH 7.4, the builder's stereo, 100 steps)
@@ -187,7 +187,7 @@ class SmilesOptions(ctypes.Structure):
 
 class LigandReaderOptions(ctypes.Structure):
     _fields_ = [("format", ctypes.c_int), ("keep_text", ctypes.c_int), ("max_atoms", ctypes.c_int),
-                ("smiles", SmilesOptions)]
+                ("smiles", SmilesOptions), ("rigid_macrocycles", ctypes.c_int)]
 
 
 class VinaScore(ctypes.Structure):
@@ -261,7 +261,7 @@ class MergeReport(ctypes.Structure):
 class VinaScreenOptions(ctypes.Structure):
     _fields_ = [("inputs", c_char_pp), ("ninputs", ctypes.c_int), ("format", ctypes.c_int),
                 ("max_atoms", ctypes.c_int), ("csv", ctypes.c_void_p), ("progress", ctypes.c_int),
-                ("smiles", SmilesOptions)]
+                ("smiles", SmilesOptions), ("rigid_macrocycles", ctypes.c_int)]
 
 
 class DockParams(ctypes.Structure):
