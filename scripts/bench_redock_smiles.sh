@@ -28,7 +28,7 @@
 # (python3; scripts/redock_crystal_smiles.py poses), two columns on the SMILES's docked molecules:
 # "stereo", in how many runs it has the SMILES's stereo (Open Babel's 3D builder can invert a
 # centre), and "rings", the largest RMSD of a ring system (with the atoms bonded to it,
-# superposed) to the crystal's over the runs: docking keeps rings rigid (but for rings of 7..33
+# superposed) to the crystal's over the runs: docking keeps rings rigid (but for rings of 12..33
 # atoms, opened as Meeko opens them unless DOCK_ARGS=--rigid-macrocycles), so what the preparation
 # built is what is docked (a ring pucker or an axial substituent the crystal does not have).
 #

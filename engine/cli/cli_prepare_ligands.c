@@ -48,7 +48,7 @@ static const char usage[] =
     "  --embed GEN       the 3D conformer generator: rdkit (ETKDGv3, seeded: the same\n"
     "                    molecule every run; the default when built with RDKit) or openbabel\n"
     "                    (Open Babel's builder, clock-seeded)\n"
-    "  --rigid-macrocycles  OUT.pdbqt: rings of 7..33 atoms stay rigid in the torsion tree\n"
+    "  --rigid-macrocycles  OUT.pdbqt: rings of 12..33 atoms stay rigid in the torsion tree\n"
     "                    (Meeko's --rigid_macrocycles); default: opened as Meeko opens them (a\n"
     "                    ring bond broken, its carbons typed CG0, a G0 pseudo-atom on each, the\n"
     "                    ring's single bonds BRANCHes), which vina 1.2 and vsgrid dock close\n"

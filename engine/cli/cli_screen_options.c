@@ -213,7 +213,7 @@ const char vsg_cli_vina_help[] =
     "scored on the maps as 'vina --maps PREFIX --score_only'); rescore takes the receptor PDBQT\n"
     "and scores on its atoms as 'vina --receptor R --score_only --autobox' (no maps needed: vina\n"
     "itself scores on explicit atoms there). PDBQT poses keep their torsion tree; SDF/MOL2 get\n"
-    "AutoDock types, non-polar H merged and rotatable bonds as Meeko counts them, rings of 7..33\n"
+    "AutoDock types, non-polar H merged and rotatable bonds as Meeko counts them, rings of 12..33\n"
     "atoms opened as Meeko opens them (CG0/G0; --rigid-macrocycles keeps them rigid). Options:\n"
     "-o FILE.csv, --json FILE, --quiet, --format F, --max-atoms N, --threads N (not under mpirun),\n"
     "--resume (as 'vsgrid screen --resume': the rows already in -o FILE kept, the rest appended),\n"

@@ -32,7 +32,7 @@ const char vsg_cli_dock_options_help[] =
     "                      when built with RDKit, else Open Babel's builder)\n"
     "  --stereo any|specified  a SMILES ligand's open or (after 5 builds) inverted stereocentres:\n"
     "                      docked as built with a note (any, default) or refused (specified)\n"
-    "  --rigid-macrocycles an SDF/MOL2/SMILES ligand's rings of 7..33 atoms stay rigid (as before\n"
+    "  --rigid-macrocycles an SDF/MOL2/SMILES ligand's rings of 12..33 atoms stay rigid (as before\n"
     "                      issue 28; Meeko's --rigid_macrocycles). Default: each such ring is\n"
     "                      opened at the bond Meeko breaks (CGk carbons, Gk glue atoms), its\n"
     "                      single bonds rotate and Vina 1.2's glue term closes it; the poses\n"

@@ -835,7 +835,7 @@ typedef struct {
     vsg_status status;     /* VSG_OK, or why this record cannot be scored */
     char code[16];         /* one of VSG_LIG_* */
     char message[256];     /* "path:line: record N: what is wrong" (empty when ok) */
-    /* preparation: 1 keeps rings of 7..33 atoms rigid in an SDF/MOL2/SMILES record's Vina model
+    /* preparation: 1 keeps rings of 12..33 atoms rigid in an SDF/MOL2/SMILES record's Vina model
        and torsion tree; 0 (the default) opens them as Meeko does (a closure bond broken, CGk/Gk
        glue atoms, the ring's single bonds rotatable: docs/FORMATS.md, "Macrocycles"). The
        reader sets it from vsg_ligand_reader_options.rigid_macrocycles. */
@@ -1718,7 +1718,7 @@ typedef struct {
     FILE *csv;                /* rows go here (opened by the caller) */
     int progress;             /* a progress line on stderr */
     vsg_smiles_options smiles; /* SMILES inputs' preparation (all 0: the defaults) */
-    int rigid_macrocycles;    /* 1: rings of 7..33 atoms stay rigid (vsg_ligand.rigid_macrocycles) */
+    int rigid_macrocycles;    /* 1: rings of 12..33 atoms stay rigid (vsg_ligand.rigid_macrocycles) */
 } vsg_vina_screen_options;
 /* Fills rep's counts (records, scored, failed, outside, by_code, atoms, seconds, score_s,
  * device "cpu (N threads)", kernel "vina"/"vinardo", precision "double"). Returns VSG_OK;
@@ -2198,7 +2198,7 @@ typedef struct {
     double poses_max_score;
     int progress;              /* a progress line on stderr */
     vsg_smiles_options smiles; /* SMILES inputs' preparation (all 0: the defaults) */
-    int rigid_macrocycles;     /* 1: rings of 7..33 atoms stay rigid (vsg_ligand.rigid_macrocycles) */
+    int rigid_macrocycles;     /* 1: rings of 12..33 atoms stay rigid (vsg_ligand.rigid_macrocycles) */
 } vsg_flex_screen_options;
 /* rep: records, scored, failed, outside, by_code, atoms, seconds, parse_s (reading), score_s
  * (the search, device time), write_s, device, kernel ("vina flexible docking"), precision;

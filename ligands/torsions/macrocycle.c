@@ -3,7 +3,8 @@
  * J. Chem. Inf. Model. 47, 1481, 2007), re-done in our words (torsions.h, vsg_macrocycle_open):
  *
  *  1. rings: the chordless cycles of the bond graph (Meeko: HJK ring detection, chorded rings
- *     dropped); those of 7..33 atoms are breakable; the bonds of rings under 7 atoms are rigid
+ *     dropped); those of 12..33 atoms are breakable (Meeko: 7..33; MC_MIN_OPEN says why); the
+ *     bonds of rings under 7 atoms are rigid
  *     (never broken; Meeko's aromatic rings are also rigid, and their bonds join aromatic atoms,
  *     which no break takes either); rings over 33 atoms are neither.
  *  2. candidate bonds, each in a breakable ring and in no rigid ring, scored as Meeko's _score_bond:
@@ -32,6 +33,12 @@
 #include "ligands/torsions/torsions.h"
 
 #define MC_MIN_RING 7
+/* Rings opened: 12..33 atoms (the usual definition of a macrocycle), not Meeko's 7..33. Opening
+ * 7- and 8-membered carbocycles (Meeko's default) made 72 of DUD-E INHA's 2,389 records
+ * (cycloheptyl and cyclooctyl amides, actives among them) score 1.9 kcal/mol worse on average
+ * (Vina's torsion penalty counts the opened ring's bonds; the search gets 4-7 more torsions) and
+ * the screen's ROC AUC fell from 0.715 to 0.671 (one H200, docs/PERFORMANCE.md, "Macrocycles"). */
+#define MC_MIN_OPEN 12
 #define MC_MAX_RING 33
 #define MC_MAX_BREAKS 4
 #define MC_DOUBLE_PENALTY 50
@@ -128,7 +135,7 @@ static void extend(mc_ctx *c, int len)
         }
         if (chord) continue;
         if (to_start) { /* w closes a chordless cycle of len + 1 atoms (each direction once) */
-            if (len + 1 >= MC_MIN_RING && len + 1 <= MC_MAX_RING && c->path[1] < w) record_ring(c, len, w);
+            if (len + 1 >= MC_MIN_OPEN && len + 1 <= MC_MAX_RING && c->path[1] < w) record_ring(c, len, w);
             continue;
         }
         if (len + 1 >= MC_MAX_RING) continue;
@@ -443,7 +450,7 @@ int vsg_macrocycle_open(vsg_ligand *lig, int (*opened)[2])
             any |= !c.small[e];
         }
     if (!any) goto done; /* every ring bond is in a small ring: nothing to open */
-    /* chordless rings of 7..33 atoms, each from its smallest atom */
+    /* chordless rings of 12..33 atoms, each from its smallest atom */
     for (int s = 0; s < n && !c.overflow; s++) {
         c.path[0] = s, c.on_path[s] = 1;
         extend(&c, 1);

@@ -25,7 +25,7 @@ vsg_status vsg_torsions_from_bonds(const vsg_ligand *lig, vsg_torsions *t);
 void vsg_torsions_release(vsg_torsions *t);
 
 /* Meeko's flexible macrocycles (macrocycle.c): on an SDF/MOL2 record already typed and with its
- * non-polar hydrogens merged, opens the ring(s) of 7..33 atoms at the bond(s) Meeko would break
+ * non-polar hydrogens merged, opens the ring(s) of 12..33 atoms at the bond(s) Meeko would break
  * (at most 4): each bond removed, its two carbons typed CGk, a pseudo-atom Gk appended for each
  * (after the record's atoms, in bond order, the lower atom's first), bonded to it at its
  * partner's position; the opened ring's single bonds then rotate (vsg_torsions_from_bonds).
