@@ -254,3 +254,14 @@ def test_in_memory_ligands_where_a_file_is_needed(vina_maps):
         vsgrid.screen_shard(vina_maps, [S("CCO")], 0, 1, scoring="vina")
     with pytest.raises(TypeError, match="write_smiles"):
         vsgrid.dask_screen(None, vina_maps, S("CCO"), 1, scoring="vina")
+
+
+@needs_ob
+def test_dock_macrocycle_opened_or_rigid(vina_maps):
+    """A 12-membered ring from SMILES is opened as Meeko opens it (two glue atoms, its ring bonds
+    rotatable) unless rigid_macrocycles=True, as `vsgrid dock --rigid-macrocycles`."""
+    kw = dict(search="fast", exhaustiveness=2, steps=500, seed=1, device="cpu", poses=1)
+    opened = vsgrid.dock(vina_maps, S("OC1CCCCCCCCCCC1", "cyclododecanol"), **kw)
+    rigid = vsgrid.dock(vina_maps, S("OC1CCCCCCCCCCC1", "cyclododecanol"), rigid_macrocycles=True, **kw)
+    assert opened.natoms == rigid.natoms + 2 and opened.rotors > rigid.rotors == 1
+    assert math.isfinite(opened.poses[0].score["total"]) and math.isfinite(rigid.poses[0].score["total"])

@@ -1370,8 +1370,9 @@ def _smiles_option(v, name):
     return _option_text(v)
 
 
-def _reader_options(keep_text, ph=None, minimize=None, stereo=None, embed=None):
+def _reader_options(keep_text, ph=None, minimize=None, stereo=None, embed=None, rigid_macrocycles=False):
     o = _lib.LigandReaderOptions(0, 1 if keep_text else 0, 0)
+    o.rigid_macrocycles = 1 if rigid_macrocycles else 0
     for v, name, fn in ((ph, "ph", "vsg_smiles_parse_ph"), (minimize, "minimize", "vsg_smiles_parse_minimize"),
                         (stereo, "stereo", "vsg_smiles_parse_stereo"), (embed, "embed", "vsg_smiles_parse_embed")):
         if v is None:
@@ -1383,10 +1384,11 @@ def _reader_options(keep_text, ph=None, minimize=None, stereo=None, embed=None):
 
 
 class _Reader:
-    def __init__(self, paths, keep_text=True, ph=None, minimize=None, stereo=None, embed=None):
+    def __init__(self, paths, keep_text=True, ph=None, minimize=None, stereo=None, embed=None,
+                 rigid_macrocycles=False):
         arr = (ctypes.c_char_p * len(paths))(*[_b(p) for p in paths])
         self._paths = arr
-        o = _reader_options(keep_text, ph, minimize, stereo, embed)
+        o = _reader_options(keep_text, ph, minimize, stereo, embed, rigid_macrocycles)
         self.h = ctypes.c_void_p()
         _check(_L.vsg_ligand_reader_open(arr, len(paths), ctypes.byref(o), ctypes.byref(self.h)))
 
@@ -2124,7 +2126,7 @@ class DockResult:
 def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9, scoring="vina",
          exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False, record=None,
          receptor=None, focus_chains=None, focus_steps=None, ph=None, minimize=None, stereo=None,
-         embed=None):
+         embed=None, rigid_macrocycles=False):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
     ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s), "thorough" or "vina" (the
@@ -2136,7 +2138,9 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     numbers and messages then count over the list). A SMILES is prepared in 3D first, as
     `vsgrid dock LIG.smi` does: ``ph`` (7.4, a pH in [0, 14], or "none") and ``minimize``
     (force-field steps) and ``stereo`` ("any" or "specified") and ``embed`` ("rdkit" or
-    "openbabel") as the command's --ph, --minimize, --stereo and --embed; a SMILES that cannot be prepared raises its status's error (FormatError for bad_smiles, DataError for bad_element,
+    "openbabel") as the command's --ph, --minimize, --stereo and --embed; ``rigid_macrocycles``
+    keeps rings of 12..33 atoms rigid, as --rigid-macrocycles (by default they are opened as
+    Meeko opens them and searched with Vina's glue term); a SMILES that cannot be prepared raises its status's error (FormatError for bad_smiles, DataError for bad_element,
     UnsupportedError without Open Babel) with the message naming "<smiles>:1" (or file:line).
     Returns a :class:`DockResult` of its one record (``record``: the
     1-based record of a multi-record file; a file of several records without it raises
@@ -2177,7 +2181,8 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     try:
         with _Ligands(ligand) as lf:
             path = lf.describe()
-            r = _Reader(lf.paths, keep_text=True, ph=ph, minimize=minimize, stereo=stereo, embed=embed)
+            r = _Reader(lf.paths, keep_text=True, ph=ph, minimize=minimize, stereo=stereo, embed=embed,
+                        rigid_macrocycles=rigid_macrocycles)
             ligs = []
             try:
                 extra, seen, added_h = [], 0, []
