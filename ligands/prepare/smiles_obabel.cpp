@@ -577,8 +577,9 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
                        std::to_string(mol.NumAtoms()) + " atoms with hydrogens, more than " +
                            std::to_string(max_atoms)};
         std::string why_not_rdkit;
-        by_rdkit = use_rdkit(o) && embed_with_rdkit(mol, o, out, why_not_rdkit, hold);
-        if (!by_rdkit && use_rdkit(o))
+        const bool want_rdkit = use_rdkit(o);
+        by_rdkit = want_rdkit && embed_with_rdkit(mol, o, out, why_not_rdkit, hold);
+        if (!by_rdkit && want_rdkit)
             std::snprintf(out->fallback, sizeof out->fallback, "%s", why_not_rdkit.c_str());
         if (by_rdkit && out->inverted_stereo && o->stereo == VSG_STEREO_SPECIFIED)
             throw fail{VSG_E_DATA, VSG_LIG_STEREO,
@@ -592,7 +593,9 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
         throw fail{VSG_E_DATA, VSG_LIG_TOO_MANY,
                    std::to_string(mol.NumAtoms()) + " atoms with hydrogens, more than " + std::to_string(max_atoms)};
     if (!geometry_sane(mol))
-        throw fail{VSG_E_DATA, VSG_LIG_EMBED, "Open Babel's 3D builder left atoms without coordinates"};
+        throw fail{VSG_E_DATA, VSG_LIG_EMBED,
+                   std::string(by_rdkit ? "RDKit's embedding" : "Open Babel's 3D builder") +
+                       " left atoms without coordinates or bonded atoms on top of each other"};
     hold.unlock(); /* the molecule is ours alone from here, but for the force-field setup */
     const int steps = o->min_steps == 0 ? VSG_SMILES_MIN_STEPS_DEFAULT : o->min_steps;
     if (!by_rdkit) out->forcefield = "none"; /* RDKit's embedding was minimised by RDKit */
