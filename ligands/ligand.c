@@ -25,6 +25,7 @@ void vsg_ligand_release(vsg_ligand *lig)
     free(lig->atoms);
     free(lig->bonds);
     free(lig->text);
+    free(lig->conformers);
     vsg_ligand_init(lig);
 }
 
@@ -53,19 +54,28 @@ vsg_status vsg_ligand_copy(vsg_ligand *dst, const vsg_ligand *src)
     if (!dst || !src) return vsg_fail(VSG_E_ARG, "vsg_ligand_copy: NULL argument");
     if (dst == src) return VSG_OK;
     if (src->natoms < 0 || src->nbonds < 0) return vsg_fail(VSG_E_ARG, "vsg_ligand_copy: negative counts");
+    double *conf = NULL;
+    if (src->nconformers > 0 && src->conformers) {
+        const size_t n = 3 * (size_t)src->natoms * (size_t)src->nconformers;
+        if (!(conf = malloc(sizeof *conf * n))) return vsg_fail(VSG_E_NOMEM, "out of memory copying a ligand's conformers");
+        memcpy(conf, src->conformers, sizeof *conf * n);
+    }
     if (!grow((void **)&dst->atoms, &dst->atoms_cap, src->natoms, sizeof *dst->atoms) ||
         !grow((void **)&dst->bonds, &dst->bonds_cap, src->nbonds, sizeof *dst->bonds))
-        return vsg_fail(VSG_E_NOMEM, "out of memory copying a ligand of %d atoms", src->natoms);
+        return free(conf), vsg_fail(VSG_E_NOMEM, "out of memory copying a ligand of %d atoms", src->natoms);
     if (src->text && src->text_len + 1 > dst->text_cap) {
         char *t = realloc(dst->text, src->text_len + 1);
-        if (!t) return vsg_fail(VSG_E_NOMEM, "out of memory copying a ligand's text");
+        if (!t) return free(conf), vsg_fail(VSG_E_NOMEM, "out of memory copying a ligand's text");
         dst->text = t;
         dst->text_cap = src->text_len + 1;
     }
     /* keep dst's buffers, take everything else from src */
     atoms = dst->atoms, bonds = dst->bonds, text = dst->text;
     acap = dst->atoms_cap, bcap = dst->bonds_cap, tcap = dst->text_cap;
+    free(dst->conformers);
     *dst = *src;
+    dst->conformers = conf;
+    dst->nconformers = conf ? src->nconformers : 0;
     dst->atoms = atoms, dst->bonds = bonds, dst->text = text;
     dst->atoms_cap = acap, dst->bonds_cap = bcap, dst->text_cap = tcap;
     if (src->natoms) memcpy(dst->atoms, src->atoms, (size_t)src->natoms * sizeof *src->atoms);

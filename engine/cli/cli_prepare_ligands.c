@@ -48,6 +48,10 @@ static const char usage[] =
     "  --embed GEN       the 3D conformer generator: rdkit (ETKDGv3, seeded: the same\n"
     "                    molecule every run; the default when built with RDKit) or openbabel\n"
     "                    (Open Babel's builder, clock-seeded)\n"
+    "  --conformers N    OUT.sdf: up to N conformers a molecule (RDKit only), those whose\n"
+    "                    rings differ (no non-aromatic ring: one), each its own record, the\n"
+    "                    second on with a vsgrid_conformer item (2, 3, ...); OUT.pdbqt: the\n"
+    "                    first. Default 1\n"
     "  --rigid-macrocycles  OUT.pdbqt: rings of 12..33 atoms stay rigid in the torsion tree\n"
     "                    (Meeko's --rigid_macrocycles); default: opened as Meeko opens them (a\n"
     "                    ring bond broken, its carbons typed CG0, a G0 pseudo-atom on each, the\n"
@@ -85,6 +89,10 @@ int vsg_cmd_prepare_ligands(int argc, char **argv)
         } else if (vsg_arg_is(&a, "--embed")) {
             VALUE();
             if (vsg_smiles_parse_embed(v, &ro.smiles) != VSG_OK)
+                return vsg_cli_usage_error("prepare-ligands", "%s", vsg_last_error());
+        } else if (vsg_arg_is(&a, "--conformers")) {
+            VALUE();
+            if (vsg_smiles_parse_conformers(v, &ro.smiles) != VSG_OK)
                 return vsg_cli_usage_error("prepare-ligands", "%s", vsg_last_error());
         } else if (vsg_arg_is(&a, "--stereo")) {
             VALUE();

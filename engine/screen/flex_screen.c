@@ -70,6 +70,9 @@ typedef struct {
     long evaluations;
     int macrocycle; /* atoms in the largest ring of >= MACROCYCLE atoms kept rigid (not opened); 0: none */
     int off;        /* docked, but the best pose means nothing (vsg_dock_pose_check: message says why) */
+    int conformers; /* conformers docked (a SMILES record prepared with several: vsg_ligand.conformers) */
+    int conformer;  /* the one whose pose is the row's (0: the record's own coordinates) */
+    vsg_ligand *as; /* that conformer's record, when not the record itself (the chunk's copy) */
 } flex_row;
 
 /* Records a chunk on the CPU: two a thread (8 to CHUNK_CPU), so that progress lines and an
@@ -198,31 +201,50 @@ static void docked(const vsg_vina_target *t, const vsg_ligand *lig, vsg_status s
     }
 }
 
+/* Of two conformers' rows of one record, 1 when a's is the one to keep: docked, a pose that
+ * means something (not off), then the lower score; b's on a tie (the earlier conformer). */
+static int better(const flex_row *a, const flex_row *b)
+{
+    if (!a->ok) return 0;
+    if (!b->ok) return 1;
+    if (a->off != b->off) return b->off;
+    return a->s.total < b->s.total;
+}
+
 /* ---- rows and poses ------------------------------------------------------------------------- */
 
-/* The row's status and message (what the CSV and on_row say). */
-static void row_status(const flex_row *r, const char **status, char *msg, size_t len)
+/* The row's status and message (what the CSV and on_row say): for an ok row, what the
+ * preparation of a SMILES record noted (lig's message), which of its conformers won, and a
+ * macrocycle docked with its ring as read. */
+static void row_status(const vsg_ligand *lig, const flex_row *r, const char **status, char *msg, size_t len)
 {
     msg[0] = '\0';
     if (!r->ok) {
         *status = r->code;
         snprintf(msg, len, "%s", r->message);
-    } else if (r->off) { /* outside the box or away from the receptor; inside but repulsive: no pose */
+        return;
+    }
+    if (r->off) { /* outside the box or away from the receptor; inside but repulsive: no pose */
         *status = r->s.outside > 0 || r->s.inter == 0 ? VSG_LIG_OUTSIDE : VSG_LIG_NO_POSE;
         snprintf(msg, len, "%s", r->message);
-    } else {
-        *status = "ok";
-        if (r->macrocycle) /* docked, but its ring only as the input has it */
-            snprintf(msg, len, "a macrocycle (ring of %d atoms) kept rigid as in the input: dock several ring conformers",
-                     r->macrocycle);
+        return;
     }
+    *status = "ok";
+    size_t k = 0;
+    if (lig->message[0]) k += (size_t)snprintf(msg + k, len - k, "%s", lig->message);
+    if (k < len && r->conformers > 1)
+        k += (size_t)snprintf(msg + k, len - k, "%sconformer %d of %d docked scored best", k ? "; " : "",
+                              r->conformer + 1, r->conformers);
+    if (k < len && r->macrocycle) /* docked, but its ring only as the input has it */
+        snprintf(msg + k, len - k, "%sa macrocycle (ring of %d atoms) kept rigid as in the input: dock several ring conformers",
+                 k ? "; " : "", r->macrocycle);
 }
 
 static void write_row(FILE *f, const vsg_ligand *lig, const flex_row *r)
 {
     const char *status;
-    char msg[300];
-    row_status(r, &status, msg, sizeof msg);
+    char msg[400];
+    row_status(lig, r, &status, msg, sizeof msg);
     fprintf(f, "%zu,", lig->index);
     vsg_csv_field(f, lig->name);
     fputc(',', f);
@@ -243,8 +265,8 @@ static void write_row(FILE *f, const vsg_ligand *lig, const flex_row *r)
 static int call_row(const vsg_screen_extra *x, const vsg_ligand *lig, const flex_row *r)
 {
     const char *status;
-    char msg[300];
-    row_status(r, &status, msg, sizeof msg);
+    char msg[400];
+    row_status(lig, r, &status, msg, sizeof msg);
     double v[NCOLS];
     for (int k = 0; k < NCOLS; k++) v[k] = NAN;
     if (r->ok) {
@@ -403,10 +425,14 @@ typedef struct {
     vsg_ligand *recs;   /* cap records, buffers reused */
     flex_row *rows;
     char *ok;
-    const vsg_ligand **ligs; /* the m records to dock */
+    const vsg_ligand **ligs; /* the m records to dock (a record's further conformers among them) */
     uint64_t *seeds;
     int *slot;          /* ligs[k] is recs[slot[k]] */
-    int m;
+    int *conf;          /* ... or its conformer conf[k] (0: the record itself, else vars[var[k]]) */
+    int *var;
+    int m, mcap;        /* ligs, seeds, slot, conf, var: room for mcap */
+    vsg_ligand *vars;   /* further conformers as records of their own (copies), nvars of them */
+    int nvars, vars_cap;
     dock_stage *stage;
     vsg_status st;      /* the chunk could not be prepared at all */
     char err[256];
@@ -441,7 +467,9 @@ static void chunk_release(chunk *c, int cap)
 {
     if (c->recs)
         for (int i = 0; i < cap; i++) vsg_ligand_release(&c->recs[i]);
-    free(c->recs), free(c->rows), free(c->ok), free(c->ligs), free(c->seeds), free(c->slot);
+    free(c->recs), free(c->rows), free(c->ok), free(c->ligs), free(c->seeds), free(c->slot), free(c->conf), free(c->var);
+    for (int i = 0; i < c->vars_cap; i++) vsg_ligand_release(&c->vars[i]);
+    free(c->vars);
     dock_stage_free(c->stage);
     memset(c, 0, sizeof *c);
 }
@@ -455,7 +483,10 @@ static int chunk_alloc(chunk *c, int cap)
     c->ligs = malloc(sizeof *c->ligs * (size_t)cap);
     c->seeds = malloc(sizeof *c->seeds * (size_t)cap);
     c->slot = malloc(sizeof *c->slot * (size_t)cap);
-    if (!c->recs || !c->rows || !c->ok || !c->ligs || !c->seeds || !c->slot) {
+    c->conf = malloc(sizeof *c->conf * (size_t)cap);
+    c->var = malloc(sizeof *c->var * (size_t)cap);
+    c->mcap = cap;
+    if (!c->recs || !c->rows || !c->ok || !c->ligs || !c->seeds || !c->slot || !c->conf || !c->var) {
         free(c->recs), c->recs = NULL;
         chunk_release(c, 0);
         return 0;
@@ -472,6 +503,58 @@ static int chunk_records(const flex_pipe *p, size_t seq)
     long n = (long)p->ramp;
     for (size_t s = 0; s < seq && n < p->cap; s++) n *= 2;
     return n < p->cap ? (int)n : p->cap;
+}
+
+/* Room for m entries to dock in c; 0 out of memory. */
+static int chunk_room(chunk *c, int m)
+{
+    if (m <= c->mcap) return 1;
+    int cap = c->mcap * 2 > m ? c->mcap * 2 : m;
+    const vsg_ligand **l = realloc(c->ligs, sizeof *l * (size_t)cap);
+    if (l) c->ligs = l;
+    uint64_t *s = realloc(c->seeds, sizeof *s * (size_t)cap);
+    if (s) c->seeds = s;
+    int *a = realloc(c->slot, sizeof *a * (size_t)cap);
+    if (a) c->slot = a;
+    int *b = realloc(c->conf, sizeof *b * (size_t)cap);
+    if (b) c->conf = b;
+    int *v = realloc(c->var, sizeof *v * (size_t)cap);
+    if (v) c->var = v;
+    if (!l || !s || !a || !b || !v) return 0;
+    c->mcap = cap;
+    return 1;
+}
+
+/* Record i of c added to what its chunk docks: the record with seed + index, and each of its
+ * further conformers (vsg_ligand.conformers) as a copy of the record with that conformer's
+ * coordinates, seeded apart (the record's own entry, and so a record without conformers, docks
+ * as before). VSG_E_NOMEM only. */
+static vsg_status add_record(const flex_pipe *p, chunk *c, int i)
+{
+    const vsg_ligand *rec = &c->recs[i];
+    const int nconf = 1 + (rec->nconformers > 0 && rec->conformers ? rec->nconformers : 0);
+    if (!chunk_room(c, c->m + nconf)) return vsg_fail(VSG_E_NOMEM, "out of memory for a chunk's conformers");
+    const uint64_t seed = p->P.seed + (uint64_t)rec->index;
+    c->ligs[c->m] = rec, c->seeds[c->m] = seed, c->slot[c->m] = i, c->conf[c->m] = 0, c->var[c->m++] = -1;
+    for (int k = 1; k < nconf; k++) {
+        if (c->nvars == c->vars_cap) {
+            const int cap = c->vars_cap ? 2 * c->vars_cap : 64;
+            vsg_ligand *v = realloc(c->vars, sizeof *v * (size_t)cap);
+            if (!v) return vsg_fail(VSG_E_NOMEM, "out of memory for a chunk's conformers");
+            for (int q = c->vars_cap; q < cap; q++) vsg_ligand_init(&v[q]);
+            c->vars = v, c->vars_cap = cap;
+        }
+        vsg_ligand *v = &c->vars[c->nvars];
+        vsg_status st = vsg_ligand_copy(v, rec);
+        if (st != VSG_OK) return st;
+        const double *x = rec->conformers + 3 * (size_t)rec->natoms * (size_t)(k - 1);
+        for (int a = 0; a < v->natoms; a++) v->atoms[a].x = x[3 * a], v->atoms[a].y = x[3 * a + 1], v->atoms[a].z = x[3 * a + 2];
+        free(v->conformers);
+        v->conformers = NULL, v->nconformers = 0;
+        c->ligs[c->m] = v, c->seeds[c->m] = seed + (uint64_t)k * 0x9E3779B97F4A7C15ull, c->slot[c->m] = i;
+        c->conf[c->m] = k, c->var[c->m++] = c->nvars++;
+    }
+    return VSG_OK;
 }
 
 /* Stage 1: a chunk read, checked and prepared. */
@@ -501,9 +584,20 @@ static void read_chunk(flex_pipe *p, chunk *c)
             vsg_screen_complete_hydrogens(p, &c->recs[i]); /* a file without hydrogens: its polar ones */
             c->ok[i] = (char)precheck(&c->recs[i], p->max_torsions, &c->rows[i]);
         }
-        for (int i = 0; i < n; i++)
-            if (c->ok[i])
-                c->ligs[c->m] = &c->recs[i], c->seeds[c->m] = p->P.seed + (uint64_t)c->recs[i].index, c->slot[c->m++] = i;
+        c->nvars = 0;
+        for (int i = 0; i < n && c->st == VSG_OK; i++)
+            if (c->ok[i]) c->st = add_record(p, c, i);
+        if (c->st != VSG_OK) {
+            snprintf(c->err, sizeof c->err, "%s", vsg_last_error());
+            c->m = 0;
+            for (int i = 0; i < n; i++)
+                if (c->ok[i]) { /* every row says so */
+                    c->ok[i] = 0;
+                    snprintf(c->rows[i].code, sizeof c->rows[i].code, "%s", vsg_dock_fail_code(c->st, c->err));
+                    snprintf(c->rows[i].message, sizeof c->rows[i].message, "%s", c->err);
+                }
+            c->st = VSG_OK;
+        }
         if (c->m > 0) {
             c->st = dock_stage_prepare(p->t, c->ligs, c->m, c->seeds, &p->P, p->device, &c->stage);
             if (c->st != VSG_OK) snprintf(c->err, sizeof c->err, "%s", vsg_last_error());
@@ -630,11 +724,32 @@ static vsg_status write_chunk(flex_pipe *p, chunk *c, writer *w)
             for (int k = 0; k < c->m; k++) sts[k] = bst, snprintf(msgs[k], sizeof msgs[k], "%s", c->err);
             if (bst != VSG_E_NOMEM) st = vsg_fail(bst, "%s", c->err);
         }
-        for (int k = 0; res && sts && msgs && k < c->m; k++) {
+        for (int k = 0; res && sts && msgs && k < c->m; k++) { /* a record's entries are together, its own first */
             flex_row *r = &c->rows[c->slot[k]];
-            r->res = res[k];
+            if (c->conf[k] == 0) {
+                r->res = res[k];
+                memset(&res[k], 0, sizeof res[k]);
+                docked(p->t, &c->recs[c->slot[k]], sts[k], msgs[k], r);
+                r->conformers = 1, r->conformer = 0, r->as = NULL;
+                continue;
+            }
+            vsg_ligand *as = &c->vars[c->var[k]];
+            flex_row t;
+            memset(&t, 0, sizeof t);
+            t.torsdof = r->torsdof, t.macrocycle = r->macrocycle;
+            t.res = res[k];
             memset(&res[k], 0, sizeof res[k]);
-            docked(p->t, &c->recs[c->slot[k]], sts[k], msgs[k], r);
+            docked(p->t, as, sts[k], msgs[k], &t);
+            const long evaluations = r->evaluations + t.evaluations;
+            const int conformers = r->conformers + 1;
+            if (better(&t, r)) {
+                vsg_dock_result_release(&r->res);
+                *r = t;
+                r->conformer = c->conf[k], r->as = as;
+            } else {
+                vsg_dock_result_release(&t.res);
+            }
+            r->evaluations = evaluations, r->conformers = conformers;
         }
         free(res), free(sts), free(msgs);
         dock_stage_free(c->stage);
@@ -664,9 +779,10 @@ static vsg_status write_chunk(flex_pipe *p, chunk *c, writer *w)
         if (w->x && w->x->on_row && wst == VSG_OK && call_row(w->x, lig, r) != 0)
             wst = vsg_fail(VSG_E_ARG, "flexible screen: stopped by the caller");
         if (r->ok && w->poses && wst == VSG_OK) {
-            if (o->poses_top > 0) wst = heap_offer(&w->heap, w->sdf, lig, &r->res, r->s.total);
+            vsg_ligand *as = r->as ? r->as : lig; /* the conformer the poses were docked from */
+            if (o->poses_top > 0) wst = heap_offer(&w->heap, w->sdf, as, &r->res, r->s.total);
             else if (!o->poses_below || r->s.total <= o->poses_max_score)
-                wst = write_poses(w->poses, w->sdf, lig, &r->res, &w->model);
+                wst = write_poses(w->poses, w->sdf, as, &r->res, &w->model);
         }
         vsg_dock_result_release(&r->res);
     }

@@ -85,6 +85,30 @@ static vsg_status make_ready(batch_chunk *c, int k, const vsg_ligand_reader_opti
     return out == VSG_LIG_PDBQT ? to_pdbqt(c, k) : VSG_OK;
 }
 
+/* Further conformer k (from 0) of a prepared SMILES record: its text with the atom block's
+ * coordinates (columns 1-30 of the 4 + natoms first lines) replaced, and a vsgrid_conformer item
+ * (k + 2) before its $$$$. */
+static void write_conformer(FILE *f, const vsg_ligand *lig, int k)
+{
+    const double *x = lig->conformers + 3 * (size_t)lig->natoms * (size_t)k;
+    const char *s = lig->text, *end = lig->text + lig->text_len;
+    for (int line = 0; s < end; line++) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const size_t n = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
+        const int atom = line - 4;
+        if (atom >= 0 && atom < lig->natoms && n > 30) {
+            fprintf(f, "%10.4f%10.4f%10.4f", x[3 * atom], x[3 * atom + 1], x[3 * atom + 2]);
+            fwrite(s + 30, 1, n - 30, f);
+        } else if (n >= 4 && !memcmp(s, "$$$$", 4)) {
+            fprintf(f, "> <vsgrid_conformer>\n%d\n\n", k + 2);
+            fwrite(s, 1, n, f);
+        } else {
+            fwrite(s, 1, n, f);
+        }
+        s += n;
+    }
+}
+
 static int write_record(FILE *f, vsg_ligand *lig, size_t index, vsg_ligand_format out, const char *block, size_t len)
 {
     if (out == VSG_LIG_PDBQT) {
@@ -97,6 +121,7 @@ static int write_record(FILE *f, vsg_ligand *lig, size_t index, vsg_ligand_forma
     }
     if (lig->text && lig->text_len && strstr(lig->text, "atom.dprop.PartialCharge")) { /* a SMILES record */
         fwrite(lig->text, 1, lig->text_len, f);
+        for (int k = 0; k < lig->nconformers && lig->conformers; k++) write_conformer(f, lig, k);
         return 1;
     }
     vsg_sdf_tag tag = {"prepared", "1"};

@@ -55,7 +55,7 @@ static const job_key KEYS[] = {
     {"max-torsions", 1, M_FLEX, 1},   {"poses-top", 1, M_FLEX, 1},      {"poses-below", 1, M_FLEX, 1},
     {"receptor", 1, M_FLEX, 1},       {"focus-chains", 1, M_FLEX, 1},   {"focus-steps", 1, M_FLEX, 1},
     {"ph", 1, M_ALL, 1},              {"minimize", 1, M_ALL, 1},
-    {"stereo", 1, M_ALL, 1},          {"embed", 1, M_ALL, 1},
+    {"stereo", 1, M_ALL, 1},          {"embed", 1, M_ALL, 1},           {"conformers", 1, M_FLEX, 1},
     {"rigid-macrocycles", 0, M_VINA | M_FLEX, 1},
 };
 #define NKEYS ((int)(sizeof KEYS / sizeof KEYS[0]))
@@ -190,6 +190,9 @@ static vsg_status check_value(const char *name, const char *v)
     } else if (IS("embed")) {
         vsg_smiles_options so;
         if (vsg_smiles_parse_embed(v, &so) != VSG_OK) bad = "rdkit (in a build with RDKit) or openbabel";
+    } else if (IS("conformers")) {
+        vsg_smiles_options so;
+        if (vsg_smiles_parse_conformers(v, &so) != VSG_OK) bad = "a whole number in [1, 20]";
     } else if (IS("minimize")) {
         vsg_smiles_options so;
         if (vsg_smiles_parse_minimize(v, &so) != VSG_OK) bad = "a whole number of steps in [0, 100000]";
@@ -1020,6 +1023,7 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
     if (get(j, "minimize")) vsg_smiles_parse_minimize(get(j, "minimize"), &smi);
     if (get(j, "stereo")) vsg_smiles_parse_stereo(get(j, "stereo"), &smi);
     if (get(j, "embed")) vsg_smiles_parse_embed(get(j, "embed"), &smi);
+    if (get(j, "conformers")) vsg_smiles_parse_conformers(get(j, "conformers"), &smi);
     vsg_ligand_reader_options ro = {.format = format, .keep_text = 0, .max_atoms = max_atoms, .smiles = smi};
     vsg_library_index **ix = calloc((size_t)j->nlibs, sizeof *ix);
     vsg_record_range range = {0, 0};

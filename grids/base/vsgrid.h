@@ -840,6 +840,11 @@ typedef struct {
        glue atoms, the ring's single bonds rotatable: docs/FORMATS.md, "Macrocycles"). The
        reader sets it from vsg_ligand_reader_options.rigid_macrocycles. */
     int rigid_macrocycles;
+    /* further conformers of the same molecule (a SMILES record prepared with
+       vsg_smiles_options.conformers > 1): nconformers sets of natoms x, y, z (Å, atoms in
+       atoms[]'s order), owned; the record's own coordinates are the first conformer. */
+    int nconformers;
+    double *conformers;
 } vsg_ligand;
 
 /* Preparation of SMILES records (ligands/prepare/smiles_obabel.cpp, through Open Babel 3), each in
@@ -867,12 +872,17 @@ typedef struct {
 enum { VSG_PH_DEFAULT = 0, VSG_PH_AT = 1, VSG_PH_NONE = 2 };
 enum { VSG_STEREO_BUILDER = 0, VSG_STEREO_SPECIFIED = 1 };
 enum { VSG_EMBED_DEFAULT = 0, VSG_EMBED_RDKIT = 1, VSG_EMBED_OPENBABEL = 2 };
+#define VSG_SMILES_MAX_CONFORMERS 20 /* vsg_smiles_options.conformers at most */
 typedef struct {
     int ph_mode;    /* VSG_PH_DEFAULT (pH 7.4), VSG_PH_AT (at ph), VSG_PH_NONE (the SMILES's own states) */
     double ph;      /* with VSG_PH_AT */
     int stereo;     /* VSG_STEREO_BUILDER (0) or VSG_STEREO_SPECIFIED */
     int min_steps;  /* force-field steps after the 3D build: 0 the default (RDKit 50, Open Babel 100), < 0 none */
     int embed;      /* the 3D conformer generator: VSG_EMBED_DEFAULT (0), VSG_EMBED_RDKIT, VSG_EMBED_OPENBABEL */
+    int conformers; /* 0 or 1: one conformer a record. N > 1 (RDKit's embedding only): up to N conformers
+                       whose rings differ (a ring's shape is what docking cannot change; a molecule
+                       without a non-aromatic ring gets one), kept in vsg_ligand.conformers; the
+                       flexible screen docks each and keeps the best (docs/FORMATS.md, "Conformers") */
 } vsg_smiles_options;
 
 typedef struct {
@@ -993,6 +1003,8 @@ vsg_status vsg_ligand_gasteiger(vsg_ligand *lig);
  * vsg_smiles_parse_stereo: "any" (VSG_STEREO_BUILDER) or "specified" into o->stereo, likewise.
  * vsg_smiles_parse_embed: "rdkit" (VSG_EMBED_RDKIT) or "openbabel" into o->embed, likewise;
  * VSG_E_UNSUPPORTED for "rdkit" in a build without RDKit.
+ * vsg_smiles_parse_conformers: a whole number in [1, VSG_SMILES_MAX_CONFORMERS] into
+ * o->conformers, as _parse_ph answers.
  * vsg_smiles_rdkit_available: 1 when this build embeds with RDKit's ETKDG (RDKit's C++ library
  * found at build time, VSG_RDKIT).
  * vsg_ligand_from_smiles: one SMILES string (name may be NULL: "line 1") prepared into *lig
@@ -1036,6 +1048,7 @@ vsg_status vsg_smiles_parse_ph(const char *v, vsg_smiles_options *o);
 vsg_status vsg_smiles_parse_minimize(const char *v, vsg_smiles_options *o);
 vsg_status vsg_smiles_parse_stereo(const char *v, vsg_smiles_options *o);
 vsg_status vsg_smiles_parse_embed(const char *v, vsg_smiles_options *o);
+vsg_status vsg_smiles_parse_conformers(const char *v, vsg_smiles_options *o);
 int vsg_smiles_rdkit_available(void);
 vsg_status vsg_ligand_from_smiles(const char *smiles, const char *name, const vsg_ligand_reader_options *opt,
                                   vsg_ligand *lig);

@@ -13,11 +13,16 @@
  * C. */
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <GraphMol/GraphMol.h>
 #include <GraphMol/MolOps.h>
@@ -74,7 +79,131 @@ const char *relax(RDKit::ROMol &m, int iters)
     return "none";
 }
 
-void embed(const char *smiles, int seed, int max_tries, int ff_iters, vsg_rdkit_embedding *out)
+/* Energy of conformer conf by the force field relax used (MMFF94, else UFF); 0 with neither. */
+double energy(RDKit::ROMol &m, int conf)
+{
+    RDKit::MMFF::MMFFMolProperties props(m);
+    if (props.isValid()) {
+        std::unique_ptr<ForceFields::ForceField> ff(RDKit::MMFF::constructForceField(m, &props, 10.0, conf));
+        ff->initialize();
+        return ff->calcEnergy();
+    }
+    if (RDKit::UFF::getAtomTypes(m).second) {
+        std::unique_ptr<ForceFields::ForceField> ff(RDKit::UFF::constructForceField(m, 100.0, conf));
+        ff->initialize();
+        return ff->calcEnergy();
+    }
+    return 0.0;
+}
+
+void relax_conf(RDKit::ROMol &m, int conf, int iters)
+{
+    RDKit::MMFF::MMFFMolProperties props(m);
+    if (props.isValid()) {
+        std::unique_ptr<ForceFields::ForceField> ff(RDKit::MMFF::constructForceField(m, &props, 10.0, conf));
+        ff->initialize();
+        ff->minimize(iters);
+    } else if (RDKit::UFF::getAtomTypes(m).second) {
+        std::unique_ptr<ForceFields::ForceField> ff(RDKit::UFF::constructForceField(m, 100.0, conf));
+        ff->initialize();
+        ff->minimize(iters);
+    }
+}
+
+/* The torsions that tell ring conformations apart: each non-aromatic single ring bond b-c, with
+ * the first neighbour of b (not c) and of c (not b) that is a ring atom; empty without such a
+ * bond. The choice of neighbours is arbitrary but the same for every conformer. */
+std::vector<std::array<unsigned, 4>> ring_torsions(const RDKit::ROMol &m)
+{
+    std::vector<std::array<unsigned, 4>> t;
+    const RDKit::RingInfo *ri = m.getRingInfo();
+    for (const RDKit::Bond *b : m.bonds()) {
+        if (b->getIsAromatic() || b->getBondType() != RDKit::Bond::SINGLE || !ri->numBondRings(b->getIdx())) continue;
+        const unsigned i = b->getBeginAtomIdx(), j = b->getEndAtomIdx();
+        int a = -1, d = -1;
+        for (const RDKit::Atom *n : m.atomNeighbors(b->getBeginAtom()))
+            if (n->getIdx() != j && ri->numAtomRings(n->getIdx()) && a < 0) a = (int)n->getIdx();
+        for (const RDKit::Atom *n : m.atomNeighbors(b->getEndAtom()))
+            if (n->getIdx() != i && ri->numAtomRings(n->getIdx()) && d < 0) d = (int)n->getIdx();
+        if (a >= 0 && d >= 0) t.push_back({(unsigned)a, i, j, (unsigned)d});
+    }
+    return t;
+}
+
+double dihedral(const RDKit::Conformer &c, const std::array<unsigned, 4> &q)
+{
+    const RDGeom::Point3D p0 = c.getAtomPos(q[0]), p1 = c.getAtomPos(q[1]), p2 = c.getAtomPos(q[2]),
+                          p3 = c.getAtomPos(q[3]);
+    const RDGeom::Point3D b0 = p0 - p1, b1 = p2 - p1, b2 = p3 - p2;
+    RDGeom::Point3D n1 = b1;
+    n1.normalize();
+    const RDGeom::Point3D v = b0 - n1 * b0.dotProduct(n1), w = b2 - n1 * b2.dotProduct(n1);
+    const double x = v.dotProduct(w), y = n1.crossProduct(v).dotProduct(w);
+    return std::atan2(y, x) * 180.0 / M_PI;
+}
+
+/* 1 when the two conformers' ring torsions all lie within VSG_RDKIT_RING_TORSION_DIFF */
+bool same_rings(const RDKit::Conformer &a, const RDKit::Conformer &b, const std::vector<std::array<unsigned, 4>> &t)
+{
+    for (const auto &q : t) {
+        double d = std::fabs(dihedral(a, q) - dihedral(b, q));
+        if (d > 180.0) d = 360.0 - d;
+        if (d > VSG_RDKIT_RING_TORSION_DIFF) return false;
+    }
+    return true;
+}
+
+/* conformers > 1: further conformers of mol (its first conformer embedded and relaxed), whose
+ * rings differ from the first's and each other's (embed_rdkit.h), into out->extra. */
+void further_conformers(const RDKit::RWMol &mol, int seed, int iters, int conformers, vsg_rdkit_embedding *out)
+{
+    const auto tors = ring_torsions(mol);
+    if (tors.empty()) return;
+    RDKit::RWMol cand(mol);
+    cand.clearConformers();
+    RDKit::DGeomHelpers::EmbedParameters p = RDKit::DGeomHelpers::ETKDGv3;
+    p.numThreads = 1;
+    p.randomSeed = seed + 1000;
+    const RDKit::INT_VECT ids =
+        RDKit::DGeomHelpers::EmbedMultipleConfs(cand, VSG_RDKIT_CANDIDATES_PER_CONFORMER * conformers, p);
+    if (ids.empty()) return;
+    RDKit::RWMol first(mol);
+    const double e0 = energy(first, -1);
+    std::vector<std::pair<double, int>> order; /* energy, conformer id */
+    double lowest = e0;
+    for (int id : ids) {
+        if (iters > 0) relax_conf(cand, id, iters);
+        RDKit::ROMol one(cand, false, id);
+        if (contradicted(one)) continue;
+        const double e = energy(cand, id);
+        order.emplace_back(e, id);
+        lowest = std::min(lowest, e);
+    }
+    std::sort(order.begin(), order.end());
+    std::vector<const RDKit::Conformer *> kept{&mol.getConformer()};
+    for (const auto &c : order) {
+        if ((int)kept.size() >= conformers) break;
+        if (c.first > lowest + VSG_RDKIT_ENERGY_WINDOW) break;
+        const RDKit::Conformer &conf = cand.getConformer(c.second);
+        bool distinct = true;
+        for (const RDKit::Conformer *k : kept) distinct = distinct && !same_rings(*k, conf, tors);
+        if (distinct) kept.push_back(&conf);
+    }
+    if (kept.size() < 2) return;
+    const unsigned n = mol.getNumAtoms();
+    out->extra = static_cast<double *>(std::malloc(sizeof(double) * 3 * n * (kept.size() - 1)));
+    if (!out->extra) throw std::bad_alloc();
+    for (size_t k = 1; k < kept.size(); k++)
+        for (unsigned i = 0; i < n; i++) {
+            const RDGeom::Point3D q = kept[k]->getAtomPos(i);
+            double *x = out->extra + 3 * (n * (k - 1) + i);
+            x[0] = q.x, x[1] = q.y, x[2] = q.z;
+        }
+    out->natoms = (int)n;
+    out->nextra = (int)kept.size() - 1;
+}
+
+void embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers, vsg_rdkit_embedding *out)
 {
     std::unique_ptr<RDKit::RWMol> mol;
     try {
@@ -109,6 +238,7 @@ void embed(const char *smiles, int seed, int max_tries, int ff_iters, vsg_rdkit_
     }
     const int iters = ff_iters == 0 ? VSG_RDKIT_FF_ITERS_DEFAULT : ff_iters;
     out->forcefield = iters > 0 ? relax(*mol, iters) : "none";
+    if (conformers > 1) further_conformers(*mol, seed, iters, conformers, out);
     const std::string text = RDKit::MolToMolBlock(*mol, true, -1, true);
     out->molfile = static_cast<char *>(std::malloc(text.size() + 1));
     if (!out->molfile) throw std::bad_alloc();
@@ -118,7 +248,8 @@ void embed(const char *smiles, int seed, int max_tries, int ff_iters, vsg_rdkit_
 
 extern "C" int vsg_rdkit_available(void) { return 1; }
 
-extern "C" int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int ff_iters, vsg_rdkit_embedding *out)
+extern "C" int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers,
+                               vsg_rdkit_embedding *out)
 {
     if (!out) return -1;
     std::memset(out, 0, sizeof *out);
@@ -131,18 +262,18 @@ extern "C" int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int 
         /* RDKit's warnings ("UFFTYPER", kekulization) would go to stderr from every thread;
          * vsgrid says what failed itself */
         std::call_once(logs_once, [] { boost::logging::disable_logs("rdApp.*"); });
-        embed(smiles, seed, max_tries, ff_iters, out);
+        embed(smiles, seed, max_tries, ff_iters, conformers, out);
     } catch (const std::bad_alloc &) {
-        std::free(out->molfile);
-        out->molfile = nullptr;
+        std::free(out->molfile), std::free(out->extra);
+        out->molfile = nullptr, out->extra = nullptr, out->nextra = 0;
         std::snprintf(out->why, sizeof out->why, "out of memory embedding the molecule");
     } catch (const std::exception &e) {
-        std::free(out->molfile);
-        out->molfile = nullptr;
+        std::free(out->molfile), std::free(out->extra);
+        out->molfile = nullptr, out->extra = nullptr, out->nextra = 0;
         std::snprintf(out->why, sizeof out->why, "RDKit failed embedding the molecule: %.100s", e.what());
     } catch (...) {
-        std::free(out->molfile);
-        out->molfile = nullptr;
+        std::free(out->molfile), std::free(out->extra);
+        out->molfile = nullptr, out->extra = nullptr, out->nextra = 0;
         std::snprintf(out->why, sizeof out->why, "RDKit failed embedding the molecule");
     }
     return out->molfile ? 0 : -1;

@@ -24,7 +24,19 @@ typedef struct {
     int inverted;           /* specified centres / double bonds the last embedding contradicts */
     int tries;              /* embeddings made (a contradicting one is redone with the next seed) */
     char why[160];          /* on failure: what went wrong */
+    /* conformers > 1: the further conformers kept (vsg_rdkit_embed), each natoms x, y, z in the
+       molfile's atom order; malloc'ed, NULL when none */
+    int natoms, nextra;
+    double *extra;
 } vsg_rdkit_embedding;
+
+/* Candidates embedded for further conformers, per conformer asked for (conformers > 1), and
+ * the ring torsion (degrees) by which a candidate must differ from every conformer kept, and
+ * the force-field energy window (kcal/mol) above the lowest within which it must lie: see
+ * vsg_rdkit_embed. */
+#define VSG_RDKIT_CANDIDATES_PER_CONFORMER 4
+#define VSG_RDKIT_RING_TORSION_DIFF 45.0
+#define VSG_RDKIT_ENERGY_WINDOW 10.0
 
 /* 1 when this build has RDKit. */
 int vsg_rdkit_available(void);
@@ -34,7 +46,17 @@ int vsg_rdkit_available(void);
  * parameter; < 0: none; 0: VSG_RDKIT_FF_ITERS_DEFAULT). Returns 0 with out->molfile, or -1 with
  * out->why (RDKit cannot read the SMILES, or no embedding was found). Thread-safe; never
  * throws, never prints. */
-int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int ff_iters, vsg_rdkit_embedding *out);
+int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers,
+                    vsg_rdkit_embedding *out);
+/* conformers > 1 (vsg_rdkit_embed): what docking cannot change in a conformer is its rings'
+ * shape (a ring's bonds are never rotated), so further conformers are kept only when their
+ * rings differ. VSG_RDKIT_CANDIDATES_PER_CONFORMER x conformers candidates are embedded (ETKDGv3,
+ * seeded from seed + 1000) and minimised as the first; a candidate that contradicts a specified
+ * centre, lies more than VSG_RDKIT_ENERGY_WINDOW above the lowest energy, or has every torsion
+ * of its non-aromatic ring bonds within VSG_RDKIT_RING_TORSION_DIFF of a conformer already kept
+ * is dropped; the rest are kept lowest energy first, up to conformers - 1 of them beside the
+ * first (which is the conformer conformers <= 1 gives). A molecule without non-aromatic rings
+ * gets none. */
 
 #ifdef __cplusplus
 }

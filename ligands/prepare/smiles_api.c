@@ -61,6 +61,16 @@ vsg_status vsg_smiles_parse_embed(const char *v, vsg_smiles_options *o)
     return VSG_OK;
 }
 
+vsg_status vsg_smiles_parse_conformers(const char *v, vsg_smiles_options *o)
+{
+    double x;
+    if (!v || !o) return vsg_fail(VSG_E_ARG, "vsg_smiles_parse_conformers: NULL argument");
+    if (!vsg_parse_double(v, strlen(v), &x) || !(x >= 1 && x <= VSG_SMILES_MAX_CONFORMERS) || x != (int)x)
+        return vsg_fail(VSG_E_ARG, "--conformers: '%s' is not a whole number in [1, %d]", v, VSG_SMILES_MAX_CONFORMERS);
+    o->conformers = (int)x;
+    return VSG_OK;
+}
+
 int vsg_smiles_rdkit_available(void) { return vsg_smiles_prepare_available() && vsg_rdkit_available(); }
 
 vsg_status vsg_ligand_from_smiles(const char *smiles, const char *name, const vsg_ligand_reader_options *opt,

@@ -480,7 +480,7 @@ std::string kekule_smiles(OBMol &m)
  * (the caller builds with Open Babel instead). Called holding vsg_ob_lock (hold), which the
  * embedding itself does not need and runs without. */
 bool embed_with_rdkit(OBMol &m, const vsg_smiles_prep_options *o, vsg_smiles_prep *out, std::string &why,
-                      std::unique_lock<std::mutex> &hold)
+                      std::unique_lock<std::mutex> &hold, std::vector<double> &extra)
 {
     const std::string smi = kekule_smiles(m);
     if (smi.empty()) {
@@ -489,7 +489,7 @@ bool embed_with_rdkit(OBMol &m, const vsg_smiles_prep_options *o, vsg_smiles_pre
     }
     vsg_rdkit_embedding e;
     hold.unlock();
-    const int rc = vsg_rdkit_embed(smi.c_str(), RDKIT_SEED, BUILD_TRIES, o->min_steps, &e);
+    const int rc = vsg_rdkit_embed(smi.c_str(), RDKIT_SEED, BUILD_TRIES, o->min_steps, o->conformers, &e);
     hold.lock();
     if (rc != 0) {
         why = e.why;
@@ -500,9 +500,13 @@ bool embed_with_rdkit(OBMol &m, const vsg_smiles_prep_options *o, vsg_smiles_pre
     const bool read = conv.SetInFormat("mol") && conv.ReadString(&back, e.molfile);
     std::free(e.molfile);
     if (!read || heavy_atoms(back) != heavy_atoms(m) || net_charge(back) != net_charge(m)) {
+        std::free(e.extra);
         why = "RDKit's molecule did not come back as the one sent";
         return false;
     }
+    if (e.nextra > 0 && e.natoms == (int)back.NumAtoms()) /* the molfile's atoms, in its order */
+        extra.assign(e.extra, e.extra + 3 * (size_t)e.natoms * (size_t)e.nextra);
+    std::free(e.extra);
     m = back;
     out->inverted_stereo = e.inverted;
     out->forcefield = e.forcefield;
@@ -563,6 +567,7 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
                            ") is not one vsgrid docks (H C N O F P S Cl Br I: Gasteiger-Marsili's)"};
     out->charge_in = net_charge(mol);
     bool by_rdkit = false;
+    std::vector<double> extra; /* further conformers' coordinates (RDKit, o->conformers > 1) */
     {
         if (o->ph_mode != VSG_PH_NONE) {
             const double ph = o->ph_mode == VSG_PH_AT ? o->ph : 7.4;
@@ -578,7 +583,7 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
                            std::to_string(max_atoms)};
         std::string why_not_rdkit;
         const bool want_rdkit = use_rdkit(o);
-        by_rdkit = want_rdkit && embed_with_rdkit(mol, o, out, why_not_rdkit, hold);
+        by_rdkit = want_rdkit && embed_with_rdkit(mol, o, out, why_not_rdkit, hold, extra);
         if (!by_rdkit && want_rdkit)
             std::snprintf(out->fallback, sizeof out->fallback, "%s", why_not_rdkit.c_str());
         if (by_rdkit && out->inverted_stereo && o->stereo == VSG_STEREO_SPECIFIED)
@@ -608,11 +613,30 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
             out->forcefield = "none";
         }
     }
+    OBMol unoriented; /* further conformers are oriented each on its own */
+    if (!extra.empty()) unoriented = mol;
     orient(mol); /* centred, principal axes: the same orientation in every run */
     std::string text = molfile(mol, title, out->embedder);
     out->molfile = static_cast<char *>(std::malloc(text.size() + 1));
     if (!out->molfile) throw std::bad_alloc();
     std::memcpy(out->molfile, text.c_str(), text.size() + 1);
+    const size_t n = mol.NumAtoms(), nextra = extra.size() / (3 * (n ? n : 1));
+    if (nextra == 0) return;
+    out->extra = static_cast<char **>(std::calloc(nextra, sizeof *out->extra));
+    if (!out->extra) throw std::bad_alloc();
+    for (size_t k = 0; k < nextra; k++) {
+        OBMol c(unoriented);
+        const double *x = extra.data() + 3 * n * k;
+        FOR_ATOMS_OF_MOL(a, c) {
+            const size_t i = a->GetIdx() - 1;
+            a->SetVector(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
+        }
+        if (!geometry_sane(c)) continue;
+        orient(c);
+        const std::string t = molfile(c, title, out->embedder);
+        if (!(out->extra[out->nextra] = static_cast<char *>(std::malloc(t.size() + 1)))) throw std::bad_alloc();
+        std::memcpy(out->extra[out->nextra++], t.c_str(), t.size() + 1);
+    }
 }
 } // namespace
 
@@ -623,12 +647,16 @@ extern "C" void vsg_smiles_prep_free(vsg_smiles_prep *p)
     if (!p) return;
     std::free(p->molfile);
     p->molfile = nullptr;
+    for (int k = 0; k < p->nextra; k++) std::free(p->extra[k]);
+    std::free(p->extra);
+    p->extra = nullptr;
+    p->nextra = 0;
 }
 
 extern "C" vsg_status vsg_smiles_prepare(const char *smiles, const char *title, const vsg_smiles_prep_options *o,
                                          vsg_smiles_prep *out)
 {
-    static const vsg_smiles_prep_options defaults = {VSG_PH_DEFAULT, 7.4, VSG_STEREO_BUILDER, 0, 0, VSG_EMBED_DEFAULT};
+    static const vsg_smiles_prep_options defaults = {VSG_PH_DEFAULT, 7.4, VSG_STEREO_BUILDER, 0, 0, VSG_EMBED_DEFAULT, 1};
     if (!out) return vsg_fail(VSG_E_ARG, "vsg_smiles_prepare: no result");
     std::memset(out, 0, sizeof *out);
     out->forcefield = "none";

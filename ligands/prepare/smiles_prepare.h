@@ -22,6 +22,8 @@ typedef struct {
                      * RDKit's ETKDG); < 0: none (the generator's coordinates) */
     int max_atoms;  /* after hydrogens; 0: 999, the V2000 molfile's limit */
     int embed;      /* VSG_EMBED_DEFAULT, VSG_EMBED_RDKIT, VSG_EMBED_OPENBABEL (vsgrid.h) */
+    int conformers; /* <= 1: one conformer; else up to this many that differ in their rings (RDKit
+                     * only: embed_rdkit.h, vsg_rdkit_embed) */
 } vsg_smiles_prep_options;
 
 typedef struct {
@@ -36,6 +38,9 @@ typedef struct {
     const char *forcefield;  /* the minimisation's force field: "MMFF94", "UFF" or "none" */
     const char *embedder;    /* what made the 3D coordinates: "RDKit ETKDGv3" or "Open Babel" */
     char fallback[160];      /* RDKit was asked for but failed on this molecule (why): Open Babel built it */
+    int nextra;              /* options' conformers > 1: further conformers, each a malloc'ed molfile of the
+                                same atoms in the same order as molfile's, only the coordinates differ */
+    char **extra;
 } vsg_smiles_prep;
 
 /* 1 when this build can prepare SMILES (Open Babel 3 present). */

@@ -378,6 +378,8 @@ static void reset_record(vsg_ligand *lig)
     lig->status = VSG_OK;
     strcpy(lig->code, VSG_LIG_OK);
     lig->message[0] = '\0';
+    free(lig->conformers);
+    lig->conformers = NULL, lig->nconformers = 0;
 }
 
 static void finish(vsg_ligand_reader *r, vsg_ligand *lig, const char *source, vsg_ligand_format f)

@@ -190,5 +190,6 @@ void vsg_lig_smiles_options(const vsg_smiles_options *s, int max_atoms, vsg_smil
     out->stereo = s->stereo;
     out->min_steps = s->min_steps;
     out->embed = s->embed;
+    out->conformers = s->conformers;
     out->max_atoms = max_atoms;
 }

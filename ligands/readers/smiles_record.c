@@ -73,6 +73,29 @@ static int text_items(vsg_ligand *lig, const char *smiles, const vsg_smiles_prep
     return ok && text_add(lig, "$$$$\n");
 }
 
+/* The further conformers (p->extra) as records after the first (lig's text, its items from
+ * offset items on): each its own molfile, the first's items, a vsgrid_conformer item (2, 3,
+ * ...). 0 out of memory. */
+static int extra_records(vsg_ligand *lig, size_t items, const vsg_smiles_prep *p)
+{
+    if (p->nextra < 1) return 1;
+    const size_t first_len = lig->text_len;
+    char *tail = malloc(first_len - items + 1); /* the items without their $$$$ line */
+    if (!tail) return 0;
+    memcpy(tail, lig->text + items, first_len - items);
+    tail[first_len - items] = '\0';
+    char *end = strstr(tail, "$$$$");
+    if (end) *end = '\0';
+    int ok = 1;
+    for (int k = 0; ok && k < p->nextra; k++) {
+        char num[64];
+        snprintf(num, sizeof num, "> <vsgrid_conformer>\n%d\n\n$$$$\n", k + 2);
+        ok = text_add(lig, p->extra[k]) && text_add(lig, tail) && text_add(lig, num);
+    }
+    free(tail);
+    return ok;
+}
+
 int vsg_lig_parse_prepared(vsg_ligand *lig, const char *text, const char *display, int keep_text, int max_atoms,
                            char *code, char *why, size_t whylen)
 {
@@ -95,10 +118,10 @@ int vsg_lig_parse_prepared(vsg_ligand *lig, const char *text, const char *displa
         return 0;
     }
     vsg_lig_drop_text(lig); /* the record's text becomes the prepared one */
+    free(lig->conformers);
+    lig->conformers = NULL, lig->nconformers = 0;
     int got = vsg_lig_read_sdf(&sub, lig);
-    vsg_lig_src_close(&sub.src);
-    free(sub.ids);
-    free(sub.join);
+    sub.keep_text = 0; /* the record's text is the first conformer's */
     lig->record = record;
     lig->line = line;
     memcpy(lig->name, name, sizeof name);
@@ -108,9 +131,34 @@ int vsg_lig_parse_prepared(vsg_ligand *lig, const char *text, const char *displa
         lig->status = VSG_OK;
         strcpy(lig->code, VSG_LIG_OK);
         lig->message[0] = '\0';
+        vsg_lig_src_close(&sub.src);
+        free(sub.ids);
+        free(sub.join);
         return 0;
     }
     for (int i = 0; i < lig->natoms; i++) lig->atoms[i].line = (int)line; /* the atoms' line is the SMILES's */
+    /* further conformers (vsg_smiles_options.conformers): the records after the first, the same
+       atoms in the same order, only their coordinates kept */
+    vsg_ligand more;
+    vsg_ligand_init(&more);
+    for (;;) {
+        more.natoms = more.nbonds = 0;
+        more.status = VSG_OK;
+        if (vsg_lig_read_sdf(&sub, &more) != 1) break;
+        int same = more.status == VSG_OK && more.natoms == lig->natoms;
+        for (int i = 0; same && i < lig->natoms; i++) same = !strcmp(more.atoms[i].element, lig->atoms[i].element);
+        if (!same) continue; /* a conformer that does not match is dropped (never the case for ours) */
+        double *c = realloc(lig->conformers, sizeof *c * 3 * (size_t)lig->natoms * (size_t)(lig->nconformers + 1));
+        if (!c) break;
+        lig->conformers = c;
+        c += 3 * (size_t)lig->natoms * (size_t)lig->nconformers++;
+        for (int i = 0; i < lig->natoms; i++)
+            c[3 * i] = more.atoms[i].x, c[3 * i + 1] = more.atoms[i].y, c[3 * i + 2] = more.atoms[i].z;
+    }
+    vsg_ligand_release(&more);
+    vsg_lig_src_close(&sub.src);
+    free(sub.ids);
+    free(sub.join);
     return 1;
 }
 
@@ -138,7 +186,12 @@ vsg_status vsg_smiles_record_make(const char *smiles, const char *name, const vs
     } else {
         note(&p, o, out->note, sizeof out->note);
         /* the parser kept the molfile through M  END: the items and $$$$ follow it */
+        const size_t items = lig.text_len;
         if (!text_items(&lig, smiles, &p, out->note)) {
+            st = VSG_E_NOMEM;
+            snprintf(out->code, sizeof out->code, "%s", VSG_LIG_TOO_MANY);
+            snprintf(out->why, sizeof out->why, "out of memory for the prepared record");
+        } else if (!extra_records(&lig, items, &p)) {
             st = VSG_E_NOMEM;
             snprintf(out->code, sizeof out->code, "%s", VSG_LIG_TOO_MANY);
             snprintf(out->why, sizeof out->why, "out of memory for the prepared record");
