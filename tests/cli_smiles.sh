@@ -283,5 +283,32 @@ expect_rc 2 "$vsgrid" screen m steroid.smi "${dock[@]}" --stereo maybe -o e.csv
 expect_rc 8 "$vsgrid" screen m steroid.smi "${dock[@]}" --stereo specified --embed openbabel -o e.csv
 sed -n 2p e.csv | grep -q ",stereo,.*steroid.smi:1: .*inverted" || fail "screen --stereo specified: $(cat e.csv)"
 
+# --conformers N: ring conformers (RDKit only). A 4-substituted cyclohexanol gets several, each a
+# record of prepare-ligands' SDF with the same atoms (vsgrid_conformer 2, 3, ...), phenol one; the
+# flexible screen docks each and keeps the best, one row a record, phenol's row as without it.
+expect_rc 2 "$vsgrid" prepare-ligands lib.smi -o c0.sdf --conformers 0
+grep -q "conformers" err.txt || fail "--conformers 0: $(cat err.txt)"
+expect_rc 2 "$vsgrid" screen m lib.smi "${dock[@]}" --conformers 21 -o c0.csv
+if "$vsgrid" --version | grep -q "RDKit (SMILES 3D) yes"; then
+  printf 'OC1CCC(CC1)NC(=O)c1ccccc1 cyc\nOc1ccccc1 phenol\n' > conf.smi
+  expect_rc 0 "$vsgrid" prepare-ligands conf.smi -o conf.sdf --conformers 4
+  n=$(grep -c '^\$\$\$\$' conf.sdf)
+  [ "$n" -ge 3 ] && [ "$n" -le 5 ] || fail "--conformers 4: $n records for 2 molecules"
+  [ "$(grep -A1 '> <vsgrid_conformer>' conf.sdf | grep -c '^[2-4]$')" = $((n - 2)) ] || fail "vsgrid_conformer items: $(grep -A1 vsgrid_conformer conf.sdf)"
+  [ "$(grep -c '^phenol$' conf.sdf)" = 1 ] || fail "phenol has more than one conformer"
+  # every record of cyc the same atoms, coordinates not all the same
+  awk '/^cyc$/ { r++; getline; getline; getline; n = $1; for (i = 0; i < n; i++) { getline; el[r] = el[r] $4; xyz[r] = xyz[r] $1 $2 $3 } }
+       END { for (k = 2; k <= r; k++) if (el[k] != el[1] || xyz[k] == xyz[1]) exit 1; exit r < 2 }' conf.sdf ||
+    fail "cyc's conformers: not the same atoms with other coordinates"
+  expect_rc 0 "$vsgrid" screen m conf.smi "${dock[@]}" --conformers 4 -o c4.csv --poses-out c4.sdf
+  expect_rc 0 "$vsgrid" screen m conf.smi "${dock[@]}" -o c1.csv
+  [ "$(sed 1d c4.csv | wc -l)" = 2 ] || fail "--conformers: not one row a record: $(cat c4.csv)"
+  sed -n 2p c4.csv | grep -q "ok,.*conformer [1-4] of $((n - 1)) docked scored best" || fail "cyc's row: $(sed -n 2p c4.csv)"
+  [ "$(sed -n 3p c4.csv)" = "$(sed -n 3p c1.csv)" ] || fail "phenol's row changed: $(sed -n 3p c4.csv) / $(sed -n 3p c1.csv)"
+  s4=$(sed -n 2p c4.csv | cut -d, -f6) s1=$(sed -n 2p c1.csv | cut -d, -f6)
+  awk -v a="$s4" -v b="$s1" 'BEGIN { exit !(a <= b + 1e-4) }' || fail "the best of the conformers ($s4) is worse than the first ($s1)"
+  [ "$(grep -c '^\$\$\$\$' c4.sdf)" -ge 2 ] || fail "--conformers: poses missing"
+fi
+
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "ok"

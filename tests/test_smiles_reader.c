@@ -332,6 +332,57 @@ static void test_deferred(vsg_prep_workers *w)
     vsg_ligand_reader_close(d);
 }
 
+/* conformers > 1 (RDKit): ring conformers kept in vsg_ligand.conformers, the same atoms, other
+ * coordinates with the same bond lengths; none for a molecule without a non-aromatic ring; the
+ * first conformer is the one conformers = 1 gives; vsg_ligand_copy copies them. */
+static void test_conformers(void)
+{
+    vsg_ligand one, four, copy;
+    vsg_ligand_init(&one), vsg_ligand_init(&four), vsg_ligand_init(&copy);
+    vsg_ligand_reader_options o = {.format = VSG_LIG_SMILES};
+    CHECK(vsg_smiles_parse_conformers("0", &o.smiles) == VSG_E_ARG);
+    CHECK(vsg_smiles_parse_conformers("2.5", &o.smiles) == VSG_E_ARG);
+    CHECK(vsg_smiles_parse_conformers("21", &o.smiles) == VSG_E_ARG);
+    CHECK_STATUS(vsg_smiles_parse_conformers("4", &o.smiles), VSG_OK);
+    CHECK(o.smiles.conformers == 4);
+    const char *cyc = "OC1CCC(CC1)NC(=O)c1ccccc1";
+    CHECK_STATUS(vsg_ligand_from_smiles(cyc, "cyc", NULL, &one), VSG_OK);
+    CHECK_STATUS(vsg_ligand_from_smiles(cyc, "cyc", &o, &four), VSG_OK);
+    CHECK(one.nconformers == 0 && !one.conformers);
+    CHECK(four.nconformers >= 1 && four.nconformers <= 3 && four.conformers && four.natoms == one.natoms);
+    double moved = 0, bond = 0;
+    for (int i = 0; i < one.natoms; i++) { /* the first conformer is conformers = 1's */
+        CHECK(fabs(one.atoms[i].x - four.atoms[i].x) < 1e-9 && fabs(one.atoms[i].z - four.atoms[i].z) < 1e-9);
+        CHECK(!strcmp(one.atoms[i].element, four.atoms[i].element));
+    }
+    for (int k = 0; k < four.nconformers; k++) {
+        const double *x = four.conformers + 3 * (size_t)four.natoms * (size_t)k;
+        for (int b = 0; b < four.nbonds; b++) { /* rigid bonds: lengths within 0.05 A of the first's */
+            const int i = four.bonds[b].a, j = four.bonds[b].b;
+            const vsg_lig_atom *p = &four.atoms[i], *q = &four.atoms[j];
+            const double d0 = sqrt(pow(p->x - q->x, 2) + pow(p->y - q->y, 2) + pow(p->z - q->z, 2));
+            const double d1 = sqrt(pow(x[3 * i] - x[3 * j], 2) + pow(x[3 * i + 1] - x[3 * j + 1], 2) +
+                                   pow(x[3 * i + 2] - x[3 * j + 2], 2));
+            if (fabs(d1 - d0) > bond) bond = fabs(d1 - d0);
+        }
+        /* internal distances differ somewhere (not a rotated copy): O1 to the amide N */
+        const int a = 0, b = 7;
+        const double d0 = sqrt(pow(four.atoms[a].x - four.atoms[b].x, 2) + pow(four.atoms[a].y - four.atoms[b].y, 2) +
+                               pow(four.atoms[a].z - four.atoms[b].z, 2));
+        const double d1 = sqrt(pow(x[3 * a] - x[3 * b], 2) + pow(x[3 * a + 1] - x[3 * b + 1], 2) +
+                               pow(x[3 * a + 2] - x[3 * b + 2], 2));
+        if (fabs(d1 - d0) > moved) moved = fabs(d1 - d0);
+    }
+    CHECK(bond < 0.05);
+    CHECK(moved > 0.1);
+    CHECK_STATUS(vsg_ligand_copy(&copy, &four), VSG_OK);
+    CHECK(copy.nconformers == four.nconformers && copy.conformers != four.conformers &&
+          !memcmp(copy.conformers, four.conformers, sizeof(double) * 3 * (size_t)four.natoms * (size_t)four.nconformers));
+    CHECK_STATUS(vsg_ligand_from_smiles("Oc1ccccc1", NULL, &o, &four), VSG_OK); /* no ring to vary: none */
+    CHECK(four.nconformers == 0 && !four.conformers);
+    vsg_ligand_release(&one), vsg_ligand_release(&four), vsg_ligand_release(&copy);
+}
+
 int main(void)
 {
     if (!vsg_smiles_available()) {
@@ -350,6 +401,8 @@ int main(void)
     test_csv();
     test_chunks();
     test_deferred(NULL);
+    if (vsg_smiles_rdkit_available()) test_conformers();
+    else printf("conformers: skipped (built without RDKit)\n");
     vsg_prep_workers *w = vsg_prep_workers_start(2); /* the same records from worker processes */
     CHECK(w && vsg_prep_workers_count(w) == 2);
     test_deferred(w);

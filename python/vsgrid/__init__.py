@@ -1761,7 +1761,7 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
            progress=False, placement="as-is", box=None, around=None, padding=2.0, step=1.0, rotations=1000,
            top_poses=0, poses_out=None, search=None, seed=None, exhaustiveness=None, steps=None, poses=None,
            max_torsions=None, output=None, as_arrays=False, on_row=None, ph=None, minimize=None, stereo=None, embed=None,
-           **options):
+           conformers=None, **options):
     """Screens ligands as `vsgrid screen` does, through the library's screen job
     (vsg_screen_job_run: the command's own call), and returns their rows, one per input record in
     input order: the columns of the CSV (index, name, source, record, atoms, score_kcal_mol, ...,
@@ -1780,8 +1780,9 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
     SMILES preparation: ``ph`` a pH in [0, 14] (default 7.4) or "none" (the SMILES's own
     protonation states), ``minimize`` the force-field steps after the 3D build (default: RDKit
     50, Open Babel 100; 0: none), ``stereo`` ("any" or "specified"), ``embed`` ("rdkit" or
-    "openbabel"), the command's --ph, --minimize, --stereo and --embed (ArgumentError when out of
-    range).
+    "openbabel"), ``conformers`` (with ``placement="flexible"``: up to that many ring conformers of
+    each molecule docked, the best-scoring kept), the command's --ph, --minimize, --stereo, --embed
+    and --conformers (ArgumentError when out of range).
 
     ``target``: a .maps.fld path or :class:`MapSet` (AutoDock4 scores), a grid path or
     :class:`Grid` (electrostatics: PB in kT/e at ``temperature``, Coulomb in kcal/mol/e), or,
@@ -1847,6 +1848,8 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
         opts["stereo"] = _smiles_option(stereo, "stereo")
     if embed is not None:
         opts["embed"] = _smiles_option(embed, "embed")
+    if conformers is not None:
+        opts["conformers"] = _smiles_option(conformers, "conformers")
     opts.update(options)
     with contextlib.ExitStack() as stack:
         lf = stack.enter_context(_Ligands(ligands, "ligands"))

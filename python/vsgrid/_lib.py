@@ -176,13 +176,14 @@ class Ligand(ctypes.Structure):
                 ("atoms_cap", ctypes.c_int), ("bonds_cap", ctypes.c_int), ("has_charges", ctypes.c_int),
                 ("model", ctypes.c_int), ("text", ctypes.c_void_p), ("text_len", ctypes.c_size_t),
                 ("text_cap", ctypes.c_size_t), ("status", ctypes.c_int), ("code", ctypes.c_char * 16),
-                ("message", ctypes.c_char * 256), ("rigid_macrocycles", ctypes.c_int)]
+                ("message", ctypes.c_char * 256), ("rigid_macrocycles", ctypes.c_int),
+                ("nconformers", ctypes.c_int), ("conformers", ctypes.POINTER(ctypes.c_double))]
 
 
 # vsg_smiles_options: how SMILES records are prepared (all 0: pH 7.4, the builder's stereo, 100 steps)
 class SmilesOptions(ctypes.Structure):
     _fields_ = [("ph_mode", ctypes.c_int), ("ph", ctypes.c_double), ("stereo", ctypes.c_int),
-                ("min_steps", ctypes.c_int), ("embed", ctypes.c_int)]
+                ("min_steps", ctypes.c_int), ("embed", ctypes.c_int), ("conformers", ctypes.c_int)]
 
 
 class LigandReaderOptions(ctypes.Structure):
