@@ -308,6 +308,29 @@ if "$vsgrid" --version | grep -q "RDKit (SMILES 3D) yes"; then
   s4=$(sed -n 2p c4.csv | cut -d, -f6) s1=$(sed -n 2p c1.csv | cut -d, -f6)
   awk -v a="$s4" -v b="$s1" 'BEGIN { exit !(a <= b + 1e-4) }' || fail "the best of the conformers ($s4) is worse than the first ($s1)"
   [ "$(grep -c '^\$\$\$\$' c4.sdf)" -ge 2 ] || fail "--conformers: poses missing"
+  # --stereo enumerate: the 4 isomers of an open centre and double bond, each a record of
+  # prepare-ligands' SDF; the screen docks all and keeps the best
+  printf 'CC=CC(N)CC ene\n' > ene.smi
+  expect_rc 0 "$vsgrid" prepare-ligands ene.smi -o ene.sdf --stereo enumerate
+  [ "$(grep -c '^\$\$\$\$' ene.sdf)" = 4 ] || fail "--stereo enumerate: $(grep -c '^\$\$\$\$' ene.sdf) records, not 4"
+  grep -q "2 unassigned stereocentres: 4 stereoisomers (--stereo enumerate)" ene.sdf || fail "enumerate's note: $(grep -A1 vsgrid_note ene.sdf)"
+  if /usr/bin/python3 -c 'import rdkit' 2> /dev/null; then
+    /usr/bin/python3 -c '
+import sys
+from rdkit import Chem
+s = set()
+for m in Chem.SDMolSupplier("ene.sdf", removeHs=False):
+    m = Chem.RemoveHs(m)
+    Chem.AssignStereochemistryFrom3D(m)
+    s.add(Chem.MolToSmiles(m))
+sys.exit(len(s) != 4)' || fail "--stereo enumerate: not 4 different stereoisomers"
+  fi
+  expect_rc 0 "$vsgrid" screen m ene.smi "${dock[@]}" --stereo enumerate -o ene.csv
+  sed -n 2p ene.csv | grep -q "4 stereoisomers (--stereo enumerate); .*conformer [1-4] of 4 docked scored best" ||
+    fail "enumerate's row: $(sed -n 2p ene.csv)"
+else
+  expect_rc 2 "$vsgrid" prepare-ligands lib.smi -o ene.sdf --stereo enumerate
+  grep -q "without RDKit" err.txt || fail "--stereo enumerate without RDKit: $(cat err.txt)"
 fi
 
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }

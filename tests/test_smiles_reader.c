@@ -380,6 +380,17 @@ static void test_conformers(void)
           !memcmp(copy.conformers, four.conformers, sizeof(double) * 3 * (size_t)four.natoms * (size_t)four.nconformers));
     CHECK_STATUS(vsg_ligand_from_smiles("Oc1ccccc1", NULL, &o, &four), VSG_OK); /* no ring to vary: none */
     CHECK(four.nconformers == 0 && !four.conformers);
+    /* --stereo enumerate: an open centre and an open double bond, 4 isomers (one conformer each,
+       no ring); a fully specified molecule, one; the note says so */
+    vsg_ligand_reader_options e = {.format = VSG_LIG_SMILES};
+    CHECK(vsg_smiles_parse_stereo("both", &e.smiles) == VSG_E_ARG);
+    CHECK_STATUS(vsg_smiles_parse_stereo("enumerate", &e.smiles), VSG_OK);
+    CHECK(e.smiles.stereo == VSG_STEREO_ENUMERATE);
+    CHECK_STATUS(vsg_ligand_from_smiles("CC=CC(N)CC", NULL, &e, &four), VSG_OK);
+    CHECK(four.nconformers == 3);
+    CHECK_CONTAINS(four.message, "2 unassigned stereocentres: 4 stereoisomers (--stereo enumerate)");
+    CHECK_STATUS(vsg_ligand_from_smiles("C[C@@H](O)[C@H](N)C", NULL, &e, &four), VSG_OK);
+    CHECK(four.nconformers == 0);
     vsg_ligand_release(&one), vsg_ligand_release(&four), vsg_ligand_release(&copy);
 }
 

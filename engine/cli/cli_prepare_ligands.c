@@ -12,7 +12,7 @@
 
 
 static const char usage[] =
-    "usage: vsgrid prepare-ligands LIBRARY... -o OUT.sdf|OUT.pdbqt [--ph X|none] [--stereo any|specified]\n"
+    "usage: vsgrid prepare-ligands LIBRARY... -o OUT.sdf|OUT.pdbqt [--ph X|none] [--stereo any|specified|enumerate]\n"
     "                              [--minimize N] [--embed G] [--threads N] [--format F] [--quiet]\n"
     "                              [--rigid-macrocycles]\n"
     "\n"
@@ -42,7 +42,9 @@ static const char usage[] =
     "                    builder's configuration, counted in vsgrid_unassigned_stereo) or\n"
     "                    specified (such a record fails, status stereo; so does one whose\n"
     "                    specified centres the builder inverted in 5 builds, which 'any'\n"
-    "                    keeps with a note and vsgrid_inverted_stereo)\n"
+    "                    keeps with a note and vsgrid_inverted_stereo), or enumerate (RDKit:\n"
+    "                    every stereoisomer of the open centres and double bonds, up to 8,\n"
+    "                    each its own record, the second on with a vsgrid_conformer item)\n"
     "  --minimize N      MMFF94 (else UFF) steps after the 3D build (default: RDKit 50\n"
     "                    iterations, Open Babel 100 steepest-descent steps; 0: none)\n"
     "  --embed GEN       the 3D conformer generator: rdkit (ETKDGv3, seeded: the same\n"

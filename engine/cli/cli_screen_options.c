@@ -85,6 +85,8 @@ int vsg_cli_screen_option(vsg_args *a, const char *cmd, vsg_screen_options *so, 
         VALUE();
         if (vsg_smiles_parse_stereo(v, &so->smiles) != VSG_OK)
             return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
+        if (so->smiles.stereo == VSG_STEREO_ENUMERATE)
+            return vsg_cli_usage_error(cmd, "--stereo enumerate needs --placement flexible (every isomer docked, the best kept)"), -1;
     } else if (vsg_arg_is(a, "--embed")) {
         VALUE();
         if (vsg_smiles_parse_embed(v, &so->smiles) != VSG_OK)
@@ -289,6 +291,8 @@ int vsg_cli_vina_command(int argc, char **argv, const char *cmd, int rescore)
         } else if (vsg_arg_is(&a, "--stereo")) {
             VALUE();
             if (vsg_smiles_parse_stereo(v, &vo.smiles) != VSG_OK) return vsg_cli_usage_error(cmd, "%s", vsg_last_error());
+            if (vo.smiles.stereo == VSG_STEREO_ENUMERATE)
+                return vsg_cli_usage_error(cmd, "--stereo enumerate needs --placement flexible (every isomer docked, the best kept)");
         } else if (vsg_arg_is(&a, "--embed")) {
             VALUE();
             if (vsg_smiles_parse_embed(v, &vo.smiles) != VSG_OK) return vsg_cli_usage_error(cmd, "%s", vsg_last_error());

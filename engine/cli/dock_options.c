@@ -72,6 +72,9 @@ int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o)
     if (vsg_arg_is(a, "--stereo")) {
         if (!(v = vsg_arg_value(a, cmd))) return -1;
         if (vsg_smiles_parse_stereo(v, &o->smiles) != VSG_OK) return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
+        if (o->smiles.stereo == VSG_STEREO_ENUMERATE) /* one ligand, one docking: the isomers are a screen's */
+            return vsg_cli_usage_error(cmd, "--stereo enumerate: 'vsgrid screen MAPS LIG.smi --placement flexible "
+                                            "--stereo enumerate' docks every stereoisomer and keeps the best"), -1;
         return 1;
     }
     if (vsg_arg_is(a, "--embed")) {

@@ -186,7 +186,7 @@ static vsg_status check_value(const char *name, const char *v)
         if (vsg_smiles_parse_ph(v, &so) != VSG_OK) bad = "a pH in [0, 14] or none";
     } else if (IS("stereo")) {
         vsg_smiles_options so;
-        if (vsg_smiles_parse_stereo(v, &so) != VSG_OK) bad = "any or specified";
+        if (vsg_smiles_parse_stereo(v, &so) != VSG_OK) bad = "any, specified or enumerate (in a build with RDKit)";
     } else if (IS("embed")) {
         vsg_smiles_options so;
         if (vsg_smiles_parse_embed(v, &so) != VSG_OK) bad = "rdkit (in a build with RDKit) or openbabel";
@@ -931,6 +931,9 @@ static vsg_status check_combinations(const vsg_screen_job *j, int mode)
         return vsg_fail(VSG_E_ARG, "--best-per-molecule writes its rows at the end: not with --resume or under MPI");
     if (mode == M_VINA && vsg_mpi_active())
         return vsg_fail(VSG_E_ARG, "--scoring vina|vinardo runs in one process: not under mpirun");
+    if (mode != M_FLEX && get(j, "stereo") && !strcmp(get(j, "stereo"), "enumerate"))
+        return vsg_fail(VSG_E_ARG, "--stereo enumerate docks every stereoisomer and keeps the best: it needs --placement "
+                                   "flexible (or 'vsgrid prepare-ligands --stereo enumerate' for the isomers themselves)");
     if (mode == M_FLEX || mode == M_VINA) {
         if (resume && out && !strcmp(out, "-")) return vsg_fail(VSG_E_ARG, mode == M_FLEX ? "--resume needs -o FILE.csv, and --poses-out as .sdf" : "--resume needs -o FILE.csv");
     }

@@ -870,13 +870,15 @@ typedef struct {
  * message holds the preparation's note ("kept the largest of 2 fragments (dropped Na+); 1
  * unassigned stereocentre; net charge 0 -> -1 at pH 7.4"), empty when there is nothing to say. */
 enum { VSG_PH_DEFAULT = 0, VSG_PH_AT = 1, VSG_PH_NONE = 2 };
-enum { VSG_STEREO_BUILDER = 0, VSG_STEREO_SPECIFIED = 1 };
+enum { VSG_STEREO_BUILDER = 0, VSG_STEREO_SPECIFIED = 1, VSG_STEREO_ENUMERATE = 2 };
 enum { VSG_EMBED_DEFAULT = 0, VSG_EMBED_RDKIT = 1, VSG_EMBED_OPENBABEL = 2 };
 #define VSG_SMILES_MAX_CONFORMERS 20 /* vsg_smiles_options.conformers at most */
 typedef struct {
     int ph_mode;    /* VSG_PH_DEFAULT (pH 7.4), VSG_PH_AT (at ph), VSG_PH_NONE (the SMILES's own states) */
     double ph;      /* with VSG_PH_AT */
-    int stereo;     /* VSG_STEREO_BUILDER (0) or VSG_STEREO_SPECIFIED */
+    int stereo;     /* VSG_STEREO_BUILDER (0), VSG_STEREO_SPECIFIED, or VSG_STEREO_ENUMERATE (RDKit only: every
+                       stereoisomer of the open centres and double bonds, up to 8, each a conformer in
+                       vsg_ligand.conformers, the first the record's own; the note says how many) */
     int min_steps;  /* force-field steps after the 3D build: 0 the default (RDKit 50, Open Babel 100), < 0 none */
     int embed;      /* the 3D conformer generator: VSG_EMBED_DEFAULT (0), VSG_EMBED_RDKIT, VSG_EMBED_OPENBABEL */
     int conformers; /* 0 or 1: one conformer a record. N > 1 (RDKit's embedding only): up to N conformers
@@ -1000,7 +1002,8 @@ vsg_status vsg_ligand_gasteiger(vsg_ligand *lig);
  * and o->ph, the rest of *o unchanged; VSG_OK, or VSG_E_ARG (o untouched, message set).
  * vsg_smiles_parse_minimize: a whole number of force-field steps in [0, 100000] into
  * o->min_steps (0: none, stored as -1), as _parse_ph answers.
- * vsg_smiles_parse_stereo: "any" (VSG_STEREO_BUILDER) or "specified" into o->stereo, likewise.
+ * vsg_smiles_parse_stereo: "any" (VSG_STEREO_BUILDER), "specified" or "enumerate" (VSG_E_UNSUPPORTED
+ * in a build without RDKit) into o->stereo, likewise.
  * vsg_smiles_parse_embed: "rdkit" (VSG_EMBED_RDKIT) or "openbabel" into o->embed, likewise;
  * VSG_E_UNSUPPORTED for "rdkit" in a build without RDKit.
  * vsg_smiles_parse_conformers: a whole number in [1, VSG_SMILES_MAX_CONFORMERS] into

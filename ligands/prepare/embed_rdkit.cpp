@@ -26,7 +26,9 @@
 
 #include <GraphMol/GraphMol.h>
 #include <GraphMol/MolOps.h>
+#include <GraphMol/Chirality.h>
 #include <GraphMol/SmilesParse/SmilesParse.h>
+#include <GraphMol/SmilesParse/SmilesWrite.h>
 #include <GraphMol/DistGeomHelpers/Embedder.h>
 #include <GraphMol/ForceFieldHelpers/MMFF/MMFF.h>
 #include <GraphMol/ForceFieldHelpers/UFF/AtomTyper.h>
@@ -77,6 +79,15 @@ const char *relax(RDKit::ROMol &m, int iters)
         return "UFF";
     }
     return "none";
+}
+
+/* A conformer's coordinates appended to v */
+void append(const RDKit::Conformer &c, std::vector<double> &v)
+{
+    for (unsigned i = 0; i < c.getNumAtoms(); i++) {
+        const RDGeom::Point3D q = c.getAtomPos(i);
+        v.push_back(q.x), v.push_back(q.y), v.push_back(q.z);
+    }
 }
 
 /* Energy of conformer conf by the force field relax used (MMFF94, else UFF); 0 with neither. */
@@ -154,8 +165,9 @@ bool same_rings(const RDKit::Conformer &a, const RDKit::Conformer &b, const std:
 }
 
 /* conformers > 1: further conformers of mol (its first conformer embedded and relaxed), whose
- * rings differ from the first's and each other's (embed_rdkit.h), into out->extra. */
-void further_conformers(const RDKit::RWMol &mol, int seed, int iters, int conformers, vsg_rdkit_embedding *out)
+ * rings differ from the first's and each other's (embed_rdkit.h), appended to extra (x, y, z of
+ * every atom, conformer after conformer). */
+void further_conformers(const RDKit::RWMol &mol, int seed, int iters, int conformers, std::vector<double> &extra)
 {
     const auto tors = ring_torsions(mol);
     if (tors.empty()) return;
@@ -189,21 +201,75 @@ void further_conformers(const RDKit::RWMol &mol, int seed, int iters, int confor
         for (const RDKit::Conformer *k : kept) distinct = distinct && !same_rings(*k, conf, tors);
         if (distinct) kept.push_back(&conf);
     }
-    if (kept.size() < 2) return;
-    const unsigned n = mol.getNumAtoms();
-    out->extra = static_cast<double *>(std::malloc(sizeof(double) * 3 * n * (kept.size() - 1)));
-    if (!out->extra) throw std::bad_alloc();
-    for (size_t k = 1; k < kept.size(); k++)
-        for (unsigned i = 0; i < n; i++) {
-            const RDGeom::Point3D q = kept[k]->getAtomPos(i);
-            double *x = out->extra + 3 * (n * (k - 1) + i);
-            x[0] = q.x, x[1] = q.y, x[2] = q.z;
-        }
-    out->natoms = (int)n;
-    out->nextra = (int)kept.size() - 1;
+    for (size_t k = 1; k < kept.size(); k++) append(*kept[k], extra);
 }
 
-void embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers, vsg_rdkit_embedding *out)
+/* The stereoisomers of mol's open centres and double bonds (RDKit's findPotentialStereo: ring
+ * cis/trans included), each once (by canonical isomeric SMILES), at most
+ * VSG_RDKIT_MAX_ISOMERS, in the order of the bit patterns (centre k takes bit k: clockwise 0,
+ * anticlockwise 1; a double bond trans 0, cis 1); empty when mol has no open centre. */
+std::vector<std::unique_ptr<RDKit::RWMol>> stereoisomers(const RDKit::RWMol &mol)
+{
+    std::vector<std::unique_ptr<RDKit::RWMol>> out;
+    std::vector<RDKit::Chirality::StereoInfo> open;
+    for (const auto &si : RDKit::Chirality::findPotentialStereo(mol))
+        if (si.specified == RDKit::Chirality::StereoSpecified::Unspecified &&
+            (si.type == RDKit::Chirality::StereoType::Atom_Tetrahedral ||
+             (si.type == RDKit::Chirality::StereoType::Bond_Double && si.controllingAtoms.size() == 4 &&
+              si.controllingAtoms[0] != RDKit::Chirality::StereoInfo::NOATOM &&
+              si.controllingAtoms[2] != RDKit::Chirality::StereoInfo::NOATOM)))
+            open.push_back(si);
+    if (open.empty() || open.size() > 16) return out;
+    std::vector<std::string> seen;
+    for (unsigned bits = 0; bits < (1u << open.size()) && out.size() < VSG_RDKIT_MAX_ISOMERS; bits++) {
+        std::unique_ptr<RDKit::RWMol> m(new RDKit::RWMol(mol));
+        for (size_t k = 0; k < open.size(); k++) {
+            const bool one = (bits >> k) & 1u;
+            if (open[k].type == RDKit::Chirality::StereoType::Atom_Tetrahedral) {
+                m->getAtomWithIdx(open[k].centeredOn)
+                    ->setChiralTag(one ? RDKit::Atom::CHI_TETRAHEDRAL_CCW : RDKit::Atom::CHI_TETRAHEDRAL_CW);
+            } else {
+                RDKit::Bond *b = m->getBondWithIdx(open[k].centeredOn);
+                b->setStereoAtoms(open[k].controllingAtoms[0], open[k].controllingAtoms[2]);
+                b->setStereo(one ? RDKit::Bond::STEREOCIS : RDKit::Bond::STEREOTRANS);
+            }
+        }
+        RDKit::MolOps::assignStereochemistry(*m, false, true); /* CIP labels (contradicted checks them); cleanIt
+                                                                  would drop the double bonds' cis/trans */
+        const std::string smi = RDKit::MolToSmiles(*m);
+        if (std::find(seen.begin(), seen.end(), smi) != seen.end()) continue;
+        seen.push_back(smi);
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
+/* mol (hydrogens added) embedded by ETKDGv3 from seed, up to max_tries times while the result
+ * contradicts a specified centre (tries and inverted into out); false when no embedding was
+ * found. */
+bool embed_tries(RDKit::RWMol &mol, int seed, int max_tries, vsg_rdkit_embedding *out)
+{
+    RDKit::DGeomHelpers::EmbedParameters p = RDKit::DGeomHelpers::ETKDGv3;
+    p.numThreads = 1; /* the caller's threads and processes do the parallel work */
+    int conf = -1;
+    for (int k = 0; k < (max_tries > 0 ? max_tries : 1); k++) {
+        mol.clearConformers();
+        p.randomSeed = seed + k;
+        p.useRandomCoords = false;
+        conf = RDKit::DGeomHelpers::EmbedMolecule(mol, p);
+        if (conf < 0) { /* eigenvalue embedding fails on some strained systems: random starts */
+            p.useRandomCoords = true;
+            conf = RDKit::DGeomHelpers::EmbedMolecule(mol, p);
+        }
+        out->tries = k + 1;
+        if (conf < 0) continue;
+        if ((out->inverted = contradicted(mol)) == 0) break;
+    }
+    return conf >= 0;
+}
+
+void embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers, int enumerate,
+           vsg_rdkit_embedding *out)
 {
     std::unique_ptr<RDKit::RWMol> mol;
     try {
@@ -215,41 +281,53 @@ void embed(const char *smiles, int seed, int max_tries, int ff_iters, int confor
         std::snprintf(out->why, sizeof out->why, "RDKit cannot read the protonated SMILES '%.60s'", smiles);
         return;
     }
+    std::vector<std::unique_ptr<RDKit::RWMol>> isomers;
+    if (enumerate) isomers = stereoisomers(*mol);
+    if (!isomers.empty()) mol = std::move(isomers[0]);
+    out->isomers = isomers.empty() ? 1 : (int)isomers.size();
     RDKit::MolOps::addHs(*mol);
-    RDKit::DGeomHelpers::EmbedParameters p = RDKit::DGeomHelpers::ETKDGv3;
-    p.numThreads = 1; /* the caller's threads and processes do the parallel work */
-    int conf = -1;
-    for (int k = 0; k < (max_tries > 0 ? max_tries : 1); k++) {
-        mol->clearConformers();
-        p.randomSeed = seed + k;
-        p.useRandomCoords = false;
-        conf = RDKit::DGeomHelpers::EmbedMolecule(*mol, p);
-        if (conf < 0) { /* eigenvalue embedding fails on some strained systems: random starts */
-            p.useRandomCoords = true;
-            conf = RDKit::DGeomHelpers::EmbedMolecule(*mol, p);
-        }
-        out->tries = k + 1;
-        if (conf < 0) continue;
-        if ((out->inverted = contradicted(*mol)) == 0) break;
-    }
-    if (conf < 0) {
+    if (!embed_tries(*mol, seed, max_tries, out)) {
         std::snprintf(out->why, sizeof out->why, "RDKit's ETKDG found no 3D embedding in %d tries", out->tries);
         return;
     }
     const int iters = ff_iters == 0 ? VSG_RDKIT_FF_ITERS_DEFAULT : ff_iters;
     out->forcefield = iters > 0 ? relax(*mol, iters) : "none";
-    if (conformers > 1) further_conformers(*mol, seed, iters, conformers, out);
+    std::vector<double> extra;
+    if (conformers > 1) further_conformers(*mol, seed, iters, conformers, extra);
+    /* the other stereoisomers: each embedded as the first (hydrogens added in the same order, so
+       the same atoms), then its own ring conformers; one that cannot be embedded is left out */
+    vsg_rdkit_embedding scratch;
+    for (size_t k = 1; k < isomers.size(); k++) {
+        RDKit::RWMol &m = *isomers[k];
+        RDKit::MolOps::addHs(m);
+        std::memset(&scratch, 0, sizeof scratch);
+        if (m.getNumAtoms() != mol->getNumAtoms() || !embed_tries(m, seed, max_tries, &scratch) || scratch.inverted) {
+            out->isomers--;
+            continue;
+        }
+        if (iters > 0) relax(m, iters);
+        append(m.getConformer(), extra);
+        if (conformers > 1) further_conformers(m, seed, iters, conformers, extra);
+    }
     const std::string text = RDKit::MolToMolBlock(*mol, true, -1, true);
     out->molfile = static_cast<char *>(std::malloc(text.size() + 1));
     if (!out->molfile) throw std::bad_alloc();
     std::memcpy(out->molfile, text.c_str(), text.size() + 1);
+    const size_t n = mol->getNumAtoms();
+    if (!extra.empty() && n > 0) {
+        out->extra = static_cast<double *>(std::malloc(sizeof(double) * extra.size()));
+        if (!out->extra) throw std::bad_alloc();
+        std::memcpy(out->extra, extra.data(), sizeof(double) * extra.size());
+        out->natoms = (int)n;
+        out->nextra = (int)(extra.size() / (3 * n));
+    }
 }
 } // namespace
 
 extern "C" int vsg_rdkit_available(void) { return 1; }
 
 extern "C" int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers,
-                               vsg_rdkit_embedding *out)
+                               int enumerate, vsg_rdkit_embedding *out)
 {
     if (!out) return -1;
     std::memset(out, 0, sizeof *out);
@@ -262,7 +340,7 @@ extern "C" int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int 
         /* RDKit's warnings ("UFFTYPER", kekulization) would go to stderr from every thread;
          * vsgrid says what failed itself */
         std::call_once(logs_once, [] { boost::logging::disable_logs("rdApp.*"); });
-        embed(smiles, seed, max_tries, ff_iters, conformers, out);
+        embed(smiles, seed, max_tries, ff_iters, conformers, enumerate, out);
     } catch (const std::bad_alloc &) {
         std::free(out->molfile), std::free(out->extra);
         out->molfile = nullptr, out->extra = nullptr, out->nextra = 0;

@@ -28,6 +28,9 @@ typedef struct {
        molfile's atom order; malloc'ed, NULL when none */
     int natoms, nextra;
     double *extra;
+    int isomers;            /* enumerate: the stereoisomers embedded (the first is molfile's; then, after
+                               the first's ring conformers, each other's first conformer and its own
+                               ring conformers in extra); 1 otherwise */
 } vsg_rdkit_embedding;
 
 /* Candidates embedded for further conformers, per conformer asked for (conformers > 1), and
@@ -37,6 +40,9 @@ typedef struct {
 #define VSG_RDKIT_CANDIDATES_PER_CONFORMER 4
 #define VSG_RDKIT_RING_TORSION_DIFF 45.0
 #define VSG_RDKIT_ENERGY_WINDOW 10.0
+/* enumerate (vsg_rdkit_embed): stereoisomers of the centres and double bonds the SMILES leaves
+ * open, at most this many (the first 3 open centres' 8 combinations) */
+#define VSG_RDKIT_MAX_ISOMERS 8
 
 /* 1 when this build has RDKit. */
 int vsg_rdkit_available(void);
@@ -46,9 +52,12 @@ int vsg_rdkit_available(void);
  * parameter; < 0: none; 0: VSG_RDKIT_FF_ITERS_DEFAULT). Returns 0 with out->molfile, or -1 with
  * out->why (RDKit cannot read the SMILES, or no embedding was found). Thread-safe; never
  * throws, never prints. */
-int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers,
+int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers, int enumerate,
                     vsg_rdkit_embedding *out);
-/* conformers > 1 (vsg_rdkit_embed): what docking cannot change in a conformer is its rings'
+/* enumerate != 0: every stereoisomer of the open centres and double bonds (up to
+ * VSG_RDKIT_MAX_ISOMERS, each once) is embedded, the first as molfile, the others in extra
+ * (isomers says how many), each with its ring conformers when conformers > 1.
+ * conformers > 1 (vsg_rdkit_embed): what docking cannot change in a conformer is its rings'
  * shape (a ring's bonds are never rotated), so further conformers are kept only when their
  * rings differ. VSG_RDKIT_CANDIDATES_PER_CONFORMER x conformers candidates are embedded (ETKDGv3,
  * seeded from seed + 1000) and minimised as the first; a candidate that contradicts a specified

@@ -7,9 +7,10 @@
 
 int vsg_rdkit_available(void) { return 0; }
 
-int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers, vsg_rdkit_embedding *out)
+int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers, int enumerate,
+                    vsg_rdkit_embedding *out)
 {
-    (void)smiles, (void)seed, (void)max_tries, (void)ff_iters, (void)conformers;
+    (void)smiles, (void)seed, (void)max_tries, (void)ff_iters, (void)conformers, (void)enumerate;
     if (out) {
         memset(out, 0, sizeof *out);
         out->forcefield = "none";

@@ -45,7 +45,11 @@ vsg_status vsg_smiles_parse_stereo(const char *v, vsg_smiles_options *o)
     if (!v || !o) return vsg_fail(VSG_E_ARG, "vsg_smiles_parse_stereo: NULL argument");
     if (!strcmp(v, "any")) o->stereo = VSG_STEREO_BUILDER;
     else if (!strcmp(v, "specified")) o->stereo = VSG_STEREO_SPECIFIED;
-    else return vsg_fail(VSG_E_ARG, "--stereo: '%s' is not any or specified", v);
+    else if (!strcmp(v, "enumerate")) {
+        if (!vsg_smiles_rdkit_available())
+            return vsg_fail(VSG_E_UNSUPPORTED, "--stereo enumerate: this vsgrid was built without RDKit (VSG_RDKIT)");
+        o->stereo = VSG_STEREO_ENUMERATE;
+    } else return vsg_fail(VSG_E_ARG, "--stereo: '%s' is not any, specified or enumerate", v);
     return VSG_OK;
 }
 

@@ -489,7 +489,8 @@ bool embed_with_rdkit(OBMol &m, const vsg_smiles_prep_options *o, vsg_smiles_pre
     }
     vsg_rdkit_embedding e;
     hold.unlock();
-    const int rc = vsg_rdkit_embed(smi.c_str(), RDKIT_SEED, BUILD_TRIES, o->min_steps, o->conformers, &e);
+    const int rc = vsg_rdkit_embed(smi.c_str(), RDKIT_SEED, BUILD_TRIES, o->min_steps, o->conformers,
+                                   o->stereo == VSG_STEREO_ENUMERATE, &e);
     hold.lock();
     if (rc != 0) {
         why = e.why;
@@ -509,6 +510,7 @@ bool embed_with_rdkit(OBMol &m, const vsg_smiles_prep_options *o, vsg_smiles_pre
     std::free(e.extra);
     m = back;
     out->inverted_stereo = e.inverted;
+    out->isomers = e.isomers;
     out->forcefield = e.forcefield;
     out->embedder = "RDKit ETKDGv3";
     return true;

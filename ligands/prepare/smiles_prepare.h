@@ -16,7 +16,7 @@
 typedef struct {
     int ph_mode;    /* VSG_PH_DEFAULT, VSG_PH_AT, VSG_PH_NONE (vsgrid.h) */
     double ph;      /* with VSG_PH_AT */
-    int stereo;     /* VSG_STEREO_BUILDER, VSG_STEREO_SPECIFIED */
+    int stereo;     /* VSG_STEREO_BUILDER, VSG_STEREO_SPECIFIED, VSG_STEREO_ENUMERATE (RDKit only) */
     int min_steps;  /* 0: the conformer generator's default (VSG_SMILES_MIN_STEPS_DEFAULT steepest-descent
                      * steps after Open Babel's builder, VSG_RDKIT_FF_ITERS_DEFAULT iterations after
                      * RDKit's ETKDG); < 0: none (the generator's coordinates) */
@@ -41,6 +41,8 @@ typedef struct {
     int nextra;              /* options' conformers > 1: further conformers, each a malloc'ed molfile of the
                                 same atoms in the same order as molfile's, only the coordinates differ */
     char **extra;
+    int isomers;             /* VSG_STEREO_ENUMERATE: the stereoisomers among the conformers (else 1; 0 when
+                                the builder was Open Babel's, which does not enumerate) */
 } vsg_smiles_prep;
 
 /* 1 when this build can prepare SMILES (Open Babel 3 present). */

@@ -20,9 +20,14 @@ static void note(const vsg_smiles_prep *p, const vsg_smiles_prep_options *o, cha
     if (p->dropped[0])
         k += (size_t)snprintf(dst + k, cap - k, "kept the largest of %d fragments (dropped %s)", p->fragments,
                               p->dropped);
-    if (k < cap && p->unassigned_stereo)
-        k += (size_t)snprintf(dst + k, cap - k, "%s%d unassigned stereocentre%s (the conformer generator's configuration)",
-                              k ? "; " : "", p->unassigned_stereo, p->unassigned_stereo > 1 ? "s" : "");
+    if (k < cap && p->unassigned_stereo && o->stereo == VSG_STEREO_ENUMERATE && p->isomers > 0)
+        k += (size_t)snprintf(dst + k, cap - k, "%s%d unassigned stereocentre%s: %d stereoisomer%s (--stereo enumerate)",
+                              k ? "; " : "", p->unassigned_stereo, p->unassigned_stereo > 1 ? "s" : "", p->isomers,
+                              p->isomers > 1 ? "s" : "");
+    else if (k < cap && p->unassigned_stereo)
+        k += (size_t)snprintf(dst + k, cap - k, "%s%d unassigned stereocentre%s (the conformer generator's configuration%s)",
+                              k ? "; " : "", p->unassigned_stereo, p->unassigned_stereo > 1 ? "s" : "",
+                              o->stereo == VSG_STEREO_ENUMERATE ? ": Open Babel's builder does not enumerate" : "");
     if (k < cap && p->inverted_stereo)
         k += (size_t)snprintf(dst + k, cap - k,
                               "%sthe 3D builder inverted %d specified stereocentre%s or double bond%s: docked as built",
