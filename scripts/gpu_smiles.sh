@@ -12,7 +12,8 @@
 #   `prepare-ligands` alone on all cores and on one (molecules/s/core), with the preparing
 #   processes (the default) and in one process (VSG_PREP_WORKERS=0), at the default 100 force-field
 #   steps and at --minimize 0 (the builder's coordinates).
-# SCREENS: which screens (default "mol2 neutral charged"; neutral:N: at --minimize N); PREP: 0
+# SCREENS: which screens (default "mol2 neutral charged"; neutral:N: at --minimize N; neutral@openbabel:
+# built by Open Babel; neutral+N: --conformers N); PREP: 0
 # skips prepare-ligands.
 # Usage: bash scripts/gpu_smiles.sh          (B: the build, OUT: results)
 set -u
@@ -44,16 +45,19 @@ gpu_busy() { # mean utilisation (%) of GPU 0 over the samples in $1
 echo "| input | s | records/s | statuses | ROC AUC | mean best score | GPU busy |"
 echo "|---|--:|--:|---|--:|--:|--:|"
 for run in ${SCREENS:-mol2 neutral charged}; do
+  confs=${run#*+} run=${run%+*} # neutral+3: up to 3 ring conformers a molecule (--conformers)
+  [ "$confs" = "$run" ] && confs=
   embed=${run#*@} run=${run%@*} # neutral@openbabel: built by Open Babel (--embed)
   [ "$embed" = "$run" ] && embed=
   input=${run%%:*} extra=() # neutral:20: the neutral SMILES at --minimize 20
   [ "$run" != "$input" ] && extra=(--minimize "${run#*:}")
   [ -n "$embed" ] && extra+=(--embed "$embed")
+  [ -n "$confs" ] && extra+=(--conformers "$confs")
   case $input in
   mol2) libs=("$LIB_DIR/actives_final.mol2.gz" "$LIB_DIR/decoys_final.mol2.gz") ;;
   *) libs=("$LIB_DIR/actives.$input.smi.gz" "$LIB_DIR/decoys.$input.smi.gz") ;;
   esac
-  input=${run/:/_min}${embed:+_$embed} # the files' and the table's name
+  input=${run/:/_min}${embed:+_$embed}${confs:+_conf$confs} # the files' and the table's name
   nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader -lms 200 > "$W/util_$input.txt" 2> /dev/null &
   smi_pid=$!
   t0=$(date +%s.%N)
