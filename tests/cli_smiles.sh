@@ -308,6 +308,13 @@ if "$vsgrid" --version | grep -q "RDKit (SMILES 3D) yes"; then
   s4=$(sed -n 2p c4.csv | cut -d, -f6) s1=$(sed -n 2p c1.csv | cut -d, -f6)
   awk -v a="$s4" -v b="$s1" 'BEGIN { exit !(a <= b + 1e-4) }' || fail "the best of the conformers ($s4) is worse than the first ($s1)"
   [ "$(grep -c '^\$\$\$\$' c4.sdf)" -ge 2 ] || fail "--conformers: poses missing"
+  # rows do not depend on the chunk: 40 records, over 64 conformer copies in one chunk (the copies'
+  # buffer grows while the chunk is filled) against 5 records a chunk
+  for k in $(seq 40); do echo "OC1CCC(CC1)NC(=O)c1ccccc1 cyc$k"; done > many.smi
+  VSG_FLEX_CHUNK=64 expect_rc 0 "$vsgrid" screen m many.smi "${dock[@]}" --steps 1000 --conformers 3 -o big.csv
+  VSG_FLEX_CHUNK=5 expect_rc 0 "$vsgrid" screen m many.smi "${dock[@]}" --steps 1000 --conformers 3 -o small.csv
+  [ "$(sed 1d big.csv | grep -c ',ok,.*of 3 docked')" = 40 ] || fail "--conformers, 40 records: $(head -3 big.csv)"
+  cmp -s big.csv small.csv || fail "--conformers: rows differ with the chunk size: $(diff big.csv small.csv | head -5)"
   # --stereo enumerate: the 4 isomers of an open centre and double bond, each a record of
   # prepare-ligands' SDF; the screen docks all and keeps the best
   printf 'CC=CC(N)CC ene\n' > ene.smi

@@ -551,7 +551,8 @@ static vsg_status add_record(const flex_pipe *p, chunk *c, int i)
         for (int a = 0; a < v->natoms; a++) v->atoms[a].x = x[3 * a], v->atoms[a].y = x[3 * a + 1], v->atoms[a].z = x[3 * a + 2];
         free(v->conformers);
         v->conformers = NULL, v->nconformers = 0;
-        c->ligs[c->m] = v, c->seeds[c->m] = seed + (uint64_t)k * 0x9E3779B97F4A7C15ull, c->slot[c->m] = i;
+        c->ligs[c->m] = NULL; /* set once every copy is made: vars may move as it grows (read_chunk) */
+        c->seeds[c->m] = seed + (uint64_t)k * 0x9E3779B97F4A7C15ull, c->slot[c->m] = i;
         c->conf[c->m] = k, c->var[c->m++] = c->nvars++;
     }
     return VSG_OK;
@@ -587,6 +588,8 @@ static void read_chunk(flex_pipe *p, chunk *c)
         c->nvars = 0;
         for (int i = 0; i < n && c->st == VSG_OK; i++)
             if (c->ok[i]) c->st = add_record(p, c, i);
+        for (int k = 0; k < c->m; k++) /* the copies are where they stay */
+            if (c->conf[k]) c->ligs[k] = &c->vars[c->var[k]];
         if (c->st != VSG_OK) {
             snprintf(c->err, sizeof c->err, "%s", vsg_last_error());
             c->m = 0;
