@@ -267,3 +267,21 @@ def test_dock_macrocycle_opened_or_rigid(vina_maps):
     rigid = vsgrid.dock(vina_maps, S("OC1CCCCCCCCCCC1", "cyclododecanol"), rigid_macrocycles=True, **kw)
     assert opened.natoms == rigid.natoms + 2 and opened.rotors > rigid.rotors == 1
     assert math.isfinite(opened.poses[0].score["total"]) and math.isfinite(rigid.poses[0].score["total"])
+
+
+@pytest.mark.skipif(not vsgrid.smiles_rdkit_available(), reason="built without RDKit")
+def test_screen_conformers_and_stereoisomers(vina_maps):
+    """conformers=N and stereo="enumerate" (RDKit) dock several starting molecules of a record and
+    keep the best: one row a record, its message saying which conformer won; the first conformer
+    is the record's own, so the best is never worse than conformers=1's row; phenol has one."""
+    lib = [S("OC1CCC(CC1)NC(=O)c1ccccc1", "cyc"), S("Oc1ccccc1", "phenol")]
+    one = vsgrid.screen(vina_maps, lib, **DOCK)
+    three = vsgrid.screen(vina_maps, lib, conformers=3, **DOCK)
+    assert [r["status"] for r in three] == ["ok", "ok"]
+    assert " of " in three[0]["message"] and "docked scored best" in three[0]["message"]
+    assert three[0]["score_kcal_mol"] <= one[0]["score_kcal_mol"] + 1e-4
+    assert three[1] == one[1]
+    both = vsgrid.screen(vina_maps, lib, conformers=2, stereo="enumerate", **DOCK)
+    assert "2 stereoisomers (--stereo enumerate)" in both[0]["message"]
+    with pytest.raises(vsgrid.ArgumentError):
+        vsgrid.screen(vina_maps, lib, conformers=0, **DOCK)
