@@ -208,7 +208,7 @@ void further_conformers(const RDKit::RWMol &mol, int seed, int iters, int confor
  * cis/trans included), each once (by canonical isomeric SMILES), at most
  * VSG_RDKIT_MAX_ISOMERS, in the order of the bit patterns (centre k takes bit k: clockwise 0,
  * anticlockwise 1; a double bond trans 0, cis 1); empty when mol has no open centre. */
-std::vector<std::unique_ptr<RDKit::RWMol>> stereoisomers(const RDKit::RWMol &mol)
+std::vector<std::unique_ptr<RDKit::RWMol>> stereoisomers(const RDKit::RWMol &mol, int *nopen)
 {
     std::vector<std::unique_ptr<RDKit::RWMol>> out;
     std::vector<RDKit::Chirality::StereoInfo> open;
@@ -219,6 +219,7 @@ std::vector<std::unique_ptr<RDKit::RWMol>> stereoisomers(const RDKit::RWMol &mol
               si.controllingAtoms[0] != RDKit::Chirality::StereoInfo::NOATOM &&
               si.controllingAtoms[2] != RDKit::Chirality::StereoInfo::NOATOM)))
             open.push_back(si);
+    *nopen = (int)open.size();
     if (open.empty() || open.size() > 16) return out;
     std::vector<std::string> seen;
     for (unsigned bits = 0; bits < (1u << open.size()) && out.size() < VSG_RDKIT_MAX_ISOMERS; bits++) {
@@ -282,7 +283,7 @@ void embed(const char *smiles, int seed, int max_tries, int ff_iters, int confor
         return;
     }
     std::vector<std::unique_ptr<RDKit::RWMol>> isomers;
-    if (enumerate) isomers = stereoisomers(*mol);
+    if (enumerate) isomers = stereoisomers(*mol, &out->open_stereo);
     if (!isomers.empty()) mol = std::move(isomers[0]);
     out->isomers = isomers.empty() ? 1 : (int)isomers.size();
     RDKit::MolOps::addHs(*mol);

@@ -31,6 +31,8 @@ typedef struct {
     int isomers;            /* enumerate: the stereoisomers embedded (the first is molfile's; then, after
                                the first's ring conformers, each other's first conformer and its own
                                ring conformers in extra); 1 otherwise */
+    int open_stereo;        /* enumerate: the open centres and double bonds found (more than 3: only the
+                               first 3's combinations are enumerated, the rest fixed) */
 } vsg_rdkit_embedding;
 
 /* Candidates embedded for further conformers, per conformer asked for (conformers > 1), and

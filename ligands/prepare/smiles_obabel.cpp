@@ -511,6 +511,7 @@ bool embed_with_rdkit(OBMol &m, const vsg_smiles_prep_options *o, vsg_smiles_pre
     m = back;
     out->inverted_stereo = e.inverted;
     out->isomers = e.isomers;
+    out->open_stereo = e.open_stereo;
     out->forcefield = e.forcefield;
     out->embedder = "RDKit ETKDGv3";
     return true;

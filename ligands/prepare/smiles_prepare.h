@@ -43,6 +43,7 @@ typedef struct {
     char **extra;
     int isomers;             /* VSG_STEREO_ENUMERATE: the stereoisomers among the conformers (else 1; 0 when
                                 the builder was Open Babel's, which does not enumerate) */
+    int open_stereo;         /* VSG_STEREO_ENUMERATE: the open centres and double bonds RDKit found */
 } vsg_smiles_prep;
 
 /* 1 when this build can prepare SMILES (Open Babel 3 present). */

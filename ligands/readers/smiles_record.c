@@ -20,7 +20,13 @@ static void note(const vsg_smiles_prep *p, const vsg_smiles_prep_options *o, cha
     if (p->dropped[0])
         k += (size_t)snprintf(dst + k, cap - k, "kept the largest of %d fragments (dropped %s)", p->fragments,
                               p->dropped);
-    if (k < cap && p->unassigned_stereo && o->stereo == VSG_STEREO_ENUMERATE && p->isomers > 0)
+    if (k < cap && p->unassigned_stereo && o->stereo == VSG_STEREO_ENUMERATE && p->isomers > 0 && p->open_stereo > 3)
+        k += (size_t)snprintf(dst + k, cap - k,
+                              "%s%d unassigned stereocentre%s: %d stereoisomer%s, the combinations of the first 3 of %d "
+                              "open centres and double bonds, the others fixed (--stereo enumerate)",
+                              k ? "; " : "", p->unassigned_stereo, p->unassigned_stereo > 1 ? "s" : "", p->isomers,
+                              p->isomers > 1 ? "s" : "", p->open_stereo);
+    else if (k < cap && p->unassigned_stereo && o->stereo == VSG_STEREO_ENUMERATE && p->isomers > 0)
         k += (size_t)snprintf(dst + k, cap - k, "%s%d unassigned stereocentre%s: %d stereoisomer%s (--stereo enumerate)",
                               k ? "; " : "", p->unassigned_stereo, p->unassigned_stereo > 1 ? "s" : "", p->isomers,
                               p->isomers > 1 ? "s" : "");
