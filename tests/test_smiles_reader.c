@@ -389,6 +389,9 @@ static void test_conformers(void)
     CHECK_STATUS(vsg_ligand_from_smiles("CC=CC(N)CC", NULL, &e, &four), VSG_OK);
     CHECK(four.nconformers == 3);
     CHECK_CONTAINS(four.message, "2 unassigned stereocentres: 4 stereoisomers (--stereo enumerate)");
+    CHECK_STATUS(vsg_ligand_from_smiles("CC(N)C(O)C(F)C(Cl)CC", NULL, &e, &four), VSG_OK); /* 4 open: 8 of 16 */
+    CHECK(four.nconformers == 7);
+    CHECK_CONTAINS(four.message, "8 stereoisomers, the combinations of the first 3 of 4 open centres");
     CHECK_STATUS(vsg_ligand_from_smiles("C[C@@H](O)[C@H](N)C", NULL, &e, &four), VSG_OK);
     CHECK(four.nconformers == 0);
     vsg_ligand_release(&one), vsg_ligand_release(&four), vsg_ligand_release(&copy);
