@@ -296,6 +296,7 @@ if "$vsgrid" --version | grep -q "RDKit (SMILES 3D) yes"; then
   [ "$n" -ge 3 ] && [ "$n" -le 5 ] || fail "--conformers 4: $n records for 2 molecules"
   [ "$(grep -A1 '> <vsgrid_conformer>' conf.sdf | grep -c '^[2-4]$')" = $((n - 2)) ] || fail "vsgrid_conformer items: $(grep -A1 vsgrid_conformer conf.sdf)"
   [ "$(grep -c '^phenol$' conf.sdf)" = 1 ] || fail "phenol has more than one conformer"
+  grep -q "2 prepared (and $((n - 2)) further conformer record" err.txt || fail "the summary's conformers: $(cat err.txt)"
   # every record of cyc the same atoms, coordinates not all the same
   awk '/^cyc$/ { r++; getline; getline; getline; n = $1; for (i = 0; i < n; i++) { getline; el[r] = el[r] $4; xyz[r] = xyz[r] $1 $2 $3 } }
        END { for (k = 2; k <= r; k++) if (el[k] != el[1] || xyz[k] == xyz[1]) exit 1; exit r < 2 }' conf.sdf ||

@@ -146,12 +146,16 @@ int vsg_cmd_prepare_ligands(int argc, char **argv)
         if (rep.records == 0) remove(out);
         return vsg_cli_fail(st);
     }
-    if (!quiet)
+    if (!quiet) {
+        char more[96] = ""; /* the SDF's records beyond one a molecule */
+        if (rep.conformers)
+            snprintf(more, sizeof more, " (and %zu further conformer record%s)", rep.conformers, rep.conformers > 1 ? "s" : "");
         fprintf(stderr,
-                "vsgrid prepare-ligands: %zu records, %zu prepared, %zu failed, in %.2f s (%.1f records/s, %d "
+                "vsgrid prepare-ligands: %zu records, %zu prepared%s, %zu failed, in %.2f s (%.1f records/s, %d "
                 "threads) -> %s\n",
-                rep.records, rep.written, rep.failed, rep.seconds,
+                rep.records, rep.written, more, rep.failed, rep.seconds,
                 rep.seconds > 0 ? (double)rep.records / rep.seconds : 0.0, rep.threads, out);
+    }
     if (rep.unreadable) return VSG_EXIT_INPUT;
     if (rep.records > 0 && rep.written == 0) { /* a library of failures is no library: say so in the exit code */
         fprintf(stderr, "vsgrid prepare-ligands: warning: none of the %zu records could be prepared (see the lines "

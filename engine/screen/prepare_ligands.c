@@ -220,8 +220,10 @@ vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg
                     if (log) fprintf(log, "%s: %s\n", lig->code, lig->message);
                     if (!strcmp(lig->code, VSG_LIG_IO)) rep->unreadable++;
                 }
-                rep->written += (size_t)write_record(f, lig, index, out, b[c].pdbqt ? b[c].pdbqt[k] : NULL,
-                                                     b[c].pdbqt_len ? b[c].pdbqt_len[k] : 0);
+                const int ok = write_record(f, lig, index, out, b[c].pdbqt ? b[c].pdbqt[k] : NULL,
+                                            b[c].pdbqt_len ? b[c].pdbqt_len[k] : 0);
+                rep->written += (size_t)ok;
+                if (ok && out == VSG_LIG_SDF && lig->conformers) rep->conformers += (size_t)lig->nconformers;
             }
     }
     rep->seconds = vsg_now() - t0;

@@ -1043,6 +1043,7 @@ typedef struct {
     size_t records, written, failed, unreadable;
     double seconds;  /* the preparation loop's wall time */
     int threads;
+    size_t conformers; /* SDF output: further conformer records written (--conformers, --stereo enumerate) */
 } vsg_prepare_ligands_report;
 vsg_status vsg_prepare_ligands(const char *const *inputs, int ninputs, const vsg_ligand_reader_options *opt,
                                vsg_ligand_format out, int threads, FILE *f, FILE *log, vsg_prepare_ligands_report *rep);
