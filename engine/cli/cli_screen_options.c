@@ -91,10 +91,6 @@ int vsg_cli_screen_option(vsg_args *a, const char *cmd, vsg_screen_options *so, 
         VALUE();
         if (vsg_smiles_parse_embed(v, &so->smiles) != VSG_OK)
             return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
-    } else if (vsg_arg_is(a, "--conformers")) {
-        VALUE();
-        if (vsg_smiles_parse_conformers(v, &so->smiles) != VSG_OK)
-            return vsg_cli_usage_error(cmd, "%s", vsg_last_error()), -1;
     } else if (vsg_arg_is(a, "--charges")) {
         VALUE();
         if (!strcmp(v, "auto")) so->charges = VSG_CHARGES_AUTO;
