@@ -64,21 +64,41 @@ int contradicted(const RDKit::ROMol &ref)
     return bad;
 }
 
-/* iters of MMFF94 (non-bonded pairs within 10 A, as RDKit's MMFFOptimizeMolecule), else UFF; the force field's name, "none" when neither has parameters */
-const char *relax(RDKit::ROMol &m, int iters)
+/* Conformer conf's force field (initialised): MMFF94, else UFF where MMFF94 lacks a parameter,
+ * each with the non-bonded pairs RDKit's MMFFOptimizeMolecule / UFFOptimizeMolecule take (within
+ * 10 times their minimum distance); *name says which ("none" and null when neither types m).
+ * The force field moves the conformer's own positions. */
+std::unique_ptr<ForceFields::ForceField> force_field(RDKit::ROMol &m, int conf, const char **name)
 {
+    std::unique_ptr<ForceFields::ForceField> ff;
+    *name = "none";
     RDKit::MMFF::MMFFMolProperties props(m);
     if (props.isValid()) {
-        std::unique_ptr<ForceFields::ForceField> ff(RDKit::MMFF::constructForceField(m, &props, 10.0));
-        ff->initialize();
-        ff->minimize(iters);
-        return "MMFF94";
+        ff.reset(RDKit::MMFF::constructForceField(m, &props, 10.0, conf));
+        *name = "MMFF94";
+    } else if (RDKit::UFF::getAtomTypes(m).second) {
+        ff.reset(RDKit::UFF::constructForceField(m, 10.0, conf));
+        *name = "UFF";
     }
-    if (RDKit::UFF::getAtomTypes(m).second) {
-        RDKit::UFF::UFFOptimizeMolecule(m, iters);
-        return "UFF";
-    }
-    return "none";
+    if (ff) ff->initialize();
+    return ff;
+}
+
+/* iters iterations of force_field's minimiser on conformer conf; the force field's name */
+const char *relax(RDKit::ROMol &m, int iters, int conf = -1)
+{
+    const char *name;
+    std::unique_ptr<ForceFields::ForceField> ff = force_field(m, conf, &name);
+    if (ff) ff->minimize(iters);
+    return name;
+}
+
+/* Conformer conf's energy by force_field (kcal/mol); 0 when neither force field types m */
+double energy(RDKit::ROMol &m, int conf)
+{
+    const char *name;
+    std::unique_ptr<ForceFields::ForceField> ff = force_field(m, conf, &name);
+    return ff ? ff->calcEnergy() : 0.0;
 }
 
 /* A conformer's coordinates appended to v */
@@ -87,37 +107,6 @@ void append(const RDKit::Conformer &c, std::vector<double> &v)
     for (unsigned i = 0; i < c.getNumAtoms(); i++) {
         const RDGeom::Point3D q = c.getAtomPos(i);
         v.push_back(q.x), v.push_back(q.y), v.push_back(q.z);
-    }
-}
-
-/* Energy of conformer conf by the force field relax used (MMFF94, else UFF); 0 with neither. */
-double energy(RDKit::ROMol &m, int conf)
-{
-    RDKit::MMFF::MMFFMolProperties props(m);
-    if (props.isValid()) {
-        std::unique_ptr<ForceFields::ForceField> ff(RDKit::MMFF::constructForceField(m, &props, 10.0, conf));
-        ff->initialize();
-        return ff->calcEnergy();
-    }
-    if (RDKit::UFF::getAtomTypes(m).second) {
-        std::unique_ptr<ForceFields::ForceField> ff(RDKit::UFF::constructForceField(m, 100.0, conf));
-        ff->initialize();
-        return ff->calcEnergy();
-    }
-    return 0.0;
-}
-
-void relax_conf(RDKit::ROMol &m, int conf, int iters)
-{
-    RDKit::MMFF::MMFFMolProperties props(m);
-    if (props.isValid()) {
-        std::unique_ptr<ForceFields::ForceField> ff(RDKit::MMFF::constructForceField(m, &props, 10.0, conf));
-        ff->initialize();
-        ff->minimize(iters);
-    } else if (RDKit::UFF::getAtomTypes(m).second) {
-        std::unique_ptr<ForceFields::ForceField> ff(RDKit::UFF::constructForceField(m, 100.0, conf));
-        ff->initialize();
-        ff->minimize(iters);
     }
 }
 
@@ -167,7 +156,7 @@ bool same_rings(const RDKit::Conformer &a, const RDKit::Conformer &b, const std:
 /* conformers > 1: further conformers of mol (its first conformer embedded and relaxed), whose
  * rings differ from the first's and each other's (embed_rdkit.h), appended to extra (x, y, z of
  * every atom, conformer after conformer). */
-void further_conformers(const RDKit::RWMol &mol, int seed, int iters, int conformers, std::vector<double> &extra)
+void further_conformers(RDKit::RWMol &mol, int seed, int iters, int conformers, std::vector<double> &extra)
 {
     const auto tors = ring_torsions(mol);
     if (tors.empty()) return;
@@ -179,12 +168,10 @@ void further_conformers(const RDKit::RWMol &mol, int seed, int iters, int confor
     const RDKit::INT_VECT ids =
         RDKit::DGeomHelpers::EmbedMultipleConfs(cand, VSG_RDKIT_CANDIDATES_PER_CONFORMER * conformers, p);
     if (ids.empty()) return;
-    RDKit::RWMol first(mol);
-    const double e0 = energy(first, -1);
     std::vector<std::pair<double, int>> order; /* energy, conformer id */
-    double lowest = e0;
+    double lowest = energy(mol, -1);
     for (int id : ids) {
-        if (iters > 0) relax_conf(cand, id, iters);
+        if (iters > 0) relax(cand, iters, id);
         RDKit::ROMol one(cand, false, id);
         if (contradicted(one)) continue;
         const double e = energy(cand, id);
