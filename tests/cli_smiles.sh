@@ -316,6 +316,14 @@ if "$vsgrid" --version | grep -q "RDKit (SMILES 3D) yes"; then
   VSG_FLEX_CHUNK=5 expect_rc 0 "$vsgrid" screen m many.smi "${dock[@]}" --steps 1000 --conformers 3 -o small.csv
   [ "$(sed 1d big.csv | grep -c ',ok,.*of 3 docked')" = 40 ] || fail "--conformers, 40 records: $(head -3 big.csv)"
   cmp -s big.csv small.csv || fail "--conformers: rows differ with the chunk size: $(diff big.csv small.csv | head -5)"
+  # what the options cannot do is said: Open Babel's builder makes one conformer (refused), a 3D
+  # file's record is docked as read (a warning naming how many)
+  expect_rc 2 "$vsgrid" screen m conf.smi "${dock[@]}" --conformers 3 --embed openbabel -o x.csv
+  grep -q "needs RDKit's embedding" err.txt || fail "--conformers --embed openbabel: $(cat err.txt)"
+  expect_rc 2 "$vsgrid" prepare-ligands conf.smi -o x.sdf --stereo enumerate --embed openbabel
+  grep -q "needs RDKit's embedding" err.txt || fail "--stereo enumerate --embed openbabel: $(cat err.txt)"
+  expect_rc 0 "$vsgrid" screen m "$src/data/biotin.pdbqt" conf.smi "${dock[@]}" --conformers 3 -o x.csv
+  grep -q "1 record came from 3D files: .*docked as read" err.txt || fail "a 3D file with --conformers: $(cat err.txt)"
   # --stereo enumerate: the 4 isomers of an open centre and double bond, each a record of
   # prepare-ligands' SDF; the screen docks all and keeps the best
   printf 'CC=CC(N)CC ene\n' > ene.smi

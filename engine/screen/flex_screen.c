@@ -459,6 +459,8 @@ typedef struct {
     size_t nchunks;              /* SIZE_MAX until the reader is done */
     size_t next_search[MAX_GPUS];
     int stop;                    /* the writer failed: everyone stops */
+    size_t as_read;              /* --conformers / --stereo enumerate asked for, but a record of a 3D file:
+                                    docked as read (said once at the end) */
     /* where the time goes */
     double parse_s, prepare_s, search_s[MAX_GPUS], search_wait_s, write_wait_s;
 } flex_pipe;
@@ -586,8 +588,17 @@ static void read_chunk(flex_pipe *p, chunk *c)
             c->ok[i] = (char)precheck(&c->recs[i], p->max_torsions, &c->rows[i]);
         }
         c->nvars = 0;
+        const int variants = p->ro.smiles.conformers > 1 || p->ro.smiles.stereo == VSG_STEREO_ENUMERATE;
+        size_t as_read = 0;
         for (int i = 0; i < n && c->st == VSG_OK; i++)
-            if (c->ok[i]) c->st = add_record(p, c, i);
+            if (c->ok[i]) {
+                c->st = add_record(p, c, i);
+                /* a prepared SMILES record (or 2D drawing) has its SMILES item; a 3D file's has not */
+                as_read += variants && !(c->recs[i].text && strstr(c->recs[i].text, "> <vsgrid_smiles>"));
+            }
+        pthread_mutex_lock(&p->mu);
+        p->as_read += as_read;
+        pthread_mutex_unlock(&p->mu);
         for (int k = 0; k < c->m; k++) /* the copies are where they stay */
             if (c->conf[k]) c->ligs[k] = &c->vars[c->var[k]];
         if (c->st != VSG_OK) {
@@ -944,6 +955,10 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
         pthread_cond_destroy(&p->cv);
     }
     if (o->progress && rep->records) fputc('\n', stderr);
+    if (p->as_read)
+        vsg_warn("%zu record%s came from 3D files: --conformers and --stereo enumerate make SMILES records (and 2D "
+                 "drawings) only, so %s docked as read, one conformer each", p->as_read, p->as_read > 1 ? "s" : "",
+                 p->as_read > 1 ? "these were" : "it was");
     if (vsg_screen_hydrogens_added() > h0)
         vsg_warn("%zu records had polar hydrogens added (their files had none)", vsg_screen_hydrogens_added() - h0);
     if (st == VSG_OK && w.heap.e && w.poses) st = heap_write(&w.heap, w.poses, w.sdf);

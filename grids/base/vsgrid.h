@@ -1007,7 +1007,9 @@ vsg_status vsg_ligand_gasteiger(vsg_ligand *lig);
  * vsg_smiles_parse_embed: "rdkit" (VSG_EMBED_RDKIT) or "openbabel" into o->embed, likewise;
  * VSG_E_UNSUPPORTED for "rdkit" in a build without RDKit.
  * vsg_smiles_parse_conformers: a whole number in [1, VSG_SMILES_MAX_CONFORMERS] into
- * o->conformers, as _parse_ph answers.
+ * o->conformers, as _parse_ph answers; VSG_E_UNSUPPORTED for more than 1 in a build without
+ * RDKit. The reader refuses (VSG_E_ARG) conformers > 1 or VSG_STEREO_ENUMERATE with
+ * VSG_EMBED_OPENBABEL.
  * vsg_smiles_rdkit_available: 1 when this build embeds with RDKit's ETKDG (RDKit's C++ library
  * found at build time, VSG_RDKIT).
  * vsg_ligand_from_smiles: one SMILES string (name may be NULL: "line 1") prepared into *lig

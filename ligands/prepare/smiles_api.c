@@ -71,6 +71,8 @@ vsg_status vsg_smiles_parse_conformers(const char *v, vsg_smiles_options *o)
     if (!v || !o) return vsg_fail(VSG_E_ARG, "vsg_smiles_parse_conformers: NULL argument");
     if (!vsg_parse_double(v, strlen(v), &x) || !(x >= 1 && x <= VSG_SMILES_MAX_CONFORMERS) || x != (int)x)
         return vsg_fail(VSG_E_ARG, "--conformers: '%s' is not a whole number in [1, %d]", v, VSG_SMILES_MAX_CONFORMERS);
+    if (x > 1 && !vsg_smiles_rdkit_available())
+        return vsg_fail(VSG_E_UNSUPPORTED, "--conformers: this vsgrid was built without RDKit (VSG_RDKIT)");
     o->conformers = (int)x;
     return VSG_OK;
 }

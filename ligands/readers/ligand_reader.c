@@ -141,6 +141,12 @@ static const char *format_name(vsg_ligand_format f)
 
 static vsg_status reader_new(const vsg_ligand_reader_options *opt, int npaths, vsg_ligand_reader **out)
 {
+    /* several conformers or stereoisomers a SMILES record are RDKit's alone: asked for with Open
+       Babel's builder, they would quietly be one */
+    if (opt && opt->smiles.embed == VSG_EMBED_OPENBABEL &&
+        (opt->smiles.conformers > 1 || opt->smiles.stereo == VSG_STEREO_ENUMERATE))
+        return vsg_fail(VSG_E_ARG, "%s needs RDKit's embedding: not with --embed openbabel",
+                        opt->smiles.conformers > 1 ? "--conformers" : "--stereo enumerate");
     vsg_ligand_reader *r = calloc(1, sizeof *r);
     if (!r) return vsg_fail(VSG_E_NOMEM, "out of memory for the ligand reader");
     r->paths = calloc((size_t)npaths, sizeof *r->paths);
