@@ -71,8 +71,10 @@ if [ "$mode" = vsgrid ]; then
   kill_rows=1 usr1_rows=1
   export VSG_FLEX_CHUNK=1 # rows reach the .partial one by one (as 1024-record chunks do in a real campaign), so a task
                           # is killed with some of its rows written; sbatch passes the environment to the tasks
+  t0=$(date +%s)
   OMP_NUM_THREADS=2 "$vsgrid" screen "$target" "$work/lib.mol2" "${screen_args[@]}" -o expect.csv > /dev/null 2> expect.err ||
     fail "the uninterrupted screen failed: $(head -c 300 expect.err)"
+  expect_s=$(($(date +%s) - t0))
 else
   # the stand-in: one record a line, a deterministic score, --delay S seconds a record
   cmd=$work/standin_vsgrid
@@ -218,7 +220,13 @@ else
   give_up "tasks 2 and 3 never ran together"
 fi
 
-expect_rc 0 timeout 170 bash "$src/scripts/slurm_campaign.sh" --watch --poll 1 -o "$camp"
+# The waits scale with this build's speed: a sanitizer build docks several times slower (49 s
+# for a task's 8 records on CI's ASan build, where 170 s was too short for the whole campaign),
+# and the tasks share the host's cores with the rest of the suite.
+expect_s=${expect_s:-0}
+watch_s=$((170 + 4 * expect_s)) rerun_s=$((120 + 2 * expect_s))
+echo "uninterrupted run: $expect_s s; waiting up to $watch_s s for the campaign, $rerun_s s for each rerun"
+expect_rc 0 timeout $watch_s bash "$src/scripts/slurm_campaign.sh" --watch --poll 1 -o "$camp"
 cat out.txt
 [ "$(cat "$camp/logs/merge.rc" 2>/dev/null)" = 0 ] || give_up "the campaign did not merge: $(cat err.txt)"
 echo "campaign merged after $(since)"
@@ -252,13 +260,13 @@ grep -q 'complete already' out.txt || fail "rerun of a complete campaign: $(cat 
 # a lost shard whose task fails: the merge runs (afterany) and exits 3 naming it
 rm -f "$camp/shard_3.csv" "$camp/shard_3.csv.done" "$camp/all.csv"
 if [ "$mode" = standin ]; then
-  STANDIN_FAIL=1 expect_rc 3 timeout 120 "${campaign[@]}" --wait -- "${screen_args[@]}"
+  STANDIN_FAIL=1 expect_rc 3 timeout $rerun_s "${campaign[@]}" --wait -- "${screen_args[@]}"
   cat out.txt
   grep -q 'shards not finished (1 of 5): 3 ' "$camp/logs/merge.log" || fail "the merge log does not name the missing shard"
   [ ! -f "$camp/all.csv" ] || fail "merged with a shard missing"
 fi
 # the rerun submits that task only, and merges
-expect_rc 0 timeout 120 "${campaign[@]}" --wait -- "${screen_args[@]}"
+expect_rc 0 timeout $rerun_s "${campaign[@]}" --wait -- "${screen_args[@]}"
 cat out.txt
 grep -q "tasks 3 of 0-4" out.txt || fail "rerun with shard 3 lost: not just task 3 submitted"
 grep -q "indexes are up to date" out.txt || fail "rerun indexed the libraries again"
