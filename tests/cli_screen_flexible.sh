@@ -60,7 +60,7 @@ expect_rc 3 "$vsgrid" screen nothere lib.pdbqt --scoring vina --placement flexib
 dock=(--seed 5 --exhaustiveness 2 --steps 6000 --devices cpu)
 expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible "${dock[@]}" --threads 1 \
   -o a.csv --poses-out a.pdbqt --json a.json
-head -1 a.csv | grep -q "^index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message$" ||
+head -1 a.csv | grep -q "^index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message,posebusters_valid,posebusters_failed$" ||
   fail "header: $(head -1 a.csv)"
 [ "$(wc -l < a.csv)" = 4 ] || fail "3 records: $(($(wc -l < a.csv) - 1)) rows"
 [ "$(cut -d, -f1 a.csv | tail -3 | tr '\n' ' ')" = "0 1 2 " ] || fail "rows not in input order"
@@ -75,6 +75,21 @@ done
 [ "$(json_val a.json seed)" = 5 ] && [ "$(json_val a.json exhaustiveness)" = 2 ] && [ "$(json_val a.json steps)" = 6000 ] ||
   fail "json: dock settings"
 [ "$(json_val a.json records)" = 3 ] && [ "$(json_val a.json scored)" = 2 ] || fail "json: records/scored"
+# PoseBusters' checks of each ok row's best pose (last two columns; none for the untyped row)
+[ "$(sed 1d a.csv | awk -F, '{ printf "%s:%s ", $(NF - 1), $NF }')" = "1: : 1: " ] ||
+  fail "posebusters columns: $(sed 1d a.csv | awk -F, '{ printf "%s:%s ", $(NF - 1), $NF }')"
+[ "$(json_val a.json poses_checked)" = 2 ] && [ "$(json_val a.json poses_posebusters_valid)" = 2 ] ||
+  fail "json: poses checked $(json_val a.json poses_checked), valid $(json_val a.json poses_posebusters_valid)"
+# with the receptor: its clash and distance checks join; SDF poses carry the items, pose by pose
+expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible "${dock[@]}" --receptor "$rec" \
+  --poses 3 -o pb.csv --poses-out pb.sdf
+grep -q "^  2 of 2 best poses PoseBusters-valid (100.0%)$" err.txt || fail "summary: $(grep -i posebusters err.txt)"
+[ "$(sed 1d pb.csv | awk -F, '{ printf "%s ", $(NF - 1) }')" = "1  1 " ] || fail "posebusters with --receptor: $(cat pb.csv)"
+n_poses=$(grep -c '^\$\$\$\$' pb.sdf)
+[ "$n_poses" -ge 2 ] && [ "$(grep -c '^> <vsgrid_posebusters_valid>' pb.sdf)" = "$n_poses" ] ||
+  fail "SDF poses without vsgrid_posebusters_valid: $n_poses poses, $(grep -c vsgrid_posebusters_valid pb.sdf) items"
+awk '/^> <vsgrid_posebusters_valid>/ { getline; n[$1]++ } END { exit !(n[1] >= 2) }' pb.sdf ||
+  fail "the best poses in pb.sdf are not valid"
 
 # the default devices (the GPU where there is one): the same rows and statuses (scores may differ)
 expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible --seed 5 --exhaustiveness 2 --steps 6000 \
@@ -126,6 +141,8 @@ zcat "$src/data/xiap_actives_docked.sdf.gz" | awk '{ print } /^\$\$\$\$/ { exit 
 expect_rc 0 "$vsgrid" screen m lib.pdbqt x1.sdf --scoring vina --placement flexible --exhaustiveness 1 --steps 1000 \
   -o mix.csv --poses-out mix.pdbqt --quiet
 [ "$(sed -n 5p mix.csv | cut -d, -f1,3,14)" = "3,x1.sdf,ok" ] || fail "the SDF record's row: $(sed -n 5p mix.csv)"
+# its pose checked on the record's atoms (non-polar hydrogens merged in the model, mapped back)
+[ "$(sed -n 5p mix.csv | awk -F, '{ print $(NF - 1) ":" $NF }')" = "1:" ] || fail "the SDF record's pose checks: $(sed -n 5p mix.csv)"
 awk '/^MODEL 3$/,/^ENDMDL/' mix.pdbqt > x3.pdbqt
 grep -q "^REMARK VSGRID RECORD: 3 " x3.pdbqt && grep -q "^ROOT" x3.pdbqt && grep -q "^TORSDOF $(sed -n 5p mix.csv | cut -d, -f12)$" x3.pdbqt ||
   fail "the SDF record's pose is not written with its tree"

@@ -239,6 +239,54 @@ static void biotin_cases(void)
         vsg_pose_checker_free(c1);
         vsg_molecule_free(one);
     }
+    /* the names of the failed checks: the box case, then none */
+    char failed[200];
+    CHECK_STATUS(vsg_pose_checker_run(c, x, lo, hi2, &r), VSG_OK);
+    CHECK(vsg_pose_check_failed(&r, failed, sizeof failed) == strlen("inside_box") && !strcmp(failed, "inside_box"));
+    x[3 * t] = ref[3 * nb] + 1.4 * (ref[3 * t] - ref[3 * nb]); /* and a stretched bond too */
+    x[3 * t + 1] = ref[3 * nb + 1] + 1.4 * (ref[3 * t + 1] - ref[3 * nb + 1]);
+    x[3 * t + 2] = ref[3 * nb + 2] + 1.4 * (ref[3 * t + 2] - ref[3 * nb + 2]);
+    CHECK_STATUS(vsg_pose_checker_run(bare, x, lo, hi2, &r), VSG_OK); /* (the stretched atom meets the receptor) */
+    vsg_pose_check_failed(&r, failed, sizeof failed);
+    printf("a bond stretched 1.4x and an atom outside the box: failed %s\n", failed);
+    CHECK(!strcmp(failed, "bond_lengths;inside_box"));
+    CHECK(vsg_pose_check_failed(&r, failed, 12) == 0 && failed[0] == '\0'); /* no room: nothing half-written */
+    memcpy(x, ref, bytes);
+    CHECK_STATUS(vsg_pose_checker_run(c, x, lo, hi, &r), VSG_OK);
+    CHECK(vsg_pose_check_failed(&r, failed, sizeof failed) == 0 && failed[0] == '\0');
+    /* a screen's checker: the receptor's atoms within reach of the box, shared; the same results
+       as the whole receptor's for a pose in the box, from fewer atoms */
+    vsg_pc_receptor *near = NULL;
+    CHECK_STATUS(vsg_pc_receptor_new(rec, lo, hi, 16.0, &near), VSG_OK);
+    vsg_pose_checker *shared = NULL;
+    CHECK_STATUS(vsg_pc_checker_new_shared(&lig, near, &shared), VSG_OK);
+    if (near && shared) {
+        CHECK(near->nrec > 0 && near->nrec < c->rec->nrec);
+        vsg_pose_check_result r2;
+        for (int pass = 0; pass < 2; pass++) { /* the crystal pose, then shifted 2 A towards the protein */
+            for (int i = 0; pass && i < lig.natoms; i++) x[3 * i] += 2.0;
+            CHECK_STATUS(vsg_pose_checker_run(c, x, NULL, NULL, &r), VSG_OK);
+            CHECK_STATUS(vsg_pose_checker_run(shared, x, NULL, NULL, &r2), VSG_OK);
+            CHECK(r.valid == r2.valid && r.receptor_clashes == r2.receptor_clashes);
+            CHECK_NEAR(r.receptor_ratio, r2.receptor_ratio, 0);
+            CHECK_NEAR(r.receptor_distance, r2.receptor_distance, 0);
+        }
+        memcpy(x, ref, bytes);
+    }
+    vsg_pose_checker_free(shared);
+    vsg_pc_receptor_free(near);
+    /* a docking result's pose: its model atoms placed on the record's (here one to one) */
+    vsg_dock_pose pose;
+    memset(&pose, 0, sizeof pose);
+    pose.xyz = x;
+    vsg_dock_result res;
+    memset(&res, 0, sizeof res);
+    res.natoms = lig.natoms, res.npose = 1, res.pose = &pose;
+    vsg_pose_check_result r3;
+    CHECK_STATUS(vsg_dock_pose_checks(c, NULL, &res, 0, &r3), VSG_OK);
+    CHECK_STATUS(vsg_pose_checker_run(c, x, NULL, NULL, &r), VSG_OK);
+    CHECK(r3.valid == 1 && r3.inside_box == VSG_CHECK_NOT_RUN && r3.nbonds == r.nbonds && r3.receptor_clashes == r.receptor_clashes);
+    CHECK_STATUS(vsg_dock_pose_checks(c, NULL, &res, 1, &r3), VSG_E_ARG);
     /* arguments */
     vsg_pose_checker *none = NULL;
     CHECK_STATUS(vsg_pose_checker_new(NULL, NULL, &none), VSG_E_ARG);

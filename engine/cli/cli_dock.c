@@ -376,35 +376,17 @@ done:
     return rc;
 }
 
-/* PoseBusters' checks of pose k (vsg_pose_checker_run on the record's atoms, those the model merged
- * NaN; the maps' box): 1 when valid; failed gets the names of the checks that failed, ';'-joined. */
-static int check_pose(const vsg_pose_checker *c, const vsg_vina_target *t, const vsg_dock_result *r, int k, int natoms,
-                      double *xyz, char *failed, size_t len)
+/* PoseBusters' checks of pose k: 1 when valid; failed gets the failed checks' names ("not_run"
+ * when the checks could not run). */
+static int check_pose(const vsg_pose_checker *c, const vsg_vina_target *t, const vsg_dock_result *r, int k, char *failed,
+                      size_t len)
 {
-    failed[0] = '\0';
-    for (int i = 0; i < 3 * natoms; i++) xyz[i] = NAN;
-    for (int m = 0; m < r->natoms; m++) {
-        const int a = r->record_atom ? r->record_atom[m] : m;
-        if (a >= 0 && a < natoms)
-            for (int q = 0; q < 3; q++) xyz[3 * a + q] = r->pose[k].xyz[3 * m + q];
-    }
-    vsg_vina_box b;
-    double lo[3], hi[3];
-    vsg_vina_target_is_maps(t, &b);
-    for (int d = 0; d < 3; d++) lo[d] = b.center[d] - b.size[d] / 2, hi[d] = b.center[d] + b.size[d] / 2;
     vsg_pose_check_result pc;
-    if (vsg_pose_checker_run(c, xyz, lo, hi, &pc) != VSG_OK) {
+    if (vsg_dock_pose_checks(c, t, r, k, &pc) != VSG_OK) {
         snprintf(failed, len, "not_run");
         return 0;
     }
-    const struct { const char *name; int state; } checks[] = {
-        {"bond_lengths", pc.bond_lengths}, {"bond_angles", pc.bond_angles}, {"aromatic_flatness", pc.aromatic_flatness},
-        {"double_bond_flatness", pc.double_bond_flatness}, {"stereo", pc.stereo}, {"internal_clash", pc.internal_clash},
-        {"receptor_clash", pc.receptor_clash}, {"near_receptor", pc.near_receptor}, {"inside_box", pc.inside_box}};
-    size_t used = 0;
-    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
-        if (checks[i].state == VSG_CHECK_FAIL && used + strlen(checks[i].name) + 2 < len)
-            used += (size_t)snprintf(failed + used, len - used, "%s%s", used ? ";" : "", checks[i].name);
+    vsg_pose_check_failed(&pc, failed, len);
     return pc.valid;
 }
 
@@ -571,7 +553,6 @@ int vsg_cmd_dock(int argc, char **argv)
         return vsg_cli_fail(st);
     }
     vsg_pose_checker *checker = NULL;
-    double *check_xyz = NULL;
     const char *paths[1] = {ligpath};
     vsg_ligand_reader_options ro = {.format = VSG_LIG_AUTO, .keep_text = 1, .max_atoms = 0, .smiles = dock_smiles,
                                     .rigid_macrocycles = dock_rigid_macrocycles};
@@ -625,7 +606,6 @@ int vsg_cmd_dock(int argc, char **argv)
     const int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_gpu_count() > 0);
     /* PoseBusters' checks of each pose against the record as read (before the PDBQT writer types it) */
     if ((st = vsg_pose_checker_new(&lig, rec, &checker)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
-    if (!(check_xyz = malloc(sizeof(double) * 3 * (size_t)(lig.natoms + 1)))) { rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "dock: out of memory")); goto done; }
     int nvalid = 0;
     /* SDF: the record as read; PDBQT: an SDF/MOL2 record as the model has it (typed, non-polar hydrogens merged) */
     if (sdf && (st = vsg_pose_sdf_new(&lig, &res, &sm)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
@@ -637,7 +617,7 @@ int vsg_cmd_dock(int argc, char **argv)
     for (int k = 0; k < res.npose; k++) {
         const vsg_dock_pose *ps = &res.pose[k];
         char failed[200];
-        const int valid = check_pose(checker, t, &res, k, vsg_pose_checker_atoms(checker), check_xyz, failed, sizeof failed);
+        const int valid = check_pose(checker, t, &res, k, failed, sizeof failed);
         nvalid += valid;
         const double rb = vsg_pose_rmsd_heavy(&res, vl, ps->xyz, res.pose[0].xyz);
         char items[320];
@@ -686,7 +666,6 @@ done:
     if (csv && fclose(csv) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;
     vsg_pose_sdf_free(sm);
     vsg_pose_checker_free(checker);
-    free(check_xyz);
     vsg_molecule_free(rec);
     vsg_dock_result_release(&res);
     vsg_vina_ligand_free(vl);

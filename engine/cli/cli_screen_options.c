@@ -155,6 +155,9 @@ void vsg_cli_screen_summary(const vsg_screen_report *rep, const char *grid_note,
     for (size_t i = 0; i < rep->by_code_n; i++)
         fprintf(stderr, "%s%s %zu", i ? ", " : " (", rep->by_code[i], rep->by_code_count[i]);
     fprintf(stderr, "%s\n", rep->by_code_n ? ")" : "");
+    if (rep->poses_checked) /* flexible screens: PoseBusters' checks of the ok rows' best poses */
+        fprintf(stderr, "  %llu of %llu best poses PoseBusters-valid (%.1f%%)\n", (unsigned long long)rep->poses_valid,
+                (unsigned long long)rep->poses_checked, 100.0 * (double)rep->poses_valid / (double)rep->poses_checked);
     /* a rate under one a second reads as seconds a molecule ("0 molecules/s" said nothing) */
     const double rate = rep->seconds > 0 ? rep->records / rep->seconds : 0.0;
     char rate_s[48];
@@ -178,6 +181,10 @@ void vsg_cli_json_screen(vsg_json *j, const char *score, const char *const *libr
     vsg_json_int(j, "scored", (long long)rep->scored);
     vsg_json_int(j, "failed", (long long)rep->failed);
     vsg_json_int(j, "with_atoms_outside", (long long)rep->outside);
+    if (rep->poses_checked) {
+        vsg_json_int(j, "poses_checked", (long long)rep->poses_checked);
+        vsg_json_int(j, "poses_posebusters_valid", (long long)rep->poses_valid);
+    }
     vsg_json_object(j, "failed_by_status");
     for (size_t i = 0; i < rep->by_code_n; i++) vsg_json_int(j, rep->by_code[i], (long long)rep->by_code_count[i]);
     vsg_json_end(j, '}');

@@ -39,6 +39,7 @@
 #include "engine/screen/dock_record.h"
 #include "engine/screen/mpi_screen.h"
 #include "engine/screen/screen_hydrogens.h"
+#include "ligands/checks/pose_checks.h"
 #include "ligands/dock/dock_stage.h"
 #include "ligands/prepare/prepare_workers.h"
 #include "ligands/readers/ligand_reader.h"
@@ -57,8 +58,8 @@
 #define MACROCYCLE 12                    /* ring size from which a ring is a macrocycle */
 
 static const char *const row_cols[] = {"score_kcal_mol", "inter_kcal_mol", "intra_kcal_mol", "torsional_kcal_mol",
-                                       "unbound_kcal_mol", "num_tors", "torsdof", "atoms_outside"};
-#define NCOLS 8
+                                       "unbound_kcal_mol", "num_tors", "torsdof", "atoms_outside", "posebusters_valid"};
+#define NCOLS 9
 
 typedef struct {
     int ok;
@@ -73,6 +74,8 @@ typedef struct {
     int conformers; /* conformers docked (a SMILES record prepared with several: vsg_ligand.conformers) */
     int conformer;  /* the one whose pose is the row's (0: the record's own coordinates) */
     vsg_ligand *as; /* that conformer's record, when not the record itself (the chunk's copy) */
+    int pb_valid;   /* PoseBusters' checks of the best pose (ok rows): 1 valid, 0 not, -1 not run */
+    char pb_failed[160]; /* the failed checks' names, ';'-joined */
 } flex_row;
 
 /* Records a chunk on the CPU: two a thread (8 to CHUNK_CPU), so that progress lines and an
@@ -258,7 +261,8 @@ static void write_row(FILE *f, const vsg_ligand *lig, const flex_row *r)
     vsg_csv_field(f, status);
     fputc(',', f);
     vsg_csv_field(f, msg);
-    fputc('\n', f);
+    if (r->ok && !r->off && r->pb_valid >= 0) fprintf(f, ",%d,%s\n", r->pb_valid, r->pb_failed);
+    else fputs(",,\n", f);
 }
 
 /* The row handed to on_row: the CSV's fields, numbers as the CSV prints them (4 decimals). */
@@ -277,21 +281,37 @@ static int call_row(const vsg_screen_extra *x, const vsg_ligand *lig, const flex
             v[k] = strtod(b, NULL);
         }
         v[5] = r->s.num_tors, v[6] = r->torsdof, v[7] = r->s.outside;
+        if (!r->off && r->pb_valid >= 0) v[8] = r->pb_valid;
     }
-    vsg_screen_row row = {lig->index, lig->name, lig->source, lig->record, lig->natoms, NCOLS, row_cols, v, status, msg};
+    static const char *const text_cols[] = {"posebusters_failed"};
+    const char *texts[1] = {r->ok && !r->off && r->pb_valid >= 0 ? r->pb_failed : ""};
+    vsg_screen_row row = {lig->index, lig->name, lig->source, lig->record, lig->natoms, NCOLS, row_cols, v, status, msg,
+                          1, text_cols, texts};
     return x->on_row(x->row_ctx, &row);
 }
 
 /* Writes the poses of a docked record (r->res, up to its npose) as PDBQT MODELs numbered on from
- * *model, or as SDF records. Returns VSG_OK or why not. */
-static vsg_status write_poses(FILE *f, int sdf, vsg_ligand *lig, const vsg_dock_result *res, int *model)
+ * *model, or as SDF records, each with PoseBusters' checks (vsgrid_posebusters_valid and _failed
+ * items) when pc is given (t: the box). Returns VSG_OK or why not. */
+static vsg_status write_poses(FILE *f, int sdf, vsg_ligand *lig, const vsg_dock_result *res, int *model,
+                              const vsg_pose_checker *pc, const vsg_vina_target *t)
 {
     vsg_status st = VSG_OK;
     if (sdf) {
         vsg_pose_sdf *m = NULL;
         if ((st = vsg_pose_sdf_new(lig, res, &m)) != VSG_OK) return st;
-        for (int k = 0; k < res->npose && st == VSG_OK; k++)
-            if (!vsg_pose_sdf_write(f, m, res, k, (long)lig->index)) st = vsg_fail(VSG_E_IO, "write error on the poses");
+        for (int k = 0; k < res->npose && st == VSG_OK; k++) {
+            char items[320] = "";
+            vsg_pose_check_result cr;
+            if (pc && vsg_dock_pose_checks(pc, t, res, k, &cr) == VSG_OK) {
+                char failed[200];
+                vsg_pose_check_failed(&cr, failed, sizeof failed);
+                snprintf(items, sizeof items, "> <vsgrid_posebusters_valid>\n%d\n\n> <vsgrid_posebusters_failed>\n%s\n\n",
+                         cr.valid, failed);
+            }
+            if (!vsg_pose_sdf_write_items(f, m, res, k, (long)lig->index, items[0] ? items : NULL))
+                st = vsg_fail(VSG_E_IO, "write error on the poses");
+        }
         vsg_pose_sdf_free(m);
         return st;
     }
@@ -348,14 +368,15 @@ static void heap_sift_up(poses_heap *h, long i)
 }
 
 /* Offers a record's poses; renders them only when they enter the best `cap`. */
-static vsg_status heap_offer(poses_heap *h, int sdf, vsg_ligand *lig, const vsg_dock_result *res, double score)
+static vsg_status heap_offer(poses_heap *h, int sdf, vsg_ligand *lig, const vsg_dock_result *res, double score,
+                             const vsg_pose_checker *pc, const vsg_vina_target *t)
 {
     kept_poses k = {score, lig->index, NULL, 0};
     if (h->n == h->cap && !worse(&h->e[0], &k)) return VSG_OK;
     FILE *m = open_memstream(&k.text, &k.len);
     if (!m) return vsg_fail(VSG_E_NOMEM, "out of memory (--poses-top)");
     int model = 0;
-    vsg_status st = write_poses(m, sdf, lig, res, &model);
+    vsg_status st = write_poses(m, sdf, lig, res, &model, pc, t);
     if (fclose(m) != 0 && st == VSG_OK) st = vsg_fail(VSG_E_NOMEM, "out of memory (--poses-top)");
     if (st != VSG_OK) {
         free(k.text);
@@ -697,6 +718,7 @@ typedef struct {
     long evaluations;
     double finish_s; /* finishing (and, without a GPU, docking) the chunks */
     const vsg_screen_extra *x;
+    vsg_pc_receptor *pcrec; /* the receptor's heavy atoms around the box for the pose checks (NULL: none) */
 } writer;
 
 static void count_code(vsg_screen_report *rep, const char *code)
@@ -789,15 +811,28 @@ static vsg_status write_chunk(flex_pipe *p, chunk *c, writer *w)
             rep->failed++;
             count_code(rep, r->code);
         }
+        vsg_ligand *as = r->as ? r->as : lig; /* the conformer the poses were docked from */
+        /* PoseBusters' checks against the conformer as docked (its geometry is the ideal) */
+        vsg_pose_checker *pc = NULL;
+        r->pb_valid = -1;
+        if (r->ok && !r->off && vsg_pc_checker_new_shared(as, w->pcrec, &pc) == VSG_OK) {
+            vsg_pose_check_result cr;
+            if (vsg_dock_pose_checks(pc, p->t, &r->res, 0, &cr) == VSG_OK) {
+                r->pb_valid = cr.valid;
+                vsg_pose_check_failed(&cr, r->pb_failed, sizeof r->pb_failed);
+                rep->poses_checked++;
+                rep->poses_valid += (uint64_t)cr.valid;
+            }
+        }
         if (w->csv) write_row(w->csv, lig, r);
         if (w->x && w->x->on_row && wst == VSG_OK && call_row(w->x, lig, r) != 0)
             wst = vsg_fail(VSG_E_ARG, "flexible screen: stopped by the caller");
         if (r->ok && w->poses && wst == VSG_OK) {
-            vsg_ligand *as = r->as ? r->as : lig; /* the conformer the poses were docked from */
-            if (o->poses_top > 0) wst = heap_offer(&w->heap, w->sdf, as, &r->res, r->s.total);
+            if (o->poses_top > 0) wst = heap_offer(&w->heap, w->sdf, as, &r->res, r->s.total, pc, p->t);
             else if (!o->poses_below || r->s.total <= o->poses_max_score)
-                wst = write_poses(w->poses, w->sdf, as, &r->res, &w->model);
+                wst = write_poses(w->poses, w->sdf, as, &r->res, &w->model, pc, p->t);
         }
+        vsg_pose_checker_free(pc);
         vsg_dock_result_release(&r->res);
     }
     if (block >= 0) vsg_mpi_block_close(w->poses, block);
@@ -884,6 +919,13 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
     writer w;
     memset(&w, 0, sizeof w);
     w.csv = o->csv, w.poses = o->poses, w.sdf = o->poses_sdf, w.rep = rep, w.x = x;
+    if (st == VSG_OK && o->receptor) { /* the receptor's heavy atoms within reach of the box, once for every pose */
+        vsg_vina_box b;
+        double lo[3], hi[3];
+        vsg_vina_target_is_maps(t, &b);
+        for (int d = 0; d < 3; d++) lo[d] = b.center[d] - b.size[d] / 2, hi[d] = b.center[d] + b.size[d] / 2;
+        st = vsg_pc_receptor_new(o->receptor, lo, hi, 16.0, &w.pcrec); /* 8 Å past the box, and a pose's atoms outside it */
+    }
     if (st == VSG_OK && o->poses_top > 0) {
         w.heap.cap = o->poses_top;
         w.heap.e = calloc((size_t)o->poses_top, sizeof *w.heap.e);
@@ -891,7 +933,7 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
     }
     if (st == VSG_OK && o->csv && !(x && (x->resume || x->no_header)))
         fputs("index,name,source,record,atoms,score_kcal_mol,inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,"
-              "unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message\n",
+              "unbound_kcal_mol,num_tors,torsdof,atoms_outside,status,message,posebusters_valid,posebusters_failed\n",
               o->csv);
     if (st == VSG_OK && o->csv) fflush(o->csv); /* a run stopped at once leaves its header: --resume takes it */
     pthread_t reader, searchers[MAX_GPUS * SEARCHERS];
@@ -963,6 +1005,7 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
         vsg_warn("%zu records had polar hydrogens added (their files had none)", vsg_screen_hydrogens_added() - h0);
     if (st == VSG_OK && w.heap.e && w.poses) st = heap_write(&w.heap, w.poses, w.sdf);
     heap_free(&w.heap);
+    vsg_pc_receptor_free(w.pcrec);
     for (int s = 0; s < SLOTS; s++) chunk_release(&p->slot[s], p->cap);
     vsg_ligand_reader_close(p->rd);
     vsg_prep_workers_stop(p->workers);

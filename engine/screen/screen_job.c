@@ -456,14 +456,22 @@ static int tee_row(row_tee *t, char *line)
         v[nv] = f[i][0] ? strtod(f[i], &end) : NAN;
         names[nv++] = t->cols[i];
     }
-    /* the extra columns after message (ad4_intra, records) count as numbers too */
+    /* the extra columns after message (ad4_intra, records, posebusters_valid) count as numbers
+       too, but for the text ones (posebusters_failed) */
     const int status_at = t->last_num, message_at = t->last_num + 1;
+    const char *text_names[8], *texts[8];
+    int nt = 0;
     for (int i = message_at + 1; i < n && i < t->ncols; i++) {
+        if (!strcmp(t->cols[i], "posebusters_failed")) {
+            if (nt < 8) text_names[nt] = t->cols[i], texts[nt++] = f[i];
+            continue;
+        }
         char *end;
         v[nv] = f[i][0] ? strtod(f[i], &end) : NAN;
         names[nv++] = t->cols[i];
     }
     vsg_screen_row r;
+    r.ntext = nt, r.text_cols = text_names, r.texts = texts;
     r.index = (size_t)strtoull(f[0], NULL, 10);
     r.name = f[1], r.source = f[2];
     r.record = strtol(f[3], NULL, 10);
@@ -1094,19 +1102,18 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
     }
     /* the target */
     vsg_vina_target *vt = NULL;
+    vsg_molecule *receptor = NULL; /* --receptor of a flexible screen: refinement and the pose checks */
     job_grids G;
     memset(&G, 0, sizeof G);
     if (st == VSG_OK) {
         if (mode == M_FLEX || mode == M_VINA) {
             st = vsg_vina_target_maps(target, !strcmp(get(j, "scoring"), "vinardo") ? VSG_VINA_SCORING_VINARDO : VSG_VINA_SCORING_VINA, &vt);
             if (st == VSG_OK && mode == M_FLEX && get(j, "receptor")) { /* final poses refined on its atoms (Vina's way) */
-                vsg_molecule *rec = NULL;
                 char *report = NULL;
-                st = vsg_receptor_read(get(j, "receptor"), VSG_PREP_PDBQT, &rec, &report);
+                st = vsg_receptor_read(get(j, "receptor"), VSG_PREP_PDBQT, &receptor, &report);
                 if (report && progress) fputs(report, stderr);
                 free(report);
-                if (st == VSG_OK) st = vsg_vina_target_add_receptor(vt, rec);
-                vsg_molecule_free(rec);
+                if (st == VSG_OK) st = vsg_vina_target_add_receptor(vt, receptor);
             }
         } else {
             st = load_grids(target, num(j, "temperature", 298.15), &G);
@@ -1204,6 +1211,7 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
         fo.inputs = (const char *const *)j->libs, fo.ninputs = j->nlibs, fo.format = format, fo.max_atoms = max_atoms;
         fo.smiles = smi;
         fo.rigid_macrocycles = get(j, "rigid-macrocycles") != NULL;
+        fo.receptor = receptor;
         fo.max_torsions = get(j, "max-torsions") ? (int)num(j, "max-torsions", 32) : 32;
         st = flex_params(j, &fo.dock, &fo.device);
         fo.csv = rows, fo.poses = poses, fo.poses_sdf = poses_path ? vsg_pose_path_kind(poses_path) == 1 : 0;
@@ -1304,6 +1312,7 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
     }
     vsg_mol_table_free(T.mols);
     vsg_vina_target_free(vt);
+    vsg_molecule_free(receptor);
     vsg_mapset_free(G.maps);
     vsg_grid_free(G.grid);
     for (int i = 0; i < j->nlibs; i++) vsg_library_index_free(ix[i]);

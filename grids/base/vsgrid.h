@@ -1386,6 +1386,8 @@ typedef struct {
     char precision[8];
     uint64_t poses, poses_scored;             /* rigid placement: poses tried, and scored
                                                  (the others left the grid) */
+    uint64_t poses_checked, poses_valid;      /* flexible: ok rows' best poses checked as PoseBusters
+                                                 does (vsg_dock_pose_checks), and those valid */
 } vsg_screen_report;
 
 /* Runs the whole pipeline. Fails (without rows) only when nothing can be scored at all; a bad
@@ -1441,7 +1443,10 @@ vsg_status vsg_resume_prepare(const vsg_resume_spec *s, size_t *kept);
 /* A row of a screen as the library hands it to a caller (on_row below), the CSV's row in
  * memory: the identity columns, the numeric columns between `atoms` and `status` by name
  * (empty fields NaN; e.g. a Vina screen's score_kcal_mol, inter_kcal_mol, ..., atoms_outside),
- * the status and its message. Valid during the call only. */
+ * the status and its message; then the text columns the CSV has last (ntext, their names and
+ * values: a flexible screen's posebusters_failed; none elsewhere). Numeric columns the CSV
+ * prints after message (ad4_intra, records, posebusters_valid) are among cols. Valid during the
+ * call only. */
 typedef struct {
     size_t index;
     const char *name, *source;
@@ -1451,6 +1456,9 @@ typedef struct {
     const char *const *cols;
     const double *values;
     const char *status, *message;
+    int ntext;
+    const char *const *text_cols;
+    const char *const *texts;
 } vsg_screen_row;
 /* Called once per row, in input order, from the thread that writes the rows; a nonzero return
  * stops the screen (it then returns VSG_E_ARG, "stopped by the caller"). */
@@ -2190,8 +2198,10 @@ void vsg_screen_stop_reset(void);
 /* Every record of the libraries docked into a Vina / Vinardo map set (vsg_dock_batch's search),
  * one row per input record in input order: index,name,source,record,atoms,score_kcal_mol,
  * inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,unbound_kcal_mol,num_tors,torsdof,
- * atoms_outside,status,message (the best pose's `vina --score_only` terms), or the record's
- * failure: the reader's codes, disconnected (an SDF/MOL2 record of several molecules),
+ * atoms_outside,status,message (the best pose's `vina --score_only` terms),
+ * posebusters_valid,posebusters_failed (ok rows: PoseBusters' checks of the best pose,
+ * vsg_dock_pose_checks, and the failed checks' names; poses written as SDF carry them as
+ * vsgrid_posebusters_valid/_failed items), or the record's failure: the reader's codes, disconnected (an SDF/MOL2 record of several molecules),
  * untyped, torsions (a malformed tree, or over max_torsions), too_many_atoms, no_pose. Record i
  * (its index) is docked with seed dock->seed + i, so rows depend on neither the batch, the
  * threads, the device count nor the ranks (under mpirun, with vsg_mpi_screen_part: chunks go
@@ -2218,6 +2228,8 @@ typedef struct {
     int progress;              /* a progress line on stderr */
     vsg_smiles_options smiles; /* SMILES inputs' preparation (all 0: the defaults) */
     int rigid_macrocycles;     /* 1: rings of 12..33 atoms stay rigid (vsg_ligand.rigid_macrocycles) */
+    const vsg_molecule *receptor; /* NULL, or the receptor the maps were made from: PoseBusters'
+                                  receptor checks (clash, within 5 Å) join the pose checks */
 } vsg_flex_screen_options;
 /* rep: records, scored, failed, outside, by_code, atoms, seconds, parse_s (reading), score_s
  * (the search, device time), write_s, device, kernel ("vina flexible docking"), precision;
@@ -2361,6 +2373,16 @@ vsg_status vsg_pose_checks(const vsg_ligand *reference, const double *pose_xyz, 
                            const double box_lo[3], const double box_hi[3], vsg_pose_check_result *out);
 /* "pass", "fail" or "not_run". */
 const char *vsg_check_state_name(int state);
+/* The checks of pose k of a docking result (vsg_dock_batch, vsg_dock_local) of c's reference (the
+ * record docked: the pose's atoms are placed on the record's through r->record_atom; merged
+ * hydrogens are not checked), inside the box of t when t is a map set (t may be NULL: no box
+ * check). Returns VSG_OK; VSG_E_ARG (NULL, no pose k); VSG_E_NOMEM. */
+vsg_status vsg_dock_pose_checks(const vsg_pose_checker *c, const vsg_vina_target *t, const vsg_dock_result *r, int k,
+                                vsg_pose_check_result *out);
+/* The names of the checks r failed, joined by ';' in the order of vsg_pose_check_result
+ * (bond_lengths, bond_angles, aromatic_flatness, double_bond_flatness, stereo, internal_clash,
+ * receptor_clash, near_receptor, inside_box) into buf ("" when none failed); returns its length. */
+size_t vsg_pose_check_failed(const vsg_pose_check_result *r, char *buf, size_t len);
 
 /* ---- Symmetry-aware RMSD ---------------------------------------------------------------- */
 /* Heavy-atom RMSD between two poses of the same molecule without superposition (the measure of

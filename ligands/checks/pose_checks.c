@@ -101,15 +101,60 @@ double vsg_pc_plane_deviation(const double *xyz, const int *atom, int n)
     return worst;
 }
 
+void vsg_pc_receptor_free(vsg_pc_receptor *r)
+{
+    if (!r) return;
+    free(r->rec_xyz), free(r->rec_r), free(r->rec_metal);
+    free(r);
+}
+
+vsg_status vsg_pc_receptor_new(const vsg_molecule *receptor, const double box_lo[3], const double box_hi[3],
+                               double reach, vsg_pc_receptor **out)
+{
+    if (out) *out = NULL;
+    if (!receptor || !out) return vsg_fail(VSG_E_ARG, "vsg_pc_receptor_new: NULL argument");
+    const size_t n = vsg_molecule_atom_count(receptor);
+    vsg_pc_receptor *r = calloc(1, sizeof *r);
+    if (!r) return vsg_fail(VSG_E_NOMEM, "out of memory for pose checks");
+    r->rec_xyz = malloc((n + 1) * 3 * sizeof *r->rec_xyz);
+    r->rec_r = malloc((n + 1) * sizeof *r->rec_r);
+    r->rec_metal = malloc(n + 1);
+    if (!r->rec_xyz || !r->rec_r || !r->rec_metal) {
+        vsg_pc_receptor_free(r);
+        return vsg_fail(VSG_E_NOMEM, "out of memory for a receptor of %zu atoms", n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        vsg_atom_info ai;
+        if (vsg_molecule_atom(receptor, i, &ai) != VSG_OK) continue;
+        if (box_lo && box_hi && (ai.x < box_lo[0] - reach || ai.x > box_hi[0] + reach || ai.y < box_lo[1] - reach ||
+                                 ai.y > box_hi[1] + reach || ai.z < box_lo[2] - reach || ai.z > box_hi[2] + reach))
+            continue;
+        char el[3];
+        snprintf(el, sizeof el, "%s", ai.element);
+        if (!el[0]) { /* no element column: from the AutoDock type or the name */
+            const char *s = ai.ad_type[0] ? ai.ad_type : ai.name;
+            while (*s == ' ' || (*s >= '0' && *s <= '9')) s++;
+            el[0] = *s, el[1] = 0;
+        }
+        if (!strcmp(el, "H") || !strcmp(el, "D") || !strcmp(ai.ad_type, "HD") || !strcmp(ai.ad_type, "H")) continue;
+        r->rec_xyz[3 * r->nrec] = ai.x, r->rec_xyz[3 * r->nrec + 1] = ai.y, r->rec_xyz[3 * r->nrec + 2] = ai.z;
+        r->rec_metal[r->nrec] = (unsigned char)vsg_pc_is_metal(el);
+        r->rec_r[r->nrec++] = vsg_pc_is_metal(el) ? vsg_covalent_radius(el) : vsg_pc_vdw_radius(el);
+    }
+    *out = r;
+    return VSG_OK;
+}
+
 void vsg_pose_checker_free(vsg_pose_checker *c)
 {
     if (!c) return;
     free(c->bond), free(c->angle), free(c->pair), free(c->ring), free(c->dbl), free(c->centre), free(c->heavy);
-    free(c->lig_r), free(c->lig_cov), free(c->rec_metal), free(c->rec_xyz), free(c->rec_r);
+    free(c->lig_r), free(c->lig_cov);
+    vsg_pc_receptor_free(c->rec_own);
     free(c);
 }
 
-vsg_status vsg_pose_checker_new(const vsg_ligand *reference, const vsg_molecule *receptor, vsg_pose_checker **out)
+vsg_status vsg_pc_checker_new_shared(const vsg_ligand *reference, const vsg_pc_receptor *rec, vsg_pose_checker **out)
 {
     if (out) *out = NULL;
     if (!reference || !out) return vsg_fail(VSG_E_ARG, "vsg_pose_checker_new: NULL argument");
@@ -125,6 +170,7 @@ vsg_status vsg_pose_checker_new(const vsg_ligand *reference, const vsg_molecule 
     vsg_pose_checker *c = calloc(1, sizeof *c);
     if (!c) return vsg_fail(VSG_E_NOMEM, "out of memory for pose checks");
     c->natoms = reference->natoms;
+    c->rec = rec;
     vsg_status st = vsg_pc_topology(c, reference);
     if (st == VSG_E_NOMEM) vsg_fail(st, "out of memory for the pose checks of a %d-atom ligand", c->natoms);
     if (st == VSG_OK && (!(c->lig_r = malloc((size_t)(c->nheavy + 1) * sizeof *c->lig_r)) ||
@@ -135,32 +181,22 @@ vsg_status vsg_pose_checker_new(const vsg_ligand *reference, const vsg_molecule 
         c->lig_r[h] = vsg_pc_is_metal(el) ? vsg_covalent_radius(el) : vsg_pc_vdw_radius(el);
         c->lig_cov[h] = vsg_covalent_radius(el);
     }
-    if (st == VSG_OK && receptor) {
-        size_t n = vsg_molecule_atom_count(receptor);
-        c->has_receptor = 1;
-        c->rec_xyz = malloc((n + 1) * 3 * sizeof *c->rec_xyz);
-        c->rec_r = malloc((n + 1) * sizeof *c->rec_r);
-        c->rec_metal = malloc(n + 1);
-        if (!c->rec_xyz || !c->rec_r || !c->rec_metal) st = vsg_fail(VSG_E_NOMEM, "out of memory for a receptor of %zu atoms", n);
-        for (size_t i = 0; st == VSG_OK && i < n; i++) {
-            vsg_atom_info ai;
-            if (vsg_molecule_atom(receptor, i, &ai) != VSG_OK) continue;
-            char el[3];
-            snprintf(el, sizeof el, "%s", ai.element);
-            if (!el[0]) { /* no element column: from the AutoDock type or the name */
-                const char *s = ai.ad_type[0] ? ai.ad_type : ai.name;
-                while (*s == ' ' || (*s >= '0' && *s <= '9')) s++;
-                el[0] = *s, el[1] = 0;
-            }
-            if (!strcmp(el, "H") || !strcmp(el, "D") || !strcmp(ai.ad_type, "HD") || !strcmp(ai.ad_type, "H")) continue;
-            c->rec_xyz[3 * c->nrec] = ai.x, c->rec_xyz[3 * c->nrec + 1] = ai.y, c->rec_xyz[3 * c->nrec + 2] = ai.z;
-            c->rec_metal[c->nrec] = (unsigned char)vsg_pc_is_metal(el);
-            c->rec_r[c->nrec++] = vsg_pc_is_metal(el) ? vsg_covalent_radius(el) : vsg_pc_vdw_radius(el);
-        }
-    }
     if (st != VSG_OK) return vsg_pose_checker_free(c), st;
     *out = c;
     return VSG_OK;
+}
+
+vsg_status vsg_pose_checker_new(const vsg_ligand *reference, const vsg_molecule *receptor, vsg_pose_checker **out)
+{
+    vsg_pc_receptor *rec = NULL;
+    vsg_status st = vsg_pc_checker_new_shared(reference, NULL, out);
+    if (st == VSG_OK && receptor && (st = vsg_pc_receptor_new(receptor, NULL, NULL, 0, &rec)) != VSG_OK) {
+        vsg_pose_checker_free(*out);
+        *out = NULL;
+        return st;
+    }
+    if (st == VSG_OK) (*out)->rec = (*out)->rec_own = rec;
+    return st;
 }
 
 int vsg_pose_checker_atoms(const vsg_pose_checker *c) { return c ? c->natoms : 0; }
@@ -260,10 +296,11 @@ vsg_status vsg_pose_checker_run(const vsg_pose_checker *c, const double *xyz, co
             if (xyz[3 * i + q] > hi[q]) hi[q] = xyz[3 * i + q];
         }
     }
-    if (c->has_receptor && placed) {
+    if (c->rec && placed) {
+        const vsg_pc_receptor *R = c->rec;
         const double reach = 8.0; /* beyond every clash and the 5 Å distance check */
-        for (int j = 0; j < c->nrec; j++) {
-            const double *p = &c->rec_xyz[3 * j];
+        for (int j = 0; j < R->nrec; j++) {
+            const double *p = &R->rec_xyz[3 * j];
             if (p[0] < lo[0] - reach || p[0] > hi[0] + reach || p[1] < lo[1] - reach || p[1] > hi[1] + reach ||
                 p[2] < lo[2] - reach || p[2] > hi[2] + reach)
                 continue;
@@ -272,7 +309,7 @@ vsg_status vsg_pose_checker_run(const vsg_pose_checker *c, const double *xyz, co
                 if (!have(xyz, i)) continue;
                 double dx = xyz[3 * i] - p[0], dy = xyz[3 * i + 1] - p[1], dz = xyz[3 * i + 2] - p[2];
                 double d = sqrt(dx * dx + dy * dy + dz * dz);
-                double ratio = d / (c->rec_metal[j] ? c->lig_cov[h] + c->rec_r[j] : c->lig_r[h] + c->rec_r[j]);
+                double ratio = d / (R->rec_metal[j] ? c->lig_cov[h] + R->rec_r[j] : c->lig_r[h] + R->rec_r[j]);
                 if (d < r->receptor_distance) r->receptor_distance = d;
                 if (ratio < r->receptor_ratio) r->receptor_ratio = ratio;
                 r->receptor_clashes += ratio < VSG_PC_RECEPTOR_CLASH;

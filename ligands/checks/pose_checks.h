@@ -46,6 +46,14 @@ typedef struct { int a, b; double lb; } vsg_pc_nonbonded;       /* clash lower b
 typedef struct { int n, atom[8]; } vsg_pc_flat;                 /* atoms that share a plane */
 typedef struct { int centre, nb[3]; double sign; } vsg_pc_centre;
 
+/* The receptor's heavy atoms as the checks use them: made once (vsg_pc_receptor_new) and shared
+ * by the checkers of many ligands (a screen's), or owned by one checker. */
+typedef struct {
+    int nrec;
+    double *rec_xyz, *rec_r;    /* van der Waals radius, or covalent for a metal ion */
+    unsigned char *rec_metal;   /* metal ions: radii sums of covalent radii, as PoseBusters' inorganic cofactors */
+} vsg_pc_receptor;
+
 struct vsg_pose_checker {
     int natoms;
     int nbonds, nangles, npairs, nrings, ndouble, ncentres, nheavy;
@@ -56,11 +64,20 @@ struct vsg_pose_checker {
     vsg_pc_centre *centre;
     int *heavy;                 /* the reference's heavy atoms */
     double *lig_r, *lig_cov;    /* their van der Waals and covalent radii */
-    /* receptor heavy atoms (none: that check not run) */
-    int has_receptor, nrec;
-    double *rec_xyz, *rec_r;    /* van der Waals radius, or covalent for a metal ion */
-    unsigned char *rec_metal;   /* metal ions: radii sums of covalent radii, as PoseBusters' inorganic cofactors */
+    /* receptor heavy atoms (NULL: those checks not run), owned when made with the checker */
+    const vsg_pc_receptor *rec;
+    vsg_pc_receptor *rec_own;
 };
+
+/* The receptor's heavy atoms; with box_lo/box_hi, only those within reach Å of the box (a
+ * screen's checks look at poses in the box: the clash and distance tests see 8 Å around the
+ * pose). VSG_OK, VSG_E_ARG, VSG_E_NOMEM. */
+vsg_status vsg_pc_receptor_new(const vsg_molecule *receptor, const double box_lo[3], const double box_hi[3],
+                               double reach, vsg_pc_receptor **out);
+void vsg_pc_receptor_free(vsg_pc_receptor *r);
+/* A checker for reference that uses rec (NULL: no receptor checks) without owning it: rec must
+ * outlive it. Returns as vsg_pose_checker_new. */
+vsg_status vsg_pc_checker_new_shared(const vsg_ligand *reference, const vsg_pc_receptor *rec, vsg_pose_checker **out);
 
 /* Van der Waals radius of an element as RDKit's periodic table has it (2.0 Å when unknown). */
 double vsg_pc_vdw_radius(const char *element);

@@ -28,7 +28,7 @@ INHA = os.path.join(DATA, "inha")
 # the flexible screen of every test: the CLI's --search fast --exhaustiveness 2 --seed 3 --devices cpu
 FLEX = dict(search="fast", exhaustiveness=2, seed=3)
 FLEX_CLI = ["--search", "fast", "--exhaustiveness", "2", "--seed", "3", "--devices", "cpu"]
-TEXT = ("name", "source", "status", "message")
+TEXT = ("name", "source", "status", "message", "posebusters_failed")
 EMPTY_SDF = "empty\n  test\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n$$$$\n"
 
 

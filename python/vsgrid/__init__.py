@@ -1461,10 +1461,12 @@ def read_ligands(ligand, ph=None, minimize=None, stereo=None, embed=None):
 
 # How the CSV prints its numeric columns, so that a row's numbers come out as the CSV's text reads:
 # whole numbers ("%d": int), num_tors ("%g": int when whole), the rest with decimals (float).
-_INT_COLUMNS = frozenset(("atoms_outside", "torsdof", "pose_index", "records"))
+_INT_COLUMNS = frozenset(("atoms_outside", "torsdof", "pose_index", "records", "posebusters_valid"))
 _G_COLUMNS = frozenset(("num_tors",))
 # numeric columns the CSV prints after status and message (last, so the others keep their numbers)
-_TRAILING_COLUMNS = frozenset(("ad4_intra", "records"))
+_TRAILING_COLUMNS = frozenset(("ad4_intra", "records", "posebusters_valid"))
+# text columns the CSV prints last (vsg_screen_row's texts): a flexible screen's failed pose checks
+_TEXT_COLUMNS = frozenset(("posebusters_failed",))
 _IDENTITY = ("index", "name", "source", "record", "atoms")
 _NAN = float("nan")
 
@@ -1496,14 +1498,19 @@ class _Rows:
         self.relabel = relabel  # in-memory ligands: (source, record, message) as the caller knows them
         self.error = None
         self.names = None
+        self.text_names = []
         self.rows = []
         self.count = 0
         if self.as_arrays:
             self.cols = {k: [] for k in ("index", "name", "source", "record", "atoms", "status", "message")}
             self.values = _array.array("d")
 
-    def set_columns(self, names):
+    def set_columns(self, names, text_names=()):
         self.names = list(names)
+        self.text_names = list(text_names)
+        if self.as_arrays:
+            for t in self.text_names:
+                self.cols.setdefault(t, [])
         self.n = len(self.names)
         self.kinds = [_column_kind(c) for c in self.names]
         k = self.n
@@ -1511,7 +1518,7 @@ class _Rows:
             k -= 1
         self.lead = k  # names[:lead] lie between atoms and status, names[lead:] after message
 
-    def _row(self, index, name, source, record, atoms, v, status, message):
+    def _row(self, index, name, source, record, atoms, v, status, message, texts=()):
         if self.relabel is not None:
             source, record, message = self.relabel(source, record, message)
         row = {"index": index, "name": name or None, "source": source or None, "record": record,
@@ -1523,7 +1530,13 @@ class _Rows:
         row["message"] = message or None
         for i in range(lead, self.n):
             row[names[i]] = _number(v[i], kinds[i])
+        for k, t in enumerate(self.text_names):
+            row[t] = (texts[k] if k < len(texts) else "") or None
         return row
+
+    def _add_texts(self, texts):
+        for k, t in enumerate(self.text_names):
+            self.cols[t].append(texts[k] if k < len(texts) else "")
 
     def _take(self, row):
         if self.on_row is not None:
@@ -1536,7 +1549,9 @@ class _Rows:
             r = p.contents
             n = r.ncols
             if self.names is None:
-                self.set_columns([r.cols[i].decode() for i in range(n)])
+                self.set_columns([r.cols[i].decode() for i in range(n)],
+                                 [r.text_cols[i].decode() for i in range(r.ntext)])
+            texts = [_s(r.texts[i]) for i in range(r.ntext)]
             self.count += 1
             if self.as_arrays:
                 c = self.cols
@@ -1550,6 +1565,7 @@ class _Rows:
                 c["atoms"].append(r.atoms)
                 c["status"].append(_s(r.status))
                 c["message"].append(message)
+                self._add_texts(texts)
                 if n == self.n:
                     self.values.frombytes(ctypes.string_at(r.values, 8 * n))
                 else:  # never for one screen's rows (one header); padded to be safe
@@ -1559,7 +1575,7 @@ class _Rows:
             if n < self.n:  # never for one screen's rows (one header); padded to be safe
                 v += [_NAN] * (self.n - n)
             return self._take(self._row(r.index, _s(r.name), _s(r.source), r.record, r.atoms, v, _s(r.status),
-                                        _s(r.message)))
+                                        _s(r.message), texts))
         except BaseException as e:  # KeyboardInterrupt too: the screen stops, the error is raised after
             if self.error is None:
                 self.error = e
@@ -1569,10 +1585,13 @@ class _Rows:
         """One row of a screen's CSV (the csv module's fields), as the callback would get it."""
         if self.names is None:
             st = header.index("status")
-            self._csv_at = list(range(5, st)) + list(range(st + 2, len(header)))
+            after = range(st + 2, len(header))
+            self._csv_at = list(range(5, st)) + [i for i in after if header[i] not in _TEXT_COLUMNS]
+            self._csv_text = [i for i in after if header[i] in _TEXT_COLUMNS]
             self._csv_status = st
-            self.set_columns([header[i] for i in self._csv_at])
+            self.set_columns([header[i] for i in self._csv_at], [header[i] for i in self._csv_text])
         v = [float(fields[i]) if i < len(fields) and fields[i] != "" else _NAN for i in self._csv_at]
+        texts = [fields[i] if i < len(fields) else "" for i in self._csv_text]
         st = self._csv_status
         index, record, atoms = int(fields[0]), int(fields[3]), int(fields[4])
         status, message = fields[st], fields[st + 1] if st + 1 < len(fields) else ""
@@ -1585,14 +1604,16 @@ class _Rows:
             for k, x in zip(("index", "name", "source", "record", "atoms", "status", "message"),
                             (index, fields[1], source, record, atoms, status, message)):
                 c[k].append(x)
+            self._add_texts(texts)
             self.values.extend(v)
             return 0
-        return self._take(self._row(index, fields[1], fields[2], record, atoms, v, status, message))
+        return self._take(self._row(index, fields[1], fields[2], record, atoms, v, status, message, texts))
 
     def result(self):
         if not self.as_arrays:
             return self.rows
-        return _columns_to_arrays(self.cols, self.names or [], self.values, getattr(self, "lead", 0))
+        return _columns_to_arrays(self.cols, self.names or [], self.values, getattr(self, "lead", 0),
+                                  self.text_names)
 
 
 def _object_array(values):
@@ -1601,7 +1622,7 @@ def _object_array(values):
     return a
 
 
-def _columns_to_arrays(cols, names, values, lead):
+def _columns_to_arrays(cols, names, values, lead, text_names=()):
     n = len(cols["index"])
     out = {"index": _np.array(cols["index"], dtype=_np.int64), "name": _object_array(cols["name"]),
            "source": _object_array(cols["source"]), "record": _np.array(cols["record"], dtype=_np.int64),
@@ -1613,6 +1634,8 @@ def _columns_to_arrays(cols, names, values, lead):
     out["message"] = _object_array(cols["message"])
     for i in range(lead, len(names)):
         out[names[i]] = v[:, i].copy()
+    for t in text_names:
+        out[t] = _object_array(cols[t])
     return out
 
 

@@ -231,7 +231,8 @@ class ScreenReport(ctypes.Structure):
                 ("split_wait_s", ctypes.c_double), ("scorer_busy_s", ctypes.c_double),
                 ("scorer_wait_s", ctypes.c_double), ("write_wait_s", ctypes.c_double),
                 ("kernel", ctypes.c_char * 32), ("device", ctypes.c_char * 160), ("precision", ctypes.c_char * 8),
-                ("poses", ctypes.c_uint64), ("poses_scored", ctypes.c_uint64)]
+                ("poses", ctypes.c_uint64), ("poses_scored", ctypes.c_uint64),
+                ("poses_checked", ctypes.c_uint64), ("poses_valid", ctypes.c_uint64)]
 
 
 # A screen as one call (vsg_screen_job_*, "a screen as one call" in vsgrid.h): the row handed to
@@ -241,7 +242,8 @@ class ScreenRow(ctypes.Structure):
     _fields_ = [("index", ctypes.c_size_t), ("name", ctypes.c_char_p), ("source", ctypes.c_char_p),
                 ("record", ctypes.c_long), ("atoms", ctypes.c_int), ("ncols", ctypes.c_int),
                 ("cols", c_char_pp), ("values", c_double_p), ("status", ctypes.c_char_p),
-                ("message", ctypes.c_char_p)]
+                ("message", ctypes.c_char_p), ("ntext", ctypes.c_int), ("text_cols", c_char_pp),
+                ("texts", c_char_pp)]
 
 
 SCREEN_ROW_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ScreenRow))
