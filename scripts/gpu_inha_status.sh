@@ -18,7 +18,7 @@ for s in fast balanced; do
   "$V" screen "$W/m" "$LIB_DIR/actives_final.mol2.gz" "$LIB_DIR/decoys_final.mol2.gz" --scoring vina --placement flexible \
     --search $s -o "$W/$s.csv" --quiet
   t1=$(date +%s.%N)
-  echo "$s: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f s", b - a }'); statuses: $(sed 1d "$W/$s.csv" | sed -E 's/.*,([a-z_]+),("[^"]*"|[^",]*)$/\1/' | sort | uniq -c | tr '\n' ' ')"
+  echo "$s: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f s", b - a }'); statuses: $(sed 1d "$W/$s.csv" | sed -E 's/.*,([a-z_]+),("[^"]*"|[^",]*),[01]?,[a-z_;]*$/\1/' | sort | uniq -c | tr '\n' ' ')"
   echo "  no_pose/outside examples: $(grep -E ',(no_pose|outside),' "$W/$s.csv" | head -2 | cut -c1-240)"
   "$V" enrich "$W/$s.csv" --actives "$W/actives.txt" | grep -E "ROC AUC|molecules"
 done

@@ -41,8 +41,8 @@ for part in ${PART:-build inha}; do
     mkdir -p "$W"
     "$V" maps data/inha/receptor.pdbqt --scoring vina --around "$LIB_DIR/crystal_ligand.mol2" -o "$W/m" --quiet
     zcat "$LIB_DIR/actives_final.mol2.gz" | awk '/^@<TRIPOS>MOLECULE/ { getline; print $1 }' | sort -u > "$W/actives.txt"
-    echo "| search | refinement | s | records/s | statuses | ROC AUC | mean best score |"
-    echo "|---|---|--:|--:|---|--:|--:|"
+    echo "| search | refinement | s | records/s | statuses | ROC AUC | mean best score | best poses PoseBusters-valid |"
+    echo "|---|---|--:|--:|---|--:|--:|--:|"
     for s in fast balanced; do
       for refine in maps atoms; do
         extra=()
@@ -54,9 +54,10 @@ for part in ${PART:-build inha}; do
         n=$(($(wc -l < "$W/${s}_$refine.csv") - 1))
         auc=$("$V" enrich "$W/${s}_$refine.csv" --actives "$W/actives.txt" | grep -m1 "ROC AUC" | grep -o '[0-9]\.[0-9]*' | head -1)
         mean=$(awk -F, 'NR > 1 && $6 != "" { s += $6; k++ } END { if (k) printf "%.3f", s / k }' "$W/${s}_$refine.csv")
-        st=$(sed 1d "$W/${s}_$refine.csv" | sed -E 's/.*,([a-z_]+),("[^"]*"|[^",]*)$/\1/' | sort | uniq -c | tr '\n' ' ')
-        awk -v a="$t0" -v b="$t1" -v n="$n" -v s=$s -v r=$refine -v st="$st" -v auc="$auc" -v m="$mean" \
-          'BEGIN { printf "| %s | %s | %.2f | %.0f | %s | %s | %s |\n", s, r, b - a, n / (b - a), st, auc, m }'
+        st=$(sed 1d "$W/${s}_$refine.csv" | sed -E 's/.*,([a-z_]+),("[^"]*"|[^",]*),[01]?,[a-z_;]*$/\1/' | sort | uniq -c | tr '\n' ' ')
+        pb=$(awk -F, 'NR > 1 && $(NF - 1) != "" { k++; v += $(NF - 1) } END { printf "%d of %d", v, k }' "$W/${s}_$refine.csv")
+        awk -v a="$t0" -v b="$t1" -v n="$n" -v s=$s -v r=$refine -v st="$st" -v auc="$auc" -v m="$mean" -v pb="$pb" \
+          'BEGIN { printf "| %s | %s | %.2f | %.0f | %s | %s | %s | %s |\n", s, r, b - a, n / (b - a), st, auc, m, pb }'
       done
     done
     cp "$W"/*.csv "$OUT/" 2> /dev/null

@@ -68,7 +68,7 @@ for run in ${SCREENS:-mol2 neutral charged}; do
   n=$(($(wc -l < "$W/$input.csv") - 1))
   auc=$("$V" enrich "$W/$input.csv" --actives "$W/actives.txt" | grep -m1 "ROC AUC" | grep -o '[0-9]\.[0-9]*' | head -1)
   mean=$(awk -F, 'NR > 1 && $6 != "" { s += $6; k++ } END { if (k) printf "%.3f", s / k }' "$W/$input.csv")
-  st=$(sed 1d "$W/$input.csv" | sed -E 's/.*,([a-z_0-9]+),("[^"]*"|[^",]*)$/\1/' | sort | uniq -c | tr '\n' ' ')
+  st=$(sed 1d "$W/$input.csv" | sed -E 's/.*,([a-z_0-9]+),("[^"]*"|[^",]*),[01]?,[a-z_;]*$/\1/' | sort | uniq -c | tr '\n' ' ')
   awk -v a="$t0" -v b="$t1" -v n="$n" -v i="$input" -v st="$st" -v auc="$auc" -v m="$mean" -v g="$(gpu_busy "$W/util_$input.txt")" \
     'BEGIN { printf "| %s | %.2f | %.0f | %s | %s | %s | %s |\n", i, b - a, n / (b - a), st, auc, m, g }'
 done
