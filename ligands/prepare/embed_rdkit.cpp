@@ -271,10 +271,34 @@ void embed(const char *smiles, int seed, int max_tries, int ff_iters, int confor
     }
     std::vector<std::unique_ptr<RDKit::RWMol>> isomers;
     if (enumerate) isomers = stereoisomers(*mol, &out->open_stereo);
-    if (!isomers.empty()) mol = std::move(isomers[0]);
     out->isomers = isomers.empty() ? 1 : (int)isomers.size();
-    RDKit::MolOps::addHs(*mol);
-    if (!embed_tries(*mol, seed, max_tries, out)) {
+    /* the record's molecule: the first stereoisomer that can be embedded with its own
+       configuration (a bridged ring's impossible one, e.g. norbornane's bridgeheads the other
+       way round, cannot: it is left out as below, not the whole record failed) */
+    size_t first = 0;
+    bool embedded = false, embedded0 = false;
+    int tries0 = 0, inverted0 = 0;
+    for (; first < isomers.size(); first++) {
+        RDKit::MolOps::addHs(*isomers[first]);
+        const bool ok = embed_tries(*isomers[first], seed, max_tries, out);
+        if (first == 0) embedded0 = ok, tries0 = out->tries, inverted0 = out->inverted;
+        if (ok && !out->inverted) {
+            embedded = true;
+            break;
+        }
+        out->isomers--;
+    }
+    if (!isomers.empty()) {
+        if (!embedded) { /* none: the first, as its embedding left it (its coordinates stay on it) */
+            first = 0, out->isomers = 1;
+            embedded = embedded0, out->tries = tries0, out->inverted = inverted0;
+        }
+        mol = std::move(isomers[first]);
+    } else {
+        RDKit::MolOps::addHs(*mol);
+        embedded = embed_tries(*mol, seed, max_tries, out);
+    }
+    if (!embedded) {
         std::snprintf(out->why, sizeof out->why, "RDKit's ETKDG found no 3D embedding in %d tries", out->tries);
         return;
     }
@@ -285,7 +309,7 @@ void embed(const char *smiles, int seed, int max_tries, int ff_iters, int confor
     /* the other stereoisomers: each embedded as the first (hydrogens added in the same order, so
        the same atoms), then its own ring conformers; one that cannot be embedded is left out */
     vsg_rdkit_embedding scratch;
-    for (size_t k = 1; k < isomers.size(); k++) {
+    for (size_t k = first + 1; k < isomers.size(); k++) {
         RDKit::RWMol &m = *isomers[k];
         RDKit::MolOps::addHs(m);
         std::memset(&scratch, 0, sizeof scratch);
