@@ -25,6 +25,9 @@ def test_dock_equals_cli(cli, vina_maps, tmp_path):
         assert round(p.energy, 3) == float(row["search_energy_kcal_mol"])
         assert round(p.rmsd_input, 3) == float(row["rmsd_input_A"])
         assert p.coordinates.shape == (18, 3)
+        # PoseBusters' checks: the CSV's columns
+        assert p.posebusters_valid == (row["posebusters_valid"] == "1")
+        assert ";".join(p.posebusters_failed) == row["posebusters_failed"]
     # the written PDBQT's first model holds the best pose's coordinates (record order for PDBQT)
     atoms = []
     for line in open(out):
@@ -62,6 +65,10 @@ def test_dock_receptor_refines_on_atoms(cli, vina_maps, tmp_path):
     r = vsgrid.dock(vina_maps, BIOTIN, search="fast", device="cpu", seed=3, poses=3, receptor=rec)
     plain = vsgrid.dock(vina_maps, BIOTIN, search="fast", device="cpu", seed=3, poses=3)
     assert [round(p.score["total"], 3) for p in r.poses] == [float(row["score_kcal_mol"]) for row in ref]
+    # the receptor's clash tests join the pose checks: the CSV's columns again
+    assert [(p.posebusters_valid, ";".join(p.posebusters_failed)) for p in r.poses] == \
+        [(row["posebusters_valid"] == "1", row["posebusters_failed"]) for row in ref]
+    assert r.poses[0].posebusters_valid is True
     totals = [p.score["total"] for p in r.poses]
     assert totals == sorted(totals) and totals != [p.score["total"] for p in plain.poses]
     assert all(p.score["unbound"] == r.poses[0].score["intra"] for p in r.poses)

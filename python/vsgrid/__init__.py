@@ -2058,10 +2058,15 @@ class Pose:
     torsional, unbound, num_tors, outside — `vina --score_only`'s terms of the pose; total is the
     best pose's --score_only total, and for later poses Vina ≥ 1.2.4's docking output, relative
     to the best pose's intra (``unbound``), so totals are in order),
-    ``energy`` (inter + intra the search minimised), ``rmsd_input`` (Å, heavy atoms)."""
+    ``energy`` (inter + intra the search minimised), ``rmsd_input`` (Å, heavy atoms);
+    ``posebusters_valid`` (True when the pose passes PoseBusters' checks as `vsgrid dock` makes
+    them: bonds, angles, flat rings, stereo, internal clashes, inside the box, and with the
+    receptor given no clash with it and within 5 Å; None when the checks could not run) and
+    ``posebusters_failed`` (the failed checks' names)."""
 
     def __init__(self, coordinates, score, energy, rmsd_input):
         self.coordinates, self.score, self.energy, self.rmsd_input = coordinates, score, energy, rmsd_input
+        self.posebusters_valid, self.posebusters_failed = None, []
 
     def __repr__(self):
         return "<vsgrid.Pose %.3f kcal/mol>" % self.score["total"]
@@ -2196,6 +2201,7 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     sf = {"vina": 0, "vinardo": 1}
     t = ctypes.c_void_p()
     _check(_L.vsg_vina_target_maps(_b(mapset_prefix), _choice(sf, scoring, "scoring"), ctypes.byref(t)))
+    rec = None  # the receptor's atoms: the final refinement, and the pose checks' receptor tests
     if receptor is not None:
         try:
             rec = Molecule.read(receptor, prepare="pdbqt")
@@ -2277,6 +2283,7 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
                                 while keep < rr.npose and _L.vsg_dock_pose_check(t, ctypes.byref(rr), keep, None, 0) == 0:
                                     keep += 1
                                 del d.poses[keep:]
+                                _check_poses(d, lg, rec, t, rr)
                         _L.vsg_dock_result_release(ctypes.byref(res[k]))
                         k += 1
                     results.append(d)
@@ -2325,6 +2332,24 @@ def _rigid_place(ref_old, ref_new, x):
     D = _np.diag([1.0, 1.0, _np.sign(_np.linalg.det(Vt.T @ U.T)) or 1.0])
     R = Vt.T @ D @ U.T
     return tuple(float(v) for v in R @ (_np.array(x, dtype=float) - pc) + qc)
+
+
+def _check_poses(d, lig, rec, t, rr):
+    """PoseBusters' checks of each pose of d (vsg_dock_pose_checks against the record as read,
+    as `vsgrid dock` checks them; rec: the receptor Molecule or None)."""
+    chk = ctypes.c_void_p()
+    if _L.vsg_pose_checker_new(ctypes.byref(lig), rec._h if rec is not None else None, ctypes.byref(chk)) != 0:
+        return  # (a record the checks cannot take: valid stays None)
+    try:
+        for j, pose in enumerate(d.poses):
+            pc = _lib.PoseCheckResult()
+            if _L.vsg_dock_pose_checks(chk, t, ctypes.byref(rr), j, ctypes.byref(pc)) == 0:
+                buf = ctypes.create_string_buffer(200)
+                _L.vsg_pose_check_failed(ctypes.byref(pc), buf, 200)
+                pose.posebusters_valid = bool(pc.valid)
+                pose.posebusters_failed = [x for x in _s(buf.value).split(";") if x]
+    finally:
+        _L.vsg_pose_checker_free(chk)
 
 
 def _fill_dock(d, rr):

@@ -275,6 +275,21 @@ class DockParams(ctypes.Structure):
                 ("focus_steps", ctypes.c_int)]
 
 
+class PoseCheckResult(ctypes.Structure):  # vsg_pose_check_result
+    _fields_ = [("valid", ctypes.c_int), ("bond_lengths", ctypes.c_int), ("nbonds", ctypes.c_int),
+                ("bad_bonds", ctypes.c_int), ("bond_ratio", ctypes.c_double), ("bond_angles", ctypes.c_int),
+                ("nangles", ctypes.c_int), ("bad_angles", ctypes.c_int), ("angle_deviation", ctypes.c_double),
+                ("aromatic_flatness", ctypes.c_int), ("nrings", ctypes.c_int), ("bad_rings", ctypes.c_int),
+                ("ring_deviation", ctypes.c_double), ("double_bond_flatness", ctypes.c_int),
+                ("ndouble", ctypes.c_int), ("bad_double", ctypes.c_int), ("double_bond_deviation", ctypes.c_double),
+                ("stereo", ctypes.c_int), ("ncentres", ctypes.c_int), ("inverted", ctypes.c_int),
+                ("internal_clash", ctypes.c_int), ("npairs", ctypes.c_int), ("internal_clashes", ctypes.c_int),
+                ("internal_ratio", ctypes.c_double), ("receptor_clash", ctypes.c_int),
+                ("receptor_clashes", ctypes.c_int), ("receptor_ratio", ctypes.c_double),
+                ("receptor_distance", ctypes.c_double), ("near_receptor", ctypes.c_int), ("inside_box", ctypes.c_int),
+                ("atoms_outside", ctypes.c_int)]
+
+
 class DockPose(ctypes.Structure):
     _fields_ = [("xyz", c_double_p), ("score", VinaScore), ("energy", ctypes.c_double),
                 ("rmsd_input", ctypes.c_double)]
@@ -386,6 +401,10 @@ _protos = {
     "vsg_vina_map_write": (_S, [_P, ctypes.c_char_p, ctypes.c_char_p]),
     "vsg_vina_map_write_scored": (_S, [_P, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int]),
     "vsg_dock_pose_check": (_S, [_P, _P, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]),
+    "vsg_pose_checker_new": (_S, [_P, _P, ctypes.POINTER(ctypes.c_void_p)]),
+    "vsg_pose_checker_free": (None, [_P]),
+    "vsg_dock_pose_checks": (_S, [_P, _P, _P, ctypes.c_int, _P]),
+    "vsg_pose_check_failed": (ctypes.c_size_t, [_P, ctypes.c_char_p, ctypes.c_size_t]),
     "vsg_receptor_warn_box_group": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.c_char_p,
                                                    ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_double)]),
     "vsg_ligand_complete_hydrogens": (_S, [ctypes.POINTER(Ligand), ctypes.POINTER(ctypes.c_int), ctypes.c_int]),
