@@ -130,8 +130,11 @@ else
 fi
 # --local-only (vina --local_only, issue 28): biotin's crystal pose minimised in place on bt: one
 # pose, near the input, scoring at or below the input pose, and the written pose rescores to it
-expect_rc 0 "$vsgrid" dock bt "$lig" --local-only --csv loc.csv -o loc.pdbqt --quiet
+expect_rc 0 "$vsgrid" dock bt "$lig" --local-only --csv loc.csv -o loc.pdbqt --json loc.json
 [ "$(grep -c '^MODEL' loc.pdbqt)" = 1 ] || fail "--local-only wrote $(grep -c '^MODEL' loc.pdbqt) poses, not 1"
+# the summary and --json say no search ran (not the preset's chains and focus chains)
+grep -q "the input pose minimised in place (no search)" out.txt && [ "$(json_val loc.json focus_chains)" = 0 ] ||
+  fail "--local-only's summary: $(cat out.txt); json focus_chains $(json_val loc.json focus_chains)"
 expect_rc 0 "$vsgrid" screen bt "$lig" --scoring vina -o in.csv --quiet
 awk '/^MODEL/ { n++ } n == 1 && !/^(MODEL|ENDMDL)/' loc.pdbqt > loc1.pdbqt
 expect_rc 0 "$vsgrid" screen bt loc1.pdbqt --scoring vina -o loc_rescored.csv --quiet

@@ -651,8 +651,9 @@ int vsg_cmd_dock(int argc, char **argv)
         vsg_json_str(&j, "device", on_gpu ? "gpu" : "cpu");
         vsg_json_int(&j, "chains", res.chains);
         vsg_json_int(&j, "steps", res.steps);
-        vsg_json_int(&j, "focus_chains", p.focus_chains);
-        vsg_json_int(&j, "focus_steps", p.focus_chains ? (p.focus_steps ? p.focus_steps : 4 * res.steps) : 0);
+        const int focus = res.steps ? p.focus_chains : 0; /* --local-only: no chain ran, focus chains neither */
+        vsg_json_int(&j, "focus_chains", focus);
+        vsg_json_int(&j, "focus_steps", focus ? (p.focus_steps ? p.focus_steps : 4 * res.steps) : 0);
         vsg_json_int(&j, "torsions", res.rotors);
         vsg_json_int(&j, "evaluations", res.evaluations);
         vsg_json_array(&j, "poses");

@@ -146,6 +146,10 @@ int vsg_cli_dock_apply(const char *cmd, const vsg_cli_dock_opts *o, vsg_dock_par
 
 const char *vsg_cli_dock_effort(const vsg_dock_params *p, const vsg_dock_result *r, char *buf, size_t n)
 {
+    if (r->steps == 0) { /* vsg_dock_local (--local-only): no chain ran, focus chains neither */
+        snprintf(buf, n, "the input pose minimised in place (no search)");
+        return buf;
+    }
     const int k = snprintf(buf, n, "%d chains x %d steps", r->chains, r->steps);
     if (p->focus_chains > 0 && k >= 0 && (size_t)k < n)
         snprintf(buf + k, n - (size_t)k, " + %d focus chains x %d", p->focus_chains,
