@@ -57,6 +57,12 @@ grep -q "bad_element: lib.smi:6: record 4 (selenide)" err.txt || fail "Se line: 
 grep -q "4 records, 2 prepared, 2 failed" err.txt || fail "summary: $(tail -1 err.txt)"
 grep -q "dropped Na+" out.sdf || fail "the salt's note is missing"
 expect_rc 3 "$vsgrid" prepare-ligands missing.smi -o m.sdf           # an unreadable input
+# malformed SMILES Open Babel's parser would take anyway: an unclosed branch (it reads
+# "c1ccccc1(C" as toluene); bracket atoms may hold parentheses-free charges, never counted
+printf 'c1ccccc1(C open\nCC(C)([NH3+])C fine\n' > syntax.smi
+expect_rc 0 "$vsgrid" prepare-ligands syntax.smi -o syntax.sdf
+grep -q "bad_smiles: syntax.smi:1: record 1 (open): the SMILES 'c1ccccc1(C' leaves 1 branch '(' unclosed" err.txt &&
+  grep -q "2 records, 1 prepared, 1 failed" err.txt || fail "an unclosed branch: $(cat err.txt)"
 : > empty.smi
 expect_rc 8 "$vsgrid" prepare-ligands empty.smi -o e.sdf             # nothing prepared: not exit 0
 grep -q "none of the 1 records could be prepared" err.txt || fail "an empty library: $(cat err.txt)"

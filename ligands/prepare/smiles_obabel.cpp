@@ -517,11 +517,33 @@ bool embed_with_rdkit(OBMol &m, const vsg_smiles_prep_options *o, vsg_smiles_pre
     return true;
 }
 
+/* Branches the SMILES opens and never closes (outside bracket atoms): Open Babel's parser
+ * accepts "c1ccccc1(C" as toluene where RDKit and the grammar refuse it (an unclosed ring, a
+ * stray ')' or an open bracket it does refuse). 0 when balanced. */
+int unclosed_branches(const char *smiles)
+{
+    int depth = 0, bracket = 0;
+    for (const char *c = smiles; *c; c++) {
+        if (bracket) {
+            bracket = *c != ']';
+            continue;
+        }
+        if (*c == '[') bracket = 1;
+        else if (*c == '(') depth++;
+        else if (*c == ')' && depth > 0) depth--;
+    }
+    return depth;
+}
+
 /* The whole preparation; throws fail. */
 void prepare(const char *smiles, const char *title, const vsg_smiles_prep_options *o, vsg_smiles_prep *out)
 {
     OBMol mol;
     const int max_atoms = o->max_atoms > 0 && o->max_atoms < 999 ? o->max_atoms : 999;
+    if (const int open = unclosed_branches(smiles))
+        throw fail{VSG_E_FORMAT, VSG_LIG_BAD_SMILES, "the SMILES '" + std::string(smiles).substr(0, 60) + "' leaves " +
+                                                         std::to_string(open) + " branch" + (open > 1 ? "es" : "") +
+                                                         " '(' unclosed"};
     std::unique_lock<std::mutex> hold(vsg_ob_lock); /* all but the minimisation's steps */
     {
         OBConversion conv;
