@@ -63,6 +63,17 @@ printf 'c1ccccc1(C open\nCC(C)([NH3+])C fine\n' > syntax.smi
 expect_rc 0 "$vsgrid" prepare-ligands syntax.smi -o syntax.sdf
 grep -q "bad_smiles: syntax.smi:1: record 1 (open): the SMILES 'c1ccccc1(C' leaves 1 branch '(' unclosed" err.txt &&
   grep -q "2 records, 1 prepared, 1 failed" err.txt || fail "an unclosed branch: $(cat err.txt)"
+# what Open Babel's parser makes a molecule of and RDKit refuses (where built with it): a
+# pentavalent carbon, an aromatic ring no Kekulé structure has, a doubled bond symbol; an old-
+# style nitro (RDKit's sanitisation makes it charge-separated) still goes through
+if "$vsgrid" --version | grep -q "RDKit (SMILES 3D) yes"; then
+  printf 'C(C)(C)(C)(C)C five\nc1cccc1 kek\nC==C dbl\nO=N(=O)c1ccccc1 nitro\n' > strict.smi
+  expect_rc 0 "$vsgrid" prepare-ligands strict.smi -o strict.sdf
+  grep -q "strict.smi:1: record 1 (five): RDKit refuses the SMILES 'C(C)(C)(C)(C)C': Explicit valence for atom # 0 C, 5" err.txt &&
+    grep -q "strict.smi:2: record 2 (kek): RDKit refuses the SMILES 'c1cccc1': Can't kekulize" err.txt &&
+    grep -q "strict.smi:3: record 3 (dbl): RDKit refuses" err.txt && grep -q "4 records, 1 prepared, 3 failed" err.txt ||
+    fail "SMILES RDKit refuses: $(cat err.txt)"
+fi
 : > empty.smi
 expect_rc 8 "$vsgrid" prepare-ligands empty.smi -o e.sdf             # nothing prepared: not exit 0
 grep -q "none of the 1 records could be prepared" err.txt || fail "an empty library: $(cat err.txt)"

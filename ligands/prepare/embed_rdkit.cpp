@@ -338,6 +338,23 @@ void embed(const char *smiles, int seed, int max_tries, int ff_iters, int confor
 
 extern "C" int vsg_rdkit_available(void) { return 1; }
 
+extern "C" int vsg_rdkit_smiles_error(const char *smiles, char *why, size_t len)
+{
+    if (why && len) why[0] = '\0';
+    if (!smiles || !*smiles) return 0;
+    std::call_once(logs_once, [] { boost::logging::disable_logs("rdApp.*"); });
+    try {
+        std::unique_ptr<RDKit::RWMol> m(RDKit::SmilesToMol(smiles));
+        if (m) return 0;
+        if (why && len) std::snprintf(why, len, "not valid SMILES for RDKit's parser");
+    } catch (const std::exception &e) { /* sanitisation: valence, kekulization */
+        if (why && len) std::snprintf(why, len, "%s", e.what());
+    } catch (...) {
+        if (why && len) std::snprintf(why, len, "RDKit refused it");
+    }
+    return 1;
+}
+
 extern "C" int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers,
                                int enumerate, vsg_rdkit_embedding *out)
 {

@@ -48,6 +48,12 @@ typedef struct {
 
 /* 1 when this build has RDKit. */
 int vsg_rdkit_available(void);
+/* 1 when RDKit's SMILES parser with its sanitisation refuses smiles (why: its reason, e.g. "Can't
+ * kekulize mol" or "Explicit valence for atom # 1 C, 5, is greater than permitted"), 0 when it
+ * reads it or the build has no RDKit. Open Babel's parser takes some of what RDKit refuses and
+ * makes a molecule of it (pentavalent carbon, an aromatic ring that cannot be kekulized, "C==C"),
+ * which nothing should dock. Thread-safe; never throws, never prints. */
+int vsg_rdkit_smiles_error(const char *smiles, char *why, size_t len);
 /* Embeds smiles (hydrogens added here) with ETKDGv3 seeded by seed (the same SMILES and seed give
  * the same coordinates, whatever the thread), up to max_tries embeddings (seed, seed+1, ...)
  * until the specified stereo holds, then ff_iters iterations of MMFF94 (UFF when MMFF94 lacks a

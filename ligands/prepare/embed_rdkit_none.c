@@ -7,6 +7,13 @@
 
 int vsg_rdkit_available(void) { return 0; }
 
+int vsg_rdkit_smiles_error(const char *smiles, char *why, size_t len)
+{
+    (void)smiles;
+    if (why && len) why[0] = '\0';
+    return 0;
+}
+
 int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers, int enumerate,
                     vsg_rdkit_embedding *out)
 {

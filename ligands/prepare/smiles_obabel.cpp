@@ -544,6 +544,10 @@ void prepare(const char *smiles, const char *title, const vsg_smiles_prep_option
         throw fail{VSG_E_FORMAT, VSG_LIG_BAD_SMILES, "the SMILES '" + std::string(smiles).substr(0, 60) + "' leaves " +
                                                          std::to_string(open) + " branch" + (open > 1 ? "es" : "") +
                                                          " '(' unclosed"};
+    char why[160];
+    if (vsg_rdkit_smiles_error(smiles, why, sizeof why)) /* the stricter parser's word, where built */
+        throw fail{VSG_E_FORMAT, VSG_LIG_BAD_SMILES,
+                   "RDKit refuses the SMILES '" + std::string(smiles).substr(0, 60) + "': " + why};
     std::unique_lock<std::mutex> hold(vsg_ob_lock); /* all but the minimisation's steps */
     {
         OBConversion conv;

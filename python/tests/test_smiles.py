@@ -62,7 +62,7 @@ def test_statuses_names_and_messages_in_order():
         return
     assert codes == ["ok", "bad_smiles", "bad_element", "ok"]
     assert [r["status"] for r in recs] == [0, -2, -9, 0]
-    assert recs[1]["message"] == "<smiles>:2: record 2 (broken): Open Babel cannot parse the SMILES 'C1CC('"
+    assert recs[1]["message"] == "<smiles>:2: record 2 (broken): the SMILES 'C1CC(' leaves 1 branch '(' unclosed"
     assert recs[2]["message"].startswith("<smiles>:3: record 3 (selenide): element Se (atom 2)")
     assert "dropped Na+" in recs[3]["message"]
     assert [len(r["elements"]) for r in recs] == [7, 0, 0, 7]
@@ -163,7 +163,7 @@ def test_rdkit_molecules_without_conformers_go_as_smiles_in_order():
     # acetate 7, ethanol 9, acetate 7, ethylammonium 11, glycolate 8 atoms
     assert [len(r["elements"]) for r in recs] == [7, 9, 9, 7, 0, 11, 9, 9, 8]
     # a message names the molecule's position in the list (the 4th ligand), the record its row
-    assert recs[4]["message"] == "<smiles>:4: record 5 (broken): Open Babel cannot parse the SMILES 'C1CC('"
+    assert recs[4]["message"] == "<smiles>:4: record 5 (broken): the SMILES 'C1CC(' leaves 1 branch '(' unclosed"
     # ph="none": the molecules' own states (acetic acid 8 atoms), the embedded one untouched
     assert [len(r["elements"]) for r in vsgrid.read_ligands([flat, emb], ph="none")] == [8, 9, 9]
 
@@ -195,7 +195,7 @@ def test_screen_rows_equal_the_commands_of_the_same_smi(vina_maps, tmp_path):
     if HAVE_OB:
         assert [r["atoms"] for r in rows] == [31, 7, 0, 0, 7]
         assert -15 < rows[0]["score_kcal_mol"] < -4  # biotin from its SMILES, as the command's row
-        assert rows[2]["message"] == "<smiles>:3: record 3 (broken): Open Babel cannot parse the SMILES 'C1CC('"
+        assert rows[2]["message"] == "<smiles>:3: record 3 (broken): the SMILES 'C1CC(' leaves 1 branch '(' unclosed"
     # the arrays form and ph / minimize as keywords (the screen job's ph and minimize keys)
     a = vsgrid.screen(vina_maps, lib[:2], threads=2, as_arrays=True, ph="none", minimize=0, **DOCK)
     assert list(a["source"]) == ["<smiles>", "<smiles>"] and list(a["record"]) == [1, 2]
