@@ -115,11 +115,16 @@ sdf_case poses_sdf sdf "$mol2" "${rigid[@]}" --top-poses 2
 zcat "$src/data/inha/library.mol2.gz" | awk '/@<TRIPOS>MOLECULE/ { n++ } n <= 10' >flex.mol2
 flex=(screen inha flex.mol2 mixed.pdbqt --scoring vina --placement flexible --search fast --exhaustiveness 8 --devices cpu --quiet)
 for ext in pdbqt sdf; do
-  VSG_FLEX_CHUNK=3 "$vsgrid" "${flex[@]}" -o flex.ref.csv --poses-out flex.ref.$ext --poses 2 2>err.txt ||
+  VSG_FLEX_CHUNK=3 "$vsgrid" "${flex[@]}" -o flex.ref.csv --poses-out flex.ref.$ext --poses 2 --json flex.ref.json 2>err.txt ||
     { fail "flexible, one rank: $(head -c 400 err.txt)"; continue; }
   for np in 2 3; do
     "${mpi[@]}" -x VSG_FLEX_CHUNK=3 -np $np "$vsgrid" "${flex[@]}" -o flex.$np.csv --poses-out flex.$np.$ext --poses 2 \
-      2>err.txt || { fail "flexible -np $np: $(head -c 600 err.txt)"; continue; }
+      --json flex.$np.json 2>err.txt || { fail "flexible -np $np: $(head -c 600 err.txt)"; continue; }
+    # the pose checks' counts summed over the ranks, as one process counts them
+    for key in poses_checked poses_posebusters_valid; do
+      [ -n "$(json_val flex.ref.json $key)" ] && [ "$(json_val flex.$np.json $key)" = "$(json_val flex.ref.json $key)" ] ||
+        fail "flexible -np $np: $key $(json_val flex.$np.json $key), one rank $(json_val flex.ref.json $key)"
+    done
     cmp -s flex.ref.csv flex.$np.csv || fail "flexible -np $np: CSV differs from one rank: $(diff flex.ref.csv flex.$np.csv | head -4)"
     cmp -s flex.ref.$ext flex.$np.$ext || fail "flexible -np $np: $ext poses differ from one rank"
     ls flex.$np.*.part >/dev/null 2>&1 && fail "flexible -np $np: part files left behind"

@@ -312,14 +312,16 @@ static vsg_status merge_output(const char *path, part_kind kind, long top, size_
  * `records`, which every rank counts in full); busy times summed, wall time the longest. */
 static void reduce_report(vsg_screen_report *rep)
 {
-    uint64_t v[7] = {rep->scored, rep->failed, rep->outside, rep->atoms, rep->poses, rep->poses_scored, 0}, s[7];
-    MPI_Allreduce(v, s, 7, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    uint64_t v[8] = {rep->scored, rep->failed, rep->outside, rep->atoms, rep->poses, rep->poses_scored,
+                     rep->poses_checked, rep->poses_valid}, s[8];
+    MPI_Allreduce(v, s, 8, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     rep->scored = (size_t)s[0];
     rep->failed = (size_t)s[1];
     rep->outside = (size_t)s[2];
     rep->atoms = s[3];
     rep->poses = s[4];
     rep->poses_scored = s[5];
+    rep->poses_checked = s[6], rep->poses_valid = s[7];
     double b[4] = {rep->parse_s, rep->transfer_s, rep->score_s, rep->write_s}, bs[4];
     MPI_Allreduce(b, bs, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     rep->parse_s = bs[0], rep->transfer_s = bs[1], rep->score_s = bs[2], rep->write_s = bs[3];
