@@ -56,7 +56,7 @@ if [ -n "$CPU_PRESET" ]; then
     screen "$CPU_PRESET" "$DEVICES" "gpu_actives_$CPU_PRESET" "$INHA/actives_final.mol2.gz"
     echo
     echo "Twins on the same molecules (score of the best pose, GPU minus CPU twin, same search):"
-    awk -F, 'FNR == 1 { f++; next } $(NF-1) == "ok" { s[f, $1] = $6 } END {
+    awk -F, 'FNR == 1 { f++; next } $14 == "ok" { s[f, $1] = $6 } END {
         for (k in s) { split(k, a, SUBSEP); if (a[1] != 1 || !((2, a[2]) in s)) continue;
             d = s[2, a[2]] - s[1, a[2]]; n++; sum += d; if (d < -0.5) lo++; else if (d > 0.5) hi++; else same++ }
         if (n) printf "  %d molecules: mean %+.3f kcal/mol; GPU better by > 0.5: %d, worse by > 0.5: %d, within 0.5: %d\n", n, sum / n, lo, hi, same }' \

@@ -18,7 +18,7 @@ shift_xyz() {
   awk -v d="$2" '/^(ATOM|HETATM)/ { printf "%s%8.3f%8.3f%8.3f%s\n", substr($0, 1, 30), substr($0, 31, 8) + d,
     substr($0, 39, 8) + d, substr($0, 47, 8) + d, substr($0, 55); next } { print }' "$1"
 }
-status_of() { awk -F, -v r="$2" 'NR == r + 2 { print $(NF - 1) }' "$1"; } # status of data row r (0-based)
+status_of() { awk -F, -v r="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") c = i } NR == r + 2 { print $c }' "$1"; } # status of data row r (0-based)
 shift_xyz "$lig" 60 > far.pdbqt
 # the receptor with every charge 0.000, as 'obabel -xr -p' writes it
 awk '/^(ATOM|HETATM)/ { printf "%s%6.3f%s\n", substr($0, 1, 70), 0, substr($0, 77); next } { print }' "$rec" > zero.pdbqt
