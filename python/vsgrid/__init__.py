@@ -1828,7 +1828,10 @@ def screen(target, ligands, scoring=None, charges="auto", device="cpu", temperat
     ``focus_steps`` overriding the preset,
     ``seed`` (record i is docked with seed + i), ``poses`` poses a record to ``poses_out``
     (.pdbqt or .sdf), ``max_torsions`` (32; more: status torsions), ``receptor`` (the receptor
-    the maps were made from: each record's final poses refined and scored on its atoms).
+    the maps were made from: each record's final poses refined and scored on its atoms, and its
+    clash tests joining the pose checks). Flexible rows end with posebusters_valid (1 when an ok
+    row's best pose passes PoseBusters' checks) and posebusters_failed (the failed checks'
+    names, ";"-joined), as the command's CSV.
 
     Any other option of `vsgrid screen` is a keyword by its command-line name with underscores
     (``format="mol2"``, ``threads=4``, ``min_rmsd=1.5``, ``poses_top=100``,
