@@ -74,7 +74,7 @@ typedef struct {
     int conformers; /* conformers docked (a SMILES record prepared with several: vsg_ligand.conformers) */
     int conformer;  /* the one whose pose is the row's (0: the record's own coordinates) */
     vsg_ligand *as; /* that conformer's record, when not the record itself (the chunk's copy) */
-    int pb_valid;   /* PoseBusters' checks of the best pose (ok rows): 1 valid, 0 not, -1 not run */
+    int pb_valid;   /* PoseBusters' checks of the best pose: 1 valid, 0 not, -1 not run (rows not ok, or off) */
     char pb_failed[160]; /* the failed checks' names, ';'-joined */
 } flex_row;
 
@@ -261,7 +261,7 @@ static void write_row(FILE *f, const vsg_ligand *lig, const flex_row *r)
     vsg_csv_field(f, status);
     fputc(',', f);
     vsg_csv_field(f, msg);
-    if (r->ok && !r->off && r->pb_valid >= 0) fprintf(f, ",%d,%s\n", r->pb_valid, r->pb_failed);
+    if (r->pb_valid >= 0) fprintf(f, ",%d,%s\n", r->pb_valid, r->pb_failed);
     else fputs(",,\n", f);
 }
 
@@ -281,13 +281,24 @@ static int call_row(const vsg_screen_extra *x, const vsg_ligand *lig, const flex
             v[k] = strtod(b, NULL);
         }
         v[5] = r->s.num_tors, v[6] = r->torsdof, v[7] = r->s.outside;
-        if (!r->off && r->pb_valid >= 0) v[8] = r->pb_valid;
+        if (r->pb_valid >= 0) v[8] = r->pb_valid;
     }
     static const char *const text_cols[] = {"posebusters_failed"};
-    const char *texts[1] = {r->ok && !r->off && r->pb_valid >= 0 ? r->pb_failed : ""};
+    const char *texts[1] = {r->pb_valid >= 0 ? r->pb_failed : ""};
     vsg_screen_row row = {lig->index, lig->name, lig->source, lig->record, lig->natoms, NCOLS, row_cols, v, status, msg,
                           1, text_cols, texts};
     return x->on_row(x->row_ctx, &row);
+}
+
+/* PoseBusters' checks of pose k of res (vsg_dock_pose_checks in t's box): 1 valid, 0 not (failed
+ * names the failed checks), -1 when they could not run. */
+static int check_pose(const vsg_pose_checker *pc, const vsg_vina_target *t, const vsg_dock_result *res, int k,
+                      char *failed, size_t len)
+{
+    vsg_pose_check_result cr;
+    if (vsg_dock_pose_checks(pc, t, res, k, &cr) != VSG_OK) return -1;
+    vsg_pose_check_failed(&cr, failed, len);
+    return cr.valid;
 }
 
 /* Writes the poses of a docked record (r->res, up to its npose) as PDBQT MODELs numbered on from
@@ -301,14 +312,11 @@ static vsg_status write_poses(FILE *f, int sdf, vsg_ligand *lig, const vsg_dock_
         vsg_pose_sdf *m = NULL;
         if ((st = vsg_pose_sdf_new(lig, res, &m)) != VSG_OK) return st;
         for (int k = 0; k < res->npose && st == VSG_OK; k++) {
-            char items[320] = "";
-            vsg_pose_check_result cr;
-            if (pc && vsg_dock_pose_checks(pc, t, res, k, &cr) == VSG_OK) {
-                char failed[200];
-                vsg_pose_check_failed(&cr, failed, sizeof failed);
+            char items[320] = "", failed[200];
+            const int valid = pc ? check_pose(pc, t, res, k, failed, sizeof failed) : -1;
+            if (valid >= 0)
                 snprintf(items, sizeof items, "> <vsgrid_posebusters_valid>\n%d\n\n> <vsgrid_posebusters_failed>\n%s\n\n",
-                         cr.valid, failed);
-            }
+                         valid, failed);
             if (!vsg_pose_sdf_write_items(f, m, res, k, (long)lig->index, items[0] ? items : NULL))
                 st = vsg_fail(VSG_E_IO, "write error on the poses");
         }
@@ -815,14 +823,10 @@ static vsg_status write_chunk(flex_pipe *p, chunk *c, writer *w)
         /* PoseBusters' checks against the conformer as docked (its geometry is the ideal) */
         vsg_pose_checker *pc = NULL;
         r->pb_valid = -1;
-        if (r->ok && !r->off && vsg_pc_checker_new_shared(as, w->pcrec, &pc) == VSG_OK) {
-            vsg_pose_check_result cr;
-            if (vsg_dock_pose_checks(pc, p->t, &r->res, 0, &cr) == VSG_OK) {
-                r->pb_valid = cr.valid;
-                vsg_pose_check_failed(&cr, r->pb_failed, sizeof r->pb_failed);
-                rep->poses_checked++;
-                rep->poses_valid += (uint64_t)cr.valid;
-            }
+        if (r->ok && !r->off && vsg_pc_checker_new_shared(as, w->pcrec, &pc) == VSG_OK &&
+            (r->pb_valid = check_pose(pc, p->t, &r->res, 0, r->pb_failed, sizeof r->pb_failed)) >= 0) {
+            rep->poses_checked++;
+            rep->poses_valid += (uint64_t)r->pb_valid;
         }
         if (w->csv) write_row(w->csv, lig, r);
         if (w->x && w->x->on_row && wst == VSG_OK && call_row(w->x, lig, r) != 0)
@@ -920,10 +924,8 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
     memset(&w, 0, sizeof w);
     w.csv = o->csv, w.poses = o->poses, w.sdf = o->poses_sdf, w.rep = rep, w.x = x;
     if (st == VSG_OK && o->receptor) { /* the receptor's heavy atoms within reach of the box, once for every pose */
-        vsg_vina_box b;
         double lo[3], hi[3];
-        vsg_vina_target_is_maps(t, &b);
-        for (int d = 0; d < 3; d++) lo[d] = b.center[d] - b.size[d] / 2, hi[d] = b.center[d] + b.size[d] / 2;
+        vsg_pc_target_box(t, lo, hi); /* (a map set: checked above) */
         st = vsg_pc_receptor_new(o->receptor, lo, hi, 16.0, &w.pcrec); /* 8 Å past the box, and a pose's atoms outside it */
     }
     if (st == VSG_OK && o->poses_top > 0) {

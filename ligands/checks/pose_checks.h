@@ -75,6 +75,8 @@ struct vsg_pose_checker {
 vsg_status vsg_pc_receptor_new(const vsg_molecule *receptor, const double box_lo[3], const double box_hi[3],
                                double reach, vsg_pc_receptor **out);
 void vsg_pc_receptor_free(vsg_pc_receptor *r);
+/* The box of a map set t (centre ± size / 2): 1, or 0 when t is NULL or no map set. */
+int vsg_pc_target_box(const vsg_vina_target *t, double lo[3], double hi[3]);
 /* A checker for reference that uses rec (NULL: no receptor checks) without owning it: rec must
  * outlive it. Returns as vsg_pose_checker_new. */
 vsg_status vsg_pc_checker_new_shared(const vsg_ligand *reference, const vsg_pc_receptor *rec, vsg_pose_checker **out);

@@ -8,6 +8,14 @@
 
 #include "ligands/checks/pose_checks.h"
 
+int vsg_pc_target_box(const vsg_vina_target *t, double lo[3], double hi[3])
+{
+    vsg_vina_box b;
+    if (!t || !vsg_vina_target_is_maps(t, &b)) return 0;
+    for (int d = 0; d < 3; d++) lo[d] = b.center[d] - b.size[d] / 2, hi[d] = b.center[d] + b.size[d] / 2;
+    return 1;
+}
+
 vsg_status vsg_dock_pose_checks(const vsg_pose_checker *c, const vsg_vina_target *t, const vsg_dock_result *r, int k,
                                 vsg_pose_check_result *out)
 {
@@ -23,10 +31,8 @@ vsg_status vsg_dock_pose_checks(const vsg_pose_checker *c, const vsg_vina_target
         if (a >= 0 && a < c->natoms)
             for (int q = 0; q < 3; q++) xyz[3 * a + q] = r->pose[k].xyz[3 * m + q];
     }
-    vsg_vina_box b;
     double lo[3], hi[3];
-    const int box = t && vsg_vina_target_is_maps(t, &b);
-    for (int d = 0; box && d < 3; d++) lo[d] = b.center[d] - b.size[d] / 2, hi[d] = b.center[d] + b.size[d] / 2;
+    const int box = vsg_pc_target_box(t, lo, hi);
     vsg_status st = vsg_pose_checker_run(c, xyz, box ? lo : NULL, box ? hi : NULL, out);
     free(xyz);
     return st;

@@ -41,6 +41,10 @@
 namespace {
 std::once_flag logs_once;
 
+/* RDKit's warnings ("UFFTYPER", kekulization) would go to stderr from every thread; vsgrid says
+ * what failed itself */
+void quiet_logs() { std::call_once(logs_once, [] { boost::logging::disable_logs("rdApp.*"); }); }
+
 /* Specified configurations the embedded coordinates contradict: CIP labels of the centres and
  * E/Z of the double bonds the SMILES specified (kept on ref from its parse), against those
  * perceived from ref's coordinates, on a copy. ETKDG enforces tetrahedral chirality, so this is a guard, not a
@@ -271,10 +275,12 @@ void embed(const char *smiles, int seed, int max_tries, int ff_iters, int confor
     }
     std::vector<std::unique_ptr<RDKit::RWMol>> isomers;
     if (enumerate) isomers = stereoisomers(*mol, &out->open_stereo);
-    out->isomers = isomers.empty() ? 1 : (int)isomers.size();
+    if (isomers.empty()) isomers.push_back(std::move(mol)); /* the molecule as the SMILES has it */
+    out->isomers = (int)isomers.size();
     /* the record's molecule: the first stereoisomer that can be embedded with its own
        configuration (a bridged ring's impossible one, e.g. norbornane's bridgeheads the other
-       way round, cannot: it is left out as below, not the whole record failed) */
+       way round, cannot: it is left out as below, not the whole record failed); when none can,
+       the first as its embedding left it (one that contradicts its stereo: out->inverted) */
     size_t first = 0;
     bool embedded = false, embedded0 = false;
     int tries0 = 0, inverted0 = 0;
@@ -288,16 +294,8 @@ void embed(const char *smiles, int seed, int max_tries, int ff_iters, int confor
         }
         out->isomers--;
     }
-    if (!isomers.empty()) {
-        if (!embedded) { /* none: the first, as its embedding left it (its coordinates stay on it) */
-            first = 0, out->isomers = 1;
-            embedded = embedded0, out->tries = tries0, out->inverted = inverted0;
-        }
-        mol = std::move(isomers[first]);
-    } else {
-        RDKit::MolOps::addHs(*mol);
-        embedded = embed_tries(*mol, seed, max_tries, out);
-    }
+    if (!embedded) first = 0, out->isomers = 1, embedded = embedded0, out->tries = tries0, out->inverted = inverted0;
+    mol = std::move(isomers[first]);
     if (!embedded) {
         std::snprintf(out->why, sizeof out->why, "RDKit's ETKDG found no 3D embedding in %d tries", out->tries);
         return;
@@ -342,7 +340,7 @@ extern "C" int vsg_rdkit_smiles_error(const char *smiles, char *why, size_t len)
 {
     if (why && len) why[0] = '\0';
     if (!smiles || !*smiles) return 0;
-    std::call_once(logs_once, [] { boost::logging::disable_logs("rdApp.*"); });
+    quiet_logs();
     try {
         std::unique_ptr<RDKit::RWMol> m(RDKit::SmilesToMol(smiles));
         if (m) return 0;
@@ -366,9 +364,7 @@ extern "C" int vsg_rdkit_embed(const char *smiles, int seed, int max_tries, int 
         return -1;
     }
     try {
-        /* RDKit's warnings ("UFFTYPER", kekulization) would go to stderr from every thread;
-         * vsgrid says what failed itself */
-        std::call_once(logs_once, [] { boost::logging::disable_logs("rdApp.*"); });
+        quiet_logs();
         embed(smiles, seed, max_tries, ff_iters, conformers, enumerate, out);
     } catch (const std::bad_alloc &) {
         std::free(out->molfile), std::free(out->extra);
