@@ -8,6 +8,9 @@
 #                 whole-command time, statuses, ROC AUC, mean best score
 #   PART=set42    scripts/bench_redock_set42.sh's vsgrid part on the GPU (presets in PRESETS),
 #                 with --receptor, outputs under $OUT/set42
+#   PART=big      the same on set42's 12+ torsion complexes (2XY9, 1JYQ, 3ER5) at growing effort
+#                 (BIG_PRESETS, CHAINSxSTEPS: does more search reach the 20-35 torsion crystal poses?),
+#                 the table and every run's rows (rows.tsv) under $OUT/big
 # CMAKE_ARGS: extra words for the build's cmake.
 # Usage: PART="build inha" bash scripts/gpu_issue28.sh
 set -u
@@ -68,6 +71,12 @@ for part in ${PART:-build inha}; do
       REFINE=1 bash scripts/bench_redock_set42.sh
     find "$OUT/set42" -name "maps.*.map" -delete
     ls "$OUT/set42" | wc -l
+    ;;
+  big)
+    rm -rf "$OUT/big"
+    VSGRID=$B/vsgrid OUTDIR=$OUT/big PART="vsgrid table" VSG_SHARED_DATA=${VSG_SHARED_DATA:-$root/$LIB_DIR/shared} COMPLEXES="2xy9 1jyq 3er5" DOCK_ARGS="--devices gpu" REFINE=1 \
+      PRESETS="${BIG_PRESETS:-thorough 512x960 2048x240 2048x960}" bash scripts/bench_redock_set42.sh | tee "$OUT/big_table.md"
+    find "$OUT/big" -name "maps.*.map" -delete
     ;;
   esac
 done

@@ -120,6 +120,18 @@ case $rc in
   *) fail "zinc methoxide: exit $rc: $(cat err.txt)" ;;
 esac
 
+# 9. The receptor given as the ligand (arguments swapped): a PDBQT without ROOT/ENDROOT is
+# no ligand (vina refuses it); read as one rigid body it docked 1,000+ atoms for minutes. dock:
+# exit 3 at once naming the file and line; a flexible screen: its row 'torsions', the others docked.
+SECONDS=0
+expect_rc 3 "$vsgrid" dock m "$rec" "${quick[@]}" -o swapped.pdbqt
+grep -q "1stp_receptor.pdbqt:[0-9]*: record 1: torsion tree: no ROOT/ENDROOT: not a ligand PDBQT (a receptor?" err.txt ||
+  fail "dock of a receptor as the ligand: $(cat err.txt)"
+expect_rc 0 "$vsgrid" screen m "$rec" "$lig" --scoring vina --placement flexible "${quick[@]}" -o swapped.csv --quiet
+[ "$(awk -F, 'NR > 1 && /,torsions,"[^"]*no ROOT\/ENDROOT/' swapped.csv | wc -l)" = 1 ] ||
+  fail "flexible screen of a receptor as a ligand: no torsions row: $(cut -c1-300 swapped.csv)"
+[ "$SECONDS" -lt 60 ] || fail "a receptor as the ligand took $SECONDS s to refuse"
+
 # 6. Outputs named for what they hold; one record per dock, or --record N.
 expect_rc 2 "$vsgrid" dock m "$lig" "${quick[@]}" -o out.mol2
 grep -q "dock writes PDBQT (.pdbqt) or SDF (.sdf)" err.txt || fail "dock -o out.mol2: $(cat err.txt)"

@@ -74,7 +74,7 @@ vsg_status vsg_torsions_from_pdbqt(const vsg_ligand *lig, vsg_torsions *t)
     int *serial = calloc((size_t)(n > 0 ? n : 1), sizeof *serial);
     int *stack = NULL;
     branch *br = NULL;
-    int nbr = 0, cap = 0, depth = 0, k = 0, have_torsdof = 0;
+    int nbr = 0, cap = 0, depth = 0, k = 0, have_torsdof = 0, have_root = 0;
     vsg_status st = VSG_OK;
     if (!t->body || !serial) { st = vsg_fail(VSG_E_NOMEM, "torsions: out of memory"); goto done; }
     stack = malloc(sizeof *stack * (size_t)(n + 2));
@@ -99,6 +99,8 @@ vsg_status vsg_torsions_from_pdbqt(const vsg_ligand *lig, vsg_torsions *t)
                 if (serial[k] == b->to_serial) b->to_atom = k;
             }
             k++;
+        } else if (starts(s, len, "ROOT") || starts(s, len, "ENDROOT")) {
+            have_root = 1; /* the reader may drop a ROOT before the record's first atom, never ENDROOT */
         } else if (starts(s, len, "BRANCH")) {
             int a, b;
             if (!two_ints(s, len, 6, &a, &b)) { st = tree_fail(lig, line, "malformed BRANCH", -1, 0); goto done; }
@@ -135,6 +137,14 @@ vsg_status vsg_torsions_from_pdbqt(const vsg_ligand *lig, vsg_torsions *t)
             t->torsdof = v;
             have_torsdof = 1;
         }
+    }
+    /* Vina refuses atoms outside ROOT ("Unknown or inappropriate tag"); read as one rigid body, a
+     * receptor given as the ligand was docked for minutes as 1,000+ atoms */
+    if (n > 0 && !have_root) {
+        st = vsg_fail(VSG_E_FORMAT, "%s:%ld: record %ld: torsion tree: no ROOT/ENDROOT: not a ligand PDBQT "
+                      "(a receptor? a ligand's atoms are in ROOT and BRANCH blocks, as Meeko and vina write them)",
+                      lig->source ? lig->source : "?", lig->line, lig->record);
+        goto done;
     }
     if (depth != 0) { st = tree_fail(lig, line, "BRANCH without ENDBRANCH", br[stack[depth - 1]].from_serial, br[stack[depth - 1]].to_serial); goto done; }
     if (k != n) { st = tree_fail(lig, lig->line, "fewer ATOM lines than atoms read", k, n); goto done; }
