@@ -210,6 +210,54 @@ static void test_search(const vsg_vina_target *t, const vsg_ligand *lig, const c
     vsg_dock_result_release(&c1);
 }
 
+/* Several distinct minima a chain (chain_keep > 1, `--search vina`'s 20): 8 chains give 9 poses,
+ * distinct by heavy-atom RMSD, in score order, the same in every run, as deep as the CPU twin's. */
+static void test_keep(const vsg_vina_target *t, const vsg_ligand *lig, const char *label)
+{
+    vsg_dock_params p;
+    vsg_dock_params_default(&p);
+    p.seed = 3, p.exhaustiveness = 8, p.steps = 200, p.chain_keep = 20, p.poses = 9;
+    const vsg_ligand *one[1] = {lig};
+    vsg_dock_result g1, g2, c1, k1;
+    vsg_status s[4];
+    char msg[1][256];
+    CHECK_STATUS(vsg_dock_batch(t, one, 1, NULL, &p, VSG_DEVICE_GPU, &g1, &s[0], msg), VSG_OK);
+    CHECK_STATUS(vsg_dock_batch(t, one, 1, NULL, &p, VSG_DEVICE_GPU, &g2, &s[1], msg), VSG_OK);
+    CHECK_STATUS(vsg_dock_batch(t, one, 1, NULL, &p, VSG_DEVICE_CPU, &c1, &s[2], msg), VSG_OK);
+    p.chain_keep = 1;
+    CHECK_STATUS(vsg_dock_batch(t, one, 1, NULL, &p, VSG_DEVICE_GPU, &k1, &s[3], msg), VSG_OK);
+    for (int i = 0; i < 4; i++) CHECK_STATUS(s[i], VSG_OK);
+    printf("%s, 8 chains x 200 steps: GPU keeping 20 a chain %d poses (best %.3f), keeping 1 %d poses (best %.3f); "
+           "CPU twin keeping 20 %d poses (best %.3f)\n",
+           label, g1.npose, g1.npose ? g1.pose[0].energy : 0, k1.npose, k1.npose ? k1.pose[0].energy : 0, c1.npose,
+           c1.npose ? c1.pose[0].energy : 0);
+    CHECK(g1.npose == 9 && c1.npose == 9);
+    CHECK(k1.npose <= 8);
+    CHECK(g1.npose == g2.npose);
+    for (int i = 0; i < g1.npose && i < g2.npose; i++)
+        CHECK(!memcmp(g1.pose[i].xyz, g2.pose[i].xyz, sizeof(double) * 3 * (size_t)g1.natoms));
+    for (int i = 1; i < g1.npose; i++) CHECK(g1.pose[i].score.total >= g1.pose[i - 1].score.total);
+    for (int i = 0; i < g1.npose; i++)
+        for (int j = i + 1; j < g1.npose; j++) {
+            double d2 = 0;
+            int nh = 0;
+            for (int a = 0; a < g1.natoms; a++) {
+                if (!strcmp(lig->atoms[g1.record_atom[a]].element, "H")) continue;
+                for (int d = 0; d < 3; d++) {
+                    const double x = g1.pose[i].xyz[3 * a + d] - g1.pose[j].xyz[3 * a + d];
+                    d2 += x * x;
+                }
+                nh++;
+            }
+            CHECK(nh > 0 && sqrt(d2 / nh) >= p.min_rmsd - 1e-9);
+        }
+    if (g1.npose && c1.npose) CHECK(fabs(g1.pose[0].energy - c1.pose[0].energy) < 0.5);
+    vsg_dock_result_release(&g1);
+    vsg_dock_result_release(&g2);
+    vsg_dock_result_release(&c1);
+    vsg_dock_result_release(&k1);
+}
+
 /* The twins over many molecules: the same search on both devices finds equally good poses. */
 static void test_twins(const char *base)
 {
@@ -342,6 +390,7 @@ int main(void)
     if (t) {
         test_energy(t, &lig, "biotin");
         test_search(t, &lig, "biotin", 32, 40);
+        test_keep(t, &lig, "biotin");
     }
     vsg_vina_target_free(t);
     vsg_ligand_release(&lig);

@@ -68,7 +68,9 @@ struct dev_batch {
     float *out;
     long long *evals;
     const float *start;   /* focus chains: each chain's start (out_stride floats a chain, as out) */
-    int nchain, out_stride, random_start;
+    float *kxyz;          /* keep > 1: each kept minimum's atoms (3 · max_atoms floats a slot) */
+    int nchain, out_stride, random_start, keep;
+    float min_rmsd;
     int max_atoms, max_rot, warp_floats;
 };
 
@@ -422,6 +424,62 @@ static __device__ __noinline__ float bfgs(const dev_target &T, const dev_batch &
     return f0;
 }
 
+/* Slot j of chain gw's kept minima: its energy and conformation in out, its atoms in kxyz. */
+static __device__ __forceinline__ float *kept_slot(const dev_batch &B, int gw, int j)
+{
+    return B.out + ((size_t)gw * B.keep + j) * B.out_stride;
+}
+static __device__ __forceinline__ float *kept_atoms(const dev_batch &B, int gw, int j)
+{
+    return B.kxyz + ((size_t)gw * B.keep + j) * 3 * B.max_atoms;
+}
+
+/* dock_search.c's kept_add for a chain that keeps several minima: the minimum s.cur of energy e
+ * (its atoms placed here) replaces the closest kept one within min_rmsd when lower (else is
+ * dropped), joins while there is room, or replaces the highest when lower. n: minima kept so
+ * far; returns the new count. RMSD over the atoms with a map type (the heavy atoms; squared
+ * sums against min_rmsd² · nheavy: no square root). Every lane decides alike (warp sums). */
+static __device__ __noinline__ int keep_minimum(const dev_target &T, const dev_batch &B, const dock_gpu_record &r, int gw,
+                                                const scratch &s, int lane, float e, int n, int nheavy)
+{
+    const int na = r.natoms, nc = 7 + r.nrot;
+    evaluate(T, B, r, s.cur, (float)DOCK_AUTHENTIC_CAP, NULL, s, lane); /* s.x: the minimum's atoms */
+    const int8_t *type = B.atype + r.atom0;
+    const float lim = B.min_rmsd * B.min_rmsd * (float)nheavy;
+    int close = -1;
+    float best = 0;
+    for (int j = 0; j < n; j++) {
+        const float *y = kept_atoms(B, gw, j);
+        float d2 = 0;
+        for (int i = lane; i < na; i += LANES)
+            if (type[i] >= 0) {
+                const float dx = s.x[3 * i] - y[3 * i], dy = s.x[3 * i + 1] - y[3 * i + 1], dz = s.x[3 * i + 2] - y[3 * i + 2];
+                d2 += dx * dx + dy * dy + dz * dz;
+            }
+        d2 = warp_sum(d2);
+        if (d2 < lim && (close < 0 || d2 < best)) close = j, best = d2;
+    }
+    int at;
+    if (close >= 0) {
+        if (!(e < kept_slot(B, gw, close)[0])) return n;
+        at = close;
+    } else if (n < B.keep) {
+        at = n++;
+    } else {
+        at = 0;
+        for (int j = 1; j < n; j++)
+            if (kept_slot(B, gw, j)[0] >= kept_slot(B, gw, at)[0]) at = j;
+        if (!(e < kept_slot(B, gw, at)[0])) return n;
+    }
+    __syncwarp(); /* every lane has read the slots before lane 0 writes one */
+    float *o = kept_slot(B, gw, at), *x = kept_atoms(B, gw, at);
+    if (lane == 0) o[0] = e;
+    for (int i = lane; i < nc; i += LANES) o[1 + i] = s.cur[i];
+    for (int i = lane; i < 3 * na; i += LANES) x[i] = s.x[i];
+    __syncwarp();
+    return n;
+}
+
 /* One warp, one chain: run_chain of dock_search.c with one kept minimum. MINB: the blocks an
  * SM must hold (the register cap that buys occupancy; VSG_DOCK_OCC picks it, a bench switch). */
 template <int MINB>
@@ -455,8 +513,18 @@ static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chai
     }
     __syncwarp();
     float cur_e = 0, best_e = INFINITY, kept_e = INFINITY;
-    int kept = 0;
-    const int entities = 2 + nrot;
+    int kept = 0, nheavy = 0;
+    const int entities = 2 + nrot, several = B.keep > 1;
+    if (several) { /* slots unfilled until kept; the heavy atoms RMSD is over */
+        const int8_t *type = B.atype + r.atom0;
+        int h = 0;
+        for (int i = lane; i < r.natoms; i += LANES) h += type[i] >= 0;
+        for (int m = LANES / 2; m > 0; m >>= 1) h += __shfl_xor_sync(0xffffffffu, h, m);
+        nheavy = h;
+        if (lane == 0)
+            for (int j = 0; j < B.keep; j++) kept_slot(B, gw, j)[0] = INFINITY;
+        __syncwarp();
+    }
     for (int step = 0; step < r.steps; step++) {
         warp_copy(s.cand, s.cur, nc, lane);
         __syncwarp();
@@ -490,9 +558,11 @@ static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chai
         warp_copy(s.cur, s.cand, nc, lane);
         __syncwarp();
         cur_e = e;
-        if (cur_e < best_e || kept < 1) {
+        if (cur_e < best_e || kept < B.keep) {
             cur_e = bfgs(T, B, r, s.cur, r.local_steps, (float)DOCK_AUTHENTIC_CAP, s, lane, &evals);
-            if (!kept || cur_e < kept_e) {
+            if (several) {
+                kept = keep_minimum(T, B, r, gw, s, lane, cur_e, kept, nheavy);
+            } else if (!kept || cur_e < kept_e) {
                 warp_copy(s.best, s.cur, nc, lane);
                 kept_e = cur_e, kept = 1;
             }
@@ -500,9 +570,11 @@ static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chai
             __syncwarp();
         }
     }
-    float *o = B.out + (size_t)gw * B.out_stride;
-    if (lane == 0) o[0] = kept ? kept_e : INFINITY;
-    for (int i = lane; i < nc; i += LANES) o[1 + i] = s.best[i];
+    if (!several) {
+        float *o = B.out + (size_t)gw * B.out_stride;
+        if (lane == 0) o[0] = kept ? kept_e : INFINITY;
+        for (int i = lane; i < nc; i += LANES) o[1 + i] = s.best[i];
+    }
     if (lane == 0 && B.evals) B.evals[gw] = evals;
 }
 
@@ -667,9 +739,12 @@ static vsg_status upload_batch(const dock_gpu_batch *b, int nout, dev_batch *D, 
     UP(raxis, b->rotor_axis, sizeof(float) * 3 * (size_t)b->nrotor, const float *);
     UP(rpoint, b->rotor_point, sizeof(float) * 3 * (size_t)b->nrotor, const float *);
     D->out_stride = 8 + b->max_rot;
-    UP(out, NULL, sizeof(float) * (size_t)D->out_stride * (size_t)nout, float *);
+    D->keep = b->keep > 1 ? b->keep : 1;
+    UP(out, NULL, sizeof(float) * (size_t)D->out_stride * (size_t)D->keep * (size_t)nout, float *);
     UP(evals, NULL, sizeof(long long) * (size_t)nout, long long *);
+    if (D->keep > 1) UP(kxyz, NULL, sizeof(float) * 3 * (size_t)b->max_atoms * (size_t)D->keep * (size_t)nout, float *);
 #undef UP
+    D->min_rmsd = b->min_rmsd;
     D->nchain = b->nchain, D->random_start = b->random_start;
     D->max_atoms = b->max_atoms, D->max_rot = b->max_rot;
     D->warp_floats = warp_floats(b->max_atoms, b->max_rot);
@@ -684,6 +759,7 @@ static vsg_status focus_launch(const dev_target *T, const dev_batch *D, void (*k
                                float *out2, long long *evals2, uploads *u)
 {
     const int stride = D->out_stride;
+    const size_t slots = n2 * (size_t)D->keep;
     dev_batch D2 = *D;
     void *p;
     vsg_status st;
@@ -693,15 +769,19 @@ static vsg_status focus_launch(const dev_target *T, const dev_batch *D, void (*k
     D2.chain_rec = (const int *)p;
     if ((st = upload(u, start2, sizeof(float) * n2 * (size_t)stride, &p)) != VSG_OK) return st;
     D2.start = (const float *)p;
-    if ((st = upload(u, NULL, sizeof(float) * n2 * (size_t)stride, &p)) != VSG_OK) return st;
+    if ((st = upload(u, NULL, sizeof(float) * slots * (size_t)stride, &p)) != VSG_OK) return st;
     D2.out = (float *)p;
+    if (D->keep > 1) {
+        if ((st = upload(u, NULL, sizeof(float) * 3 * (size_t)D->max_atoms * slots, &p)) != VSG_OK) return st;
+        D2.kxyz = (float *)p;
+    }
     if ((st = upload(u, NULL, sizeof(long long) * n2, &p)) != VSG_OK) return st;
     D2.evals = (long long *)p;
     D2.nchain = (int)n2;
     const int blocks = (int)((n2 + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK);
     kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared, u->stream>>>(*T, D2);
     LAUNCHED("dock_chains (focus)");
-    CU(cudaMemcpyAsync(out2, D2.out, sizeof(float) * n2 * (size_t)stride, cudaMemcpyDeviceToHost, u->stream));
+    CU(cudaMemcpyAsync(out2, D2.out, sizeof(float) * slots * (size_t)stride, cudaMemcpyDeviceToHost, u->stream));
     CU(cudaMemcpyAsync(evals2, D2.evals, sizeof(long long) * n2, cudaMemcpyDeviceToHost, u->stream));
     CU(cudaStreamSynchronize(u->stream));
     return VSG_OK;
@@ -712,16 +792,27 @@ static vsg_status focus_launch(const dev_target *T, const dev_batch *D, void (*k
  * (j mod ranked)-th, on stream nchain + j, focus_steps steps; then, in j order, a focus chain's
  * minimum replaces its start chain's when lower (one minimum kept a chain). D: the first launch's
  * arrays, reused but for the records, chains, starts and outputs. */
+/* The lowest of chain c's keep slots in out (keep × stride floats a chain). */
+static float *lowest_slot(float *out, size_t c, int keep, int stride)
+{
+    float *best = out + c * (size_t)keep * stride;
+    for (int j = 1; j < keep; j++) {
+        float *o = out + (c * (size_t)keep + j) * stride;
+        if (o[0] < best[0]) best = o;
+    }
+    return best;
+}
+
 static vsg_status focus(const dock_gpu_batch *b, const dev_target *T, const dev_batch *D,
                         void (*kernel)(dev_target, dev_batch), size_t shared, float *out, long long *evals, uploads *u)
 {
-    const int K = b->focus_chains, nrec = b->nrec, stride = D->out_stride;
+    const int K = b->focus_chains, nrec = b->nrec, stride = D->out_stride, keep = D->keep;
     const size_t n2 = (size_t)nrec * (size_t)K;
     dock_gpu_record *rec2 = (dock_gpu_record *)malloc(sizeof *rec2 * (size_t)nrec);
     int *chain_rec2 = (int *)malloc(sizeof(int) * n2), *from = (int *)malloc(sizeof(int) * n2);
     int *rank = (int *)malloc(sizeof(int) * (size_t)(b->nchain > 0 ? b->nchain : 1));
     float *start2 = (float *)calloc(n2 * (size_t)stride, sizeof(float));
-    float *out2 = (float *)malloc(sizeof(float) * n2 * (size_t)stride);
+    float *out2 = (float *)malloc(sizeof(float) * n2 * (size_t)keep * (size_t)stride);
     long long *evals2 = (long long *)calloc(n2, sizeof(long long));
     vsg_status st = VSG_OK;
     if (!rec2 || !chain_rec2 || !from || !rank || !start2 || !out2 || !evals2) {
@@ -732,10 +823,10 @@ static vsg_status focus(const dock_gpu_batch *b, const dev_target *T, const dev_
         const dock_gpu_record *r = &b->rec[i];
         int ranked = 0;
         for (int c = 0; c < r->nchain; c++) { /* insertion sort by (energy, chain): chains are few */
-            const float e = out[(size_t)(r->chain0 + c) * stride];
+            const float e = lowest_slot(out, (size_t)(r->chain0 + c), keep, stride)[0];
             if (!(e < INFINITY)) continue;
             int at = ranked++;
-            while (at > 0 && e < out[(size_t)(r->chain0 + rank[at - 1]) * stride]) rank[at] = rank[at - 1], at--;
+            while (at > 0 && e < lowest_slot(out, (size_t)(r->chain0 + rank[at - 1]), keep, stride)[0]) rank[at] = rank[at - 1], at--;
             rank[at] = c;
         }
         rec2[i] = *r;
@@ -745,15 +836,15 @@ static vsg_status focus(const dock_gpu_batch *b, const dev_target *T, const dev_
             const size_t q = (size_t)i * K + j;
             chain_rec2[q] = i;
             from[q] = ranked ? r->chain0 + rank[j % ranked] : -1;
-            if (ranked) memcpy(start2 + q * stride, out + (size_t)from[q] * stride, sizeof(float) * (size_t)stride);
+            if (ranked) memcpy(start2 + q * stride, lowest_slot(out, (size_t)from[q], keep, stride), sizeof(float) * (size_t)stride);
         }
     }
     if ((st = focus_launch(T, D, kernel, shared, rec2, nrec, chain_rec2, start2, n2, out2, evals2, u)) != VSG_OK) goto done;
     for (size_t q = 0; q < n2; q++) {
         if (from[q] < 0) continue;
         if (evals) evals[from[q]] += evals2[q];
-        if (out2[q * stride] < out[(size_t)from[q] * stride])
-            memcpy(out + (size_t)from[q] * stride, out2 + q * stride, sizeof(float) * (size_t)stride);
+        float *mine = lowest_slot(out, (size_t)from[q], keep, stride), *found = lowest_slot(out2, q, keep, stride);
+        if (found[0] < mine[0]) memcpy(mine, found, sizeof(float) * (size_t)stride);
     }
 done:
     free(rec2), free(chain_rec2), free(from), free(rank), free(start2), free(out2), free(evals2);
@@ -777,8 +868,8 @@ static vsg_status run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, lon
         kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared, u->stream>>>(T, D);
         LAUNCHED("dock_chains");
     }
-    CU(cudaMemcpyAsync(out, D.out, sizeof(float) * (size_t)D.out_stride * (size_t)b->nchain, cudaMemcpyDeviceToHost,
-                       u->stream));
+    CU(cudaMemcpyAsync(out, D.out, sizeof(float) * (size_t)D.out_stride * (size_t)D.keep * (size_t)b->nchain,
+                       cudaMemcpyDeviceToHost, u->stream));
     if (evals)
         CU(cudaMemcpyAsync(evals, D.evals, sizeof(long long) * (size_t)b->nchain, cudaMemcpyDeviceToHost, u->stream));
     CU(cudaStreamSynchronize(u->stream));

@@ -29,6 +29,7 @@ extern "C" {
 #define DOCK_GPU_MAX_ROTORS 32
 #define DOCK_GPU_TABLE_SAMPLES 2049 /* VINA_TABLE_BINS + 1 */
 #define DOCK_GPU_GLUE_ROW (VSG_XS_COUNT * VSG_XS_COUNT) /* a partner's row: glue pair (Vina; + 1 Vinardo) */
+#define DOCK_GPU_MAX_KEEP 32 /* distinct minima a GPU chain keeps at most (vsg_dock_params.chain_keep above it: 32) */
 
 /* One record of a batch: offsets into the batch's arrays. */
 typedef struct {
@@ -77,6 +78,13 @@ typedef struct {
                              launch from the first's best minima; their better minima replace the
                              minimum of the chain they started from, as the CPU twin's merge does
                              with one minimum kept a chain */
+    int keep;             /* distinct minima a chain keeps (1 .. DOCK_GPU_MAX_KEEP; 0 is 1): a new
+                             minimum within min_rmsd (over the atoms with a map type) of a kept one
+                             replaces it when lower, else joins while there is room, else replaces
+                             the highest when lower (the CPU twin's kept_add). With focus chains a
+                             focus chain's lowest minimum replaces its start chain's lowest when
+                             lower (the chain's other minima stay) */
+    float min_rmsd;       /* Å */
 } dock_gpu_batch;
 
 /* A Vina map set and the intramolecular pair table on one device. */
@@ -89,9 +97,10 @@ vsg_status dock_gpu_maps_upload(const int n[3], const double begin[3], const dou
                                 dock_gpu_maps **out);
 void dock_gpu_maps_free(dock_gpu_maps *m);
 
-/* Runs every chain of the batch. out: per chain, 8 + b->max_rot floats: the kept minimum's
- * energy, position (3), orientation (w, x, y, z), torsions (nrot); energy +inf when the chain
- * kept none. evals (may be NULL): energy evaluations per chain. */
+/* Runs every chain of the batch. out: per chain, keep slots (b->keep, at least 1) of 8 +
+ * b->max_rot floats: a kept minimum's energy, position (3), orientation (w, x, y, z), torsions
+ * (nrot); energy +inf in a slot the chain did not fill; the slots in no particular order.
+ * evals (may be NULL): energy evaluations per chain. */
 vsg_status dock_gpu_run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, long long *evals);
 
 /* The search's energy and change-space gradient of nconf conformations (8 + b->max_rot floats

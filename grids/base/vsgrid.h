@@ -1790,8 +1790,10 @@ typedef struct {
     double min_rmsd;       /* Å, poses closer than this are one (default 1) */
     int random_start;      /* 1 (default): each chain from a random pose; 0: from the input pose */
     int threads;           /* OpenMP threads over the chains; 0 (default) = all */
-    int chain_keep;        /* distinct minima each chain keeps (0 = 20, Vina's habit; the GPU search
-                              keeps 1 a chain, and the CPU twin with chain_keep 1 is its search) */
+    int chain_keep;        /* distinct minima each chain keeps (0 = 20, Vina's habit; the GPU keeps
+                              up to 32, by the same rule over the atoms with a map type; with focus
+                              chains and more than 1, a focus chain's lowest minimum replaces its
+                              start chain's lowest on the GPU, where the CPU twin merges all) */
     int ngpus;             /* vsg_dock_batch on the GPU: the GPUs to share the records (0 = all) */
     int gpus[16];
     int focus_chains;      /* chains that, after the exploring chains, continue from their best

@@ -110,22 +110,22 @@ static void dock_cpu_one(const vsg_vina_target *t, const vsg_ligand *lig, const 
     if (status[i] != VSG_OK) note(message, i, vsg_last_error());
 }
 
-/* From chain outputs to the record's result: each chain's minimum as the CPU's kept entry,
- * its coordinates and energy recomputed in double, then dock_finish. */
+/* From chain outputs to the record's result: each chain's kept minima (keep slots a chain) as
+ * the CPU's kept entries, their coordinates and energies recomputed in double, then dock_finish. */
 static vsg_status finish_gpu_record(const vsg_vina_target *t, dock_prep *d, const float *out, int stride, int nchain,
-                                    const vsg_dock_params *P, vsg_dock_result *res)
+                                    int keep, const vsg_dock_params *P, vsg_dock_result *res)
 {
     const dock_tree *tree = &d->tree;
-    const int nrot = tree->nrot, n = tree->natoms;
+    const int nrot = tree->nrot, n = tree->natoms, slots = nchain * keep;
     const size_t per = (size_t)nrot + 3 * (size_t)tree->nheavy;
-    dock_kept *k = calloc((size_t)nchain + 1, sizeof *k);
-    dock_kept **all = malloc(sizeof *all * ((size_t)nchain + 1));
-    double *mem = malloc(sizeof(double) * (per * (size_t)nchain + 1));
+    dock_kept *k = calloc((size_t)slots + 1, sizeof *k);
+    dock_kept **all = malloc(sizeof *all * ((size_t)slots + 1));
+    double *mem = malloc(sizeof(double) * (per * (size_t)slots + 1));
     double *xyz = malloc(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
     vsg_status st = VSG_OK;
     if (!k || !all || !mem || !xyz) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
     int total = 0;
-    for (int c = 0; c < nchain && st == VSG_OK; c++) {
+    for (int c = 0; c < slots && st == VSG_OK; c++) {
         const float *o = out + (size_t)c * (size_t)stride;
         if (!isfinite(o[0])) continue;
         dock_kept *e = &k[total];
@@ -140,7 +140,7 @@ static vsg_status finish_gpu_record(const vsg_vina_target *t, dock_prep *d, cons
         e->e = dock_energy_eval(&d->en, xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
         for (int h = 0; h < tree->nheavy; h++)
             for (int j = 0; j < 3; j++) e->heavy[3 * h + j] = xyz[3 * tree->heavy[h] + j];
-        e->chain = c, e->order = 0;
+        e->chain = c / keep, e->order = c % keep;
         all[total] = e;
         total++;
     }
@@ -182,9 +182,10 @@ struct dock_stage {
 static void finish_share_record(const vsg_vina_target *t, dock_prep *prep, const gpu_share *sh, int r,
                                 const vsg_dock_params *P, vsg_dock_result *out, vsg_status *status, char (*message)[256])
 {
-    const int stride = 8 + sh->b.max_rot, i = sh->b.record_of[r];
+    const int stride = 8 + sh->b.max_rot, i = sh->b.record_of[r], keep = sh->b.keep > 1 ? sh->b.keep : 1;
     const dock_gpu_record *g = &sh->b.rec[r];
-    status[i] = finish_gpu_record(t, &prep[i], sh->res + (size_t)g->chain0 * (size_t)stride, stride, g->nchain, P, &out[i]);
+    status[i] = finish_gpu_record(t, &prep[i], sh->res + (size_t)g->chain0 * (size_t)keep * (size_t)stride, stride,
+                                  g->nchain, keep, P, &out[i]);
     if (status[i] != VSG_OK) {
         note(message, i, vsg_last_error());
         vsg_dock_result_release(&out[i]);
@@ -290,7 +291,8 @@ static vsg_status prepare_gpu(dock_stage *s, const int *gpus, int ngpus)
             gpu_share *sh = &s->share[g];
             gst[g] = dock_pack(s->prep, sh->mine, n, s->seed, P, &sh->b);
             if (gst[g] == VSG_OK && sh->b.nchain > 0) {
-                sh->res = malloc(sizeof(float) * (size_t)(8 + sh->b.max_rot) * (size_t)sh->b.nchain);
+                sh->res = malloc(sizeof(float) * (size_t)(8 + sh->b.max_rot) * (size_t)(sh->b.keep > 1 ? sh->b.keep : 1) *
+                                 (size_t)sh->b.nchain);
                 sh->evals = malloc(sizeof(long long) * (size_t)sh->b.nchain);
                 if (!sh->res || !sh->evals) gst[g] = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
             }

@@ -23,6 +23,8 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
     memset(b, 0, sizeof *b);
     b->random_start = P->random_start;
     b->focus_chains = P->focus_chains;
+    b->keep = P->chain_keep < 1 ? 1 : P->chain_keep > DOCK_GPU_MAX_KEEP ? DOCK_GPU_MAX_KEEP : P->chain_keep;
+    b->min_rmsd = (float)P->min_rmsd;
     int nrec = 0, natoms = 0, nrot = 0, npart = 0;
     for (int i = 0; i < n; i++) {
         if (!use[i]) continue;
