@@ -11,9 +11,10 @@
 #   PART=big      the same on set42's 12+ torsion complexes (2XY9, 1JYQ, 3ER5) at growing effort
 #                 (BIG_PRESETS, CHAINSxSTEPS: does more search reach the 20-35 torsion crystal poses?),
 #                 the table and every run's rows (rows.tsv) under $OUT/big
-#   PART=keep     `dock --search vina` (8 chains, 20 minima kept a chain) on the GPU and on the
-#                 host's cores: biotin in 1STP (data/) and imatinib in 1IEP ($LIB_DIR/shared, else
-#                 ../shared/data): poses, best score, RMSD of the top pose to the input, seconds
+#   PART=keep     one ligand docked (`dock`, each preset of DOCK_PRESETS, default vina: 8 chains,
+#                 20 minima kept a chain) on each device of DOCK_DEVICES (default gpu cpu): biotin in
+#                 1STP (data/) and imatinib in 1IEP ($LIB_DIR/shared, else ../shared/data): poses,
+#                 best score, RMSD of the top pose to the input, whole-command seconds
 # CMAKE_ARGS: extra words for the build's cmake.
 # Usage: PART="build inha" bash scripts/gpu_issue28.sh
 set -u
@@ -82,23 +83,24 @@ for part in ${PART:-build inha}; do
     "$V" maps data/1stp_receptor.pdbqt --scoring vina --around data/biotin.pdbqt -o "$W/stp" --quiet
     "$V" maps "$sh/autodock_vina/1iep/1iep_receptor.pdbqt" --scoring vina --around "$sh/autodock_vina/1iep/1iep_ligand.pdbqt" \
       --padding 8 -o "$W/iep" --quiet
-    echo "| ligand | device | poses | best (kcal/mol) | top pose RMSD to the input (A) | s |"
-    echo "|---|---|--:|--:|--:|--:|"
+    echo "| ligand | search | device | poses | best (kcal/mol) | top pose RMSD to the input (A) | s |"
+    echo "|---|---|---|--:|--:|--:|--:|"
     for c in "stp data/biotin.pdbqt data/1stp_receptor.pdbqt" \
       "iep $sh/autodock_vina/1iep/1iep_ligand.pdbqt $sh/autodock_vina/1iep/1iep_receptor.pdbqt"; do
       read -r m lig rec <<< "$c"
-      for dev in gpu cpu; do
-        t0=$(date +%s.%N)
-        "$V" dock "$W/$m" "$lig" --search vina --receptor "$rec" --devices $dev --seed 1 -o "$W/${m}_$dev.pdbqt" --quiet
-        t1=$(date +%s.%N)
-        n=$(grep -c '^MODEL' "$W/${m}_$dev.pdbqt")
-        best=$(awk '/^REMARK VINA RESULT/ { print $4; exit }' "$W/${m}_$dev.pdbqt")
-        r=$("$V" rmsd "$lig" "$W/${m}_$dev.pdbqt" 2> /dev/null | awk -F, 'NR == 2 { print $3 }')
-        awk -v a="$t0" -v b="$t1" -v m="$m" -v d=$dev -v n="$n" -v best="$best" -v r="$r" \
-          'BEGIN { printf "| %s | %s | %s | %s | %s | %.2f |\n", m, d, n, best, r, b - a }'
+      for s in ${DOCK_PRESETS:-vina}; do
+        for dev in ${DOCK_DEVICES:-gpu cpu}; do
+          t0=$(date +%s.%N)
+          "$V" dock "$W/$m" "$lig" --search "$s" --receptor "$rec" --devices "$dev" --seed 1 -o "$W/${m}_${s}_$dev.pdbqt" --quiet
+          t1=$(date +%s.%N)
+          n=$(grep -c '^MODEL' "$W/${m}_${s}_$dev.pdbqt")
+          best=$(awk '/^REMARK VINA RESULT/ { print $4; exit }' "$W/${m}_${s}_$dev.pdbqt")
+          r=$("$V" rmsd "$lig" "$W/${m}_${s}_$dev.pdbqt" 2> /dev/null | awk -F, 'NR == 2 { print $3 }')
+          awk -v a="$t0" -v b="$t1" -v m="$m" -v s="$s" -v d="$dev" -v n="$n" -v best="$best" -v r="$r" \
+            'BEGIN { printf "| %s | %s | %s | %s | %s | %s | %.2f |\n", m, s, d, n, best, r, b - a }'
+        done
       done
     done
-    cp "$W"/*.pdbqt "$OUT/" 2> /dev/null
     ;;
   big)
     rm -rf "$OUT/big"

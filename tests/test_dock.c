@@ -249,6 +249,12 @@ int main(void)
     snprintf(rec, sizeof rec, "%s/data/1stp_receptor.pdbqt", VSG_SOURCE_DIR);
     snprintf(ligp, sizeof ligp, "%s/data/biotin.pdbqt", VSG_SOURCE_DIR);
     snprintf(prefix, sizeof prefix, "%s/test_dock_maps", dir);
+    if (vsg_gpu_count() < 1) { /* AUTO without a GPU is the CPU, whatever the chains (test_gpu_dock: with one) */
+        vsg_dock_params a;
+        vsg_dock_params_default(&a);
+        a.exhaustiveness = 4096;
+        CHECK(vsg_dock_auto_device(&a, 100) == VSG_DEVICE_CPU && vsg_dock_auto_device(NULL, 1) == VSG_DEVICE_CPU);
+    }
     vsg_ligand lig;
     vsg_ligand_init(&lig);
     CHECK_STATUS(read_first(ligp, &lig), VSG_OK);

@@ -378,6 +378,21 @@ static void test_twins(const char *base)
 int main(void)
 {
     if (vsg_gpu_count() < 1) SKIP("no GPU");
+    { /* AUTO: chains that fit the host's threads on the CPU (a core each), more on the GPU */
+        vsg_dock_params a;
+        vsg_dock_params_default(&a);
+        a.threads = 16;
+        CHECK_STATUS(vsg_dock_params_preset(&a, "vina"), VSG_OK);
+        CHECK(vsg_dock_auto_device(&a, 1) == VSG_DEVICE_CPU);
+        CHECK(vsg_dock_auto_device(&a, 2) == VSG_DEVICE_CPU);
+        CHECK(vsg_dock_auto_device(&a, 3) == VSG_DEVICE_GPU);
+        CHECK_STATUS(vsg_dock_params_preset(&a, "balanced"), VSG_OK);
+        CHECK(vsg_dock_auto_device(&a, 1) == VSG_DEVICE_GPU);
+        a.exhaustiveness = 8, a.focus_chains = 8;
+        CHECK(vsg_dock_auto_device(&a, 1) == VSG_DEVICE_CPU);
+        a.threads = 15;
+        CHECK(vsg_dock_auto_device(&a, 1) == VSG_DEVICE_GPU);
+    }
     char rec[1024], ligp[1024], prefix[1024];
     snprintf(rec, sizeof rec, "%s/data/1stp_receptor.pdbqt", VSG_SOURCE_DIR);
     snprintf(ligp, sizeof ligp, "%s/data/biotin.pdbqt", VSG_SOURCE_DIR);
