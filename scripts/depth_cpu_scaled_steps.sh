@@ -15,6 +15,8 @@
 # records at a time. PART=dock LABEL MODE [SEED]: one configuration; PART=table: every
 # configuration run, against vina: within 0.1 kcal/mol or better, mean difference, 7+ torsions,
 # evaluations.
+# DOCK_EXTRA: more `dock` words for every record (e.g. "--poses 1": only the best minimum refined
+# on the atoms, as a screen's rows are).
 # Usage: DIR=/tmp/depth V=build/vsgrid PART=inputs bash scripts/depth_cpu_scaled_steps.sh
 #        PART=vina ...; PART=dock ... up up 7; REF=160 PART=dock ... up160 up; PART=table ...
 set -u
@@ -64,7 +66,7 @@ dock)
                if (m == "flat") s = flat; print s }')
     st=$(awk -v s="$s" 'BEGIN { printf "%d", 40 * s + 0.5 }') fs=$(awk -v s="$s" 'BEGIN { printf "%d", 160 * s + 0.5 }')
     out=$("$V" dock m "$f" --receptor "$REC" -o "out_${label}_$i.pdbqt" --search balanced --exhaustiveness 96 --steps "$st" \
-      --focus-chains 16 --focus-steps "$fs" --devices cpu --seed "$seed" 2>&1)
+      --focus-chains 16 --focus-steps "$fs" --devices cpu --seed "$seed" ${DOCK_EXTRA:-} 2>&1)
     echo "$i $atoms $nrot $st $fs $(echo "$out" | grep -o 'best -*[0-9.]*' | awk '{ print $2 }') $(echo "$out" | grep -o '[0-9]* evaluations' | awk '{ print $1 }')" >> "$label.txt"
   done
   ;;
