@@ -155,9 +155,10 @@ expect_rc 0 "$vsgrid" dock m x1.sdf --devices cpu --search fast --poses 3 --seed
   fail "dock -o d.sdf: $(items d.sdf vsgrid_score_kcal_mol | tr '\n' ' ') vs its CSV $(sed 1d d.csv | cut -d, -f2 | tr '\n' ' ')"
 [ "$(sed -n 1p d.sdf)" = "$(sed -n 1p x1.sdf)" ] || fail "dock -o d.sdf: the title is not the record's name"
 
-# rescore --placement flexible = maps + screen --placement flexible
+# rescore --placement flexible = maps + screen --placement flexible --receptor (the receptor at hand:
+# poses refined and scored on its atoms, its clashes checked)
 expect_rc 0 "$vsgrid" rescore "$rec" "${libs[@]}" "${run[@]}" --around "$lig" -o r.csv --poses-out r.sdf --poses 2
-expect_rc 0 "$vsgrid" screen m "${libs[@]}" "${run[@]}" -o s.csv --poses-out s.sdf --poses 2
+expect_rc 0 "$vsgrid" screen m "${libs[@]}" "${run[@]}" --receptor "$rec" -o s.csv --poses-out s.sdf --poses 2
 cmp -s r.csv s.csv || fail "rescore --placement flexible: its CSV differs from maps + screen's"
 cmp -s r.sdf s.sdf || fail "rescore --placement flexible: its poses differ from maps + screen's"
 expect_rc 0 "$vsgrid" rescore "$rec" x1.sdf "${run[@]}" --around "$lig" --keep-maps kept/m -o k.csv

@@ -2,8 +2,10 @@
  * --placement flexible (--box ...|--around LIG) -o RESULTS.csv`: docking in one command. The
  * Vina / Vinardo map set of the box is built in a private temporary folder (or at --keep-maps
  * PREFIX) by `vsgrid maps` itself (all 19 XS types), then the library is docked on it by `vsgrid
- * screen PREFIX LIBRARY --placement flexible` itself (vsg_cli_vina_flexible_command): the same
- * options, rows and poses as those two commands run one after the other with the same seed. */
+ * screen PREFIX LIBRARY --placement flexible --receptor RECEPTOR` itself
+ * (vsg_cli_vina_flexible_command): the same options, rows and poses as those two commands run one
+ * after the other with the same seed. The receptor is at hand, so the final poses are refined and
+ * scored on its atoms and checked against it, as `vina --receptor` ends its docking. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <dirent.h>
 #include <errno.h>
@@ -27,8 +29,10 @@ static const char usage[] =
     "Docks every record of LIBRARY into RECEPTOR in one command: 'vsgrid maps RECEPTOR --scoring\n"
     "vina|vinardo (--box|--around) [--spacing] [--padding] -o P' (all 19 XS types, on the GPU when\n"
     "--devices allows) into a temporary folder (removed after; --keep-maps PREFIX keeps the set\n"
-    "there), then 'vsgrid screen P LIBRARY --scoring vina|vinardo --placement flexible' with the\n"
-    "other options: the same rows and poses as those two commands with the same seed.\n"
+    "there), then 'vsgrid screen P LIBRARY --scoring vina|vinardo --placement flexible --receptor\n"
+    "RECEPTOR' with the other options (the best poses refined and scored on the receptor's atoms\n"
+    "and checked for clashes with it, as vina --receptor does): the same rows and poses as those\n"
+    "two commands with the same seed.\n"
     "  --box, --around, --spacing, --padding   the box, as 'vsgrid maps'\n"
     "  --keep-maps PREFIX  write the map set there and keep it\n"
     "The flexible screen's options:\n";
@@ -66,13 +70,13 @@ int vsg_cli_rescore_flexible(int argc, char **argv)
             return 0;
         }
     if (argc > 4000) return vsg_cli_usage_error(cmd, "too many arguments");
-    char **margs = malloc(sizeof(char *) * 16), **sargs = malloc(sizeof(char *) * (size_t)(argc + 2));
+    char **margs = malloc(sizeof(char *) * 16), **sargs = malloc(sizeof(char *) * (size_t)(argc + 4));
     if (!margs || !sargs) {
         free(margs), free(sargs);
         fprintf(stderr, "vsgrid rescore: out of memory\n");
         return VSG_EXIT_LIMIT;
     }
-    int nm = 0, ns = 0, has_box = 0, quiet = 0, cpu = 0;
+    int nm = 0, ns = 0, has_box = 0, quiet = 0, cpu = 0, has_receptor = 0;
     const char *receptor = NULL, *keep = NULL, *scoring = "vina";
     margs[nm++] = "maps";
     sargs[ns++] = "screen";
@@ -106,6 +110,7 @@ int vsg_cli_rescore_flexible(int argc, char **argv)
             continue;
         }
         if (!strcmp(arg, "--quiet")) quiet = 1;
+        if (!strcmp(arg, "--receptor") || !strncmp(arg, "--receptor=", 11)) has_receptor = 1;
         if ((!strcmp(arg, "--devices") || !strcmp(arg, "--device")) && i + 1 < argc) cpu = !strcmp(argv[i + 1], "cpu");
         if (!strcmp(arg, "--scoring") && i + 1 < argc) scoring = argv[i + 1];
         if (!receptor && (arg[0] != '-' || !strcmp(arg, "-")) && (i == 1 || argv[i - 1][0] != '-' || !strcmp(argv[i - 1], "-") ||
@@ -149,6 +154,7 @@ int vsg_cli_rescore_flexible(int argc, char **argv)
     rc = vsg_cmd_maps(nm, margs);
     if (rc == 0) {
         sargs[1] = prefix;
+        if (!has_receptor) sargs[ns++] = "--receptor", sargs[ns++] = (char *)receptor;
         sargs[ns] = NULL;
         rc = vsg_cli_vina_flexible_command(ns, sargs, cmd);
         if (rc == -2) rc = 0;
