@@ -48,6 +48,24 @@ expect_rc 2 "$vsgrid" dock a4 two.pdbqt --scoring ad4 --devices cpu -o a4two.pdb
 grep -q "holds more than one record" err.txt || fail "ad4, two records: $(cat err.txt)"
 expect_rc 2 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices gpu -o a4g.pdbqt
 expect_rc 2 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices cpu -o a4.sdf
+# an SDF record docked with the AutoDock4 function: as the PDBQT prepare-ligands writes for it
+# (types, its charges, the tree), written as that PDBQT; biotin's SDF (vsgrid's, with the PDBQT's
+# charges as atom properties) docks as its PDBQT does; without charges it gets Gasteiger's, or is
+# refused in a build without Open Babel (never all zeros)
+expect_rc 0 "$vsgrid" dock v4 "$lig" --devices cpu --local-only --quiet -o bt.sdf
+expect_rc 0 "$vsgrid" dock a4 bt.sdf --scoring ad4 --devices cpu --exhaustiveness 4 --steps 40 --from-input --seed 1 --quiet -o a4s.pdbqt --csv a4s.csv
+grep -q '^ROOT' a4s.pdbqt && grep -q '^TORSDOF 5' a4s.pdbqt && [ "$(awk '/^ATOM/ && substr($0, 71, 6) + 0 != 0' a4s.pdbqt | wc -l)" -gt 10 ] ||
+  fail "dock --scoring ad4 of an SDF: not a PDBQT with its tree and charges: $(head -12 a4s.pdbqt)"
+awk -F, 'NR == FNR && FNR == 2 { a = $2 } NR > FNR && FNR == 2 { exit !($2 < -6 && $2 - a < 0.5 && a - $2 < 0.5) }' a4.csv a4s.csv ||
+  fail "dock --scoring ad4: the SDF's best $(sed -n 2p a4s.csv | cut -d, -f2) against the PDBQT's $(sed -n 2p a4.csv | cut -d, -f2)"
+awk '!skip { print } /^M  END/ { skip = 1 }' bt.sdf > btq.sdf && printf '$$$$\n' >> btq.sdf # the molfile alone: no charges
+if have_openbabel "$vsgrid"; then
+  expect_rc 0 "$vsgrid" dock a4 btq.sdf --scoring ad4 --devices cpu --exhaustiveness 4 --steps 40 --seed 1 --quiet -o a4g2.pdbqt
+  [ "$(awk '/^ATOM/ && substr($0, 71, 6) + 0 != 0' a4g2.pdbqt | wc -l)" -gt 10 ] || fail "ad4, SDF without charges: no Gasteiger charges"
+else
+  expect_rc 3 "$vsgrid" dock a4 btq.sdf --scoring ad4 --devices cpu -o a4g2.pdbqt
+  grep -q "no partial charges, and this build has no Open Babel" err.txt || fail "ad4, SDF without charges: $(cat err.txt)"
+fi
 expect_rc 2 "$vsgrid" dock m "$lig" --exhaustiveness 0 -o o.pdbqt
 expect_rc 2 "$vsgrid" dock m "$lig" --seed -3 -o o.pdbqt
 expect_rc 3 "$vsgrid" dock nothere "$lig" -o o.pdbqt

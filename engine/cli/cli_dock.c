@@ -35,8 +35,10 @@ static const char usage[] =
     "lengths, angles and rings stay as in the input.\n"
     "  --scoring S        vina (default) or vinardo: must be what the maps were made with; ad4:\n"
     "                     the AutoDock4 function on an AutoGrid map set (PREFIX.maps.fld, from\n"
-    "                     `vsgrid maps REC.pdbqt --scoring ad4` or autogrid4), a PDBQT ligand, on\n"
-    "                     the CPU: the same search over autodock4's inter + intra energy, each pose\n"
+    "                     `vsgrid maps REC.pdbqt --scoring ad4` or autogrid4), a PDBQT ligand (an\n"
+    "                     SDF/MOL2/SMILES one as prepare-ligands writes it: its charges or\n"
+    "                     Gasteiger's, macrocycles rigid), on the CPU: the same search over\n"
+    "                     autodock4's inter + intra energy, each pose\n"
     "                     scored as autodock4's epdb scores it (score = Estimated Free Energy of\n"
     "                     Binding = inter + torsional, unbound model 'same as bound').\n"
     "                     Hydrated docking (Vina 1.2's): a ligand with W atoms (Meeko's\n"
@@ -256,7 +258,8 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
         return vsg_cli_usage_error("dock", "--scoring ad4 runs on the CPU only (the GPU search takes the Vina and "
                                    "Vinardo functions; neither takes hydrated docking's W atoms): use --devices cpu or all");
     if (local_only) return vsg_cli_usage_error("dock", "--local-only is not available with --scoring ad4");
-    if (sdf) return vsg_cli_usage_error("dock", "--scoring ad4 writes PDBQT (-o OUT.pdbqt), the input's own lines");
+    if (sdf) return vsg_cli_usage_error("dock", "--scoring ad4 writes PDBQT (-o OUT.pdbqt): the input's own lines, or "
+                                        "an SDF/MOL2/SMILES record's as prepare-ligands writes them");
     if (device != VSG_DEVICE_CPU && vsg_gpu_count() > 0 && !quiet)
         fprintf(stderr, "vsgrid dock: --scoring ad4 runs on the CPU (no GPU search for the AutoDock4 function yet)\n");
     char fld[4096];
@@ -288,6 +291,13 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
     if (!sc) { rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "dock: out of memory")); goto done; }
     if ((st = vsg_ligand_reader_open(paths, 1, &ro, &rd)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if ((rc = read_record(rd, ligpath, prefix, record, &lig)) != VSG_EXIT_OK) goto done;
+    /* an SDF/MOL2/SMILES record: docked as the PDBQT prepare-ligands writes for it (AutoDock
+     * types, charges, its tree), which the poses are written as */
+    if (lig.format != VSG_LIG_PDBQT) {
+        lig.rigid_macrocycles = 1; /* Meeko's CGk/Gk glue atoms have no AutoDock4 map */
+        if ((st = vsg_ligand_complete_hydrogens(&lig, NULL, 1)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+        if ((st = vsg_ligand_as_pdbqt(&lig)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    }
     int nw = 0; /* hydrated docking: the record's W atoms */
     for (int i = 0; i < lig.natoms; i++) nw += !strcmp(lig.atoms[i].ad_type, "W");
     if (recpath && !nw) {

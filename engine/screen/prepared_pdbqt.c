@@ -21,6 +21,7 @@
 #include "engine/screen/screen.h"
 #include "grids/base/vsgrid.h"
 #include "ligands/ligand.h"
+#include "ligands/readers/ligand_reader.h"
 #include "ligands/torsions/torsions.h"
 
 /* The value line of SD data item `name` in an SDF record's text (a SMILES record's vsgrid_smiles),
@@ -154,5 +155,57 @@ vsg_status vsg_prepared_pdbqt(vsg_ligand *lig, char **text, size_t *len)
         vsg_ligand_fail(lig, VSG_E_FORMAT, VSG_LIG_TORSIONS, "%s:%ld: record %ld: its atom lines do not match its tree",
                         lig->source, lig->line, lig->record);
     }
+    return VSG_OK;
+}
+
+/* ---- an SDF/MOL2/SMILES record as the PDBQT record the AutoDock4 function docks ------------- */
+
+vsg_status vsg_ligand_as_pdbqt(vsg_ligand *lig)
+{
+    if (!lig) return vsg_fail(VSG_E_ARG, "vsg_ligand_as_pdbqt: NULL record");
+    if (lig->status != VSG_OK || lig->format == VSG_LIG_PDBQT) return VSG_OK;
+    const char *src = lig->source ? lig->source : "?";
+    vsg_status st;
+    /* AutoDock4's electrostatics and desolvation weigh every atom by its charge: a record
+     * without charges of its own gets Gasteiger's, or is refused (never all zeros) */
+    if (!lig->has_charges) {
+        if (!vsg_ligand_gasteiger_available())
+            return vsg_fail(VSG_E_UNSUPPORTED, "%s:%ld: record %ld: no partial charges, and this build has no Open Babel "
+                            "for Gasteiger's: the AutoDock4 function needs them (give a PDBQT, or a MOL2 with charges)",
+                            src, lig->line, lig->record);
+        if ((st = vsg_ligand_gasteiger(lig)) != VSG_OK) return st;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    if ((st = vsg_prepared_pdbqt(lig, &text, &len)) != VSG_OK) return st;
+    if (lig->status != VSG_OK || !text) {
+        free(text);
+        return vsg_fail(lig->status != VSG_OK ? lig->status : VSG_E_FORMAT, "%s",
+                        lig->message[0] ? lig->message : "the record has no torsion tree");
+    }
+    /* the text read back as a PDBQT record (its text kept: the tree AutoDock4's function reads) */
+    vsg_ligand_reader_options ro;
+    memset(&ro, 0, sizeof ro);
+    ro.format = VSG_LIG_PDBQT, ro.keep_text = 1;
+    vsg_ligand_reader *rd = NULL;
+    vsg_ligand out;
+    vsg_ligand_init(&out);
+    st = vsg_ligand_reader_open_memory(text, len, VSG_LIG_PDBQT, &ro, &rd);
+    if (st == VSG_OK && vsg_ligand_reader_next(rd, &out) != 1)
+        st = vsg_fail(VSG_E_FORMAT, "%s:%ld: record %ld: its PDBQT could not be read back", src, lig->line, lig->record);
+    if (st == VSG_OK && out.status != VSG_OK)
+        st = vsg_fail(out.status, "%s:%ld: record %ld: its PDBQT: %s", src, lig->line, lig->record, out.message);
+    vsg_ligand_reader_close(rd);
+    free(text);
+    if (st != VSG_OK) {
+        vsg_ligand_release(&out);
+        return st;
+    }
+    /* the record keeps who it is: its file, number, line and name */
+    out.index = lig->index, out.source = lig->source, out.record = lig->record, out.line = lig->line;
+    memcpy(out.name, lig->name, sizeof out.name);
+    out.rigid_macrocycles = lig->rigid_macrocycles;
+    vsg_ligand_release(lig);
+    *lig = out;
     return VSG_OK;
 }

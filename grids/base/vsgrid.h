@@ -2006,7 +2006,7 @@ double vsg_dock_flex_energy(const vsg_vina_target *t, const vsg_ligand *lig, con
                             const double *flex_xyz, double *grad);
 
 /* ---- Flexible docking with the AutoDock4 function (CPU) ----------------------------------- */
-/* Docks a PDBQT ligand on an AutoGrid map set (`vsgrid maps REC.pdbqt --scoring ad4`, autogrid4)
+/* Docks a PDBQT ligand (an SDF/MOL2/SMILES record through vsg_ligand_as_pdbqt) on an AutoGrid map set (`vsgrid maps REC.pdbqt --scoring ad4`, autogrid4)
  * by vsg_dock_cpu's search (the same chains, moves, BFGS, acceptance, random streams and
  * parameters) over the energy autodock4 4.2.6 minimises: the intermolecular energy of every atom
  * on the maps (type map + q·e + |q|·d, trilinear, autodock4's 2·500·|r − c|² outside the grid)
@@ -2055,6 +2055,16 @@ vsg_status vsg_ad4_score_pose(const vsg_ad4_target *t, const vsg_ligand *lig, co
  * VSG_E_NOMEM. */
 vsg_status vsg_dock_ad4_cpu(const vsg_ad4_target *t, const vsg_ligand *lig, const vsg_dock_params *p, vsg_dock_result *out,
                             vsg_ad4_score *scores);
+/* An SDF, MOL2 or SMILES record made the PDBQT record these calls take, in place: the ligand
+ * `vsgrid prepare-ligands -o OUT.pdbqt` writes for it (AutoDock types, non-polar hydrogens merged
+ * with their charges, the torsion tree `vsgrid dock` searches), read back with its text kept;
+ * its index, source, record, line and name stay. Charges: the record's own (MOL2, SDF atom
+ * properties, a prepared SMILES), else Gasteiger's (vsg_ligand_gasteiger). A PDBQT record, or a
+ * failed one, is left as it is. Returns VSG_OK; VSG_E_ARG (NULL); VSG_E_UNSUPPORTED (no charges
+ * and no Open Babel: AutoDock4's electrostatics need them); vsg_ligand_gasteiger's errors; the
+ * record's own failure (a tree it cannot have: disconnected, untyped) as its status, with its
+ * message; VSG_E_NOMEM. (engine/screen/prepared_pdbqt.c) */
+vsg_status vsg_ligand_as_pdbqt(vsg_ligand *lig);
 /* The search's energy of lig at xyz (3 per record atom), uncurled, and its gradient (grad, 3 per
  * atom, may be NULL): for tests and tools. NaN when it cannot be computed. */
 double vsg_dock_ad4_energy(const vsg_ad4_target *t, const vsg_ligand *lig, const double *xyz, double *grad);
