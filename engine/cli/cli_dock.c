@@ -589,8 +589,7 @@ int vsg_cmd_dock(int argc, char **argv)
             rst = vsg_dock_local(t, &lig, &p, &res);
             if (rst != VSG_OK) snprintf(msg[0], sizeof msg[0], "%s", vsg_last_error());
             device = VSG_DEVICE_CPU;
-        } else if ((device = device == VSG_DEVICE_AUTO ? vsg_dock_auto_device(&p, 1) : device),
-                   (st = vsg_dock_batch(t, one, 1, &seed, &p, device, &res, &rst, msg)) != VSG_OK) {
+        } else if ((st = vsg_dock_batch(t, one, 1, &seed, &p, device, &res, &rst, msg)) != VSG_OK) {
             rc = vsg_cli_fail(st);
             goto done;
         }
@@ -614,7 +613,7 @@ int vsg_cmd_dock(int argc, char **argv)
                 break;
             }
     }
-    const int on_gpu = device == VSG_DEVICE_GPU; /* AUTO was resolved above (vsg_dock_auto_device) */
+    const int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_dock_auto_device(&p, 1) == VSG_DEVICE_GPU);
     /* PoseBusters' checks of each pose against the record as read (before the PDBQT writer types it) */
     if ((st = vsg_pose_checker_new(&lig, rec, &checker)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     int nvalid = 0;

@@ -449,8 +449,9 @@ vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *lig
                           char (*message)[256])
 {
     if (!t || (n > 0 && (!ligs || !out || !status)) || n < 0) return vsg_fail(VSG_E_ARG, "vsg_dock_batch: NULL argument");
-    /* few chains run faster on the host's cores, one each, than on GPU warps (vsg_dock_auto_device) */
-    if (device == VSG_DEVICE_AUTO) device = vsg_dock_auto_device(p, n);
+    /* few chains run faster on the host's cores, one each, than on GPU warps (vsg_dock_auto_device);
+     * else AUTO stays AUTO: a GPU that fails hands the batch to the CPU twin */
+    if (device == VSG_DEVICE_AUTO && vsg_dock_auto_device(p, n) == VSG_DEVICE_CPU) device = VSG_DEVICE_CPU;
     dock_stage *s = NULL;
     vsg_status st = dock_stage_prepare(t, ligs, n, seeds, p, device, &s);
     if (st != VSG_OK) return st;
