@@ -15,6 +15,11 @@
 #   vina    `vina` on every start in VINA_STARTS (the slow part: run it on many cores, or nice'd
 #           beside other work); its poses rescored as the written file says nothing else
 #   table   the Markdown tables on stdout
+# SCORING=ad4 docks with the AutoDock4 function instead (`vsgrid dock --scoring ad4`, CPU only):
+# AD4 maps of each complex on the same box (`vsgrid maps --scoring ad4`, the complex's own
+# ligand types) as OUTDIR/<complex>/ad4/maps, then each start docked alone with seed k (dock
+# takes one record, so no library), poses in vsgrid_ad4_<preset>_<k>.*; the table lists them as
+# "vsgrid ad4 <preset>". SCORING="vina ad4" does both (same OUTDIR: both sets of rows).
 # Environment:
 #   VSGRID           the binary (default build/vsgrid beside this script)
 #   VSG_SHARED_DATA  the shared data (default ../shared/data beside the repository)
@@ -27,6 +32,8 @@
 #   VINA             the vina binary (default vina on the PATH); VINA_CPU (default all cores);
 #                    VINA_STARTS (default "0"); VINA_JOBS (vina processes at once, default 1)
 #   COMPLEXES        a subset, e.g. "1n46 2brt" (default all, fewest torsions first)
+#   SCORING          vina (default), ad4, or both ("vina ad4"): vsgrid's function(s), above
+#   MAPS_ARGS        extra `vsgrid maps` arguments for the AD4 maps (e.g. "--device cpu --threads 1")
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -42,6 +49,8 @@ vina_cpu=${VINA_CPU:-$(nproc)}
 vina_starts=${VINA_STARTS:-0}
 vina_jobs=${VINA_JOBS:-1}
 parts=${PART:-vsgrid table}
+scorings=${SCORING:-vina}
+maps_args=${MAPS_ARGS:-}
 [ -d "$set42" ] || { echo "bench_redock_set42: no $set42 (set VSG_SHARED_DATA)" >&2; exit 2; }
 mkdir -p "$out" || exit 1
 
@@ -91,6 +100,56 @@ run_vsgrid() {
   done
 }
 
+# AD4 maps of complex C on its box as OUTDIR/C/ad4/maps (made once: ad4/maps.done; the seconds
+# they took in ad4/maps.seconds), for the ligand types of C's crystal ligand and starts only (any
+# type there, not only vsgrid's drug-like default list; fewer maps to write).
+ad4_maps() {
+  local c=$1 d=$out/$1/ad4 cx cy cz sx sy sz types t0 t1
+  [ -f "$d/maps.done" ] && return 0
+  mkdir -p "$d" || return 1
+  read -r cx cy cz sx sy sz <<< "$(box_of "$c")"
+  types=$(cat "$set42/$c/flex-xray.pdbqt" "$set42/$c"/rand-*.pdbqt | awk '/^(ATOM  |HETATM)/ { print $NF }' | sort -u | paste -sd, -)
+  t0=$(date +%s.%N)
+  # shellcheck disable=SC2086 # MAPS_ARGS is a list of words
+  if "$vsgrid" maps "$set42/$c/protein.pdbqt" --scoring ad4 --box "$cx,$cy,$cz,$sx,$sy,$sz" --ligand-types "$types" \
+    $maps_args -o "$d/maps" > "$d/maps.log" 2>&1; then
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }' > "$d/maps.seconds"
+    touch "$d/maps.done"
+    return 0
+  fi
+  echo "$c: vsgrid maps --scoring ad4 failed: $(tail -1 "$d/maps.log")" >&2
+  return 1
+}
+
+# `vsgrid dock --scoring ad4` of every start with every preset: one record a call (dock docks
+# one; the AD4 search runs on the CPU only), start k with seed k as in run_vsgrid, its own
+# seconds. No --receptor: with ad4 it only serves hydrated docking's dry step (the poses are
+# scored on the maps, as autodock4 scores them).
+run_vsgrid_ad4() {
+  [ -x "$vsgrid" ] || { echo "bench_redock_set42: no vsgrid at '$vsgrid' (set VSGRID)" >&2; exit 2; }
+  local c d p f k t0 t1 search
+  for c in $list; do
+    d=$out/$c
+    mkdir -p "$d"
+    ad4_maps "$c" || continue
+    for p in $presets; do
+      search=(--search "$p")
+      [[ $p =~ ^([0-9]+)x([0-9]+)$ ]] && search=(--search detail --exhaustiveness "${BASH_REMATCH[1]}" --steps "${BASH_REMATCH[2]}")
+      for k in $starts; do
+        f=$d/vsgrid_ad4_${p}_$k
+        [ -s "$f.csv" ] && continue
+        t0=$(date +%s.%N)
+        # shellcheck disable=SC2086 # DOCK_ARGS is a list of words
+        "$vsgrid" dock "$d/ad4/maps" "$set42/$c/rand-$k.pdbqt" --scoring ad4 "${search[@]}" --seed "$k" --poses 9 \
+          -o "$f.pdbqt" --csv "$f.csv" $dock_args > "$f.log" 2>&1 || { echo "$c $p start $k: dock --scoring ad4 failed: $(tail -1 "$f.log")" >&2; rm -f "$f.csv"; }
+        t1=$(date +%s.%N)
+        awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }' > "$f.seconds"
+      done
+    done
+  done
+}
+
 run_vina() {
   command -v "$vina" > /dev/null 2>&1 || [ -x "$vina" ] || { echo "bench_redock_set42: no vina ('$vina')" >&2; exit 2; }
   jobs_file=$out/vina_jobs.txt
@@ -131,18 +190,23 @@ top_valid() {
 # Vina's top score in its output file; vsgrid's from the CSV's first pose.
 vina_score() { awk '/^REMARK VINA RESULT/ { print $4; exit }' "$1"; }
 vsgrid_score() { awk -F, 'NR == 2 { print $6 }' "$1"; }
+# dock --scoring ad4's CSV: score_kcal_mol (AutoDock4's estimated free energy of binding).
+ad4_score() { awk -F, 'NR == 2 { print $2 }' "$1"; }
 class_of() {
   local t=$1
   if [ "$t" -le 4 ]; then echo "0-4"; elif [ "$t" -le 7 ]; then echo "5-7"; elif [ "$t" -le 11 ]; then echo "8-11"; else echo "12+"; fi
 }
 
 run_table() {
-  local rows=$out/rows.tsv
+  local rows=$out/rows.tsv presets_vina='' presets_ad4=''
   : > "$rows"
+  # the rows of the functions SCORING names (vina alone by default, as before ad4 was added)
+  case " $scorings " in *" vina "*) presets_vina=$presets ;; esac
+  case " $scorings " in *" ad4 "*) presets_ad4=$presets ;; esac
   for c in $list; do
     t=$(torsions "$c")
     cls=$(class_of "$t")
-    for p in $presets; do
+    for p in $presets_vina; do
       for k in $starts; do
         f=$out/$c/vsgrid_${p}_$k.pdbqt
         r=$(rmsds "$c" "$f")
@@ -150,6 +214,15 @@ run_table() {
         printf "%s\t%s\t%s\tvsgrid %s\t%s\t%s\t%s\t%s\t%s\n" "$c" "$t" "$cls" "$p" "$k" "$r" "$(vsgrid_score "$out/$c/vsgrid_${p}_$k.csv")" \
           "$(awk -v n="$(echo $starts | wc -w)" '{ printf "%.2f", $1 / n }' "$out/$c/vsgrid_${p}.seconds" 2> /dev/null)" \
           "$(top_valid "$c" "$f" "$k")" >> "$rows"
+      done
+    done
+    for p in $presets_ad4; do
+      for k in $starts; do
+        f=$out/$c/vsgrid_ad4_${p}_$k.pdbqt
+        r=$(rmsds "$c" "$f")
+        [ -n "$r" ] || continue
+        printf "%s\t%s\t%s\tvsgrid ad4 %s\t%s\t%s\t%s\t%s\t%s\n" "$c" "$t" "$cls" "$p" "$k" "$r" "$(ad4_score "$out/$c/vsgrid_ad4_${p}_$k.csv")" \
+          "$(cat "$out/$c/vsgrid_ad4_${p}_$k.seconds" 2> /dev/null)" "$(top_valid "$c" "$f" "$k")" >> "$rows"
       done
     done
     for k in 0 1 2; do
@@ -162,7 +235,7 @@ run_table() {
   done
   echo "# Re-docking adgpu_set42 by torsion class"
   echo
-  echo "$("$vsgrid" --version 2> /dev/null); $(date -u '+%Y-%m-%d %H:%M UTC'); DOCK_ARGS: ${dock_args:-(none)}; outputs in $out"
+  echo "$("$vsgrid" --version 2> /dev/null); $(date -u '+%Y-%m-%d %H:%M UTC'); DOCK_ARGS: ${dock_args:-(none)};$([ "$scorings" = vina ] || echo " SCORING: $scorings;") outputs in $out"
   echo
   echo "Top pose / best of the poses written within 2 A of the crystal pose (runs: complexes x starts):"
   echo
@@ -195,7 +268,14 @@ run_table() {
 
 for part in $parts; do
   case $part in
-    vsgrid) run_vsgrid ;;
+    vsgrid)
+      for s in $scorings; do
+        case $s in
+          vina) run_vsgrid ;;
+          ad4) run_vsgrid_ad4 ;;
+          *) echo "bench_redock_set42: unknown SCORING '$s' (vina, ad4)" >&2; exit 2 ;;
+        esac
+      done ;;
     vina) run_vina ;;
     table) run_table ;;
     *) echo "bench_redock_set42: unknown PART '$part' (vsgrid, vina, table)" >&2; exit 2 ;;
