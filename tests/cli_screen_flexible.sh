@@ -84,6 +84,8 @@ done
 expect_rc 0 "$vsgrid" screen m lib.pdbqt --scoring vina --placement flexible "${dock[@]}" --receptor "$rec" \
   --poses 3 -o pb.csv --poses-out pb.sdf
 grep -q "^  2 of 2 best poses PoseBusters-valid (100.0%)$" err.txt || fail "summary: $(grep -i posebusters err.txt)"
+grep -q "^  refined and scored on the receptor's atoms; " err.txt && grep -q "'vina --score_only' on the receptor's atoms" err.txt ||
+  fail "summary with --receptor does not say where the scores come from: $(cat err.txt)"
 [ "$(sed 1d pb.csv | awk -F, '{ printf "%s ", $(NF - 1) }')" = "1  1 " ] || fail "posebusters with --receptor: $(cat pb.csv)"
 n_poses=$(grep -c '^\$\$\$\$' pb.sdf)
 [ "$n_poses" -ge 2 ] && [ "$(grep -c '^> <vsgrid_posebusters_valid>' pb.sdf)" = "$n_poses" ] ||

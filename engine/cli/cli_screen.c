@@ -312,11 +312,13 @@ int vsg_cli_screen_command(int argc, char **argv, const char *cmd)
                     (size_t)strtoull(vsg_screen_job_info(j, "first"), NULL, 10) + (size_t)strtoull(vsg_screen_job_info(j, "count"), NULL, 10),
                     vsg_screen_job_info(j, "records_total"), !strcmp(shard, "resumed") ? " (resumed after " : "",
                     !strcmp(shard, "resumed") ? vsg_screen_job_info(j, "resumed_rows") : "", !strcmp(shard, "resumed") ? " rows)" : "");
-        vsg_cli_screen_summary(&rep, vina ? "on the maps; " : "", &out);
+        /* --receptor: the best poses were refined and scored on its atoms, not on the maps */
+        const int on_atoms = flexible && vsg_screen_job_info(j, "receptor");
+        vsg_cli_screen_summary(&rep, on_atoms ? "refined and scored on the receptor's atoms; " : vina ? "on the maps; " : "", &out);
         if (flexible)
             fprintf(stderr, "  score_kcal_mol: %s's estimated free energy of binding of each record's best docked pose, "
-                            "(inter + intra - unbound) / (1 + w N_rot), rescored as 'vina --score_only'\n",
-                    vinardo ? "Vinardo" : "Vina");
+                            "(inter + intra - unbound) / (1 + w N_rot), rescored as 'vina --score_only'%s\n",
+                    vinardo ? "Vinardo" : "Vina", on_atoms ? " on the receptor's atoms" : " on the maps");
         else if (vina)
             fprintf(stderr, "  score_kcal_mol: %s's estimated free energy of binding of each pose as given, (inter + intra - "
                             "unbound) / (1 + w N_rot), as 'vina --score_only'; each term in its own column\n",
