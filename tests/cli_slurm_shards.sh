@@ -186,24 +186,24 @@ wait_ended() {
 }
 # screen_pids K: task K's screen process and everything below it (the command lines that write
 # shard K; /usr/bin/time's too)
+# (one grep over every command line, each argument a NUL-ended line: a loop of a process a pid
+# took seconds on a loaded host, long enough for the task to finish meanwhile)
 screen_pids() {
-  local f pid
-  for f in /proc/[0-9]*/cmdline; do
-    pid=${f#/proc/}; pid=${pid%/cmdline}
-    { tr '\0' '\n' < "$f"; } 2>/dev/null | grep -qx -- "$camp/shard_$1.csv" && echo "$pid"
-  done
+  grep -lxzF -- "$camp/shard_$1.csv" /proc/[0-9]*/cmdline 2> /dev/null | sed 's|^/proc/||; s|/cmdline$||'
 }
 # Each interruption happens as soon as its task runs with the rows it needs, each task on its
 # own: waiting for one task and then another let the first finish its shard meanwhile on a busy
 # host, and then there was nothing left to kill. ready K ROWS: task K runs with ROWS rows (its
 # .partial first, a file read, every 0.1 s; squeue, slow on a loaded host, only then).
 ready() { [ "$(rows "$1")" -ge "$2" ] && [ "$(task_state "$1")" = RUNNING ]; }
-done0= done1=
+done0= done1= pids0=
 for _ in $(seq 1 900); do
+  # task 0's screen found as soon as it writes (its .partial), so the kill needs no search
+  [ -z "$pids0" ] && [ -f "$camp/shard_0.csv.partial" ] && pids0=$(screen_pids 0)
   if [ -z "$done0" ] && ready 0 "$kill_rows"; then
-    pids=$(screen_pids 0)
-    echo "task 0 has $(rows 0) rows ($(since)): kill -KILL $(echo $pids) (task 0's screen)"
-    [ -n "$pids" ] && kill -KILL $pids || fail "no screen process of task 0 found"
+    [ -n "$pids0" ] || pids0=$(screen_pids 0)
+    kill -KILL $pids0 2> /dev/null || fail "no screen process of task 0 found (pids: $(echo $pids0))"
+    echo "task 0 had $kill_rows+ rows ($(since)): kill -KILL $(echo $pids0) (task 0's screen)"
     done0=1
   fi
   if [ -z "$done1" ] && ready 1 "$kill_rows"; then
