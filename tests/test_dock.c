@@ -253,7 +253,7 @@ int main(void)
         vsg_dock_params a;
         vsg_dock_params_default(&a);
         a.exhaustiveness = 4096;
-        CHECK(vsg_dock_auto_device(&a, 100) == VSG_DEVICE_CPU && vsg_dock_auto_device(NULL, 1) == VSG_DEVICE_CPU);
+        CHECK(vsg_dock_auto_device(&a) == VSG_DEVICE_CPU && vsg_dock_auto_device(NULL) == VSG_DEVICE_CPU);
     }
     vsg_ligand lig;
     vsg_ligand_init(&lig);

@@ -378,20 +378,18 @@ static void test_twins(const char *base)
 int main(void)
 {
     if (vsg_gpu_count() < 1) SKIP("no GPU");
-    { /* AUTO: chains that fit the host's threads on the CPU (a core each), more on the GPU */
+    { /* AUTO: a record of 16 chains or fewer on the CPU (a core each), more on the GPU; the
+       * thread count never changes it (the same seed, the same poses) */
         vsg_dock_params a;
         vsg_dock_params_default(&a);
-        a.threads = 16;
         CHECK_STATUS(vsg_dock_params_preset(&a, "vina"), VSG_OK);
-        CHECK(vsg_dock_auto_device(&a, 1) == VSG_DEVICE_CPU);
-        CHECK(vsg_dock_auto_device(&a, 2) == VSG_DEVICE_CPU);
-        CHECK(vsg_dock_auto_device(&a, 3) == VSG_DEVICE_GPU);
+        CHECK(vsg_dock_auto_device(&a) == VSG_DEVICE_CPU);
         CHECK_STATUS(vsg_dock_params_preset(&a, "balanced"), VSG_OK);
-        CHECK(vsg_dock_auto_device(&a, 1) == VSG_DEVICE_GPU);
+        CHECK(vsg_dock_auto_device(&a) == VSG_DEVICE_GPU);
         a.exhaustiveness = 8, a.focus_chains = 8;
-        CHECK(vsg_dock_auto_device(&a, 1) == VSG_DEVICE_CPU);
-        a.threads = 15;
-        CHECK(vsg_dock_auto_device(&a, 1) == VSG_DEVICE_GPU);
+        for (a.threads = 1; a.threads <= 64; a.threads *= 2) CHECK(vsg_dock_auto_device(&a) == VSG_DEVICE_CPU);
+        a.focus_chains = 9;
+        CHECK(vsg_dock_auto_device(&a) == VSG_DEVICE_GPU);
     }
     char rec[1024], ligp[1024], prefix[1024];
     snprintf(rec, sizeof rec, "%s/data/1stp_receptor.pdbqt", VSG_SOURCE_DIR);

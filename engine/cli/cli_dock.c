@@ -613,7 +613,7 @@ int vsg_cmd_dock(int argc, char **argv)
                 break;
             }
     }
-    const int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_dock_auto_device(&p, 1) == VSG_DEVICE_GPU);
+    const int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_dock_auto_device(&p) == VSG_DEVICE_GPU);
     /* PoseBusters' checks of each pose against the record as read (before the PDBQT writer types it) */
     if ((st = vsg_pose_checker_new(&lig, rec, &checker)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     int nvalid = 0;

@@ -1866,21 +1866,23 @@ vsg_status vsg_dock_tree(const vsg_ligand *lig, vsg_dock_result *out);
  * acceptance as the CPU twin; its poses are re-scored on the CPU (vsg_vina_score_pose), so a
  * pose's score is the same whichever device found it. VSG_DEVICE_CPU: vsg_dock_cpu on each
  * record, in parallel over records. VSG_DEVICE_AUTO: vsg_dock_auto_device's choice (the GPU
- * when one is usable and the batch has more chains than the host has threads, else the CPU).
+ * when one is usable and a record has more than 16 chains, else the CPU).
  * Several GPUs (p->gpus, or all) share a batch's records by their estimated cost (chains × steps ×
  * atoms and pairs), longest first to the least loaded GPU, so none waits long for another.
  * status[i] and out[i] are each record's (on failure out[i] is empty and message[i], when message
  * is not NULL, says why in one line). Returns VSG_OK when the batch ran (some records may have
  * failed); VSG_E_ARG (NULL target/records/out/status, n < 0); VSG_E_DEVICE (VSG_DEVICE_GPU asked and
  * no GPU, or the GPU failed); VSG_E_NOMEM. */
-/* The device VSG_DEVICE_AUTO docks n records on with params p (vsg_dock_params_default's values
- * where p leaves them 0): VSG_DEVICE_CPU when no GPU is usable, or when the batch's chains (n ×
- * (exhaustiveness + focus_chains)) are no more than the host's threads (p->threads, else
- * OpenMP's): then every chain has a core, and a core runs a chain 3-4 times as fast as a GPU warp
- * (`--search vina`, 8 chains, one ligand on a 16-core H200 host: 4.2 s against 11.8 s on the GPU,
- * docs/PERFORMANCE.md); else VSG_DEVICE_GPU. A flexible screen's batches stay on the GPU (their
- * rows must not depend on how records are batched): this is vsg_dock_batch's rule only. */
-vsg_device vsg_dock_auto_device(const vsg_dock_params *p, int n);
+/* The device VSG_DEVICE_AUTO docks records on with params p (vsg_dock_params_default's values
+ * where p leaves them 0): VSG_DEVICE_CPU when no GPU is usable, or when a record's chains
+ * (exhaustiveness + focus_chains) are VSG_DOCK_AUTO_CPU_CHAINS or fewer: a host core runs a chain
+ * 3-4 times as fast as a GPU warp, so a host of 8 or more cores docks them sooner (`--search
+ * vina`, 8 chains, one ligand on a 16-core H200 host: 4.2 s against 11.8 s on the GPU,
+ * docs/PERFORMANCE.md); else VSG_DEVICE_GPU. The record's own effort alone decides, never the
+ * thread count or the batch, so a seed's poses do not depend on them. Flexible screens keep
+ * their batches on the GPU: this is vsg_dock_batch's rule only. */
+#define VSG_DOCK_AUTO_CPU_CHAINS 16
+vsg_device vsg_dock_auto_device(const vsg_dock_params *p);
 vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *ligs, int n, const uint64_t *seeds,
                           const vsg_dock_params *p, vsg_device device, vsg_dock_result *out, vsg_status *status,
                           char (*message)[256]);

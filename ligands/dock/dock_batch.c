@@ -430,18 +430,16 @@ vsg_status dock_stage_finish(dock_stage *s, vsg_dock_result *out, vsg_status *st
     return VSG_OK;
 }
 
-vsg_device vsg_dock_auto_device(const vsg_dock_params *p, int n)
+vsg_device vsg_dock_auto_device(const vsg_dock_params *p)
 {
     if (vsg_gpu_count() < 1) return VSG_DEVICE_CPU;
     vsg_dock_params d;
     vsg_dock_params_default(&d);
     const int chains = p && p->exhaustiveness > 0 ? p->exhaustiveness : d.exhaustiveness;
     const int focus = p && p->focus_chains > 0 ? p->focus_chains : 0;
-    int threads = p && p->threads > 0 ? p->threads : 1;
-#ifdef _OPENMP
-    if (!(p && p->threads > 0)) threads = omp_get_max_threads();
-#endif
-    return (double)(n > 0 ? n : 1) * (chains + focus) <= threads ? VSG_DEVICE_CPU : VSG_DEVICE_GPU;
+    /* a record's own effort alone decides (never the thread count or the batch), so a seed gives
+     * the same poses whatever --threads and whichever records are docked with it */
+    return chains + focus <= VSG_DOCK_AUTO_CPU_CHAINS ? VSG_DEVICE_CPU : VSG_DEVICE_GPU;
 }
 
 vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *ligs, int n, const uint64_t *seeds,
@@ -451,7 +449,7 @@ vsg_status vsg_dock_batch(const vsg_vina_target *t, const vsg_ligand *const *lig
     if (!t || (n > 0 && (!ligs || !out || !status)) || n < 0) return vsg_fail(VSG_E_ARG, "vsg_dock_batch: NULL argument");
     /* few chains run faster on the host's cores, one each, than on GPU warps (vsg_dock_auto_device);
      * else AUTO stays AUTO: a GPU that fails hands the batch to the CPU twin */
-    if (device == VSG_DEVICE_AUTO && vsg_dock_auto_device(p, n) == VSG_DEVICE_CPU) device = VSG_DEVICE_CPU;
+    if (device == VSG_DEVICE_AUTO && vsg_dock_auto_device(p) == VSG_DEVICE_CPU) device = VSG_DEVICE_CPU;
     dock_stage *s = NULL;
     vsg_status st = dock_stage_prepare(t, ligs, n, seeds, p, device, &s);
     if (st != VSG_OK) return st;
