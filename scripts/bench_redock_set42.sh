@@ -197,40 +197,40 @@ class_of() {
   if [ "$t" -le 4 ]; then echo "0-4"; elif [ "$t" -le 7 ]; then echo "5-7"; elif [ "$t" -le 11 ]; then echo "8-11"; else echo "12+"; fi
 }
 
+# row C T CLASS LABEL K POSES SCORE SECONDS: one run's line of rows.tsv (nothing when POSES is
+# missing): complex, torsions, class, program, start, "top best n", score, seconds, top valid.
+row() {
+  local r
+  r=$(rmsds "$1" "$6")
+  [ -n "$r" ] || return 0
+  printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$1" "$2" "$3" "$4" "$5" "$r" "$7" "$8" "$(top_valid "$1" "$6" "$5")"
+}
+
 run_table() {
-  local rows=$out/rows.tsv presets_vina='' presets_ad4=''
+  local rows=$out/rows.tsv presets_vina='' presets_ad4='' nstarts
   : > "$rows"
+  nstarts=$(echo $starts | wc -w)
   # the rows of the functions SCORING names (vina alone by default, as before ad4 was added)
   case " $scorings " in *" vina "*) presets_vina=$presets ;; esac
   case " $scorings " in *" ad4 "*) presets_ad4=$presets ;; esac
   for c in $list; do
     t=$(torsions "$c")
     cls=$(class_of "$t")
-    for p in $presets_vina; do
+    for p in $presets_vina; do # one screen of every start: its seconds shared among them
       for k in $starts; do
-        f=$out/$c/vsgrid_${p}_$k.pdbqt
-        r=$(rmsds "$c" "$f")
-        [ -n "$r" ] || continue
-        printf "%s\t%s\t%s\tvsgrid %s\t%s\t%s\t%s\t%s\t%s\n" "$c" "$t" "$cls" "$p" "$k" "$r" "$(vsgrid_score "$out/$c/vsgrid_${p}_$k.csv")" \
-          "$(awk -v n="$(echo $starts | wc -w)" '{ printf "%.2f", $1 / n }' "$out/$c/vsgrid_${p}.seconds" 2> /dev/null)" \
-          "$(top_valid "$c" "$f" "$k")" >> "$rows"
+        row "$c" "$t" "$cls" "vsgrid $p" "$k" "$out/$c/vsgrid_${p}_$k.pdbqt" "$(vsgrid_score "$out/$c/vsgrid_${p}_$k.csv")" \
+          "$(awk -v n="$nstarts" '{ printf "%.2f", $1 / n }' "$out/$c/vsgrid_${p}.seconds" 2> /dev/null)" >> "$rows"
       done
     done
     for p in $presets_ad4; do
       for k in $starts; do
-        f=$out/$c/vsgrid_ad4_${p}_$k.pdbqt
-        r=$(rmsds "$c" "$f")
-        [ -n "$r" ] || continue
-        printf "%s\t%s\t%s\tvsgrid ad4 %s\t%s\t%s\t%s\t%s\t%s\n" "$c" "$t" "$cls" "$p" "$k" "$r" "$(ad4_score "$out/$c/vsgrid_ad4_${p}_$k.csv")" \
-          "$(cat "$out/$c/vsgrid_ad4_${p}_$k.seconds" 2> /dev/null)" "$(top_valid "$c" "$f" "$k")" >> "$rows"
+        row "$c" "$t" "$cls" "vsgrid ad4 $p" "$k" "$out/$c/vsgrid_ad4_${p}_$k.pdbqt" \
+          "$(ad4_score "$out/$c/vsgrid_ad4_${p}_$k.csv")" "$(cat "$out/$c/vsgrid_ad4_${p}_$k.seconds" 2> /dev/null)" >> "$rows"
       done
     done
     for k in 0 1 2; do
-      f=$out/$c/vina_$k.pdbqt
-      r=$(rmsds "$c" "$f")
-      [ -n "$r" ] || continue
-      printf "%s\t%s\t%s\tvina 1.2.3\t%s\t%s\t%s\t%s\t%s\n" "$c" "$t" "$cls" "$k" "$r" "$(vina_score "$f")" \
-        "$(cat "$out/$c/vina_$k.seconds" 2> /dev/null)" "$(top_valid "$c" "$f" "$k")" >> "$rows"
+      row "$c" "$t" "$cls" "vina 1.2.3" "$k" "$out/$c/vina_$k.pdbqt" "$(vina_score "$out/$c/vina_$k.pdbqt")" \
+        "$(cat "$out/$c/vina_$k.seconds" 2> /dev/null)" >> "$rows"
     done
   done
   echo "# Re-docking adgpu_set42 by torsion class"
