@@ -130,6 +130,11 @@ grep -q "1stp_receptor.pdbqt:[0-9]*: record 1: torsion tree: no ROOT/ENDROOT: no
 expect_rc 0 "$vsgrid" screen m "$rec" "$lig" --scoring vina --placement flexible "${quick[@]}" -o swapped.csv --quiet
 [ "$(awk -F, 'NR > 1 && /,torsions,"[^"]*no ROOT\/ENDROOT/' swapped.csv | wc -l)" = 1 ] ||
   fail "flexible screen of a receptor as a ligand: no torsions row: $(cut -c1-300 swapped.csv)"
+# the same as a PDB (no tree to miss): refused by its torsion count (--max-torsions, 32 as screens)
+expect_rc 3 "$vsgrid" dock m "$src/data/inha/receptor.pdb.gz" "${quick[@]}" -o swapped.pdbqt
+grep -q "torsions, over --max-torsions 32 (a receptor given as the ligand?" err.txt || fail "dock of a receptor PDB: $(cat err.txt)"
+expect_rc 2 "$vsgrid" dock m "$lig" --max-torsions x "${quick[@]}" -o swapped.pdbqt
+expect_rc 3 "$vsgrid" dock m "$lig" --max-torsions 4 "${quick[@]}" -o swapped.pdbqt # biotin has 5
 [ "$SECONDS" -lt 60 ] || fail "a receptor as the ligand took $SECONDS s to refuse"
 
 # 6. Outputs named for what they hold; one record per dock, or --record N.

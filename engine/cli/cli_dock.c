@@ -25,7 +25,7 @@ static const char usage[] =
     "                   [--min-rmsd A] [--from-input | --local-only] [--threads N] [--csv OUT.csv]\n"
     "                   [--json FILE] [--receptor REC.pdbqt] [--no-dry]\n"
     "                   [--flex FLEX.pdbqt | --flex-residues A:ARG:57,...]\n"
-    "                   [--record N] [--quiet] -o OUT.pdbqt|OUT.sdf[.gz]\n"
+    "                   [--record N] [--max-torsions N] [--quiet] -o OUT.pdbqt|OUT.sdf[.gz]\n"
     "\n"
     "Docks one record of LIGAND (its only one, or --record N) into the Vina map set PREFIX.<XS type>.map (`vsgrid maps\n"
     "REC.pdbqt --scoring vina --around LIG -o PREFIX` or `vina --write_maps PREFIX`) by AutoDock\n"
@@ -54,6 +54,8 @@ static const char usage[] =
     "  --no-dry           hydrated docking: write every water unjudged, as vina writes them\n"
     "  --poses K          poses written at most (default 9), best first, none within --min-rmsd\n"
     "                     (default 1 A, heavy atoms) of a better one\n"
+    "  --max-torsions N   refuse a record with more torsions (default 32, as flexible screens;\n"
+    "                     exit 3): a receptor given as the ligand would search for minutes\n"
     "  --record N         the record of a multi-record LIGAND to dock (1-based); without it a\n"
     "                     LIGAND of several records is refused: `vsgrid screen PREFIX LIGAND\n"
     "                     --scoring vina --placement flexible` docks them all\n"
@@ -122,6 +124,20 @@ static const char usage_end[] =
 /* --ph, for a SMILES ligand: both docking paths read the ligand with it */
 static vsg_smiles_options dock_smiles;
 static int dock_rigid_macrocycles; /* --rigid-macrocycles */
+static int dock_max_torsions = 32; /* --max-torsions, as a flexible screen's default */
+
+/* A record with more torsions than --max-torsions is refused before a search of minutes: a
+ * receptor given as the ligand (arguments swapped) has hundreds; a flexible screen's rows say
+ * the same (status torsions). 1 when refused (said on stderr). */
+static int too_many_torsions(const vsg_vina_ligand *vl, const char *ligpath)
+{
+    vsg_vina_ligand_info info;
+    vsg_vina_ligand_get_info(vl, &info);
+    if (info.rotors <= dock_max_torsions) return 0;
+    fprintf(stderr, "vsgrid dock: %s: %d torsions, over --max-torsions %d (a receptor given as the ligand? raise "
+                    "--max-torsions to dock it)\n", ligpath, info.rotors, dock_max_torsions);
+    return 1;
+}
 
 static int read_record(vsg_ligand_reader *rd, const char *ligpath, const char *prefix, long record, vsg_ligand *lig)
 {
@@ -307,6 +323,7 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
         goto done;
     }
     if ((st = vsg_vina_ligand_new_ad4(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    if (too_many_torsions(vl, ligpath)) { rc = VSG_EXIT_INPUT; goto done; }
     if (nw && !no_dry && !(rec = dry_receptor(fld, recpath, quiet))) { rc = VSG_EXIT_INPUT; goto done; }
     if (nw && !(verdict = calloc((size_t)nw * ((size_t)p->poses + 1), sizeof *verdict))) {
         rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "dock: out of memory"));
@@ -479,6 +496,13 @@ int vsg_cmd_dock(int argc, char **argv)
                 return vsg_cli_usage_error("dock", "--min-rmsd: '%s' is not a number >= 0", v);
             continue;
         }
+        if (vsg_arg_is(&a, "--max-torsions")) {
+            if (!(v = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE;
+            if (!vsg_parse_number(v, &x) || x != floor(x) || x < 0 || x > 1000)
+                return vsg_cli_usage_error("dock", "--max-torsions: '%s' is not a count (0-1000)", v);
+            dock_max_torsions = (int)x;
+            continue;
+        }
         if (vsg_arg_is(&a, "--record")) {
             if (!(v = vsg_arg_value(&a, "dock"))) return VSG_EXIT_USAGE;
             if (!vsg_parse_number(v, &x) || x != floor(x) || x < 1 || x > 1e12)
@@ -579,6 +603,7 @@ int vsg_cmd_dock(int argc, char **argv)
     /* a file without hydrogens: its polar ones at neutral valence, with a warning (else wrong Vina types) */
     if ((st = vsg_ligand_complete_hydrogens(&lig, NULL, 1)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if ((st = vsg_vina_ligand_new(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    if (!local_only && too_many_torsions(vl, ligpath)) { rc = VSG_EXIT_INPUT; goto done; }
     if (!local_only && (long)p.exhaustiveness * (p.steps ? p.steps : 1) < 512L * 240) warn_large_box(t, &lig);
     {
         const vsg_ligand *one[1] = {&lig};
