@@ -16,7 +16,19 @@
 #            set's random starts rand-k.pdbqt where the table says "rand" (as bench_redock_set42.sh
 #            docks them: the crystal's bond lengths, angles and rings, torsions randomised), else
 #            the crystal file itself (the search starts every chain from a random position,
-#            orientation and torsions anyway)
+#            orientation and torsions anyway), docked with the file's own torsion tree: the
+#            AutoDock-GPU set's PDBQTs were made by AutoDockTools, whose rotatable-bond rules are not
+#            vsgrid's (1YWR's aminopyrimidine C-NH, among others, is fixed at its crystal angle there)
+#   crystal-vsgrid  the crystal arm's conformers (the same coordinates, record k: seed k) as SDFs
+#            that vsgrid prepares itself, as it prepares the SMILES's molecule: its own torsion
+#            tree, the same rules as the smiles arm; the SMILES's bond orders and formal charges,
+#            the crystal file's polar hydrogens. They are committed, made with RDKit by
+#            `scripts/redock_crystal_smiles.py sdf --gzip` (data/redock_smiles/README.md), so no
+#            RDKit is needed here: data/redock_smiles/crystal_sdf/<complex>-rand-<k>.sdf.gz for
+#            rand-k.pdbqt, <complex>-crystal.sdf.gz for the crystal file (also the start of a run
+#            without a rand-k SDF: 3ER5's rand-k open a proline ring, see the README). An SDF is
+#            docked as read (one conformer, no 3D rebuild); SMILES vs crystal-vsgrid isolates the
+#            3D generation, crystal-vsgrid vs crystal the torsion trees.
 # Maps: `vsgrid maps --scoring vina` of the receptor (a PDB receptor prepared first by `vsgrid
 # prepare`) on the set's own box (its protein.maps.fld) for adgpu_set42, else `--around` the
 # crystal ligand (vina's --autobox, 4 A), as bench_redock_set42.sh and bench_dock_accuracy.sh
@@ -43,14 +55,16 @@
 #   DEVICES          --devices (default gpu; CPU=1 makes it cpu)
 #   CPU              1: the small CPU mode: COMPLEXES defaults to "1lrh 1stp 1yv3", DEVICES to cpu
 #   COMPLEXES        a subset, e.g. "1n46 2brt" (default all, in the table's order)
-#   DOCK_ARGS        extra `vsgrid screen` arguments for both arms
+#   DOCK_ARGS        extra `vsgrid screen` arguments for every arm
+#   ARMS             the arms run, in the table's order (default "smiles crystal crystal-vsgrid")
 #   OB_DIR           an Open Babel carried in (include/ lib/ plugins/ data/, as scripts/gpu_smiles.sh
 #                    describes): its lib on LD_LIBRARY_PATH, BABEL_LIBDIR and BABEL_DATADIR set
 #   PYTHON           python3 with RDKit for the stereo and rings columns (default /usr/bin/python3;
 #                    without RDKit: "-")
 # Usage: scripts/bench_redock_smiles.sh            (the table on stdout)
 #        scripts/bench_redock_smiles.sh --files    (the shared-data files it reads, one a line,
-#                                                   relative to VSG_SHARED_DATA: what to carry)
+#                                                   relative to VSG_SHARED_DATA: what to carry;
+#                                                   the crystal-vsgrid SDFs are in the repository)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -71,6 +85,11 @@ else
 fi
 dock_args=${DOCK_ARGS:-}
 python=${PYTHON:-/usr/bin/python3}
+arms=${ARMS:-smiles crystal crystal-vsgrid}
+sdf_dir=$root/data/redock_smiles/crystal_sdf
+for arm in $arms; do
+  case $arm in smiles | crystal | crystal-vsgrid) ;; *) echo "bench_redock_smiles: unknown arm '$arm' in ARMS (smiles crystal crystal-vsgrid)" >&2; exit 2 ;; esac
+done
 if [ -n "${OB_DIR:-}" ]; then
   OB_DIR=$(cd "$OB_DIR" && pwd) || exit 2
   export LD_LIBRARY_PATH=$OB_DIR/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} BABEL_LIBDIR=$OB_DIR/plugins BABEL_DATADIR=$OB_DIR/data
@@ -160,20 +179,38 @@ while IFS=$'\t' read -r c crystal receptor box starts; do
   redock_maps "$rec" "$boxarg" "$d" "$c" || { missing+=("$c (vsgrid maps failed)"); continue; }
   # the arms' libraries: record k is run k, docked with seed k
   : > "$d/smiles.smi"
-  crys=()
+  crys=() vsg=() no_sdf=
   for ((k = 0; k < runs; k++)); do
     echo "$smi $c" >> "$d/smiles.smi"
-    start=$lig
-    [ "$starts" = rand ] && [ -f "$(dirname "$lig")/rand-$k.pdbqt" ] && start=$(dirname "$lig")/rand-$k.pdbqt
+    start=$lig sdf=$sdf_dir/$c-crystal.sdf.gz
+    if [ "$starts" = rand ] && [ -f "$(dirname "$lig")/rand-$k.pdbqt" ]; then
+      start=$(dirname "$lig")/rand-$k.pdbqt
+      # no SDF of this rand-k (its bonds are not the crystal's: 3ER5): the crystal file's conformer
+      [ -f "$sdf_dir/$c-rand-$k.sdf.gz" ] && sdf=$sdf_dir/$c-rand-$k.sdf.gz
+    fi
     crys+=("$start")
+    vsg+=("$sdf")
+    [ -f "$sdf" ] || no_sdf=$sdf
   done
-  dock_arm "$c" smiles "$rec" "$d/smiles.smi" -- --ph "$ph"
-  dock_arm "$c" crystal "$rec" "${crys[@]}" --
-  for arm in smiles crystal; do
+  done_arms=
+  for arm in $arms; do
+    case $arm in
+      smiles) dock_arm "$c" smiles "$rec" "$d/smiles.smi" -- --ph "$ph" ;;
+      crystal) dock_arm "$c" crystal "$rec" "${crys[@]}" -- ;;
+      crystal-vsgrid)
+        if [ -n "$no_sdf" ]; then
+          missing+=("$c crystal-vsgrid (no ${no_sdf#"$root"/}: scripts/redock_crystal_smiles.py sdf --gzip makes them)")
+          continue
+        fi
+        dock_arm "$c" crystal-vsgrid "$rec" "${vsg[@]}" -- ;;
+    esac
+    done_arms+=" $arm"
+  done
+  for arm in $done_arms; do
     tors=$(awk -F, 'NR > 1 && $14 == "ok" { print $12; exit }' "$d/$arm.csv" 2> /dev/null)
     st=$(awk -F, 'NR > 1 && $14 != "ok" { printf "%s%s", sep, $14; sep = "," }' "$d/$arm.csv" 2> /dev/null)
     stereo=- rings=-
-    if [ $arm = smiles ] && [ $have_rdkit = 1 ] && [ -s "$d/$arm.sdf" ]; then
+    if [ "$arm" = smiles ] && [ $have_rdkit = 1 ] && [ -s "$d/$arm.sdf" ]; then
       [ -s "$d/poses.tsv" ] || "$python" "$here/redock_crystal_smiles.py" poses --table "$table" --shared "$shared" --smiles "$smiles" \
         "$d/$arm.sdf" > "$d/poses.tsv" 2> /dev/null
       stereo=$(awk -F'\t' '$4 != "" { n++; ok += $4 } END { printf "%d/%d", ok, n }' "$d/poses.tsv")
@@ -181,7 +218,8 @@ while IFS=$'\t' read -r c crystal receptor box starts; do
     fi
     rm -f "$d/$arm.rmsd.tsv"
     fallback=
-    [ $arm = crystal ] && fallback=order
+    # the crystal conformers' poses list the heavy atoms in the crystal file's order (the SDFs too)
+    [ "$arm" != smiles ] && fallback=order
     FALLBACK=$fallback record_rmsds "$lig" "$d/$arm.sdf" "$runs" > "$d/$arm.rmsd.tsv"
     printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n" "$c" "$arm" "${tors:--}" "$(awk '{ printf "%s%s", sep, ($2 == "" ? "-" : sprintf("%.2f", $2)); sep = " " }' "$d/$arm.rmsd.tsv")" \
       "$(cat "$d/$arm.seconds" 2> /dev/null)" "$stereo" "${st:-}" "$rings" >> "$rows_out"
@@ -189,28 +227,57 @@ while IFS=$'\t' read -r c crystal receptor box starts; do
 done < <(rows)
 t_end=$(date +%s.%N)
 
-echo "# Re-docking from SMILES against the crystal conformer (issue 29)"
+echo "# Re-docking from SMILES against the crystal conformer (issue 29; arms: $arms)"
 echo
 echo "$("$vsgrid" --version 2> /dev/null | head -1); $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; --search $search --devices $devices; SMILES --ph $ph; $runs runs an arm (seeds 0-$((runs - 1))); DOCK_ARGS: ${dock_args:-(none)}; outputs in $out"
 echo
-echo "Top-pose RMSD (A) to the crystal pose, run by run; success: < 2 A; torsions: TORSDOF of each arm's tree (vsgrid CSV column torsdof):"
+echo "Top-pose RMSD (A) to the crystal pose, run by run; success: < 2 A; torsions: TORSDOF of each arm's tree (vsgrid CSV column torsdof);"
+echo "arms: smiles (from SMILES), crystal (the crystal conformer, AutoDockTools' tree), crystal-vsgrid (the same conformer, vsgrid's tree):"
 echo
-echo "| complex | torsions (crystal / SMILES) | from SMILES | success | stereo as the SMILES | rings vs crystal (A) | from crystal conformer | success | s (SMILES / crystal) |"
-echo "|---|--:|---|--:|--:|--:|---|--:|--:|"
-awk -F'\t' -v runs="$runs" '
+awk -F'\t' -v runs="$runs" -v arms="$arms" '
   function succ(s,   a, n, i, k) { n = split(s, a, " "); k = 0; for (i = 1; i <= n; i++) if (a[i] != "-" && a[i] < 2) k++; return k }
+  function pct(a, b) { return b ? 100 * a / b : 0 }
+  function ratio(x, y, target,   S, C, N, i, c) {
+    for (i = 1; i <= nc; i++) { c = order[i]; if ((c, x) in rm && (c, y) in rm) { S += succ(rm[c, x]); C += succ(rm[c, y]); N += runs } }
+    if (!N) return ""
+    if (!C) return sprintf("%s/%s: %d/%d against %d/%d, ratio undefined (no %s success)", label[x], label[y], S, N, C, N, label[y])
+    return sprintf("%s/%s: %d/%d against %d/%d, ratio %.2f", label[x], label[y], S, N, C, N, S / C) (target ? sprintf(" (target >= 0.90: %s)", (S / C >= 0.9 ? "met" : "not met")) : "")
+  }
+  BEGIN {
+    na = split(arms, arm, " ")
+    label["smiles"] = "SMILES"; label["crystal"] = "crystal"; label["crystal-vsgrid"] = "crystal-vsgrid"
+    title["smiles"] = "from SMILES"; title["crystal"] = "from crystal conformer"; title["crystal-vsgrid"] = "from crystal conformer, vsgrid tree"
+    h = "| complex | torsions ("; r = "|---|--:|"
+    for (j = 1; j <= na; j++) h = h (j > 1 ? " / " : "") label[arm[j]]
+    h = h ") |"
+    for (j = 1; j <= na; j++) {
+      h = h " " title[arm[j]] " | success |"; r = r "---|--:|"
+      if (arm[j] == "smiles") { h = h " stereo as the SMILES | rings vs crystal (A) |"; r = r "--:|--:|" }
+    }
+    h = h " s ("; for (j = 1; j <= na; j++) h = h (j > 1 ? " / " : "") label[arm[j]]
+    print h ") |"; print r "--:|"
+  }
   { key = $1; if (!(key in seen)) { seen[key] = 1; order[++nc] = key }
     tors[key, $2] = $3; rm[key, $2] = $4; sec[key, $2] = $5; if ($2 == "smiles") { stereo[key] = $6; rings[key] = $8 }; bad[key, $2] = $7 }
   END {
     for (i = 1; i <= nc; i++) {
-      c = order[i]; ss = succ(rm[c, "smiles"]); sc = succ(rm[c, "crystal"])
-      S += ss; C += sc; N += runs
-      note = ""; if (bad[c, "smiles"] != "") note = note " (SMILES: " bad[c, "smiles"] ")"; if (bad[c, "crystal"] != "") note = note " (crystal: " bad[c, "crystal"] ")"
-      printf "| %s%s | %s / %s | %s | %d/%d | %s | %s | %s | %d/%d | %s / %s |\n", c, note, tors[c, "crystal"], tors[c, "smiles"], rm[c, "smiles"], ss, runs,
-        stereo[c], rings[c], rm[c, "crystal"], sc, runs, sec[c, "smiles"], sec[c, "crystal"]
+      c = order[i]; note = ""; t = ""; s = ""; cols = ""
+      for (j = 1; j <= na; j++) {
+        a = arm[j]; has = ((c, a) in rm)
+        if (bad[c, a] != "") note = note " (" label[a] ": " bad[c, a] ")"
+        t = t (j > 1 ? " / " : "") (has ? tors[c, a] : "-"); s = s (j > 1 ? " / " : "") (has ? sec[c, a] : "-")
+        if (has) { k = succ(rm[c, a]); tot[a] += k; n[a] += runs; cols = cols sprintf(" %s | %d/%d |", rm[c, a], k, runs) }
+        else cols = cols " - | - |"
+        if (a == "smiles") cols = cols sprintf(" %s | %s |", (has ? stereo[c] : "-"), (has ? rings[c] : "-"))
+      }
+      printf "| %s%s | %s |%s %s |\n", c, note, t, cols, s
     }
-    printf "\nSuccess (top pose < 2 A), runs of %d complexes: from SMILES %d/%d (%.0f%%), from the crystal conformer %d/%d (%.0f%%); ", nc, S, N, N ? 100 * S / N : 0, C, N, N ? 100 * C / N : 0
-    if (C) printf "ratio %.2f (target >= 0.90: %s)\n", S / C, (S / C >= 0.9 ? "met" : "not met"); else printf "ratio undefined (no crystal success)\n"
+    printf "\nSuccess (top pose < 2 A), runs of %d complexes:", nc
+    for (j = 1; j <= na; j++) printf "%s %s %d/%d (%.0f%%)", (j > 1 ? ";" : ""), title[arm[j]], tot[arm[j]], n[arm[j]], pct(tot[arm[j]], n[arm[j]])
+    printf "\n"
+    if ((x = ratio("smiles", "crystal", 1)) != "") print "- " x
+    if ((x = ratio("smiles", "crystal-vsgrid", 1)) != "") print "- " x " (the 3D generation alone)"
+    if ((x = ratio("crystal-vsgrid", "crystal", 0)) != "") print "- " x " (the torsion trees alone)"
   }' "$rows_out"
 awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "\nWhole run %.0f s (maps, preparation, docking, RMSDs).\n", b - a }'
 if [ ${#missing[@]} -gt 0 ]; then

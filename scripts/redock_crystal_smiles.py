@@ -5,6 +5,8 @@ SMILES, scripts/bench_redock_smiles.sh), made and checked against the crystal li
 usage: redock_crystal_smiles.py make   [--table T] [--shared DIR] [--vsgrid BIN] > crystal_ligands.smi
        redock_crystal_smiles.py check  [--table T] [--shared DIR] [--smiles F] [--prepared F.sdf]
        redock_crystal_smiles.py poses  [--table T] [--shared DIR] [--smiles F] POSES.sdf...
+       redock_crystal_smiles.py sdf    [--table T] [--shared DIR] [--smiles F] [--runs N] [--out DIR]
+                                       [--gzip] [--vsgrid BIN]
 
 The complexes and their crystal ligands are data/redock_smiles/complexes.tsv (paths relative to
 the shared data, VSG_SHARED_DATA or ../shared/data beside the repository; "repo:" relative to
@@ -39,6 +41,27 @@ poses  prints "file record name stereo rings" for every record of the SDF files 
        3D builder can invert a centre; docking changes only torsions, so a pose keeps what was
        built), else 0; rings the largest RMSD (A) of one of its ring systems, superposed, to the
        crystal's (docking keeps rings rigid: the ring conformations prepared are the ones docked).
+sdf    writes the inputs of bench_redock_smiles.sh's "crystal-vsgrid" arm: the crystal arm's own
+       conformers (the set's rand-k.pdbqt, k < --runs (default 3), where the table says rand, and
+       the crystal file, the start of any run without a rand-k), each as an SDF that vsgrid
+       prepares itself (its own torsion tree, the rules the SMILES's molecule gets), in --out
+       (default data/redock_smiles/crystal_sdf) as <complex>-rand-<k>.sdf and
+       <complex>-crystal.sdf (.sdf.gz with --gzip). Each holds the file's heavy atoms and its
+       hydrogens on N, O and S (a PDBQT has only those; an SDF's or MOL2's other hydrogens are
+       left out), in file order, with the file's coordinates; bond orders and formal charges come
+       from the complex's SMILES by RDKit's AssignBondOrdersFromTemplate (the SMILES with its polar
+       hydrogens explicit as the template, so that the match also pairs the hydrogens), stereo
+       from the coordinates. A rand-k whose heavy-atom bonds (from distances) are not the crystal
+       file's is not written (3ER5: AutoDockTools left a proline's N-C bond, 1.88 A in the
+       crystal, open, and the random torsions pulled it apart): its run starts from
+       <complex>-crystal.sdf. Every file is read back and checked: heavy-atom graph isomorphic to
+       the SMILES's, polar hydrogens as the file's (none implicit), the same molecule as the
+       SMILES (bond orders, formal charges, hydrogen counts), stereo as the SMILES, coordinates
+       equal to the input's; with --vsgrid (default build/vsgrid, skipped when not executable),
+       `vsgrid prepare-ligands` of the SDFs and of the SMILES (--ph none) gives the torsion count
+       of vsgrid's tree of each and shows that vsgrid keeps the SDF's coordinates (no 3D
+       rebuild). One table line an SDF with AutoDockTools' BRANCH count beside them. Exit 1 when
+       any check fails.
 Needs RDKit (/usr/bin/python3 on Debian: python3-rdkit).
 """
 import argparse
@@ -130,7 +153,8 @@ def dist2(a, b):
     return sum((a[i] - b[i]) ** 2 for i in range(3))
 
 
-def read_pdbqt(path):
+def pdbqt_atoms(path):
+    """A PDBQT's atoms in file order: (element, (x, y, z))."""
     atoms = []
     with open(path) as f:
         for line in f:
@@ -140,6 +164,11 @@ def read_pdbqt(path):
                 if el is None:
                     raise ValueError(f"{path}: AutoDock type '{t}' not known here")
                 atoms.append((el, (float(line[30:38]), float(line[38:46]), float(line[46:54]))))
+    return atoms
+
+
+def read_pdbqt(path):
+    atoms = pdbqt_atoms(path)
     heavy = [i for i, (el, _) in enumerate(atoms) if el != "H"]
     index = {a: k for k, a in enumerate(heavy)}
     bonds = []
@@ -479,20 +508,266 @@ def poses(args, rows, shared):
     return 0
 
 
+def source_atoms(path):
+    """The atoms of a crystal-arm input as vsgrid's SDF will have them: heavy atoms and the
+    hydrogens on N, O and S, in file order (a PDBQT has only those; an SDF's or MOL2's other
+    hydrogens are left out: vsgrid merges non-polar hydrogens into their carbons anyway), as
+    (elements, coords, bonds). PDBQT: heavy-atom bonds from distances (read_pdbqt's rule), each
+    H bonded to its nearest heavy atom (within 1.3 A); SDF/MOL2: the file's bonds."""
+    if path.endswith((".sdf", ".mol", ".mol2")):
+        mol = read_bonded(path).mol
+        keep = [a.GetIdx() for a in mol.GetAtoms() if a.GetAtomicNum() != 1
+                or any(n.GetSymbol() in ("N", "O", "S") for n in a.GetNeighbors())]
+        index = {a: k for k, a in enumerate(keep)}
+        conf = mol.GetConformer()
+        bonds = [(index[b.GetBeginAtomIdx()], index[b.GetEndAtomIdx()]) for b in mol.GetBonds()
+                 if b.GetBeginAtomIdx() in index and b.GetEndAtomIdx() in index]
+        return ([mol.GetAtomWithIdx(i).GetSymbol() for i in keep], [tuple(conf.GetAtomPosition(i)) for i in keep],
+                bonds)
+    atoms = pdbqt_atoms(path)
+    heavy = [i for i, (el, _) in enumerate(atoms) if el != "H"]
+    bonds = []
+    for x in range(len(heavy)):
+        for y in range(x + 1, len(heavy)):
+            (ea, pa), (eb, pb) = atoms[heavy[x]], atoms[heavy[y]]
+            if dist2(pa, pb) < (COVALENT[ea] + COVALENT[eb] + 0.45) ** 2:
+                bonds.append((heavy[x], heavy[y]))
+    for i, (el, p) in enumerate(atoms):
+        if el == "H":
+            near = min(heavy, key=lambda j: dist2(p, atoms[j][1]))
+            if dist2(p, atoms[near][1]) >= 1.3 ** 2 or atoms[near][0] not in ("N", "O", "S"):
+                raise ValueError(f"{path}: hydrogen {i + 1} not on an N, O or S within 1.3 A")
+            bonds.append((min(i, near), max(i, near)))
+    return [a[0] for a in atoms], [a[1] for a in atoms], sorted(bonds)
+
+
+def crystal_arm_sources(row, shared, runs):
+    """The crystal arm's inputs of a complex, as bench_redock_smiles.sh picks them: [(label,
+    path, path as the table writes it)]: "rand-k" (the set's rand-k.pdbqt, k < runs, where the
+    table says rand and the file exists) and "crystal" (the crystal file: the start of the runs
+    without a rand-k)."""
+    out = []
+    if row["starts"] == "rand":
+        for k in range(runs):
+            rel = os.path.join(os.path.dirname(row["crystal"]), f"rand-{k}.pdbqt")
+            if os.path.isfile(resolve(rel, shared)):
+                out.append((f"rand-{k}", resolve(rel, shared), rel))
+    return out + [("crystal", resolve(row["crystal"], shared), row["crystal"])]
+
+
+def crystal_sdf_mol(smi, path, name):
+    """The molecule of SMILES smi on the atoms and coordinates of path (heavy atoms and the
+    hydrogens on N, O and S, in file order: source_atoms): bond orders and formal charges from
+    the SMILES by RDKit's AssignBondOrdersFromTemplate, the template being the SMILES with its
+    N, O and S hydrogens explicit (so the graph match also matches the file's polar hydrogens
+    to the SMILES's), stereo from the coordinates."""
+    from rdkit.Chem import AllChem
+    elements, coords, bonds = source_atoms(path)
+    m = Chem.RWMol()
+    for el in elements:
+        m.AddAtom(Chem.Atom(el))
+    for x, y in bonds:
+        m.AddBond(x, y, Chem.BondType.SINGLE)
+    conf = Chem.Conformer(len(elements))
+    for i, p in enumerate(coords):
+        conf.SetAtomPosition(i, Point3D(*p))
+    m.AddConformer(conf, assignId=True)
+    m = m.GetMol()
+    m.UpdatePropertyCache(strict=False)
+    Chem.FastFindRings(m)
+    tmpl = Chem.MolFromSmiles(smi)
+    polar = [a.GetIdx() for a in tmpl.GetAtoms() if a.GetSymbol() in ("N", "O", "S") and a.GetTotalNumHs()]
+    tmpl = Chem.AddHs(tmpl, onlyOnAtoms=tuple(polar)) if polar else tmpl
+    if tmpl.GetNumAtoms() != m.GetNumAtoms() or tmpl.GetNumBonds() != m.GetNumBonds():
+        raise ValueError(f"{name}: {path}: {m.GetNumAtoms()} atoms / {m.GetNumBonds()} bonds (heavy and polar H) "
+                         f"against the SMILES's {tmpl.GetNumAtoms()} / {tmpl.GetNumBonds()}")
+    out = Chem.Mol(AllChem.AssignBondOrdersFromTemplate(tmpl, m))
+    Chem.AssignStereochemistryFrom3D(out, replaceExistingTags=True)
+    out.SetProp("_Name", name)
+    return out
+
+
+def read_sdf_text(path):
+    import gzip
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        return f.read()
+
+
+def verify_sdf(path, smi, src):
+    """[graph, polarH, charges, stereo, coords] verdicts of a crystal-vsgrid SDF against its SMILES
+    and its source file; coords: the largest deviation (A) of any atom from the source's."""
+    mol = Chem.MolFromMolBlock(read_sdf_text(path), removeHs=False, sanitize=True)
+    if mol is None:
+        return ["FAIL RDKit cannot read it", "-", "-", "-", "-"]
+    ref = Chem.MolFromSmiles(smi)
+    v = []
+    heavy = Chem.RemoveHs(mol)
+    g = generic([a.GetSymbol() for a in heavy.GetAtoms()], [(b.GetBeginAtomIdx(), b.GetEndAtomIdx()) for b in heavy.GetBonds()])
+    gr = generic([a.GetSymbol() for a in ref.GetAtoms()], [(b.GetBeginAtomIdx(), b.GetEndAtomIdx()) for b in ref.GetBonds()])
+    iso = g.GetNumAtoms() == gr.GetNumAtoms() and g.GetNumBonds() == gr.GetNumBonds() and g.HasSubstructMatch(gr)
+    v.append("ok" if iso else "FAIL not isomorphic to the SMILES's heavy-atom graph")
+    # hydrogens: explicit atoms on N, O, S as the source file's, no implicit one there, as the SMILES
+    cr = read_crystal(src)
+    mapping, _ = match_graph(mol, cr)
+    d = polar_h_diffs(mol, mapping, cr, explicit=True) if mapping else ["no match"]
+    d += [f"{a.GetSymbol()}{a.GetIdx() + 1}: implicit H" for a in mol.GetAtoms()
+          if a.GetSymbol() in ("N", "O", "S") and a.GetNumImplicitHs()]
+    v.append("ok" if not d else "FAIL " + "; ".join(d))
+    # bond orders, formal charges and hydrogen counts: the same molecule as the SMILES
+    same = Chem.MolToSmiles(heavy, isomericSmiles=False) == Chem.MolToSmiles(ref, isomericSmiles=False)
+    q = [a.GetFormalCharge() for a in mol.GetAtoms() if a.GetFormalCharge()]
+    qs = " ".join(f"{c:+d}" for c in sorted(q)) or "none"
+    v.append(f"ok ({qs})" if same else f"FAIL {Chem.MolToSmiles(heavy, isomericSmiles=False)} (charges {qs})")
+    hconf = heavy.GetConformer()
+    got = Chem.MolToSmiles(stereo_from_coords(heavy, lambda i: tuple(hconf.GetAtomPosition(i))))
+    want = Chem.MolToSmiles(ref)
+    v.append("ok" if got == want else "FAIL " + cip_diff(want, got))
+    elements, coords, _ = source_atoms(src)
+    conf = mol.GetConformer()
+    if [a.GetSymbol() for a in mol.GetAtoms()] != elements:
+        v.append("FAIL atoms differ from the source's")
+    else:
+        d2 = [sum((conf.GetAtomPosition(i)[j] - coords[i][j]) ** 2 for j in range(3)) for i in range(len(coords))]
+        v.append(f"{math.sqrt(sum(d2) / len(d2)):.4f} / {math.sqrt(max(d2)):.4f}")
+    return v
+
+
+def adt_branches(path):
+    if not path.endswith(".pdbqt"):
+        return "-"
+    with open(path) as f:
+        return str(sum(1 for line in f if line.startswith("BRANCH")))
+
+
+def vsgrid_models(vsgrid, inputs, extra, tmp):
+    """`vsgrid prepare-ligands INPUTS -o X.pdbqt` (EXTRA arguments): per input record (MODEL k),
+    (torsdof, {serial: (type, x, y, z)})."""
+    out = os.path.join(tmp, "prepared.pdbqt")
+    subprocess.run([vsgrid, "prepare-ligands", *inputs, "-o", out, "--threads", str(os.cpu_count() or 1), "--quiet",
+                    *extra], check=True)
+    models, cur = [], None
+    with open(out) as f:
+        for line in f:
+            if line.startswith("MODEL"):
+                cur = [None, {}]
+                models.append(cur)
+            elif line.startswith("TORSDOF"):
+                cur[0] = int(line.split()[1])
+            elif line.startswith(("ATOM  ", "HETATM")):
+                cur[1][int(line[6:11])] = (line[77:79].strip(), float(line[30:38]), float(line[38:46]),
+                                           float(line[46:54]))
+    return models
+
+
+def sdf(args, rows, shared):
+    """Writes the crystal-vsgrid arm's SDFs (OUT/<complex>-<label>.sdf[.gz]) and verifies each
+    (read back): the table on stdout."""
+    import gzip
+    smis = {name: smi for smi, name in read_smi(args.smiles)}
+    by_name = {r["name"]: r for r in rows}
+    os.makedirs(args.out, exist_ok=True)
+    ext = ".sdf.gz" if args.gzip else ".sdf"
+    done, skipped = [], []
+    for row in rows:
+        name = row["name"]
+        if name not in smis:
+            sys.exit(f"{name}: no SMILES in {args.smiles}")
+        crystal_bonds = None
+        for label, src, rel in crystal_arm_sources(row, shared, args.runs):
+            if label != "crystal":
+                # a rand-k whose heavy-atom bonds (from distances) are not the crystal file's: a
+                # ring AutoDockTools left open (3ER5: a proline's N-C bond, 1.88 A in the crystal,
+                # its torsions then randomised) cannot carry the SMILES's graph; its runs start from
+                # the crystal file's conformer, as the crystal arm's do without a rand-k
+                if crystal_bonds is None:
+                    crystal_bonds = set(read_crystal(resolve(row["crystal"], shared)).bonds)
+                diff = set(read_pdbqt(src).bonds) ^ crystal_bonds
+                if diff:
+                    skipped.append((name, label, src, rel, diff))
+                    continue
+            mol = crystal_sdf_mol(smis[name], src, name)
+            text = Chem.MolToMolBlock(mol, kekulize=True) + "> <vsgrid_crystal_source>\n" + rel + "\n\n$$$$\n"
+            path = os.path.join(args.out, f"{name}-{label}{ext}")
+            if args.gzip:
+                with open(path, "wb") as f, gzip.GzipFile(fileobj=f, mode="wb", mtime=0, filename="") as z:
+                    z.write(text.encode())
+            else:
+                with open(path, "w") as f:
+                    f.write(text)
+            done.append((name, label, src, rel, path))
+    # vsgrid's own preparation of them (and of the SMILES): its torsion trees; coordinates kept?
+    tors_sdf, tors_smi, kept = {}, {}, {}
+    if args.vsgrid and os.access(args.vsgrid, os.X_OK):
+        with tempfile.TemporaryDirectory() as tmp:
+            models = vsgrid_models(args.vsgrid, [d[-1] for d in done], [], tmp)
+            for (name, label, src, rel, path), (tors, atoms) in zip(done, models):
+                tors_sdf[name, label] = tors
+                mol = Chem.MolFromMolBlock(read_sdf_text(path), removeHs=False, sanitize=False)
+                conf = mol.GetConformer()
+                # a macrocycle's G pseudo-atoms (appended, typed G0..G3) are not the record's
+                real = {s: a for s, a in atoms.items() if not (a[0].startswith("G") and a[0][1:].isdigit())}
+                if len(real) != mol.GetNumAtoms():
+                    kept[name, label] = f"FAIL {len(real)} atoms, the SDF {mol.GetNumAtoms()}"
+                    continue
+                dev = max(abs(conf.GetAtomPosition(s - 1)[j] - a[1 + j]) for s, a in real.items() for j in range(3))
+                kept[name, label] = f"{dev:.3f}"
+            smi_file = os.path.join(tmp, "smiles.smi")
+            names = [r["name"] for r in rows]
+            with open(smi_file, "w") as f:
+                for n in names:
+                    f.write(f"{smis[n]} {n}\n")
+            for n, (tors, _) in zip(names, vsgrid_models(args.vsgrid, [smi_file], ["--ph", "none"], tmp)):
+                tors_smi[n] = tors
+    bad = 0
+    print("| complex | input (the crystal arm's) | atoms (heavy + polar H) | graph as the SMILES | polar H as the file "
+          "| bonds and charges as the SMILES | stereo as the SMILES | coordinates vs the input: RMSD / largest (A) "
+          "| torsions: ADT's PDBQT (BRANCH) | vsgrid from this SDF | vsgrid from the SMILES | vsgrid's model vs the SDF: largest (A) |")
+    print("|---|---|--:|---|---|---|---|--:|--:|--:|--:|--:|")
+    for name, label, src, rel, path in done:
+        v = verify_sdf(path, smis[name], src)
+        if not v[4].startswith("FAIL") and float(v[4].split(" / ")[1]) > 0.0005:
+            v[4] = "FAIL " + v[4]
+        k = kept.get((name, label), "-")
+        if not k.startswith(("FAIL", "-")) and float(k) > 0.0015:
+            k = "FAIL " + k  # vsgrid rebuilt or moved the atoms (PDBQT: 3 decimals)
+        bad += any(x.startswith("FAIL") for x in v + [k])
+        mol = Chem.MolFromMolBlock(read_sdf_text(path), removeHs=False, sanitize=False)
+        nh = sum(1 for a in mol.GetAtoms() if a.GetAtomicNum() == 1)
+        print(f"| {name} | {rel.replace('repo:', '')} "
+              f"| {mol.GetNumAtoms() - nh} + {nh} | " + " | ".join(v) +
+              f" | {adt_branches(src)} | {tors_sdf.get((name, label), '-')} | {tors_smi.get(name, '-')} | {k} |")
+    for name, label, src, rel, diff in skipped:
+        cr = read_crystal(resolve(by_name[name]["crystal"], shared))
+        ra = read_pdbqt(src)
+        what = "; ".join(f"heavy atoms {cr.elements[x]}{x + 1} and {cr.elements[y]}{y + 1}: {math.sqrt(dist2(cr.coords[x], cr.coords[y])):.2f} A "
+                         f"in the crystal file, {math.sqrt(dist2(ra.coords[x], ra.coords[y])):.2f} A here" for x, y in sorted(diff))
+        print(f"\n{name} {label}: not written: its bonds are not the crystal file's ({what}); "
+              f"its run starts from {name}-crystal{ext}")
+    print(f"\n{len(done)} SDFs in {args.out}, {len(done) - bad} pass every check; {len(skipped)} rand-k not written "
+          f"(bonds not the crystal file's)", file=sys.stderr)
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["make", "check", "poses"])
+    ap.add_argument("mode", choices=["make", "check", "poses", "sdf"])
     ap.add_argument("poses", nargs="*", help="poses: SDF files of docked SMILES")
     ap.add_argument("--table", default=os.path.join(ROOT, "data", "redock_smiles", "complexes.tsv"))
     ap.add_argument("--smiles", default=os.path.join(ROOT, "data", "redock_smiles", "crystal_ligands.smi"))
     ap.add_argument("--shared", default=None)
     ap.add_argument("--vsgrid", default=os.path.join(ROOT, "build", "vsgrid"))
     ap.add_argument("--prepared", default=None)
+    ap.add_argument("--out", default=os.path.join(ROOT, "data", "redock_smiles", "crystal_sdf"))
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--gzip", action="store_true")
     args = ap.parse_intermixed_args()
     rows = read_table(args.table)
     shared = shared_dir(args.shared)
     if args.mode == "poses":
         return poses(args, rows, shared)
+    if args.mode == "sdf":
+        return sdf(args, rows, shared)
     if args.mode == "make":
         make(args, rows, shared)
         return 0
