@@ -223,8 +223,29 @@ static void test_focus(const vsg_vina_target *t, const vsg_ligand *lig)
     for (int i = 0; i < f1.npose && i < f2.npose; i++)
         CHECK(!memcmp(f1.pose[i].xyz, f2.pose[i].xyz, sizeof(double) * 3 * (size_t)f1.natoms));
     CHECK(f1.evaluations == f2.evaluations);
+    /* small focus moves (focus_amplitude): 1 is the default's moves to the bit; 0.1 another search
+     * whose focus chains still only lower the best minimum */
+    vsg_dock_result a1, a01;
+    p.threads = 1, p.focus_amplitude = 1;
+    CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &a1), VSG_OK);
+    CHECK(a1.npose == f1.npose && a1.evaluations == f1.evaluations);
+    for (int i = 0; i < a1.npose && i < f1.npose; i++)
+        CHECK(!memcmp(a1.pose[i].xyz, f1.pose[i].xyz, sizeof(double) * 3 * (size_t)f1.natoms));
+    p.focus_amplitude = 0.1;
+    CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &a01), VSG_OK);
+    CHECK(a01.npose >= 1 && a01.evaluations != f1.evaluations);
+    if (a01.npose && base.npose) {
+        printf("focus: best energy %.3f with focus moves x 0.1\n", a01.pose[0].energy);
+        CHECK(a01.pose[0].energy <= base.pose[0].energy + 1e-3);
+    }
+    vsg_dock_result_release(&a1), vsg_dock_result_release(&a01);
     vsg_dock_result_release(&base), vsg_dock_result_release(&f1), vsg_dock_result_release(&f2);
     vsg_dock_result r;
+    p.focus_amplitude = 1.5;
+    CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &r), VSG_E_ARG);
+    p.focus_amplitude = -0.1;
+    CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &r), VSG_E_ARG);
+    p.focus_amplitude = 0;
     p.focus_chains = -1;
     CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &r), VSG_E_ARG);
     /* the effort as dock and screen take it: a preset's focus chains, none for an exact effort
@@ -232,11 +253,14 @@ static void test_focus(const vsg_vina_target *t, const vsg_ligand *lig)
     vsg_dock_params e;
     vsg_dock_params_default(&e);
     CHECK_STATUS(vsg_dock_params_effort(&e, "balanced", 0, 0, -1, 0), VSG_OK);
-    CHECK(e.exhaustiveness == 96 && e.steps == 40 && e.focus_chains == 16 && e.focus_steps == 0);
+    CHECK(e.exhaustiveness == 96 && e.steps == 40 && e.focus_chains == 16 && e.focus_steps == 0 &&
+          e.focus_amplitude == 0.1);
     CHECK_STATUS(vsg_dock_params_effort(&e, "balanced", 4, 0, -1, 0), VSG_OK);
     CHECK(e.exhaustiveness == 4 && e.steps == 40 && e.focus_chains == 0);
     CHECK_STATUS(vsg_dock_params_effort(&e, NULL, 0, 3000, 2, 50), VSG_OK);
     CHECK(e.exhaustiveness == 96 && e.steps == 3000 && e.focus_chains == 2 && e.focus_steps == 50);
+    CHECK_STATUS(vsg_dock_params_effort(&e, "thorough", 0, 0, -1, 0), VSG_OK);
+    CHECK(e.focus_chains == 0 && e.focus_amplitude == 0);
     CHECK_STATUS(vsg_dock_params_effort(&e, "nope", 0, 0, -1, 0), VSG_E_ARG);
     CHECK_STATUS(vsg_dock_params_effort(NULL, "fast", 0, 0, -1, 0), VSG_E_ARG);
     p.focus_chains = 1, p.focus_steps = 2000000;

@@ -367,8 +367,33 @@ static void test_twins(const char *base)
                both, worse, both ? sum / both : 0);
         CHECK(both == N && worse == 0 && better > 0);
         CHECK(both && fabs(sum / both) <= 0.25);
+        for (int i = 0; i < N; i++) vsg_dock_result_release(&cf[i]);
+        /* small focus moves (focus_amplitude 0.1, the presets'): they reach the GPU's focus chains
+         * (other minima than with the exploring chains' moves), never make a record worse than
+         * no focus chains, and the twins agree */
+        vsg_dock_result f01[N];
+        vsg_status sf01[N];
+        static char mf01[N][256];
+        p.focus_amplitude = 0.1;
+        CHECK_STATUS(vsg_dock_batch(t, lp, N, NULL, &p, VSG_DEVICE_GPU, f01, sf01, mf01), VSG_OK);
+        CHECK_STATUS(vsg_dock_batch(t, lp, N, NULL, &p, VSG_DEVICE_CPU, cf, scf, mcf), VSG_OK);
+        p.focus_amplitude = 0;
+        int differ = 0;
+        worse = 0, sum = 0, both = 0;
+        for (int i = 0; i < N; i++) {
+            if (sf01[i] != VSG_OK || sg[i] != VSG_OK || scf[i] != VSG_OK || !f01[i].npose || !g[i].npose || !cf[i].npose)
+                continue;
+            worse += f01[i].pose[0].energy > g[i].pose[0].energy + 1e-3;
+            differ += fabs(f01[i].pose[0].energy - f[i].pose[0].energy) > 1e-4;
+            sum += f01[i].pose[0].score.total - cf[i].pose[0].score.total, both++;
+        }
+        printf("focus moves x 0.1 on the GPU: %d of %d records differ from full moves, %d worse than none; mean GPU - CPU "
+               "%+.3f\n", differ, both, worse, both ? sum / both : 0);
+        CHECK(both == N && worse == 0 && differ > 0);
+        CHECK(both && fabs(sum / both) <= 0.25);
         for (int i = 0; i < N; i++)
-            vsg_dock_result_release(&g[i]), vsg_dock_result_release(&f[i]), vsg_dock_result_release(&cf[i]);
+            vsg_dock_result_release(&g[i]), vsg_dock_result_release(&f[i]), vsg_dock_result_release(&cf[i]),
+                vsg_dock_result_release(&f01[i]);
     }
     for (int i = 0; i < n; i++) vsg_ligand_release(&ligs[i]);
     vsg_vina_target_free(t);

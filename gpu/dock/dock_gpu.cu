@@ -71,6 +71,7 @@ struct dev_batch {
     float *kxyz;          /* keep > 1: each kept minimum's atoms (3 · max_atoms floats a slot) */
     int nchain, out_stride, random_start, keep;
     float min_rmsd;
+    double amp;           /* focus chains' moves (B.start set): a fraction of the exploring chains' */
     int max_atoms, max_rot, warp_floats;
 };
 
@@ -515,6 +516,7 @@ static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chai
     float cur_e = 0, best_e = INFINITY, kept_e = INFINITY;
     int kept = 0, nheavy = 0;
     const int entities = 2 + nrot, several = B.keep > 1;
+    const double amp = B.start ? B.amp : 1.0; /* a focus chain's moves (dock_search.c's run_chain) */
     if (several) { /* slots unfilled until kept; the heavy atoms RMSD is over */
         const int8_t *type = B.atype + r.atom0;
         int h = 0;
@@ -534,16 +536,17 @@ static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chai
             if (which == 0) {
                 double u[3];
                 dock_rng_in_sphere(&rng, u);
-                for (int d = 0; d < 3; d++) c[d] += (float)(DOCK_AMPLITUDE * u[d]);
+                for (int d = 0; d < 3; d++) c[d] += (float)(amp * DOCK_AMPLITUDE * u[d]);
             } else if (which == 1) {
                 double u[3];
                 dock_rng_in_sphere(&rng, u);
                 if (r.gyration > 1e-9) {
-                    const double f = DOCK_AMPLITUDE / r.gyration;
+                    const double f = amp * DOCK_AMPLITUDE / r.gyration;
                     quat_turn(c + 3, (float)(u[0] * f), (float)(u[1] * f), (float)(u[2] * f));
                 }
             } else {
-                c[7 + which - 2] = (float)dock_rng_range(&rng, -DOCK_PI, DOCK_PI);
+                if (amp < 1) c[7 + which - 2] += (float)(amp * dock_rng_range(&rng, -DOCK_PI, DOCK_PI));
+                else c[7 + which - 2] = (float)dock_rng_range(&rng, -DOCK_PI, DOCK_PI);
             }
         }
         __syncwarp();
@@ -745,6 +748,7 @@ static vsg_status upload_batch(const dock_gpu_batch *b, int nout, dev_batch *D, 
     if (D->keep > 1) UP(kxyz, NULL, sizeof(float) * 3 * (size_t)b->max_atoms * (size_t)D->keep * (size_t)nout, float *);
 #undef UP
     D->min_rmsd = b->min_rmsd;
+    D->amp = b->focus_amplitude > 0 && b->focus_amplitude < 1 ? b->focus_amplitude : 1.0;
     D->nchain = b->nchain, D->random_start = b->random_start;
     D->max_atoms = b->max_atoms, D->max_rot = b->max_rot;
     D->warp_floats = warp_floats(b->max_atoms, b->max_rot);

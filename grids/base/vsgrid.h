@@ -1780,7 +1780,10 @@ vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_sc
  * the best minimum of the (j mod chains)-th of them, with its own random stream (chain number
  * exhaustiveness + j); the minima it keeps join that chain's kept minima (as the chain's own
  * would: a better one within min_rmsd replaces, chain_keep at most). The exploring chains find
- * the basins; long chains from the best ones reach their bottoms, as Vina's long chains do. */
+ * the basins; long chains from the best ones reach their bottoms, as Vina's long chains do. With
+ * focus_amplitude f < 1 a focus chain's moves are small (f·2 Å; a torsion ± f·180° from its
+ * value): it walks the basin's neighbouring minima (0.2–0.8 Å apart, 0.1–0.3 kcal/mol deeper,
+ * which Vina's thousands of steps a chain reach and 40-step chains miss) instead of leaving it. */
 typedef struct {
     uint64_t seed;         /* default 0 */
     int exhaustiveness;    /* Monte Carlo chains (default 8, as Vina) */
@@ -1800,6 +1803,10 @@ typedef struct {
                               minima (0, default: none; see below; the presets set it, and
                               vsg_dock_params_effort leaves it at 0 for an exact effort) */
     int focus_steps;       /* steps of each focus chain (0: 4 × steps) */
+    double focus_amplitude; /* the focus chains' moves as a fraction of the exploring chains' (0,
+                              default: 1, the same moves; the presets fast, balanced and detail:
+                              0.1): position and orientation by up to f·2 Å, and a torsion turned
+                              by up to ±f·180° from its value instead of drawn anew (see below) */
 } vsg_dock_params;
 void vsg_dock_params_default(vsg_dock_params *p);
 

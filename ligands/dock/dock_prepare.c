@@ -36,12 +36,16 @@ vsg_status dock_params_resolve(const vsg_dock_params *p, vsg_dock_params *out)
     vsg_dock_params P;
     if (p) P = *p;
     else vsg_dock_params_default(&P);
+    /* benchmark switches (docs/PERFORMANCE.md, "Benchmark and test switches"): the focus chains'
+     * moves and starts, for measuring them against the presets' */
+    const char *fa = getenv("VSG_FOCUS_AMPLITUDE");
+    if (fa && *fa) P.focus_amplitude = atof(fa);
     if (P.exhaustiveness < 0 || P.exhaustiveness > 1000000 || P.steps < 0 || P.steps > 1000000 || P.local_steps < 0 ||
         P.local_steps > 1000000 || P.poses < 0 || P.poses > 1000000 || P.chain_keep < 0 || P.chain_keep > 1000 ||
         P.focus_chains < 0 || P.focus_chains > 1000000 || P.focus_steps < 0 || P.focus_steps > 1000000 ||
-        !(P.min_rmsd >= 0) || !isfinite(P.min_rmsd))
+        !(P.min_rmsd >= 0) || !isfinite(P.min_rmsd) || !(P.focus_amplitude >= 0) || !(P.focus_amplitude <= 1))
         return vsg_fail(VSG_E_ARG, "dock: exhaustiveness, steps, local_steps, poses, focus_chains and focus_steps must be in 0..10^6, chain_keep in "
-                                   "0..1000 and min_rmsd finite and >= 0");
+                                   "0..1000, min_rmsd finite and >= 0, focus_amplitude in 0..1");
     if (P.exhaustiveness == 0) P.exhaustiveness = 8;
     if (P.poses == 0) P.poses = 9;
     if (P.chain_keep == 0) P.chain_keep = DOCK_DEFAULT_KEEP;
@@ -197,13 +201,14 @@ fail:
 static const struct {
     const char *name;
     int chains, steps, keep, focus_chains, focus_steps;
+    double focus_amplitude;
 } presets[] = {
-    {"fast", 64, 40, 1, 8, 0},
-    {"balanced", 96, 40, 1, 16, 0},
-    {"detail", 128, 60, 1, 16, 0},
-    {"thorough", 512, 240, 1, 0, 0}, /* large boxes (AutoDock-GPU's 30 A set: 78% of top poses < 2 A
+    {"fast", 64, 40, 1, 8, 0, 0.1},
+    {"balanced", 96, 40, 1, 16, 0, 0.1},
+    {"detail", 128, 60, 1, 16, 0, 0.1},
+    {"thorough", 512, 240, 1, 0, 0, 0}, /* large boxes (AutoDock-GPU's 30 A set: 78% of top poses < 2 A
                                         against detail's 65%), about 1 s a ligand alone on an H100 */
-    {"vina", 8, 0, 20, 0, 0},
+    {"vina", 8, 0, 20, 0, 0, 0},
 };
 
 vsg_status vsg_dock_params_preset(vsg_dock_params *p, const char *name)
@@ -213,6 +218,7 @@ vsg_status vsg_dock_params_preset(vsg_dock_params *p, const char *name)
         if (!strcmp(name, presets[i].name)) {
             p->exhaustiveness = presets[i].chains, p->steps = presets[i].steps, p->chain_keep = presets[i].keep;
             p->focus_chains = presets[i].focus_chains, p->focus_steps = presets[i].focus_steps;
+            p->focus_amplitude = presets[i].focus_amplitude;
             return VSG_OK;
         }
     return vsg_fail(VSG_E_ARG, "search preset '%s' is not fast, balanced, detail, thorough or vina", name);

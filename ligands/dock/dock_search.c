@@ -88,6 +88,7 @@ typedef struct {
     uint64_t seed;
     int local_steps, random_start, keep;
     double min_rmsd;
+    double focus_amplitude; /* a focus chain's moves, as a fraction of an exploring chain's (≥ 1: the same) */
 } chain_job;
 
 /* One chain: stream `chain` of the seed; from start (a kept minimum: a focus chain) when given,
@@ -121,6 +122,8 @@ static vsg_status run_chain(const chain_job *J, int chain, const kept *start, in
     }
     double cur_e = 0, best_e = HUGE_VAL;
     const int entities = 2 + nrot;
+    /* a focus chain's moves: small ones walk the start's basin (vsgrid.h, focus_amplitude) */
+    const double amp = start && J->focus_amplitude > 0 && J->focus_amplitude < 1 ? J->focus_amplitude : 1.0;
     for (int step = 0; step < steps; step++) {
         memcpy(cand.pos, cur.pos, sizeof cand.pos);
         memcpy(cand.q, cur.q, sizeof cand.q);
@@ -130,18 +133,19 @@ static vsg_status run_chain(const chain_job *J, int chain, const kept *start, in
         if (which == 0) {
             double v[3];
             dock_rng_in_sphere(&rng, v);
-            for (int d = 0; d < 3; d++) cand.pos[d] += DOCK_AMPLITUDE * v[d];
+            for (int d = 0; d < 3; d++) cand.pos[d] += amp * DOCK_AMPLITUDE * v[d];
         } else if (which == 1) {
             double v[3];
             dock_rng_in_sphere(&rng, v);
             if (t->gyration > 1e-9) { /* a rotation vector of up to 2 Å at the radius of gyration */
-                const double f = DOCK_AMPLITUDE / t->gyration, dv[6] = {0, 0, 0, v[0] * f, v[1] * f, v[2] * f};
+                const double f = amp * DOCK_AMPLITUDE / t->gyration, dv[6] = {0, 0, 0, v[0] * f, v[1] * f, v[2] * f};
                 dock_tree rigid = *t;
                 rigid.nrot = 0; /* the increment then reads the 6 rigid floats only */
                 dock_conf_increment(&rigid, &cand, dv, 1.0);
             }
         } else {
-            cand.tor[which - 2] = dock_rng_range(&rng, -DOCK_PI, DOCK_PI);
+            if (amp < 1) cand.tor[which - 2] += amp * dock_rng_range(&rng, -DOCK_PI, DOCK_PI);
+            else cand.tor[which - 2] = dock_rng_range(&rng, -DOCK_PI, DOCK_PI);
         }
         const double e = dock_bfgs(&w, &cand, J->local_steps, DOCK_HUNT_CAP);
         int accept = step == 0 || e < cur_e;
@@ -262,7 +266,8 @@ vsg_status dock_chains_run(const dock_tree *tree, const dock_energy *en, const d
         st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
         goto done;
     }
-    chain_job J = {tree, en, begin, end, P->seed, local_steps, P->random_start, P->chain_keep, P->min_rmsd};
+    chain_job J = {tree, en, begin, end, P->seed, local_steps, P->random_start, P->chain_keep, P->min_rmsd,
+                   P->focus_amplitude};
     int threads = P->threads;
 #ifdef _OPENMP
     if (threads <= 0) threads = omp_get_max_threads();

@@ -272,7 +272,7 @@ class DockParams(ctypes.Structure):
                 ("local_steps", ctypes.c_int), ("poses", ctypes.c_int), ("min_rmsd", ctypes.c_double),
                 ("random_start", ctypes.c_int), ("threads", ctypes.c_int), ("chain_keep", ctypes.c_int),
                 ("ngpus", ctypes.c_int), ("gpus", ctypes.c_int * 16), ("focus_chains", ctypes.c_int),
-                ("focus_steps", ctypes.c_int)]
+                ("focus_steps", ctypes.c_int), ("focus_amplitude", ctypes.c_double)]
 
 
 class PoseCheckResult(ctypes.Structure):  # vsg_pose_check_result
