@@ -47,8 +47,8 @@ for part in ${PART:-build depth}; do
     for amp in small full; do
       echo "== focus moves: $amp"
       [ $amp = full ] && export VSG_FOCUS_AMPLITUDE=1
+      # shellcheck disable=SC2086 # seeds: words
       VINA_SCORES=$LIB_DIR/vina_all.txt SEARCH="fast balanced detail" \
-        # shellcheck disable=SC2086 # seeds: words
         CONFIGS="$(cfg balanced $seeds)$(cfg detail 0 7)" OUT=$OUT/$amp bash scripts/gpu_depth_inha.sh 2>&1 |
         grep -E "within|records/s|s for"
       unset VSG_FOCUS_AMPLITUDE
