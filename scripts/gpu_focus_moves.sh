@@ -32,9 +32,15 @@ for part in ${PART:-build depth}; do
       echo "build: $B/vsgrid is there (warm machine)"
       continue
     fi
-    CMAKE_ARGS="$(LIB_DIR=$LIB_DIR bash scripts/gpu_smiles.sh --cmake-args)" PART=build \
-      TESTS="${TESTS:-test_gpu_dock|test_dock$|cli_dock$|cli_dock_traps}" bash scripts/gpu_issue28.sh 2>&1 |
-      grep -E "building|H200|H100|tests passed|Failed|\*\*\*|focus" | tail -20
+    nvidia-smi --query-gpu=name --format=csv,noheader
+    # the tree as copied (a .git there may be another commit's), built outside it
+    rm -rf "$B"
+    # shellcheck disable=SC2046 # the carried Open Babel's and RDKit's cmake words
+    cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release $(LIB_DIR=$LIB_DIR bash scripts/gpu_smiles.sh --cmake-args) \
+      > "$OUT/build.log" 2>&1 && cmake --build "$B" -j "$(nproc)" >> "$OUT/build.log" 2>&1 ||
+      { echo "build failed"; tail -30 "$OUT/build.log"; exit 1; }
+    (cd "$B" && ctest -R "${TESTS:-test_gpu_dock|test_dock$|cli_dock$|cli_dock_traps}" -j1 --output-on-failure 2>&1 |
+      grep -E "tests passed|Failed|\*\*\*|focus|FAIL" | tail -20)
     grep -E "vsgrid: (Open Babel|RDKit)" "$OUT/build.log" | head -2
     ;;
   depth)
