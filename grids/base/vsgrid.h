@@ -1783,7 +1783,10 @@ vsg_status vsg_vina_screen_run_extra(const vsg_vina_target *t, const vsg_vina_sc
  * the basins; long chains from the best ones reach their bottoms, as Vina's long chains do. With
  * focus_amplitude f < 1 a focus chain's moves are small (f·2 Å; a torsion ± f·180° from its
  * value): it walks the basin's neighbouring minima (0.2–0.8 Å apart, 0.1–0.3 kcal/mol deeper,
- * which Vina's thousands of steps a chain reach and 40-step chains miss) instead of leaving it. */
+ * which Vina's thousands of steps a chain reach and 40-step chains miss) instead of leaving it.
+ * Measured (docs/PERFORMANCE.md, "Small focus moves"): at 0.1 the best score reaches Vina's
+ * minimum more often in a pocket-sized box, but in a box much larger than the ligand the focus
+ * chains' exploring is missed and fewer crystal poses are found: the presets keep 1. */
 typedef struct {
     uint64_t seed;         /* default 0 */
     int exhaustiveness;    /* Monte Carlo chains (default 8, as Vina) */
@@ -1804,9 +1807,9 @@ typedef struct {
                               vsg_dock_params_effort leaves it at 0 for an exact effort) */
     int focus_steps;       /* steps of each focus chain (0: 4 × steps) */
     double focus_amplitude; /* the focus chains' moves as a fraction of the exploring chains' (0,
-                              default: 1, the same moves; the presets fast, balanced and detail:
-                              0.1): position and orientation by up to f·2 Å, and a torsion turned
-                              by up to ±f·180° from its value instead of drawn anew (see below) */
+                              default, and the presets: 1, the same moves): position and
+                              orientation by up to f·2 Å, and a torsion turned by up to ±f·180°
+                              from its value instead of drawn anew (see below) */
 } vsg_dock_params;
 void vsg_dock_params_default(vsg_dock_params *p);
 

@@ -203,9 +203,9 @@ static const struct {
     int chains, steps, keep, focus_chains, focus_steps;
     double focus_amplitude;
 } presets[] = {
-    {"fast", 64, 40, 1, 8, 0, 0.1},
-    {"balanced", 96, 40, 1, 16, 0, 0.1},
-    {"detail", 128, 60, 1, 16, 0, 0.1},
+    {"fast", 64, 40, 1, 8, 0, 0},
+    {"balanced", 96, 40, 1, 16, 0, 0},
+    {"detail", 128, 60, 1, 16, 0, 0},
     {"thorough", 512, 240, 1, 0, 0, 0}, /* large boxes (AutoDock-GPU's 30 A set: 78% of top poses < 2 A
                                         against detail's 65%), about 1 s a ligand alone on an H100 */
     {"vina", 8, 0, 20, 0, 0, 0},
