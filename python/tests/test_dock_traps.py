@@ -52,6 +52,24 @@ def test_dock_on_maps_of_zeros(tmp_path, vina_maps):
         vsgrid.dock(p, BIOTIN, **QUICK)
 
 
+def test_dock_refuses_too_many_torsions(vina_maps):
+    # a receptor PDB passed as the ligand (no ROOT to miss, as a PDBQT's) is refused at once (as
+    # `vsgrid dock --max-torsions`), not searched for minutes; biotin's 5 torsions over a limit of 2 likewise, and as a row
+    import time
+    t0 = time.time()
+    with pytest.raises(vsgrid.DataError, match=r"\d+ torsions, over max_torsions 32 \(a receptor given as the ligand"):
+        vsgrid.dock(vina_maps, os.path.join(DATA, "inha", "receptor.pdb.gz"), **QUICK)
+    assert time.time() - t0 < 60
+    with pytest.raises(vsgrid.DataError, match="5 torsions, over max_torsions 2"):
+        vsgrid.dock(vina_maps, BIOTIN, max_torsions=2, **QUICK)
+    r = vsgrid.dock(vina_maps, BIOTIN, max_torsions=2, all_records=True, **QUICK)[0]
+    assert r.error and "over max_torsions 2" in r.error and not r.poses and r.status == -9
+    assert vsgrid.dock(vina_maps, BIOTIN, max_torsions=5, **QUICK).poses
+    for bad in (-1, 1001, 2.5, True):
+        with pytest.raises(ValueError, match="max_torsions"):
+            vsgrid.dock(vina_maps, BIOTIN, max_torsions=bad, **QUICK)
+
+
 def test_stopped_screen_resumes(tmp_path, vina_maps):
     lib = os.path.join(DATA, "inha", "library.mol2.gz")
     full = tmp_path / "full.csv"

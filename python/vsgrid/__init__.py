@@ -2160,7 +2160,7 @@ class DockResult:
 def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9, scoring="vina",
          exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False, record=None,
          receptor=None, focus_chains=None, focus_steps=None, ph=None, minimize=None, stereo=None,
-         embed=None, rigid_macrocycles=False):
+         embed=None, rigid_macrocycles=False, max_torsions=32):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
     ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s), "thorough" or "vina" (the
@@ -2183,7 +2183,12 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     the maps' box or touching no receptor atom raises :class:`DataError` (a row's ``error`` with
     ``all_records``); later such poses are dropped (vsg_dock_pose_check). ``receptor``: the
     receptor the maps were made from (a path; a PDB is prepared): the final poses are refined
-    and scored on its atoms, as `vsgrid dock --receptor` and `vina --receptor` do."""
+    and scored on its atoms, as `vsgrid dock --receptor` and `vina --receptor` do.
+    ``max_torsions`` (32, as `vsgrid dock --max-torsions`): a record with more torsions is not
+    searched but raises :class:`DataError` (a row's ``error`` with ``all_records``) at once, naming
+    the count: a receptor passed as the ligand has hundreds, and its search would take minutes."""
+    if isinstance(max_torsions, bool) or not isinstance(max_torsions, int) or not 0 <= max_torsions <= 1000:
+        raise ValueError("max_torsions: a count of 0 to 1000")
     p = _lib.DockParams()
     _L.vsg_dock_params_default(ctypes.byref(p))
     _check(_L.vsg_dock_params_effort(ctypes.byref(p), str(search).encode(), int(exhaustiveness or 0), int(steps or 0),
@@ -2244,7 +2249,13 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
                     raise ArgumentError(-5, "%s: no record %d (the file has %d)" % (path, int(record), seen))
                 if not ligs:
                     raise FormatError(-2, "%s: no record" % path)
-                ok = [lg for lg in ligs if lg.status == 0]
+                over = {}  # index in ligs -> the record's torsions, when over max_torsions
+                for i, lg in enumerate(ligs):
+                    if lg.status == 0:
+                        rot = _torsions(lg)
+                        if rot is not None and rot > max_torsions:
+                            over[i] = rot
+                ok = [lg for i, lg in enumerate(ligs) if lg.status == 0 and i not in over]
                 n = len(ok)
                 res = (_lib.DockResult * max(n, 1))()
                 status = (ctypes.c_int * max(n, 1))()
@@ -2255,7 +2266,7 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
                                                    for lg in ok])  # one record: seed, as `vsgrid dock --seed`
                     _check(_L.vsg_dock_batch(t, arr, n, seeds, ctypes.byref(p), dev, res, status, msgs))
                 k = 0
-                for lg, hs in zip(ligs, added_h):
+                for i, (lg, hs) in enumerate(zip(ligs, added_h)):
                     d = DockResult()
                     source, record, message = lf.relabel(_s(lg.source), lg.record, _s(lg.message))
                     d.name, d.source, d.record, d.poses, d.error, d.status = (_s(lg.name), source, record, [], None,
@@ -2268,6 +2279,10 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
                     d.seconds = 0.0
                     if lg.status != 0:
                         d.error = message
+                    elif i in over:
+                        d.status = -9
+                        d.error = ("%s: %d torsions, over max_torsions %d (a receptor given as the ligand? raise "
+                                   "max_torsions to dock it)" % (path, over[i], max_torsions))
                     else:
                         rr, st = res[k], status[k]
                         d.status = st
@@ -2302,6 +2317,20 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
             raise _error(d.status if d.status < 0 else -9, d.error)
         return d
     return results
+
+
+def _torsions(lig):
+    """The active torsions of a record's Vina model (vsg_vina_ligand_get_info's rotors), or None
+    when the model cannot be built (the docking call then says why)."""
+    vl = ctypes.c_void_p()
+    if _L.vsg_vina_ligand_new(ctypes.byref(lig), ctypes.byref(vl)) != 0:
+        return None
+    try:
+        info = _lib.VinaLigandInfo()
+        _L.vsg_vina_ligand_get_info(vl, ctypes.byref(info))
+        return info.rotors
+    finally:
+        _L.vsg_vina_ligand_free(vl)
 
 
 def _molblock(lig):
