@@ -4,6 +4,7 @@
  * agrees with central finite differences; the search repeats exactly for a seed whatever the
  * thread count, returns poses whose scores are vsg_vina_score_pose's, and refuses bad
  * arguments. Data: data/1stp_receptor.pdbqt and biotin (5 rotors), maps made here. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,6 +242,20 @@ static void test_focus(const vsg_vina_target *t, const vsg_ligand *lig)
     vsg_dock_result_release(&a1), vsg_dock_result_release(&a01);
     vsg_dock_result_release(&base), vsg_dock_result_release(&f1), vsg_dock_result_release(&f2);
     vsg_dock_result r;
+    /* the bench switch: a fraction overrides the field, anything else is refused naming it */
+    vsg_dock_result env01;
+    p.focus_amplitude = 0;
+    setenv("VSG_FOCUS_AMPLITUDE", "0.1", 1);
+    CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &env01), VSG_OK);
+    setenv("VSG_FOCUS_AMPLITUDE", "2", 1);
+    CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &r), VSG_E_ARG);
+    CHECK(strstr(vsg_last_error(), "VSG_FOCUS_AMPLITUDE") != NULL);
+    unsetenv("VSG_FOCUS_AMPLITUDE");
+    p.focus_amplitude = 0.1;
+    vsg_dock_result field01;
+    CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &field01), VSG_OK);
+    CHECK(env01.npose == field01.npose && env01.evaluations == field01.evaluations);
+    vsg_dock_result_release(&env01), vsg_dock_result_release(&field01);
     p.focus_amplitude = 1.5;
     CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &r), VSG_E_ARG);
     p.focus_amplitude = -0.1;

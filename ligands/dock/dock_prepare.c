@@ -39,7 +39,12 @@ vsg_status dock_params_resolve(const vsg_dock_params *p, vsg_dock_params *out)
     /* benchmark switches (docs/PERFORMANCE.md, "Benchmark and test switches"): the focus chains'
      * moves and starts, for measuring them against the presets' */
     const char *fa = getenv("VSG_FOCUS_AMPLITUDE");
-    if (fa && *fa) P.focus_amplitude = atof(fa);
+    if (fa && *fa) {
+        char *end;
+        P.focus_amplitude = strtod(fa, &end);
+        if (*end || !(P.focus_amplitude >= 0) || !(P.focus_amplitude <= 1))
+            return vsg_fail(VSG_E_ARG, "VSG_FOCUS_AMPLITUDE: '%s' is not a fraction in 0..1", fa);
+    }
     if (P.exhaustiveness < 0 || P.exhaustiveness > 1000000 || P.steps < 0 || P.steps > 1000000 || P.local_steps < 0 ||
         P.local_steps > 1000000 || P.poses < 0 || P.poses > 1000000 || P.chain_keep < 0 || P.chain_keep > 1000 ||
         P.focus_chains < 0 || P.focus_chains > 1000000 || P.focus_steps < 0 || P.focus_steps > 1000000 ||
