@@ -748,7 +748,7 @@ static vsg_status upload_batch(const dock_gpu_batch *b, int nout, dev_batch *D, 
     if (D->keep > 1) UP(kxyz, NULL, sizeof(float) * 3 * (size_t)b->max_atoms * (size_t)D->keep * (size_t)nout, float *);
 #undef UP
     D->min_rmsd = b->min_rmsd;
-    D->amp = b->focus_amplitude > 0 && b->focus_amplitude < 1 ? b->focus_amplitude : 1.0;
+    D->amp = b->focus_amplitude;
     D->nchain = b->nchain, D->random_start = b->random_start;
     D->max_atoms = b->max_atoms, D->max_rot = b->max_rot;
     D->warp_floats = warp_floats(b->max_atoms, b->max_rot);

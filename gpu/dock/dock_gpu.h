@@ -85,8 +85,8 @@ typedef struct {
                              focus chain's lowest minimum replaces its start chain's lowest when
                              lower (the chain's other minima stay) */
     float min_rmsd;       /* Å */
-    double focus_amplitude; /* the focus chains' moves, a fraction of the exploring chains' (1: the
-                               same; vsg_dock_params.focus_amplitude) */
+    double focus_amplitude; /* the focus chains' moves, a fraction (0, 1] of the exploring chains'
+                               (1: the same; vsg_dock_params.focus_amplitude, resolved) */
 } dock_gpu_batch;
 
 /* A Vina map set and the intramolecular pair table on one device. */

@@ -25,7 +25,7 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
     b->focus_chains = P->focus_chains;
     b->keep = P->chain_keep < 1 ? 1 : P->chain_keep > DOCK_GPU_MAX_KEEP ? DOCK_GPU_MAX_KEEP : P->chain_keep;
     b->min_rmsd = (float)P->min_rmsd;
-    b->focus_amplitude = P->focus_amplitude > 0 && P->focus_amplitude < 1 ? P->focus_amplitude : 1.0;
+    b->focus_amplitude = P->focus_amplitude; /* resolved: 0 is 1 */
     int nrec = 0, natoms = 0, nrot = 0, npart = 0;
     for (int i = 0; i < n; i++) {
         if (!use[i]) continue;

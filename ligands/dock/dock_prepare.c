@@ -54,6 +54,7 @@ vsg_status dock_params_resolve(const vsg_dock_params *p, vsg_dock_params *out)
     if (P.exhaustiveness == 0) P.exhaustiveness = 8;
     if (P.poses == 0) P.poses = 9;
     if (P.chain_keep == 0) P.chain_keep = DOCK_DEFAULT_KEEP;
+    if (P.focus_amplitude == 0) P.focus_amplitude = 1; /* the exploring chains' moves */
     *out = P;
     return VSG_OK;
 }

@@ -88,7 +88,7 @@ typedef struct {
     uint64_t seed;
     int local_steps, random_start, keep;
     double min_rmsd;
-    double focus_amplitude; /* a focus chain's moves, as a fraction of an exploring chain's (≥ 1: the same) */
+    double focus_amplitude; /* a focus chain's moves, a fraction (0, 1] of an exploring chain's */
 } chain_job;
 
 /* One chain: stream `chain` of the seed; from start (a kept minimum: a focus chain) when given,
@@ -123,7 +123,7 @@ static vsg_status run_chain(const chain_job *J, int chain, const kept *start, in
     double cur_e = 0, best_e = HUGE_VAL;
     const int entities = 2 + nrot;
     /* a focus chain's moves: small ones walk the start's basin (vsgrid.h, focus_amplitude) */
-    const double amp = start && J->focus_amplitude > 0 && J->focus_amplitude < 1 ? J->focus_amplitude : 1.0;
+    const double amp = start ? J->focus_amplitude : 1.0; /* resolved (dock_params_resolve): 0 is 1 */
     for (int step = 0; step < steps; step++) {
         memcpy(cand.pos, cur.pos, sizeof cand.pos);
         memcpy(cand.q, cur.q, sizeof cand.q);
