@@ -15,7 +15,7 @@
 #   vina    `vina` on every start in VINA_STARTS (the slow part: run it on many cores, or nice'd
 #           beside other work); its poses rescored as the written file says nothing else
 #   table   the Markdown tables on stdout
-# SCORING=ad4 docks with the AutoDock4 function instead (`vsgrid dock --scoring ad4`, CPU only):
+# SCORING=ad4 docks with the AutoDock4 function instead (`vsgrid dock --scoring ad4`):
 # AD4 maps of each complex on the same box (`vsgrid maps --scoring ad4`, the complex's own
 # ligand types) as OUTDIR/<complex>/ad4/maps, then each start docked alone with seed k (dock
 # takes one record, so no library), poses in vsgrid_ad4_<preset>_<k>.*; the table lists them as
@@ -34,6 +34,8 @@
 #   COMPLEXES        a subset, e.g. "1n46 2brt" (default all, fewest torsions first)
 #   SCORING          vina (default), ad4, or both ("vina ad4"): vsgrid's function(s), above
 #   MAPS_ARGS        extra `vsgrid maps` arguments for the AD4 maps (e.g. "--device cpu --threads 1")
+#   AD4_MAPS         vsgrid (default): AD4 maps made by `vsgrid maps` as above; set: the set's own
+#                    AutoGrid maps (protein.maps.fld, autogrid4's, as AutoDock-GPU docks on them)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -105,6 +107,7 @@ run_vsgrid() {
 # type there, not only vsgrid's drug-like default list; fewer maps to write).
 ad4_maps() {
   local c=$1 d=$out/$1/ad4 cx cy cz sx sy sz types t0 t1
+  [ "${AD4_MAPS:-vsgrid}" = set ] && return 0
   [ -f "$d/maps.done" ] && return 0
   mkdir -p "$d" || return 1
   read -r cx cy cz sx sy sz <<< "$(box_of "$c")"
@@ -123,7 +126,7 @@ ad4_maps() {
 }
 
 # `vsgrid dock --scoring ad4` of every start with every preset: one record a call (dock docks
-# one; the AD4 search runs on the CPU only), start k with seed k as in run_vsgrid, its own
+# one; on the GPU when there is one, DOCK_ARGS="--devices cpu" for the CPU twin), start k with seed k as in run_vsgrid, its own
 # seconds. No --receptor: with ad4 it only serves hydrated docking's dry step (the poses are
 # scored on the maps, as autodock4 scores them).
 run_vsgrid_ad4() {
@@ -133,6 +136,8 @@ run_vsgrid_ad4() {
     d=$out/$c
     mkdir -p "$d"
     ad4_maps "$c" || continue
+    local fld=$d/ad4/maps
+    [ "${AD4_MAPS:-vsgrid}" = set ] && fld=$set42/$c/protein.maps.fld
     for p in $presets; do
       search=(--search "$p")
       [[ $p =~ ^([0-9]+)x([0-9]+)$ ]] && search=(--search detail --exhaustiveness "${BASH_REMATCH[1]}" --steps "${BASH_REMATCH[2]}")
@@ -141,7 +146,7 @@ run_vsgrid_ad4() {
         [ -s "$f.csv" ] && continue
         t0=$(date +%s.%N)
         # shellcheck disable=SC2086 # DOCK_ARGS is a list of words
-        "$vsgrid" dock "$d/ad4/maps" "$set42/$c/rand-$k.pdbqt" --scoring ad4 "${search[@]}" --seed "$k" --poses 9 \
+        "$vsgrid" dock "$fld" "$set42/$c/rand-$k.pdbqt" --scoring ad4 "${search[@]}" --seed "$k" --poses 9 \
           -o "$f.pdbqt" --csv "$f.csv" $dock_args > "$f.log" 2>&1 || { echo "$c $p start $k: dock --scoring ad4 failed: $(tail -1 "$f.log")" >&2; rm -f "$f.csv"; }
         t1=$(date +%s.%N)
         awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }' > "$f.seconds"

@@ -25,7 +25,7 @@ expect_rc 2 "$vsgrid" dock m "$lig"                                  # no -o
 expect_rc 2 "$vsgrid" dock m -o o.pdbqt                              # no ligand
 expect_rc 3 "$vsgrid" dock m "$lig" --scoring ad4 -o o.pdbqt
 # the AutoDock4 function on an AutoGrid map set (issue 28 item 4; CPU): poses, their terms, exit 0;
-# --devices gpu is refused (no GPU search for it), as is SDF output
+# SDF output is refused; --devices gpu runs the GPU search (exit 5 without a GPU)
 expect_rc 0 "$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring ad4 --around "$lig" --device cpu --quiet -o a4
 expect_rc 0 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices cpu --exhaustiveness 4 --steps 40 --from-input --seed 1 --quiet -o a4.pdbqt --csv a4.csv
 [ "$(grep -c '^MODEL' a4.pdbqt)" -ge 1 ] && awk -F, 'NR == 2 { exit !($2 < -6 && $12 < 1.5) }' a4.csv ||
@@ -46,7 +46,17 @@ grep -q "means nothing: the pose clashes" err.txt || fail "ad4, repulsive best p
 cat "$lig" "$lig" > two.pdbqt # a file of two records: which one? (as with the Vina function)
 expect_rc 2 "$vsgrid" dock a4 two.pdbqt --scoring ad4 --devices cpu -o a4two.pdbqt
 grep -q "holds more than one record" err.txt || fail "ad4, two records: $(cat err.txt)"
-expect_rc 2 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices gpu -o a4g.pdbqt
+if command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L > /dev/null 2>&1; then
+  # the GPU search on the same record, settings and seed: as good as the CPU twin's (float, not to the bit)
+  expect_rc 0 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices gpu --exhaustiveness 4 --steps 40 --from-input --seed 1 -o a4g.pdbqt --csv a4g.csv
+  grep -q "s on the GPU" out.txt || fail "ad4 --devices gpu: not on the GPU: $(cat out.txt)"
+  awk -F, 'NR == FNR && FNR == 2 { c = $2 } NR > FNR && FNR == 2 { g = $2 } END { exit !(g != "" && g < c + 0.5) }' a4.csv a4g.csv ||
+    fail "ad4 on the GPU: best $(sed -n 2p a4g.csv | cut -d, -f2) against the CPU's $(sed -n 2p a4.csv | cut -d, -f2)"
+else
+  expect_rc 5 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices gpu -o a4g.pdbqt
+  grep -q "no GPU found" err.txt || fail "ad4 --devices gpu without a GPU: $(cat err.txt)"
+  [ -e a4g.pdbqt ] && fail "ad4 --devices gpu without a GPU: poses written"
+fi
 expect_rc 2 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices cpu -o a4.sdf
 # an SDF record docked with the AutoDock4 function: as the PDBQT prepare-ligands writes for it
 # (types, its charges, the tree), written as that PDBQT; biotin's SDF (vsgrid's, with the PDBQT's

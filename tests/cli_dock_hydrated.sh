@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Vina 1.2's hydrated-docking example as its documentation runs it (issue 28 item 3), on the CPU:
+# Vina 1.2's hydrated-docking example as its documentation runs it (issue 28 item 3):
 # Meeko's nicotine PDBQT with two W waters (data/hydrated/), AutoDock4 maps of AChBP (1UW6) on the
 # example's box with the W map (`maps --hydrated`), `dock --scoring ad4`, the dry step.
 #  - the W map: 20 nodes checked against mapwater.py's formula recomputed here from the OA and HD
@@ -9,7 +9,8 @@
 #  - the scores as Vina's documentation reports them (best −8.261 kcal/mol there: within 0.3
 #    here) and a pose of the top three within 2.5 Å of the crystal ligand (Vina's top pose is
 #    2.09 Å away; its second 1.0 Å);
-#  - refusals: the Vina function or the GPU with W atoms, a misplaced W (file:line), no W map,
+#  - the same on the GPU (where there is one; else --devices gpu exits 5);
+#  - refusals: the Vina function with W atoms, a misplaced W (file:line), no W map,
 #    --hydrated with --scoring vina.
 # Usage: cli_dock_hydrated.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
@@ -68,8 +69,19 @@ expect_rc 0 "$vsgrid" dock m/rec lig.pdbqt --scoring ad4 "${run[@]}" --receptor 
 cmp -s p.pdbqt p2.pdbqt || fail "--receptor REC changed the dry poses"
 
 # refusals
-expect_rc 2 "$vsgrid" dock m/rec lig.pdbqt --scoring ad4 --devices gpu -o x.pdbqt
-grep -q "CPU only" err.txt || fail "GPU refusal message: $(cat err.txt)"
+if command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L > /dev/null 2>&1; then
+  # hydrated docking on the GPU: the same waters judged, a top-3 pose within 2.5 A as on the CPU
+  expect_rc 0 "$vsgrid" dock m/rec lig.pdbqt --scoring ad4 --devices gpu --seed 1 -o g.pdbqt --csv g.csv
+  grep -q "s on the GPU" out.txt || fail "hydrated, --devices gpu: not on the GPU: $(cat out.txt)"
+  grep -q "hydrated: 2 W atoms a pose" out.txt || fail "hydrated, GPU: no hydrated summary: $(cat out.txt)"
+  best=$(awk -F, 'NR == 2 { print $2 }' g.csv)
+  awk -v b="$best" 'BEGIN { exit !(b > -8.561 && b < -7.961) }' || fail "hydrated, GPU: best score $best, Vina's documented -8.261"
+  expect_rc 0 "$vsgrid" rmsd "$d/1uw6_ligand.sdf" g.pdbqt
+  awk -F, 'NR > 1 && NR <= 4 && $3 != "" && $3 < 2.5 { ok = 1 } END { exit !ok }' out.txt || fail "hydrated, GPU: no top-3 pose within 2.5 A: $(tr '\n' ' ' < out.txt)"
+else
+  expect_rc 5 "$vsgrid" dock m/rec lig.pdbqt --scoring ad4 --devices gpu -o x.pdbqt
+  grep -q "no GPU found" err.txt || fail "hydrated, --devices gpu without a GPU: $(cat err.txt)"
+fi
 expect_rc 0 "$vsgrid" maps rec.pdbqt --scoring vina --box 83.640,69.684,-10.124,8,8,8 -o v --device cpu --quiet
 expect_rc 3 "$vsgrid" dock v lig.pdbqt --devices cpu -o x.pdbqt
 grep -q "lig.pdbqt:19: .*W is a hydrated-docking water.*--scoring ad4" err.txt || fail "Vina function with W: $(cat err.txt)"

@@ -3,7 +3,7 @@
  * best poses written as PDBQT models that `vina --score_only` rescores: a PDBQT input's own lines
  * (ROOT/BRANCH tree, atom lines) with the pose's coordinates; an SDF/MOL2 input as the model the
  * search moved (AutoDock types, non-polar hydrogens merged) with the tree it used. With --scoring
- * ad4, the AutoDock4 function on an AutoGrid map set (vsg_dock_ad4_cpu, CPU). */
+ * ad4, the AutoDock4 function on an AutoGrid map set (vsg_dock_ad4_gpu on a GPU, else vsg_dock_ad4_cpu). */
 #define _POSIX_C_SOURCE 200809L /* access */
 #include <ctype.h>
 #include <math.h>
@@ -37,9 +37,10 @@ static const char usage[] =
     "                     the AutoDock4 function on an AutoGrid map set (PREFIX.maps.fld, from\n"
     "                     `vsgrid maps REC.pdbqt --scoring ad4` or autogrid4), a PDBQT ligand (an\n"
     "                     SDF/MOL2/SMILES one as prepare-ligands writes it: its charges or\n"
-    "                     Gasteiger's, macrocycles rigid), on the CPU: the same search over\n"
-    "                     autodock4's inter + intra energy, each pose\n"
-    "                     scored as autodock4's epdb scores it (score = Estimated Free Energy of\n"
+    "                     Gasteiger's, macrocycles rigid), on the GPU when there is one (a record\n"
+    "                     over its 255 atoms or 32 torsions, or --devices cpu: the CPU): the same\n"
+    "                     search over autodock4's inter + intra energy, each pose scored as\n"
+    "                     autodock4's epdb scores it (score = Estimated Free Energy of\n"
     "                     Binding = inter + torsional, unbound model 'same as bound').\n"
     "                     Hydrated docking (Vina 1.2's): a ligand with W atoms (Meeko's\n"
     "                     mk_prepare_ligand.py -w) on a set with PREFIX.W.map (`vsgrid maps\n"
@@ -270,14 +271,9 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
                     int local_only, const char *recpath, int sdf, vsg_device device, const vsg_dock_params *p, int quiet,
                     int no_dry)
 {
-    if (device == VSG_DEVICE_GPU)
-        return vsg_cli_usage_error("dock", "--scoring ad4 runs on the CPU only (the GPU search takes the Vina and "
-                                   "Vinardo functions; neither takes hydrated docking's W atoms): use --devices cpu or all");
     if (local_only) return vsg_cli_usage_error("dock", "--local-only is not available with --scoring ad4");
     if (sdf) return vsg_cli_usage_error("dock", "--scoring ad4 writes PDBQT (-o OUT.pdbqt): the input's own lines, or "
                                         "an SDF/MOL2/SMILES record's as prepare-ligands writes them");
-    if (device != VSG_DEVICE_CPU && vsg_gpu_count() > 0 && !quiet)
-        fprintf(stderr, "vsgrid dock: --scoring ad4 runs on the CPU (no GPU search for the AutoDock4 function yet)\n");
     char fld[4096];
     const size_t len = strlen(prefix);
     snprintf(fld, sizeof fld, "%s%s", prefix, len > 4 && !strcmp(prefix + len - 4, ".fld") ? "" : ".maps.fld");
@@ -329,7 +325,20 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
         rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "dock: out of memory"));
         goto done;
     }
-    if ((st = vsg_dock_ad4_cpu(t, &lig, p, &res, sc)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    /* the GPU when asked for or present; a record over its limits falls back to the CPU unless the
+     * GPU was asked for */
+    int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_gpu_count() > 0);
+    if (on_gpu) {
+        st = vsg_dock_ad4_gpu(t, &lig, p, -1, &res, sc);
+        if (st == VSG_E_LIMIT && device == VSG_DEVICE_AUTO) {
+            if (!quiet) fprintf(stderr, "vsgrid dock: %s; docking on the CPU\n", vsg_last_error());
+            on_gpu = 0;
+        } else if (st != VSG_OK) {
+            rc = vsg_cli_fail(st);
+            goto done;
+        }
+    }
+    if (!on_gpu && (st = vsg_dock_ad4_cpu(t, &lig, p, &res, sc)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     /* never a meaningless best score (the Vina path's rule, vsg_dock_pose_check): outside the grid,
      * repulsive (no room in the box or the pocket), or touching no receptor atom */
     if (sc[0].outside || !(sc[0].inter < 0)) {
@@ -380,9 +389,9 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
     char effort[96];
     if (!quiet)
         printf("dock: %s: %d poses, best %.3f kcal/mol (AutoDock4: inter %.3f, intra %.3f, torsional %.3f), %d torsions, "
-               "%s, %ld evaluations, %.2f s on the CPU\n",
+               "%s, %ld evaluations, %.2f s on the %s\n",
                ligpath, res.npose, sc[0].total, sc[0].inter, sc[0].intra, sc[0].torsional, res.rotors,
-               vsg_cli_dock_effort(p, &res, effort, sizeof effort), res.evaluations, res.seconds);
+               vsg_cli_dock_effort(p, &res, effort, sizeof effort), res.evaluations, res.seconds, on_gpu ? "GPU" : "CPU");
     if (!quiet && nw && no_dry)
         printf("dock: hydrated: %d W atoms a pose, their W-map terms in the scores; all written, unjudged (--no-dry)\n", nw);
     else if (!quiet && nw)

@@ -255,6 +255,14 @@ vsg_status dock_gpu_maps_upload(const int n[3], const double begin[3], const dou
     return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
 }
 
+vsg_status dock_gpu_ad4_maps_upload(const int n[3], const double origin[3], const double spacing[3], int nmaps,
+                                    const float *const *map, int e_map, int d_map, const float *elec_shape,
+                                    const float *desolv_shape, int device, dock_gpu_maps **out)
+{
+    if (out) *out = NULL;
+    return vsg_fail(VSG_E_UNSUPPORTED, "this vsgrid was built without CUDA");
+}
+
 void dock_gpu_maps_free(dock_gpu_maps *m) { (void)m; }
 
 vsg_status dock_gpu_run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, long long *evals)

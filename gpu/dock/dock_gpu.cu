@@ -37,21 +37,31 @@
 #define OUT_SLOPE 1e6f /* kcal/mol per Å outside the box (Vina's) */
 #define DEFAULT_MINB 8  /* blocks an SM must hold (see dock_chains): 64 registers, measured best */
 
+#define AD4_SQA_DIV 32.0f   /* autodock4's r² bins a Å² */
+#define AD4_RMIN2 0.25f     /* Å²: autodock4 clamps every pair's r² here */
+#define AD4_OUT_PENALTY 1000.0f /* 2 · autodock4's ENERGY_PENALTY (500 kcal/mol/Å², added to two terms) */
+
 struct dock_gpu_maps {
     int device;
     int n[3];
     float begin[3], factor[3], factor_inv[3];
     double lo[3], hi[3];
-    float *map[VSG_XS_COUNT];
+    float *map[DOCK_GPU_MAX_MAPS];
     float *pair;
+    int ad4, e_map, d_map;      /* an AutoGrid set for the AutoDock4 function */
+    float center[3];
+    float *elec, *desolv;       /* its pair shapes */
 };
 
 struct dev_target {
     int n[3];
     float begin[3], factor[3], factor_inv[3];
     double lo[3], hi[3];
-    const float *map[VSG_XS_COUNT];
+    const float *map[DOCK_GPU_MAX_MAPS];
     const float *pair;
+    int e_map, d_map;
+    float center[3];
+    const float *elec, *desolv;
 };
 
 struct dev_batch {
@@ -73,6 +83,10 @@ struct dev_batch {
     float min_rmsd;
     double amp;           /* focus chains' moves (B.start set): a fraction of the exploring chains' */
     int max_atoms, max_rot, warp_floats;
+    const float *acharge;   /* AutoDock4 function: atom charges, heavy flags, partner scales, vdW tables */
+    const uint8_t *aheavy;
+    const float2 *pcoef;
+    const float *vdw;
 };
 
 /* A warp's shared scratch: coordinates and atom gradients, body frames (3×3 + translation) and
@@ -190,6 +204,68 @@ static __device__ float map_atom(const dev_target &T, const float *__restrict__ 
     return e + OUT_SLOPE * (miss[0] * T.factor_inv[0] + miss[1] * T.factor_inv[1] + miss[2] * T.factor_inv[2]);
 }
 
+/* The AutoDock4 function's atom on an AutoGrid set: type map + q·e + |q|·d, trilinear, curled at
+ * v; outside the grid autodock4's penalty about its centre, uncurled (dock_energy_ad4.c's
+ * atom_inter in float). */
+static __device__ float ad4_atom(const dev_target &T, int ty, float q, const float p[3], float v, float grad[3])
+{
+    float s[3];
+    int a[3], out = 0;
+    for (int d = 0; d < 3; d++) {
+        s[d] = (p[d] - T.begin[d]) * T.factor[d];
+        const float top = (float)(T.n[d] - 1);
+        if (!(s[d] >= 0 && s[d] <= top)) out = 1;
+        int i0 = (int)floorf(s[d]);
+        if (i0 > T.n[d] - 2) i0 = T.n[d] - 2;
+        if (i0 < 0) i0 = 0;
+        a[d] = i0, s[d] -= (float)i0;
+    }
+    if (out) {
+        float d2 = 0;
+        for (int d = 0; d < 3; d++) {
+            const float r = p[d] - T.center[d];
+            d2 += r * r, grad[d] = 2 * AD4_OUT_PENALTY * r;
+        }
+        return AD4_OUT_PENALTY * d2;
+    }
+    const int nx = T.n[0], nxy = nx * T.n[1];
+    const int i0 = a[0] + nx * a[1] + nxy * a[2];
+    const int off[8] = {0, 1, nx, nx + 1, nxy, nxy + 1, nxy + nx, nxy + nx + 1};
+    const float *mt = T.map[ty], *me = T.map[T.e_map], *md = T.map[T.d_map];
+    const float aq = fabsf(q);
+    float f[8];
+#pragma unroll
+    for (int c = 0; c < 8; c++) f[c] = __ldg(mt + i0 + off[c]) + q * __ldg(me + i0 + off[c]) + aq * __ldg(md + i0 + off[c]);
+    const float x = s[0], y = s[1], z = s[2], mx = 1 - x, my = 1 - y, mz = 1 - z;
+    const float e = f[0] * mx * my * mz + f[1] * x * my * mz + f[2] * mx * y * mz + f[3] * x * y * mz + f[4] * mx * my * z +
+                    f[5] * x * my * z + f[6] * mx * y * z + f[7] * x * y * z;
+    float slope;
+    const float ec = curl(e, v, &slope);
+    grad[0] = slope * T.factor[0] * ((f[1] - f[0]) * my * mz + (f[3] - f[2]) * y * mz + (f[5] - f[4]) * my * z + (f[7] - f[6]) * y * z);
+    grad[1] = slope * T.factor[1] * ((f[2] - f[0]) * mx * mz + (f[3] - f[1]) * x * mz + (f[6] - f[4]) * mx * z + (f[7] - f[5]) * x * z);
+    grad[2] = slope * T.factor[2] * ((f[4] - f[0]) * mx * my + (f[5] - f[1]) * x * my + (f[6] - f[2]) * mx * y + (f[7] - f[3]) * x * y);
+    return ec;
+}
+
+/* An AutoDock4 intramolecular pair at r² (ad4_intra_tables_eval in float): its energy, and into
+ * *k2 its dE/dr² · 2 (0 where autodock4's table is flat: clamped below 0.5 Å, beyond the shapes). */
+static __device__ __forceinline__ float ad4_pair(const dev_target &T, const float *__restrict__ vt, float2 cf, float r2,
+                                                 float *k2)
+{
+    const int clamped = r2 < AD4_RMIN2;
+    if (clamped) r2 = AD4_RMIN2;
+    const float u = r2 * AD4_SQA_DIV;
+    int k = (int)u;
+    if (k > DOCK_GPU_AD4_SHAPE_SAMPLES - 2) k = DOCK_GPU_AD4_SHAPE_SAMPLES - 2;
+    float fr = u - (float)k;
+    if (fr > 1) fr = 1;
+    const float e0 = cf.x * __ldg(T.elec + k) + cf.y * __ldg(T.desolv + k) + (k < DOCK_GPU_AD4_VDW_SAMPLES ? __ldg(vt + k) : 0.0f);
+    const float e1 = cf.x * __ldg(T.elec + k + 1) + cf.y * __ldg(T.desolv + k + 1) +
+                     (k + 1 < DOCK_GPU_AD4_VDW_SAMPLES ? __ldg(vt + k + 1) : 0.0f);
+    *k2 = !clamped && u < (float)(DOCK_GPU_AD4_SHAPE_SAMPLES - 1) ? (e1 - e0) * AD4_SQA_DIV * 2 : 0.0f;
+    return e0 + fr * (e1 - e0);
+}
+
 static __device__ void quat_matrix(const float q[4], float m[9])
 {
     const float w = q[0], x = q[1], y = q[2], z = q[3];
@@ -217,6 +293,7 @@ static __device__ void quat_turn(float *q, float r0, float r1, float r2)
 
 /* Energy of conformation c (pos 3, q 4, tor) at cap v; when grad is not NULL, the change-space
  * gradient (6 + nrot) too. Every lane returns the same value. */
+template <bool AD4>
 static __device__ __noinline__ float evaluate(const dev_target &T, const dev_batch &B, const dock_gpu_record &r, const float *c,
                                  float v, float *grad, const scratch &s, int lane)
 {
@@ -281,13 +358,21 @@ static __device__ __noinline__ float evaluate(const dev_target &T, const dev_bat
         float gi[3] = {0, 0, 0};
         const int ty = type[i];
         const float xi[3] = {s.x[3 * i], s.x[3 * i + 1], s.x[3 * i + 2]};
-        if (ty >= 0) e += map_atom(T, T.map[ty], xi, v, gi);
+        if (AD4) e += ad4_atom(T, ty, __ldg(B.acharge + r.atom0 + i), xi, v, gi);
+        else if (ty >= 0) e += map_atom(T, T.map[ty], xi, v, gi);
 #pragma unroll 4
         for (int q = ps[i]; q < ps[i + 1]; q++) {
             const uint32_t w = __ldg(B.partner + q);
             const int j = (int)(w & 0xffu);
             const float dx = xi[0] - s.x[3 * j], dy = xi[1] - s.x[3 * j + 1], dz = xi[2] - s.x[3 * j + 2];
             const float r2 = dx * dx + dy * dy + dz * dz;
+            if (AD4) { /* uncurled, as autodock4's internal energy in dock_energy_ad4.c */
+                float k2;
+                const float pe = ad4_pair(T, B.vdw + (size_t)(w >> 8) * DOCK_GPU_AD4_VDW_SAMPLES, B.pcoef[q], r2, &k2);
+                if (i < j) e += pe;
+                gi[0] += k2 * dx, gi[1] += k2 * dy, gi[2] += k2 * dz;
+                continue;
+            }
             if ((w >> 8) >= DOCK_GPU_GLUE_ROW) { /* macrocycle glue pair: the function, not a table */
                 float dedr, slope;
                 const float pe = curl(glue_energy((w >> 8) != DOCK_GPU_GLUE_ROW, r2, &dedr), v, &slope);
@@ -358,6 +443,7 @@ static __device__ void increment(float *c, const float *d, float alpha, int nrot
 }
 
 /* dock_bfgs on the warp: c (shared) is replaced by the minimum found; returns its energy. */
+template <bool AD4>
 static __device__ __noinline__ float bfgs(const dev_target &T, const dev_batch &B, const dock_gpu_record &r, float *c, int max_steps,
                              float v, const scratch &s, int lane, long long *evals)
 {
@@ -365,7 +451,7 @@ static __device__ __noinline__ float bfgs(const dev_target &T, const dev_batch &
     warp_copy(s.start, c, nc, lane);
     for (int i = lane; i < n * n; i += LANES) s.h[i] = i / n == i % n ? 1.0f : 0.0f;
     __syncwarp();
-    float f0 = evaluate(T, B, r, c, v, s.gv, s, lane);
+    float f0 = evaluate<AD4>(T, B, r, c, v, s.gv, s, lane);
     (*evals)++;
     const float f_start = f0;
     for (int step = 0; step < max_steps; step++) {
@@ -381,7 +467,7 @@ static __device__ __noinline__ float bfgs(const dev_target &T, const dev_batch &
             warp_copy(s.trial, c, nc, lane);
             __syncwarp();
             increment(s.trial, s.p, alpha, r.nrot, lane);
-            f1 = evaluate(T, B, r, s.trial, v, s.gn, s, lane);
+            f1 = evaluate<AD4>(T, B, r, s.trial, v, s.gn, s, lane);
             (*evals)++;
             if (f1 - f0 < (float)DOCK_ARMIJO * alpha * pg) break;
             alpha *= 0.5f;
@@ -440,12 +526,14 @@ static __device__ __forceinline__ float *kept_atoms(const dev_batch &B, int gw, 
  * dropped), joins while there is room, or replaces the highest when lower. n: minima kept so
  * far; returns the new count. RMSD over the atoms with a map type (the heavy atoms; squared
  * sums against min_rmsd² · nheavy: no square root). Every lane decides alike (warp sums). */
+template <bool AD4>
 static __device__ __noinline__ int keep_minimum(const dev_target &T, const dev_batch &B, const dock_gpu_record &r, int gw,
                                                 const scratch &s, int lane, float e, int n, int nheavy)
 {
     const int na = r.natoms, nc = 7 + r.nrot;
-    evaluate(T, B, r, s.cur, (float)DOCK_AUTHENTIC_CAP, NULL, s, lane); /* s.x: the minimum's atoms */
+    evaluate<AD4>(T, B, r, s.cur, (float)DOCK_AUTHENTIC_CAP, NULL, s, lane); /* s.x: the minimum's atoms */
     const int8_t *type = B.atype + r.atom0;
+    const uint8_t *heavy = AD4 ? B.aheavy + r.atom0 : NULL;
     const float lim = B.min_rmsd * B.min_rmsd * (float)nheavy;
     int close = -1;
     float best = 0;
@@ -453,7 +541,7 @@ static __device__ __noinline__ int keep_minimum(const dev_target &T, const dev_b
         const float *y = kept_atoms(B, gw, j);
         float d2 = 0;
         for (int i = lane; i < na; i += LANES)
-            if (type[i] >= 0) {
+            if (AD4 ? heavy[i] != 0 : type[i] >= 0) {
                 const float dx = s.x[3 * i] - y[3 * i], dy = s.x[3 * i + 1] - y[3 * i + 1], dz = s.x[3 * i + 2] - y[3 * i + 2];
                 d2 += dx * dx + dy * dy + dz * dz;
             }
@@ -483,7 +571,7 @@ static __device__ __noinline__ int keep_minimum(const dev_target &T, const dev_b
 
 /* One warp, one chain: run_chain of dock_search.c with one kept minimum. MINB: the blocks an
  * SM must hold (the register cap that buys occupancy; VSG_DOCK_OCC picks it, a bench switch). */
-template <int MINB>
+template <int MINB, bool AD4>
 static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chains(const __grid_constant__ dev_target T,
                                                                                     const __grid_constant__ dev_batch B)
 {
@@ -520,7 +608,7 @@ static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chai
     if (several) { /* slots unfilled until kept; the heavy atoms RMSD is over */
         const int8_t *type = B.atype + r.atom0;
         int h = 0;
-        for (int i = lane; i < r.natoms; i += LANES) h += type[i] >= 0;
+        for (int i = lane; i < r.natoms; i += LANES) h += AD4 ? B.aheavy[r.atom0 + i] != 0 : type[i] >= 0;
         for (int m = LANES / 2; m > 0; m >>= 1) h += __shfl_xor_sync(0xffffffffu, h, m);
         nheavy = h;
         if (lane == 0)
@@ -550,7 +638,7 @@ static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chai
             }
         }
         __syncwarp();
-        const float e = bfgs(T, B, r, s.cand, r.local_steps, (float)DOCK_HUNT_CAP, s, lane, &evals);
+        const float e = bfgs<AD4>(T, B, r, s.cand, r.local_steps, (float)DOCK_HUNT_CAP, s, lane, &evals);
         int accept = 0;
         if (lane == 0) {
             accept = step == 0 || e < cur_e;
@@ -562,9 +650,9 @@ static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chai
         __syncwarp();
         cur_e = e;
         if (cur_e < best_e || kept < B.keep) {
-            cur_e = bfgs(T, B, r, s.cur, r.local_steps, (float)DOCK_AUTHENTIC_CAP, s, lane, &evals);
+            cur_e = bfgs<AD4>(T, B, r, s.cur, r.local_steps, (float)DOCK_AUTHENTIC_CAP, s, lane, &evals);
             if (several) {
-                kept = keep_minimum(T, B, r, gw, s, lane, cur_e, kept, nheavy);
+                kept = keep_minimum<AD4>(T, B, r, gw, s, lane, cur_e, kept, nheavy);
             } else if (!kept || cur_e < kept_e) {
                 warp_copy(s.best, s.cur, nc, lane);
                 kept_e = cur_e, kept = 1;
@@ -621,12 +709,55 @@ extern "C" vsg_status dock_gpu_maps_upload(const int n[3], const double begin[3]
     return VSG_OK;
 }
 
+extern "C" vsg_status dock_gpu_ad4_maps_upload(const int n[3], const double origin[3], const double spacing[3], int nmaps,
+                                               const float *const *map, int e_map, int d_map, const float *elec_shape,
+                                               const float *desolv_shape, int device, dock_gpu_maps **out)
+{
+    *out = NULL;
+    if (nmaps < 1 || nmaps > DOCK_GPU_MAX_MAPS || e_map < 0 || e_map >= nmaps || d_map < 0 || d_map >= nmaps)
+        return vsg_fail(VSG_E_ARG, "GPU docking: an AutoGrid set of %d maps (at most %d, with an e and a d map)", nmaps,
+                        DOCK_GPU_MAX_MAPS);
+    CU(cudaSetDevice(device));
+    dock_gpu_maps *m = (dock_gpu_maps *)calloc(1, sizeof *m);
+    if (!m) return vsg_fail(VSG_E_NOMEM, "GPU docking: out of memory");
+    m->device = device, m->ad4 = 1, m->e_map = e_map, m->d_map = d_map;
+    for (int d = 0; d < 3; d++) {
+        m->n[d] = n[d];
+        m->begin[d] = (float)origin[d], m->factor[d] = (float)(1.0 / spacing[d]), m->factor_inv[d] = (float)spacing[d];
+        m->lo[d] = origin[d], m->hi[d] = origin[d] + (n[d] - 1) * spacing[d];
+        m->center[d] = (float)(origin[d] + 0.5 * (n[d] - 1) * spacing[d]);
+    }
+    const size_t nodes = (size_t)n[0] * (size_t)n[1] * (size_t)n[2];
+    vsg_status st = VSG_OK;
+    for (int t = 0; t < nmaps && st == VSG_OK; t++) {
+        if (!map[t]) continue;
+        cudaError_t e = cudaMalloc((void **)&m->map[t], sizeof(float) * nodes);
+        if (e == cudaSuccess) e = cudaMemcpy(m->map[t], map[t], sizeof(float) * nodes, cudaMemcpyHostToDevice);
+        if (e != cudaSuccess) st = cuda_fail("map upload", e);
+    }
+    const size_t shape = sizeof(float) * DOCK_GPU_AD4_SHAPE_SAMPLES;
+    if (st == VSG_OK) {
+        cudaError_t e = cudaMalloc((void **)&m->elec, shape);
+        if (e == cudaSuccess) e = cudaMemcpy(m->elec, elec_shape, shape, cudaMemcpyHostToDevice);
+        if (e == cudaSuccess) e = cudaMalloc((void **)&m->desolv, shape);
+        if (e == cudaSuccess) e = cudaMemcpy(m->desolv, desolv_shape, shape, cudaMemcpyHostToDevice);
+        if (e != cudaSuccess) st = cuda_fail("AutoDock4 pair shapes upload", e);
+    }
+    if (st == VSG_OK && (!m->map[e_map] || !m->map[d_map])) st = vsg_fail(VSG_E_ARG, "GPU docking: no e or d map");
+    if (st != VSG_OK) {
+        dock_gpu_maps_free(m);
+        return st;
+    }
+    *out = m;
+    return VSG_OK;
+}
+
 extern "C" void dock_gpu_maps_free(dock_gpu_maps *m)
 {
     if (!m) return;
     cudaSetDevice(m->device);
-    for (int t = 0; t < VSG_XS_COUNT; t++) cudaFree(m->map[t]);
-    cudaFree(m->pair);
+    for (int t = 0; t < DOCK_GPU_MAX_MAPS; t++) cudaFree(m->map[t]);
+    cudaFree(m->pair), cudaFree(m->elec), cudaFree(m->desolv);
     free(m);
 }
 
@@ -635,7 +766,7 @@ extern "C" void dock_gpu_maps_free(dock_gpu_maps *m)
  * and copies keep one call's allocations, copies and synchronisation from waiting on another's
  * kernel (cudaMalloc / cudaFree / cudaDeviceSynchronize would serialise them). */
 struct uploads {
-    void *p[24];
+    void *p[32];
     int n;
     cudaStream_t stream;
 };
@@ -657,7 +788,7 @@ static vsg_status upload(uploads *u, const void *src, size_t bytes, void **dst)
 static vsg_status allow_shared(const void *kernel, size_t bytes)
 {
     static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-    enum { SLOTS = 8, DEVICES = 64 };
+    enum { SLOTS = 16, DEVICES = 64 };
     static const void *fn[SLOTS];
     static size_t set[SLOTS][DEVICES];
     int device = 0;
@@ -708,8 +839,11 @@ static void target_of(const dock_gpu_maps *m, dev_target *T)
         T->n[d] = m->n[d], T->begin[d] = m->begin[d], T->factor[d] = m->factor[d], T->factor_inv[d] = m->factor_inv[d];
         T->lo[d] = m->lo[d], T->hi[d] = m->hi[d];
     }
-    for (int t = 0; t < VSG_XS_COUNT; t++) T->map[t] = m->map[t];
+    for (int t = 0; t < DOCK_GPU_MAX_MAPS; t++) T->map[t] = m->map[t];
     T->pair = m->pair;
+    T->e_map = m->e_map, T->d_map = m->d_map;
+    for (int d = 0; d < 3; d++) T->center[d] = m->center[d];
+    T->elec = m->elec, T->desolv = m->desolv;
 }
 
 /* The batch's arrays on the device (D's pointers; out and evals sized for nout slots). */
@@ -746,6 +880,12 @@ static vsg_status upload_batch(const dock_gpu_batch *b, int nout, dev_batch *D, 
     UP(out, NULL, sizeof(float) * (size_t)D->out_stride * (size_t)D->keep * (size_t)nout, float *);
     UP(evals, NULL, sizeof(long long) * (size_t)nout, long long *);
     if (D->keep > 1) UP(kxyz, NULL, sizeof(float) * 3 * (size_t)b->max_atoms * (size_t)D->keep * (size_t)nout, float *);
+    if (b->atom_charge) {
+        UP(acharge, b->atom_charge, sizeof(float) * (size_t)b->natoms, const float *);
+        UP(aheavy, b->atom_heavy, (size_t)b->natoms, const uint8_t *);
+        UP(pcoef, b->partner_coef, sizeof(float) * 2 * (size_t)b->npartner, const float2 *);
+        UP(vdw, b->vdw_table, sizeof(float) * DOCK_GPU_AD4_VDW_SAMPLES * (size_t)b->nvdw, const float *);
+    }
 #undef UP
     D->min_rmsd = b->min_rmsd;
     D->amp = b->focus_amplitude;
@@ -865,7 +1005,9 @@ static vsg_status run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, lon
     const size_t shared = sizeof(float) * (size_t)D.warp_floats * WARPS_PER_BLOCK;
     const char *occ = getenv("VSG_DOCK_OCC");
     const int minb = occ ? atoi(occ) : DEFAULT_MINB;
-    void (*kernel)(dev_target, dev_batch) = minb >= 8 ? dock_chains<8> : minb >= 6 ? dock_chains<6> : minb >= 4 ? dock_chains<4> : dock_chains<1>;
+    void (*kernel)(dev_target, dev_batch);
+    if (m->ad4) kernel = minb >= 8 ? dock_chains<8, true> : minb >= 6 ? dock_chains<6, true> : minb >= 4 ? dock_chains<4, true> : dock_chains<1, true>;
+    else kernel = minb >= 8 ? dock_chains<8, false> : minb >= 6 ? dock_chains<6, false> : minb >= 4 ? dock_chains<4, false> : dock_chains<1, false>;
     if ((st = allow_shared((const void *)kernel, shared)) != VSG_OK) return st;
     const int blocks = (b->nchain + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
     if (blocks > 0) {
@@ -882,6 +1024,7 @@ static vsg_status run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, lon
 }
 
 /* One warp a conformation: energy and gradient (the twins' energy test). */
+template <bool AD4>
 static __global__ void dock_eval_kernel(const __grid_constant__ dev_target T, const __grid_constant__ dev_batch B,
                                         const int *rec_of, const float *conf, int nconf, float v, float *e, float *grad)
 {
@@ -894,7 +1037,7 @@ static __global__ void dock_eval_kernel(const __grid_constant__ dev_target T, co
     const int nc = 7 + r.nrot, n = 6 + B.max_rot;
     warp_copy(s.cur, conf + (size_t)gw * B.out_stride + 1, nc, lane);
     __syncwarp();
-    const float E = evaluate(T, B, r, s.cur, v, s.gv, s, lane);
+    const float E = evaluate<AD4>(T, B, r, s.cur, v, s.gv, s, lane);
     if (lane == 0) e[gw] = E;
     for (int i = lane; i < 6 + r.nrot; i += LANES) grad[(size_t)gw * n + i] = s.gv[i];
 }
@@ -918,10 +1061,12 @@ static vsg_status eval_run(dock_gpu_maps *m, const dock_gpu_batch *b, const int 
     if ((st = upload(u, NULL, sizeof(float) * (size_t)n * (size_t)nconf, &p)) != VSG_OK) return st;
     float *dg = (float *)p;
     const size_t shared = sizeof(float) * (size_t)D.warp_floats * WARPS_PER_BLOCK;
-    if ((st = allow_shared((const void *)dock_eval_kernel, shared)) != VSG_OK) return st;
+    void (*kernel)(dev_target, dev_batch, const int *, const float *, int, float, float *, float *) =
+        m->ad4 ? dock_eval_kernel<true> : dock_eval_kernel<false>;
+    if ((st = allow_shared((const void *)kernel, shared)) != VSG_OK) return st;
     const int blocks = (nconf + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
     if (blocks > 0) {
-        dock_eval_kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared, u->stream>>>(T, D, drec, dconf, nconf, (float)v, de, dg);
+        kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared, u->stream>>>(T, D, drec, dconf, nconf, (float)v, de, dg);
         LAUNCHED("dock_eval_kernel");
     }
     CU(cudaMemcpyAsync(e, de, sizeof(float) * (size_t)nconf, cudaMemcpyDeviceToHost, u->stream));
@@ -930,10 +1075,23 @@ static vsg_status eval_run(dock_gpu_maps *m, const dock_gpu_batch *b, const int 
     return VSG_OK;
 }
 
+/* The batch's function is the map set's: AutoDock4 atoms on an AutoGrid set, Vina's on Vina maps. */
+static vsg_status same_function(const dock_gpu_maps *m, const dock_gpu_batch *b)
+{
+    if (!m->ad4 != !b->atom_charge)
+        return vsg_fail(VSG_E_ARG, "GPU docking: a %s batch on %s maps", b->atom_charge ? "AutoDock4" : "Vina",
+                        m->ad4 ? "AutoDock4" : "Vina");
+    if (b->atom_charge && (!b->atom_heavy || !b->partner_coef || (b->nvdw > 0 && !b->vdw_table)))
+        return vsg_fail(VSG_E_ARG, "GPU docking: an AutoDock4 batch without its heavy flags, pair scales or tables");
+    return VSG_OK;
+}
+
 extern "C" vsg_status dock_gpu_eval(dock_gpu_maps *m, const dock_gpu_batch *b, const int *rec, const float *conf,
                                     int nconf, double v, float *e, float *grad)
 {
     if (!m || !b || !rec || !conf || !e || !grad || nconf < 0) return vsg_fail(VSG_E_ARG, "dock_gpu_eval: NULL argument");
+    vsg_status fs = same_function(m, b);
+    if (fs != VSG_OK) return fs;
     uploads u;
     vsg_status st = uploads_open(&u, m->device);
     if (st == VSG_OK) st = eval_run(m, b, rec, conf, nconf, v, e, grad, &u);
@@ -943,6 +1101,8 @@ extern "C" vsg_status dock_gpu_eval(dock_gpu_maps *m, const dock_gpu_batch *b, c
 extern "C" vsg_status dock_gpu_run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, long long *evals)
 {
     if (!m || !b || !out) return vsg_fail(VSG_E_ARG, "dock_gpu_run: NULL argument");
+    vsg_status fs = same_function(m, b);
+    if (fs != VSG_OK) return fs;
     if (b->max_atoms > DOCK_GPU_MAX_ATOMS || b->max_rot > DOCK_GPU_MAX_ROTORS)
         return vsg_fail(VSG_E_LIMIT, "GPU docking: a record over %d atoms or %d rotors", DOCK_GPU_MAX_ATOMS,
                         DOCK_GPU_MAX_ROTORS);

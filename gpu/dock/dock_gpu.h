@@ -12,6 +12,13 @@
  * glue pair (Meeko's Gk with its CGk) DOCK_GPU_GLUE_ROW (+ 1 for Vinardo): no table, the glue
  * function of ligands/score/vina_glue.h.
  *
+ * The AutoDock4 function (dock --scoring ad4; ligands/dock/dock_energy_ad4.c is its CPU twin) runs
+ * in the same chains when the batch carries atom charges: every atom, hydrogens too, reads its type
+ * map plus q·e + |q|·d (three maps of an AutoGrid set, trilinear; autodock4's 2·500·|r − c|²
+ * outside the grid), and each intramolecular partner carries its electrostatic and desolvation
+ * scales and its vdW/H-bond table (a row of the batch's vdw_table) instead of an XS pair row; the
+ * pair energy is autodock4's r² tables, linear between bins, uncurled, as on the CPU.
+ *
  * Limits: a record of at most DOCK_GPU_MAX_ATOMS atoms and DOCK_GPU_MAX_ROTORS rotors (one byte
  * per atom index; a body mask); larger records are docked by the CPU twin instead. */
 #ifndef VSG_DOCK_GPU_H
@@ -29,6 +36,9 @@ extern "C" {
 #define DOCK_GPU_MAX_ROTORS 32
 #define DOCK_GPU_TABLE_SAMPLES 2049 /* VINA_TABLE_BINS + 1 */
 #define DOCK_GPU_GLUE_ROW (VSG_XS_COUNT * VSG_XS_COUNT) /* a partner's row: glue pair (Vina; + 1 Vinardo) */
+#define DOCK_GPU_MAX_MAPS 32 /* map slots: Vina's VSG_XS_COUNT, or an AutoGrid set's VSG_SCORE_MAX_MAPS */
+#define DOCK_GPU_AD4_VDW_SAMPLES 2048    /* autodock4's NEINT: r² bins of 1/32 Å² below its 8 Å cutoff */
+#define DOCK_GPU_AD4_SHAPE_SAMPLES 16384 /* autodock4's NDIEL: the electrostatic and desolvation shapes */
 #define DOCK_GPU_MAX_KEEP 32 /* distinct minima a GPU chain keeps at most (vsg_dock_params.chain_keep above it: 32) */
 
 /* One record of a batch: offsets into the batch's arrays. */
@@ -87,6 +97,14 @@ typedef struct {
     float min_rmsd;       /* Å */
     double focus_amplitude; /* the focus chains' moves, a fraction (0, 1] of the exploring chains'
                                (1: the same; vsg_dock_params.focus_amplitude, resolved) */
+    /* The AutoDock4 function (all NULL for Vina's): atom_type is then each atom's map in the
+     * AutoGrid set (every atom has one) and a partner's row (the bits above its atom) its table in
+     * vdw_table. */
+    float *atom_charge;   /* per atom */
+    uint8_t *atom_heavy;  /* per atom: 1 if it counts in the RMSD between kept minima (the tree's heavy atoms) */
+    float *partner_coef;  /* 2 per partner: electrostatic and desolvation scales (ad4_intra.h) */
+    int nvdw;
+    float *vdw_table;     /* nvdw × DOCK_GPU_AD4_VDW_SAMPLES: autodock4's smoothed 12-6/12-10 values */
 } dock_gpu_batch;
 
 /* A Vina map set and the intramolecular pair table on one device. */
@@ -97,6 +115,12 @@ typedef struct dock_gpu_maps dock_gpu_maps;
 vsg_status dock_gpu_maps_upload(const int n[3], const double begin[3], const double end[3], const double factor[3],
                                 const double *const map[VSG_XS_COUNT], const float *pair_table, int device,
                                 dock_gpu_maps **out);
+/* An AutoGrid map set for the AutoDock4 function: nmaps float maps (the type maps, e_map and d_map
+ * among them) of n nodes on the grid origin + i·spacing, and autodock4's electrostatic and
+ * desolvation shapes (DOCK_GPU_AD4_SHAPE_SAMPLES each; ad4_intra.h). */
+vsg_status dock_gpu_ad4_maps_upload(const int n[3], const double origin[3], const double spacing[3], int nmaps,
+                                    const float *const *map, int e_map, int d_map, const float *elec_shape,
+                                    const float *desolv_shape, int device, dock_gpu_maps **out);
 void dock_gpu_maps_free(dock_gpu_maps *m);
 
 /* Runs every chain of the batch. out: per chain, keep slots (b->keep, at least 1) of 8 +

@@ -2017,7 +2017,7 @@ void vsg_flex_poses_free(vsg_flex_pose *poses, int n);
 double vsg_dock_flex_energy(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_flex *f, const double *lig_xyz,
                             const double *flex_xyz, double *grad);
 
-/* ---- Flexible docking with the AutoDock4 function (CPU) ----------------------------------- */
+/* ---- Flexible docking with the AutoDock4 function (GPU and CPU twin) ----------------------------------- */
 /* Docks a PDBQT ligand (an SDF/MOL2/SMILES record through vsg_ligand_as_pdbqt) on an AutoGrid map set (`vsgrid maps REC.pdbqt --scoring ad4`, autogrid4)
  * by vsg_dock_cpu's search (the same chains, moves, BFGS, acceptance, random streams and
  * parameters) over the energy autodock4 4.2.6 minimises: the intermolecular energy of every atom
@@ -2026,7 +2026,7 @@ double vsg_dock_flex_energy(const vsg_vina_target *t, const vsg_ligand *lig, con
  * between table bins so that the optimiser has a slope), both with analytic gradients
  * (ligands/dock/dock_energy_ad4.c). Each pose is then scored as autodock4's epdb scores the
  * written pose (vsg_ad4_score_pose) and the poses are ranked by that estimated free energy of
- * binding. The GPU search does not take this function yet. */
+ * binding. vsg_dock_ad4_gpu runs the same search on a GPU. */
 typedef struct vsg_ad4_target vsg_ad4_target; /* opaque: an AutoGrid map set and AD4 parameters */
 
 /* Reads the map set fld_path (.maps.fld, vsg_mapset_read) and the AD4 parameters
@@ -2067,6 +2067,14 @@ vsg_status vsg_ad4_score_pose(const vsg_ad4_target *t, const vsg_ligand *lig, co
  * VSG_E_NOMEM. */
 vsg_status vsg_dock_ad4_cpu(const vsg_ad4_target *t, const vsg_ligand *lig, const vsg_dock_params *p, vsg_dock_result *out,
                             vsg_ad4_score *scores);
+/* The same search on CUDA device `device` (< 0: device 0; ligands/dock/dock_ad4_gpu.c): the CPU
+ * twin's chains, moves, BFGS, acceptance and random streams in single precision, one warp a
+ * chain (gpu/dock/dock_gpu.cu), then the same ranking, clustering and epdb scoring in double: the
+ * results equal the CPU twin's in quality, not to the bit. Returns as vsg_dock_ad4_cpu, plus
+ * VSG_E_LIMIT (a record over the GPU search's atoms or torsions, dock_gpu.h; a set of more than
+ * 32 maps), VSG_E_DEVICE (no usable GPU, a CUDA failure) and VSG_E_UNSUPPORTED (no CUDA). */
+vsg_status vsg_dock_ad4_gpu(const vsg_ad4_target *t, const vsg_ligand *lig, const vsg_dock_params *p, int device,
+                            vsg_dock_result *out, vsg_ad4_score *scores);
 /* An SDF, MOL2 or SMILES record made the PDBQT record these calls take, in place: the ligand
  * `vsgrid prepare-ligands -o OUT.pdbqt` writes for it (AutoDock types, non-polar hydrogens merged
  * with their charges, the torsion tree `vsgrid dock` searches), read back with its text kept;

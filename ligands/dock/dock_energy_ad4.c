@@ -23,26 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/dock/dock_gpu.h"
 #include "ligands/dock/dock_internal.h"
 #include "ligands/dock/dock_method.h"
-#include "ligands/score/ad4_intra.h"
 
 #define AD4_ENERGY_PENALTY 500.0 /* autodock4 constants.h: kcal/mol/Å², added to two totals */
-
-struct vsg_ad4_target {
-    vsg_mapset *maps;
-    const vsg_score_grids *g;
-    vsg_ad4_params par;
-    double lo[3], hi[3], center[3];
-};
-
-struct dock_ad4 {
-    const vsg_ad4_target *t;
-    int natoms;
-    uint8_t *type;   /* type map of each atom */
-    double *q;
-    ad4_intra_tables intra;
-};
 
 vsg_status vsg_ad4_target_read(const char *fld_path, const char *parameter_file, vsg_ad4_target **out)
 {
@@ -51,6 +36,7 @@ vsg_status vsg_ad4_target_read(const char *fld_path, const char *parameter_file,
     if (!fld_path) return vsg_fail(VSG_E_ARG, "vsg_ad4_target_read: NULL argument");
     vsg_ad4_target *t = calloc(1, sizeof *t);
     if (!t) return vsg_fail(VSG_E_NOMEM, "vsg_ad4_target_read: out of memory");
+    pthread_mutex_init(&t->gpu_mu, NULL);
     vsg_status st = vsg_ad4_params_builtin(&t->par);
     if (st == VSG_OK && parameter_file) st = vsg_ad4_params_read(parameter_file, &t->par);
     if (st == VSG_OK) st = vsg_mapset_read(fld_path, &t->maps);
@@ -93,6 +79,8 @@ vsg_status vsg_ad4_target_read(const char *fld_path, const char *parameter_file,
 void vsg_ad4_target_free(vsg_ad4_target *t)
 {
     if (!t) return;
+    for (int d = 0; d < DOCK_AD4_DEVICES; d++) dock_gpu_maps_free(t->gpu[d]);
+    pthread_mutex_destroy(&t->gpu_mu);
     vsg_mapset_free(t->maps);
     free(t);
 }
@@ -283,68 +271,75 @@ static int kept_cmp(const void *pa, const void *pb)
     return a->order - b->order;
 }
 
-vsg_status vsg_dock_ad4_cpu(const vsg_ad4_target *t, const vsg_ligand *lig, const vsg_dock_params *p, vsg_dock_result *out,
-                            vsg_ad4_score *scores)
+void dock_ad4_prep_release(dock_ad4_prep *d)
 {
-    if (!out) return vsg_fail(VSG_E_ARG, "vsg_dock_ad4_cpu: NULL argument");
-    memset(out, 0, sizeof *out);
-    if (!t || !lig) return vsg_fail(VSG_E_ARG, "vsg_dock_ad4_cpu: NULL argument");
-    if (lig->status != VSG_OK) return vsg_fail(VSG_E_ARG, "vsg_dock_ad4_cpu: record %ld has status %s", lig->record, lig->code);
+    if (!d) return;
+    free(d->A.type), free(d->A.q);
+    ad4_intra_tables_release(&d->A.intra);
+    dock_tree_release(&d->tree);
+    vsg_torsions_release(&d->tor);
+    vsg_vina_ligand_free(d->L);
+    memset(d, 0, sizeof *d);
+}
+
+vsg_status dock_ad4_prepare(const vsg_ad4_target *t, const vsg_ligand *lig, const vsg_dock_params *P, dock_ad4_prep *d)
+{
+    memset(d, 0, sizeof *d);
+    if (lig->status != VSG_OK) return vsg_fail(VSG_E_ARG, "dock: record %ld has status %s", lig->record, lig->code);
     if (lig->format != VSG_LIG_PDBQT || !lig->text)
         return vsg_fail(VSG_E_ARG,
                         "%s: record %ld: docking with the AutoDock4 function takes a PDBQT ligand (its torsion tree, "
                         "AutoDock types and charges, as autodock4 reads them), read with keep_text",
                         lig->source ? lig->source : "?", lig->record);
-    vsg_dock_params P;
-    vsg_status st = dock_params_resolve(p, &P);
-    if (st != VSG_OK) return st;
-    const double t0 = vsg_now();
-    vsg_vina_ligand *L = NULL;
-    vsg_torsions tor;
-    dock_tree tree;
-    struct dock_ad4 A;
-    dock_energy en;
-    dock_chains *store = NULL;
-    dock_kept **all = NULL;
-    ranked *rk = NULL;
-    double *xyz = NULL;
-    int total = 0;
-    memset(&tor, 0, sizeof tor), memset(&tree, 0, sizeof tree), memset(&A, 0, sizeof A), memset(&en, 0, sizeof en);
-    if ((st = vsg_vina_ligand_new_ad4(lig, &L)) != VSG_OK) goto done;
-    const int n = L->natoms;
+    vsg_status st;
+    if ((st = vsg_vina_ligand_new_ad4(lig, &d->L)) != VSG_OK) goto fail;
+    const int n = d->L->natoms;
     if (n != lig->natoms) {
         st = vsg_fail(VSG_E_DATA, "dock: the model and the record differ in atoms");
-        goto done;
+        goto fail;
     }
-    if ((st = vsg_torsions_from_pdbqt(lig, &tor)) != VSG_OK) goto done;
-    if ((st = dock_tree_build(L, tor.body, tor.nbodies, tor.nrotors, (const int(*)[2])tor.rotor, 0, &tree)) != VSG_OK)
-        goto done;
-    A.t = t, A.natoms = n;
-    A.type = malloc((size_t)n + 1);
-    A.q = malloc(sizeof(double) * (size_t)(n + 1));
-    xyz = malloc(sizeof(double) * 3 * (size_t)(n + 1));
-    if (!A.type || !A.q || !xyz) { st = vsg_fail(VSG_E_NOMEM, "dock: out of memory"); goto done; }
+    if ((st = vsg_torsions_from_pdbqt(lig, &d->tor)) != VSG_OK) goto fail;
+    if ((st = dock_tree_build(d->L, d->tor.body, d->tor.nbodies, d->tor.nrotors, (const int(*)[2])d->tor.rotor, 0, &d->tree)) !=
+        VSG_OK)
+        goto fail;
+    d->A.t = t, d->A.natoms = n;
+    d->A.type = malloc((size_t)n + 1);
+    d->A.q = malloc(sizeof(double) * (size_t)(n + 1));
+    if (!d->A.type || !d->A.q) {
+        st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+        goto fail;
+    }
     for (int i = 0; i < n; i++) {
-        A.type[i] = vsg_mapset_type_index(t->maps, lig->atoms[i].ad_type);
-        A.q[i] = lig->atoms[i].charge;
-        if (A.type[i] == VSG_SCORE_NO_TYPE) {
+        d->A.type[i] = vsg_mapset_type_index(t->maps, lig->atoms[i].ad_type);
+        d->A.q[i] = lig->atoms[i].charge;
+        if (d->A.type[i] == VSG_SCORE_NO_TYPE) {
             st = no_map(lig, i);
-            goto done;
+            goto fail;
         }
     }
-    if ((st = ad4_intra_tables_build(lig, &t->par, &A.intra)) != VSG_OK) goto done;
-    en.l = L, en.tree = &tree, en.ad4 = &A;
-    const int steps = P.steps ? P.steps : 70 * 3 * (50 + n + 10 * (6 + tree.nrot)) / 2;
-    const int local_steps = P.local_steps ? P.local_steps : (25 + n) / 3;
-    if ((st = dock_chains_run(&tree, &en, t->lo, t->hi, &P, steps, local_steps, &store, &all, &total, &out->evaluations)) !=
-        VSG_OK)
-        goto done;
+    if ((st = ad4_intra_tables_build(lig, &t->par, &d->A.intra)) != VSG_OK) goto fail;
+    d->en.l = d->L, d->en.tree = &d->tree, d->en.ad4 = &d->A;
+    d->steps = P->steps ? P->steps : 70 * 3 * (50 + n + 10 * (6 + d->tree.nrot)) / 2;
+    d->local_steps = P->local_steps ? P->local_steps : (25 + n) / 3;
+    return VSG_OK;
+fail:
+    dock_ad4_prep_release(d);
+    return st;
+}
+
+vsg_status dock_ad4_finish(const vsg_ad4_target *t, const vsg_ligand *lig, dock_ad4_prep *d, dock_kept **all, int total,
+                           const vsg_dock_params *P, vsg_dock_result *out, vsg_ad4_score *scores)
+{
+    const dock_tree *tree = &d->tree;
+    const int n = d->L->natoms;
+    ranked *rk = NULL;
+    vsg_status st = VSG_OK;
     /* rank by the search's energy, drop poses within min_rmsd of a better one, keep the best */
     qsort(all, (size_t)total, sizeof *all, kept_cmp);
     int npick = 0;
-    for (int i = 0; i < total && npick < P.poses; i++) {
+    for (int i = 0; i < total && npick < P->poses; i++) {
         int close = 0;
-        for (int j = 0; j < npick && !close; j++) close = dock_rmsd_heavy(all[j]->heavy, all[i]->heavy, tree.nheavy) < P.min_rmsd;
+        for (int j = 0; j < npick && !close; j++) close = dock_rmsd_heavy(all[j]->heavy, all[i]->heavy, tree->nheavy) < P->min_rmsd;
         if (!close) all[npick++] = all[i];
     }
     out->pose = calloc((size_t)npick + 1, sizeof *out->pose);
@@ -352,11 +347,10 @@ vsg_status vsg_dock_ad4_cpu(const vsg_ad4_target *t, const vsg_ligand *lig, cons
     vsg_ad4_score *sc = calloc((size_t)npick + 1, sizeof *sc);
     out->record_atom = malloc(sizeof(int) * (size_t)(n + 1));
     out->body = malloc(sizeof(int) * (size_t)(n + 1));
-    out->rotor = malloc(sizeof *out->rotor * (size_t)(tor.nrotors + 1));
+    out->rotor = malloc(sizeof *out->rotor * (size_t)(d->tor.nrotors + 1));
     if (!out->pose || !rk || !sc || !out->record_atom || !out->body || !out->rotor) {
-        free(sc);
-        st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-        goto done;
+        free(sc), free(rk);
+        return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
     }
     for (int k = 0; k < npick && st == VSG_OK; k++) {
         vsg_dock_pose *ps = &out->pose[k];
@@ -365,14 +359,14 @@ vsg_status vsg_dock_ad4_cpu(const vsg_ad4_target *t, const vsg_ligand *lig, cons
         memcpy(c.q, all[k]->q, sizeof c.q);
         ps->xyz = malloc(sizeof(double) * 3 * (size_t)n);
         if (!ps->xyz) { st = vsg_fail(VSG_E_NOMEM, "dock: out of memory"); break; }
-        dock_conf_apply(&tree, &c, ps->xyz);
+        dock_conf_apply(tree, &c, ps->xyz);
         for (int i = 0; i < 3 * n; i++) ps->xyz[i] = round3(ps->xyz[i]);
         double e_in, e_ia;
-        ps->energy = dock_ad4_eval(&A, ps->xyz, DOCK_AUTHENTIC_CAP, NULL, &e_in, &e_ia);
+        ps->energy = dock_ad4_eval(&d->A, ps->xyz, DOCK_AUTHENTIC_CAP, NULL, &e_in, &e_ia);
         double s2 = 0;
         int nh = 0;
-        for (int h = 0; h < tree.nheavy; h++, nh++) {
-            const int i = tree.heavy[h];
+        for (int h = 0; h < tree->nheavy; h++, nh++) {
+            const int i = tree->heavy[h];
             const double dx = ps->xyz[3 * i] - lig->atoms[i].x, dy = ps->xyz[3 * i + 1] - lig->atoms[i].y,
                          dz = ps->xyz[3 * i + 2] - lig->atoms[i].z;
             s2 += dx * dx + dy * dy + dz * dz;
@@ -400,23 +394,38 @@ vsg_status vsg_dock_ad4_cpu(const vsg_ad4_target *t, const vsg_ligand *lig, cons
             out->pose = sorted;
         }
     }
-    free(sc);
-    if (st != VSG_OK) goto done;
+    free(sc), free(rk);
+    if (st != VSG_OK) return st;
     out->natoms = n;
-    for (int i = 0; i < n; i++) out->record_atom[i] = i, out->body[i] = tor.body[i];
-    out->rotors = tor.nrotors;
-    for (int k = 0; k < tor.nrotors; k++) out->rotor[k][0] = tor.rotor[k][0], out->rotor[k][1] = tor.rotor[k][1];
+    for (int i = 0; i < n; i++) out->record_atom[i] = i, out->body[i] = d->tor.body[i];
+    out->rotors = d->tor.nrotors;
+    for (int k = 0; k < d->tor.nrotors; k++) out->rotor[k][0] = d->tor.rotor[k][0], out->rotor[k][1] = d->tor.rotor[k][1];
     out->root = 0;
-    out->chains = P.exhaustiveness, out->steps = steps, out->local_steps = local_steps;
-done:
+    out->chains = P->exhaustiveness, out->steps = d->steps, out->local_steps = d->local_steps;
+    return VSG_OK;
+}
+
+vsg_status vsg_dock_ad4_cpu(const vsg_ad4_target *t, const vsg_ligand *lig, const vsg_dock_params *p, vsg_dock_result *out,
+                            vsg_ad4_score *scores)
+{
+    if (!out) return vsg_fail(VSG_E_ARG, "vsg_dock_ad4_cpu: NULL argument");
+    memset(out, 0, sizeof *out);
+    if (!t || !lig) return vsg_fail(VSG_E_ARG, "vsg_dock_ad4_cpu: NULL argument");
+    vsg_dock_params P;
+    vsg_status st = dock_params_resolve(p, &P);
+    if (st != VSG_OK) return st;
+    const double t0 = vsg_now();
+    dock_ad4_prep d;
+    dock_chains *store = NULL;
+    dock_kept **all = NULL;
+    int total = 0;
+    if ((st = dock_ad4_prepare(t, lig, &P, &d)) != VSG_OK) goto done_nothing;
+    if ((st = dock_chains_run(&d.tree, &d.en, t->lo, t->hi, &P, d.steps, d.local_steps, &store, &all, &total,
+                              &out->evaluations)) == VSG_OK)
+        st = dock_ad4_finish(t, lig, &d, all, total, &P, out, scores);
     dock_chains_free(store);
-    free(rk);
-    free(xyz);
-    free(A.type), free(A.q);
-    ad4_intra_tables_release(&A.intra);
-    dock_tree_release(&tree);
-    vsg_torsions_release(&tor);
-    vsg_vina_ligand_free(L);
+    dock_ad4_prep_release(&d);
+done_nothing:
     out->seconds = vsg_now() - t0;
     if (st != VSG_OK) vsg_dock_result_release(out);
     return st;

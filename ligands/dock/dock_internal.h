@@ -6,9 +6,12 @@
 #ifndef VSG_DOCK_INTERNAL_H
 #define VSG_DOCK_INTERNAL_H
 
+#include <pthread.h>
 #include <stdint.h>
 
+#include "gpu/dock/dock_gpu.h"
 #include "grids/base/vsgrid.h"
+#include "ligands/score/ad4_intra.h"
 #include "ligands/score/vina_internal.h"
 #include "ligands/torsions/torsions.h"
 #include "ligands/ligand.h"
@@ -121,10 +124,28 @@ double dock_energy_eval(const dock_energy *e, const double *xyz, double cap, dou
  * atom clamped into the maps' box plus slope·(Å outside); curled at v; grad (may be NULL) gets dE/dx. */
 double dock_atoms_inter(const vsg_vina_target *t, int xs, const double p[3], double v, double slope, double grad[3]);
 
+/* An AutoGrid map set and AD4 parameters (vsgrid.h's opaque vsg_ad4_target; dock_energy_ad4.c),
+ * with its maps on each GPU once the GPU search has used them (dock_ad4_gpu.c). */
+#define DOCK_AD4_DEVICES 16
+struct vsg_ad4_target {
+    vsg_mapset *maps;
+    const vsg_score_grids *g;
+    vsg_ad4_params par;
+    double lo[3], hi[3], center[3];
+    pthread_mutex_t gpu_mu;
+    dock_gpu_maps *gpu[DOCK_AD4_DEVICES];
+};
+
 /* The AutoDock4 energy (dock_energy_ad4.c): inter on an AutoGrid map set (type map + q·e + |q|·d
  * per atom, hydrogens included) + autodock4's intramolecular pairs; what dock_energy_eval
  * returns when e->ad4 is set. */
-struct dock_ad4;
+struct dock_ad4 {
+    const vsg_ad4_target *t;
+    int natoms;
+    uint8_t *type;   /* type map of each atom */
+    double *q;
+    ad4_intra_tables intra;
+};
 double dock_ad4_eval(const struct dock_ad4 *a, const double *xyz, double cap, double *g, double *inter, double *intra);
 
 /* Scratch a chain owns (no allocation inside the search loop). */
@@ -226,6 +247,24 @@ vsg_status dock_result_tree(dock_prep *d, int nrotors, vsg_dock_result *out);
  * conformation, heavy-atom coordinates and energy (inter on the atoms + intra); evals (may be
  * NULL) gets the energy evaluations added. */
 vsg_status dock_refine_on_atoms(const vsg_vina_target *t, dock_prep *d, dock_kept **pick, int np, long *evals);
+/* A PDBQT record made ready for the AutoDock4 search (dock_energy_ad4.c): its model (atoms = the
+ * record's, in order), torsions, tree (root body 0), energy and the steps resolved for its size. */
+typedef struct {
+    vsg_vina_ligand *L;
+    vsg_torsions tor;
+    dock_tree tree;
+    struct dock_ad4 A;
+    dock_energy en;
+    int steps, local_steps;
+} dock_ad4_prep;
+vsg_status dock_ad4_prepare(const vsg_ad4_target *t, const vsg_ligand *lig, const vsg_dock_params *P, dock_ad4_prep *d);
+void dock_ad4_prep_release(dock_ad4_prep *d);
+/* The kept minima of every chain (any order) into out as vsg_dock_ad4_cpu returns it: ranked by
+ * the search's energy, made distinct by RMSD, the best P->poses scored as autodock4's epdb and
+ * ordered by that free energy; scores (may be NULL) gets each pose's terms. */
+vsg_status dock_ad4_finish(const vsg_ad4_target *t, const vsg_ligand *lig, dock_ad4_prep *d, dock_kept **all, int total,
+                           const vsg_dock_params *P, vsg_dock_result *out, vsg_ad4_score *scores);
+
 /* Heavy-atom RMSD between two kept coordinate lists (same order). */
 double dock_rmsd_heavy(const double *a, const double *b, int nheavy);
 

@@ -14,25 +14,71 @@ void dock_pack_release(dock_gpu_batch *b)
     free(b->rec), free(b->record_of), free(b->atom_xyz), free(b->atom_type), free(b->atom_body);
     free(b->body_start), free(b->partner_start), free(b->partner), free(b->rotor), free(b->rotor_axis);
     free(b->rotor_point), free(b->work);
+    free(b->atom_charge), free(b->atom_heavy), free(b->partner_coef), free(b->vdw_table);
     memset(b, 0, sizeof *b);
 }
+
+/* What a record brings to the batch, whichever function it is docked with. */
+typedef struct {
+    const dock_tree *t;
+    const int *body;                 /* the torsions' body of each model atom */
+    int nbodies, root;
+    int steps, local_steps;
+    const vsg_vina_ligand *L;        /* Vina: XS types, pairs, glue pairs */
+    uint32_t glue_row;
+    const struct dock_ad4 *A;        /* AutoDock4: map types, charges, pairs and tables */
+    uint64_t seed;
+} pack_src;
+
+static int src_pairs(const pack_src *r)
+{
+    return r->A ? r->A->intra.npairs : r->L->npairs + r->L->nglue;
+}
+
+static vsg_status pack_all(const pack_src *src, int nrec, int ad4, const vsg_dock_params *P, dock_gpu_batch *b);
 
 vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64_t *seed, const vsg_dock_params *P,
                      dock_gpu_batch *b)
 {
     memset(b, 0, sizeof *b);
+    pack_src *src = calloc((size_t)n + 1, sizeof *src);
+    if (!src) return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    int nrec = 0;
+    for (int i = 0; i < n; i++) {
+        if (!use[i]) continue;
+        const dock_prep *d = &prep[i];
+        src[nrec++] = (pack_src){&d->tree, d->tor.body, d->tor.nbodies, d->root, d->steps, d->local_steps, d->L,
+                                 DOCK_GPU_GLUE_ROW + (d->en.t->tables.sf == VSG_VINA_SCORING_VINARDO ? 1u : 0u), NULL, seed[i]};
+    }
+    vsg_status st = pack_all(src, nrec, 0, P, b);
+    /* record_of: the caller's index of each packed record */
+    for (int i = 0, k = 0; st == VSG_OK && i < n; i++)
+        if (use[i]) b->record_of[k++] = i;
+    free(src);
+    return st;
+}
+
+vsg_status dock_pack_ad4(const dock_ad4_prep *d, uint64_t seed, const vsg_dock_params *P, dock_gpu_batch *b)
+{
+    memset(b, 0, sizeof *b);
+    const pack_src src = {&d->tree, d->tor.body, d->tor.nbodies, 0, d->steps, d->local_steps, d->L, 0, &d->A, seed};
+    return pack_all(&src, 1, 1, P, b);
+}
+
+/* ad4: the records are for the AutoDock4 function (each src's A set), else Vina's; one a batch. */
+static vsg_status pack_all(const pack_src *src, int n, int ad4, const vsg_dock_params *P, dock_gpu_batch *b)
+{
     b->random_start = P->random_start;
     b->focus_chains = P->focus_chains;
     b->keep = P->chain_keep < 1 ? 1 : P->chain_keep > DOCK_GPU_MAX_KEEP ? DOCK_GPU_MAX_KEEP : P->chain_keep;
     b->min_rmsd = (float)P->min_rmsd;
     b->focus_amplitude = P->focus_amplitude; /* resolved: 0 is 1 */
-    int nrec = 0, natoms = 0, nrot = 0, npart = 0;
+    int nrec = n, natoms = 0, nrot = 0, npart = 0, nvdw = 0;
     for (int i = 0; i < n; i++) {
-        if (!use[i]) continue;
-        nrec++;
-        natoms += prep[i].tree.natoms;
-        nrot += prep[i].tree.nrot;
-        npart += 2 * (prep[i].L->npairs + prep[i].L->nglue);
+        natoms += src[i].t->natoms;
+        nrot += src[i].t->nrot;
+        npart += 2 * src_pairs(&src[i]);
+        if (ad4) nvdw += src[i].A->intra.nvdw;
     }
     b->rec = calloc((size_t)nrec + 1, sizeof *b->rec);
     b->record_of = malloc(sizeof(int) * ((size_t)nrec + 1));
@@ -46,61 +92,96 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
     b->rotor_axis = malloc(sizeof(float) * 3 * ((size_t)nrot + 1));
     b->rotor_point = malloc(sizeof(float) * 3 * ((size_t)nrot + 1));
     b->work = malloc((size_t)32 * ((size_t)natoms + 32 * (size_t)nrec + 1));
+    if (ad4) {
+        b->atom_charge = malloc(sizeof(float) * ((size_t)natoms + 1));
+        b->atom_heavy = calloc((size_t)natoms + 1, 1);
+        b->partner_coef = malloc(sizeof(float) * 2 * ((size_t)npart + 1));
+        b->vdw_table = malloc(sizeof(float) * DOCK_GPU_AD4_VDW_SAMPLES * ((size_t)nvdw + 1));
+    }
     int maxa = 0;
     for (int i = 0; i < n; i++)
-        if (use[i] && prep[i].tree.natoms > maxa) maxa = prep[i].tree.natoms;
+        if (src[i].t->natoms > maxa) maxa = src[i].t->natoms;
     int *newbody = malloc(sizeof(int) * ((size_t)maxa + DOCK_GPU_MAX_ROTORS + 2));
     int *perm = malloc(sizeof(int) * ((size_t)maxa + 1)), *inv = malloc(sizeof(int) * ((size_t)maxa + 1));
     int *deg = malloc(sizeof(int) * ((size_t)maxa + 1));
     if (!b->rec || !b->record_of || !b->atom_xyz || !b->atom_type || !b->atom_body || !b->body_start ||
         !b->partner_start || !b->partner || !b->rotor || !b->rotor_axis || !b->rotor_point || !b->work || !newbody || !perm || !inv ||
-        !deg) {
+        !deg || (ad4 && (!b->atom_charge || !b->atom_heavy || !b->partner_coef || !b->vdw_table))) {
         free(newbody), free(perm), free(inv), free(deg);
         dock_pack_release(b);
         return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
     }
-    int a0 = 0, r0 = 0, bs0 = 0, ps0 = 0, p0 = 0, chain0 = 0, w0 = 0;
+    int a0 = 0, r0 = 0, bs0 = 0, ps0 = 0, p0 = 0, chain0 = 0, w0 = 0, v0 = 0;
     for (int i = 0; i < n; i++) {
-        if (!use[i]) continue;
-        const dock_prep *d = &prep[i];
-        const dock_tree *t = &d->tree;
+        const pack_src *d = &src[i];
+        const dock_tree *t = d->t;
         const vsg_vina_ligand *L = d->L;
+        const struct dock_ad4 *A = d->A;
         const int na = t->natoms, nr = t->nrot, nb = nr + 1;
         dock_gpu_record *g = &b->rec[b->nrec];
         b->record_of[b->nrec++] = i;
-        /* bodies: root 0, rotor k's child k + 1 (the record's body ids are d->tor.body) */
-        for (int x = 0; x < d->tor.nbodies; x++) newbody[x] = -1;
+        /* bodies: root 0, rotor k's child k + 1 (the record's body ids are d->body) */
+        for (int x = 0; x < d->nbodies; x++) newbody[x] = -1;
         newbody[d->root] = 0;
-        for (int k = 0; k < nr; k++) newbody[d->tor.body[t->axis[k][1]]] = k + 1;
+        for (int k = 0; k < nr; k++) newbody[d->body[t->axis[k][1]]] = k + 1;
         /* atoms ordered by body (stable) */
         int m = 0;
         b->body_start[bs0] = 0;
         for (int bb = 0; bb < nb; bb++) {
             for (int a = 0; a < na; a++)
-                if (newbody[d->tor.body[a]] == bb) perm[m] = a, inv[a] = m, m++;
+                if (newbody[d->body[a]] == bb) perm[m] = a, inv[a] = m, m++;
             b->body_start[bs0 + bb + 1] = m;
         }
         for (int q = 0; q < m; q++) {
             const int a = perm[q];
             for (int k = 0; k < 3; k++) b->atom_xyz[3 * (a0 + q) + k] = (float)t->xyz0[3 * a + k];
-            b->atom_type[a0 + q] = (int8_t)(L->xs[a] == VSG_XS_NONE ? -1 : (int)L->xs[a]);
-            b->atom_body[a0 + q] = (uint8_t)newbody[d->tor.body[a]];
+            if (A) { /* every atom on its own map; the tree's heavy atoms in the RMSD */
+                b->atom_type[a0 + q] = (int8_t)A->type[a];
+                b->atom_charge[a0 + q] = (float)A->q[a];
+            } else {
+                b->atom_type[a0 + q] = (int8_t)(L->xs[a] == VSG_XS_NONE ? -1 : (int)L->xs[a]);
+            }
+            b->atom_body[a0 + q] = (uint8_t)newbody[d->body[a]];
         }
+        if (A)
+            for (int h = 0; h < t->nheavy; h++) b->atom_heavy[a0 + inv[t->heavy[h]]] = 1;
         /* partners of each atom, both directions, in pair-list order */
         for (int q = 0; q < na; q++) deg[q] = 0;
-        for (int k = 0; k < L->npairs; k++) deg[inv[L->pair[k][0]]]++, deg[inv[L->pair[k][1]]]++;
-        for (int k = 0; k < L->nglue; k++) deg[inv[L->glue[k][0]]]++, deg[inv[L->glue[k][1]]]++;
-        b->partner_start[ps0] = p0;
-        for (int q = 0; q < na; q++) b->partner_start[ps0 + q + 1] = b->partner_start[ps0 + q] + deg[q], deg[q] = 0;
-        for (int k = 0; k < L->npairs; k++) {
+        if (A) {
+            const ad4_intra_tables *it = &A->intra;
+            for (int k = 0; k < it->npairs; k++) deg[inv[it->pair[k][0]]]++, deg[inv[it->pair[k][1]]]++;
+            b->partner_start[ps0] = p0;
+            for (int q = 0; q < na; q++) b->partner_start[ps0 + q + 1] = b->partner_start[ps0 + q] + deg[q], deg[q] = 0;
+            for (int k = 0; k < it->npairs; k++) {
+                const int qx = inv[it->pair[k][0]], qy = inv[it->pair[k][1]];
+                const uint32_t row = (uint32_t)(v0 + it->vdw[k]);
+                const int at[2] = {b->partner_start[ps0 + qx] + deg[qx]++, b->partner_start[ps0 + qy] + deg[qy]++};
+                b->partner[at[0]] = (uint32_t)qy | row << 8;
+                b->partner[at[1]] = (uint32_t)qx | row << 8;
+                for (int e = 0; e < 2; e++) {
+                    b->partner_coef[2 * at[e]] = (float)it->elec_scale[k];
+                    b->partner_coef[2 * at[e] + 1] = (float)it->desolv_scale[k];
+                }
+            }
+            for (size_t k = 0; k < (size_t)it->nvdw * DOCK_GPU_AD4_VDW_SAMPLES; k++)
+                b->vdw_table[(size_t)v0 * DOCK_GPU_AD4_VDW_SAMPLES + k] = (float)it->vdw_table[k];
+            v0 += it->nvdw;
+        }
+        for (int k = 0; !A && k < L->npairs; k++) deg[inv[L->pair[k][0]]]++, deg[inv[L->pair[k][1]]]++;
+        for (int k = 0; !A && k < L->nglue; k++) deg[inv[L->glue[k][0]]]++, deg[inv[L->glue[k][1]]]++;
+        if (!A) {
+            b->partner_start[ps0] = p0;
+            for (int q = 0; q < na; q++) b->partner_start[ps0 + q + 1] = b->partner_start[ps0 + q] + deg[q], deg[q] = 0;
+        }
+        for (int k = 0; !A && k < L->npairs; k++) {
             const int x = L->pair[k][0], y = L->pair[k][1], qx = inv[x], qy = inv[y];
             const uint32_t row = (uint32_t)L->xs[x] * VSG_XS_COUNT + (uint32_t)L->xs[y];
             const uint32_t rowt = (uint32_t)L->xs[y] * VSG_XS_COUNT + (uint32_t)L->xs[x];
             b->partner[b->partner_start[ps0 + qx] + deg[qx]++] = (uint32_t)qy | row << 8;
             b->partner[b->partner_start[ps0 + qy] + deg[qy]++] = (uint32_t)qx | rowt << 8;
         }
-        const uint32_t glue_row = DOCK_GPU_GLUE_ROW + (d->en.t->tables.sf == VSG_VINA_SCORING_VINARDO ? 1u : 0u);
-        for (int k = 0; k < L->nglue; k++) { /* after the record's pairs, as the CPU twin sums them */
+        const uint32_t glue_row = d->glue_row;
+        for (int k = 0; !A && k < L->nglue; k++) { /* after the record's pairs, as the CPU twin sums them */
             const int qx = inv[L->glue[k][0]], qy = inv[L->glue[k][1]];
             b->partner[b->partner_start[ps0 + qx] + deg[qx]++] = (uint32_t)qy | glue_row << 8;
             b->partner[b->partner_start[ps0 + qy] + deg[qy]++] = (uint32_t)qx | glue_row << 8;
@@ -109,7 +190,7 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
         for (int k = 0; k < nr; k++) {
             const int pa = t->axis[k][0], pb = t->axis[k][1];
             int *R = &b->rotor[4 * (r0 + k)];
-            R[0] = newbody[d->tor.body[pa]], R[1] = inv[pa], R[2] = inv[pb], R[3] = 0;
+            R[0] = newbody[d->body[pa]], R[1] = inv[pa], R[2] = inv[pb], R[3] = 0;
             double u[3], len = 0;
             for (int j = 0; j < 3; j++) u[j] = t->xyz0[3 * pb + j] - t->xyz0[3 * pa + j], len += u[j] * u[j];
             len = sqrt(len);
@@ -118,19 +199,21 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
                 b->rotor_point[3 * (r0 + k) + j] = (float)t->xyz0[3 * pb + j];
             }
         }
-        /* the energy's work per atom (8 map reads for a heavy atom, one unit per pair partner),
-         * dealt to the 32 lanes longest first to the least loaded (deterministic ties) */
+        /* the energy's work per atom (8 map reads for a heavy atom, 24 for an AutoDock4 atom's three
+         * maps, one unit per pair partner), dealt to the 32 lanes longest first to the least loaded
+         * (deterministic ties) */
         {
+            const int map_cost = A ? 24 : 8;
             int load[32] = {0}, count[32] = {0};
             uint8_t lane_of[256];
             for (int q = 0; q < na; q++) perm[q] = q;
             for (int x = 1; x < na; x++) { /* insertion sort by cost, descending; stable */
                 const int q = perm[x];
-                const int cq = (b->atom_type[a0 + q] >= 0 ? 8 : 0) + b->partner_start[ps0 + q + 1] - b->partner_start[ps0 + q];
+                const int cq = (b->atom_type[a0 + q] >= 0 ? map_cost : 0) + b->partner_start[ps0 + q + 1] - b->partner_start[ps0 + q];
                 int y = x;
                 while (y > 0) {
                     const int r = perm[y - 1];
-                    const int cr = (b->atom_type[a0 + r] >= 0 ? 8 : 0) + b->partner_start[ps0 + r + 1] - b->partner_start[ps0 + r];
+                    const int cr = (b->atom_type[a0 + r] >= 0 ? map_cost : 0) + b->partner_start[ps0 + r + 1] - b->partner_start[ps0 + r];
                     if (cr >= cq) break;
                     perm[y] = r, y--;
                 }
@@ -139,7 +222,7 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
             int rows = 0;
             for (int x = 0; x < na; x++) {
                 const int q = perm[x];
-                const int cq = (b->atom_type[a0 + q] >= 0 ? 8 : 0) + b->partner_start[ps0 + q + 1] - b->partner_start[ps0 + q];
+                const int cq = (b->atom_type[a0 + q] >= 0 ? map_cost : 0) + b->partner_start[ps0 + q + 1] - b->partner_start[ps0 + q];
                 if (cq == 0) { lane_of[q] = 255; continue; } /* no map, no partners: no work */
                 int best = 0;
                 for (int l = 1; l < 32; l++)
@@ -166,13 +249,14 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
         g->stream0 = 0, g->focus_steps = P->focus_steps ? P->focus_steps : 4 * d->steps;
         for (int j = 0; j < 3; j++) g->origin0[j] = (float)t->origin0[j];
         g->gyration = t->gyration;
-        g->seed = seed[i];
-        a0 += na, r0 += nr, bs0 += nb + 1, ps0 += na + 1, p0 += 2 * (L->npairs + L->nglue), chain0 += g->nchain;
+        g->seed = d->seed;
+        a0 += na, r0 += nr, bs0 += nb + 1, ps0 += na + 1, p0 += 2 * src_pairs(d), chain0 += g->nchain;
         if (na > b->max_atoms) b->max_atoms = na;
         if (nr > b->max_rot) b->max_rot = nr;
     }
     b->nchain = chain0;
     b->natoms = a0, b->nrotor = r0, b->nbody_start = bs0, b->npartner_start = ps0, b->npartner = p0, b->nwork = w0;
+    b->nvdw = v0;
     free(newbody), free(perm), free(inv), free(deg);
     return VSG_OK;
 }
