@@ -24,7 +24,7 @@ grep -q "dock PREFIX LIGAND" out.txt || fail "vsgrid --help does not list dock"
 expect_rc 2 "$vsgrid" dock m "$lig"                                  # no -o
 expect_rc 2 "$vsgrid" dock m -o o.pdbqt                              # no ligand
 expect_rc 3 "$vsgrid" dock m "$lig" --scoring ad4 -o o.pdbqt
-# the AutoDock4 function on an AutoGrid map set (issue 28 item 4; CPU): poses, their terms, exit 0;
+# the AutoDock4 function on an AutoGrid map set (issue 28 item 4): poses, their terms, exit 0;
 # SDF output is refused; --devices gpu runs the GPU search (exit 5 without a GPU)
 expect_rc 0 "$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring ad4 --around "$lig" --device cpu --quiet -o a4
 expect_rc 0 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices cpu --exhaustiveness 4 --steps 40 --from-input --seed 1 --quiet -o a4.pdbqt --csv a4.csv

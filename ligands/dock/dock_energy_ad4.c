@@ -1,4 +1,4 @@
-/* dock_energy_ad4.c — docking with the AutoDock4 function on an AutoGrid map set, on the CPU
+/* dock_energy_ad4.c — docking with the AutoDock4 function on an AutoGrid map set, the CPU twin (vsg_dock_ad4_gpu, dock_ad4_gpu.c, runs its chains on the GPU)
  * (vsgrid.h, "Flexible docking with the AutoDock4 function").
  *
  * The search is vsg_dock_cpu's (dock_search.c: Monte Carlo chains of one random change + BFGS,
