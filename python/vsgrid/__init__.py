@@ -2186,7 +2186,17 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     and scored on its atoms, as `vsgrid dock --receptor` and `vina --receptor` do.
     ``max_torsions`` (32, as `vsgrid dock --max-torsions`): a record with more torsions is not
     searched but raises :class:`DataError` (a row's ``error`` with ``all_records``) at once, naming
-    the count: a receptor passed as the ligand has hundreds, and its search would take minutes."""
+    the count: a receptor passed as the ligand has hundreds, and its search would take minutes.
+    ``scoring="ad4"``: the AutoDock4 function (AutoDock-GPU's) on an AutoDock4 map set
+    (``mapset_prefix``: PREFIX of PREFIX.maps.fld, or the .fld itself), as `vsgrid dock --scoring
+    ad4`: on the GPU when there is one (``device`` "gpu" or a GPU number: that GPU; "cpu": the CPU
+    twin; a record over the GPU's limits falls back to the CPU under "auto"); an SDF/MOL2/SMILES
+    record is docked as the PDBQT prepare-ligands writes for it (macrocycles rigid); each pose's
+    ``score`` holds autodock4's epdb terms (total = estimated free energy of binding, inter,
+    vdw_hb_desolv, elec, intra, torsional, unbound, torsdof, outside) and poses are best free
+    energy first; a best pose outside the grid or repulsive raises :class:`DataError` (later ones
+    are dropped). ``receptor`` and ``posebusters_valid`` are the Vina functions' (None here);
+    hydrated docking's W waters come back unjudged (as `vsgrid dock --no-dry`)."""
     if isinstance(max_torsions, bool) or not isinstance(max_torsions, int) or not 0 <= max_torsions <= 1000:
         raise ValueError("max_torsions: a count of 0 to 1000")
     p = _lib.DockParams()
@@ -2198,6 +2208,11 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     p.poses = int(poses)
     p.seed = int(seed)
     p.threads = int(threads)
+    if scoring == "ad4":
+        if receptor is not None:
+            raise ValueError("receptor: the Vina functions' final refinement; scoring='ad4' scores on the maps")
+        return _dock_ad4(mapset_prefix, ligand, p, device, all_records, record, max_torsions,
+                         dict(ph=ph, minimize=minimize, stereo=stereo, embed=embed))
     if isinstance(device, (list, tuple)) or (isinstance(device, int) and not isinstance(device, bool)):
         gpus = list(device) if isinstance(device, (list, tuple)) else [device]
         if not 1 <= len(gpus) <= 16:
@@ -2317,6 +2332,129 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
             raise _error(d.status if d.status < 0 else -9, d.error)
         return d
     return results
+
+
+def _dock_ad4(prefix, ligand, p, device, all_records, record, max_torsions, smiles):
+    """dock(scoring="ad4"): each record as `vsgrid dock --scoring ad4` docks it (vsg_dock_ad4_gpu or
+    vsg_dock_ad4_cpu), record i of all_records with seed + i."""
+    if not (_lib.has("vsg_dock_ad4_gpu") and _lib.has("vsg_dock_ad4_cpu")):
+        raise ImportError("this libvsgrid has no AutoDock4 docking (vsg_dock_ad4_cpu/gpu)")
+    if isinstance(device, (list, tuple)):
+        if len(device) != 1:
+            raise ValueError("device: scoring='ad4' docks a record on one GPU")
+        device = device[0]
+    if isinstance(device, int) and not isinstance(device, bool):
+        gpu = device
+    else:
+        dev = _choice(_DEVICES, device, "device")
+        gpu = -1 if dev == 2 or (dev == 0 and gpu_count() > 0) else None  # None: the CPU twin
+    auto = not (isinstance(device, int) and not isinstance(device, bool)) and _choice(_DEVICES, device, "device") == 0
+    prefix = os.fsdecode(os.fspath(prefix))
+    fld = prefix if prefix.endswith(".fld") else prefix + ".maps.fld"
+    if not os.path.exists(fld) and os.path.exists(prefix + ".C_H.map"):  # the common slip, as `vsgrid dock` says it
+        raise FormatError(-2, "%s is a Vina map set; scoring='ad4' docks on an AutoDock4 map set: maps(receptor, "
+                          "scoring='ad4', prefix=PREFIX) or 'vsgrid maps REC.pdbqt --scoring ad4' makes PREFIX.maps.fld"
+                          % prefix)
+    t = ctypes.c_void_p()
+    _check(_L.vsg_ad4_target_read(_b(fld), None, ctypes.byref(t)))
+    results = []
+    try:
+        with _Ligands(ligand) as lf:
+            path = lf.describe()
+            r = _Reader(lf.paths, keep_text=True, rigid_macrocycles=True, **smiles)
+            ligs, extra, seen = [], 0, 0
+            try:
+                for lig in r:  # the records first, as the Vina path reads them: a second one is refused before a search
+                    seen += 1
+                    if all_records or (record is not None and seen == int(record)) or (record is None and not ligs):
+                        ligs.append(lig)
+                    else:
+                        extra += 1
+                        _L.vsg_ligand_release(ctypes.byref(lig))
+                    if not all_records and ((record is not None and ligs) or (record is None and extra)):
+                        break
+                if not all_records and record is None and extra:
+                    raise ArgumentError(-5, "%s holds more than one record: dock docks one; pass record=N, or "
+                                        "all_records=True to dock them all" % path)
+                for lig in ligs:
+                    results.append(_dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions,
+                                                 lig.index if all_records else 0))
+            finally:
+                for lig in ligs:
+                    _L.vsg_ligand_release(ctypes.byref(lig))
+                r.close()
+    finally:
+        _L.vsg_ad4_target_free(t)
+    if not results:
+        if record is not None:
+            raise ArgumentError(-5, "%s: no record %d (the file has %d)" % (path, int(record), seen))
+        raise FormatError(-2, "%s: no record" % path)
+    if not all_records:
+        d = results[0]
+        if d.error:
+            raise _error(d.status if d.status < 0 else -9, d.error)
+        return d
+    return results
+
+
+def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset):
+    d = DockResult()
+    source, rec_no, message = lf.relabel(_s(lig.source), lig.record, _s(lig.message))
+    d.name, d.source, d.record, d.poses, d.error, d.status = _s(lig.name), source, rec_no, [], None, lig.status
+    d.note = message if lig.status == 0 else ""
+    d.molblock = _molblock(lig)
+    d.record_atom, d.natoms, d.rotors, d.added_hydrogens = [], 0, 0, []
+    d.chains = d.steps = d.evaluations = 0
+    d.seconds = 0.0
+    if lig.status != 0:
+        d.error = message
+        return d
+    st = 0
+    if lig.format != 3:  # not VSG_LIG_PDBQT: as prepare-ligands writes it (AutoDock types, charges, its tree)
+        d.added_hydrogens = _complete_hydrogens(lig)
+        st = _L.vsg_ligand_as_pdbqt(ctypes.byref(lig))
+        if st == 0 and lig.status != 0:
+            st = lig.status
+    if st != 0:
+        d.status, d.error = st, lf.relabel(_s(lig.source), lig.record, _s(_L.vsg_last_error()))[2]
+        return d
+    rot = _torsions(lig)
+    if rot is not None and rot > max_torsions:
+        d.status = -9
+        d.error = ("%s: %d torsions, over max_torsions %d (a receptor given as the ligand? raise max_torsions to "
+                   "dock it)" % (path, rot, max_torsions))
+        return d
+    q = _lib.DockParams.from_buffer_copy(p)
+    q.seed = (int(p.seed) + offset) & 0xFFFFFFFFFFFFFFFF
+    rr = _lib.DockResult()
+    sc = (_lib.Ad4Score * (max(int(p.poses), 1) + 1))()
+    st = -1
+    if gpu is not None:
+        st = _L.vsg_dock_ad4_gpu(t, ctypes.byref(lig), ctypes.byref(q), gpu, ctypes.byref(rr), sc)
+        if st == -6 and auto:  # VSG_E_LIMIT: over the GPU's atoms or torsions, the CPU twin docks it
+            gpu = None
+    if gpu is None:
+        st = _L.vsg_dock_ad4_cpu(t, ctypes.byref(lig), ctypes.byref(q), ctypes.byref(rr), sc)
+    if st != 0:
+        d.status, d.error = st, lf.relabel(_s(lig.source), lig.record, _s(_L.vsg_last_error()))[2]
+        return d
+    try:
+        if rr.npose < 1 or sc[0].outside or not sc[0].inter < 0:  # vsgrid dock's rule: never a meaningless best
+            why = ("atoms lie outside the maps' grid" if rr.npose and sc[0].outside
+                   else "the pose clashes with the receptor (intermolecular energy repulsive)" if rr.npose
+                   and sc[0].inter > 0 else "the pose touches no receptor atom")
+            d.status, d.error = -9, "%s: best pose means nothing: %s" % (path, why)
+            return d
+        _fill_dock(d, rr)
+        keep = 1
+        while keep < rr.npose and not sc[keep].outside and sc[keep].inter < 0:
+            keep += 1
+        del d.poses[keep:]
+        for k, pose in enumerate(d.poses):
+            pose.score = _struct_dict(sc[k])
+    finally:
+        _L.vsg_dock_result_release(ctypes.byref(rr))
+    return d
 
 
 def _torsions(lig):

@@ -302,6 +302,12 @@ class DockResult(ctypes.Structure):
                 ("local_steps", ctypes.c_int), ("evaluations", ctypes.c_long), ("seconds", ctypes.c_double)]
 
 
+class Ad4Score(ctypes.Structure):  # vsg_ad4_score: autodock4's epdb terms of a pose
+    _fields_ = [("total", ctypes.c_double), ("inter", ctypes.c_double), ("vdw_hb_desolv", ctypes.c_double),
+                ("elec", ctypes.c_double), ("intra", ctypes.c_double), ("torsional", ctypes.c_double),
+                ("unbound", ctypes.c_double), ("torsdof", ctypes.c_int), ("outside", ctypes.c_int)]
+
+
 class VinaLigandInfo(ctypes.Structure):
     _fields_ = [("natoms", ctypes.c_int), ("heavy_atoms", ctypes.c_int), ("bodies", ctypes.c_int),
                 ("rotors", ctypes.c_int), ("torsdof", ctypes.c_int), ("num_tors", ctypes.c_double),
@@ -478,6 +484,10 @@ _protos = {
                             ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(DockParams), ctypes.c_int,
                             ctypes.POINTER(DockResult), c_int_p, ctypes.c_void_p]),
     "vsg_dock_result_release": (None, [ctypes.POINTER(DockResult)]),
+    # docking with the AutoDock4 function (dock(scoring="ad4"))
+    "vsg_ad4_target_read": (_S, [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_P)]),
+    "vsg_ad4_target_free": (None, [_P]),
+    "vsg_ligand_as_pdbqt": (_S, [ctypes.POINTER(Ligand)]),
 }
 # A screen as one call and the merge of a campaign's shards (issue 26), SMILES options (issue 29).
 # Declared when the library has them (an older libvsgrid.so lacks them: the calls that need them
@@ -500,6 +510,11 @@ _optional = {
     "vsg_smiles_parse_stereo": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
     "vsg_smiles_parse_embed": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
     "vsg_smiles_rdkit_available": (ctypes.c_int, []),
+    # the AutoDock4 function's search on a GPU and its CPU twin (dock(scoring="ad4"))
+    "vsg_dock_ad4_cpu": (_S, [_P, ctypes.POINTER(Ligand), ctypes.POINTER(DockParams), ctypes.POINTER(DockResult),
+                              ctypes.POINTER(Ad4Score)]),
+    "vsg_dock_ad4_gpu": (_S, [_P, ctypes.POINTER(Ligand), ctypes.POINTER(DockParams), ctypes.c_int,
+                              ctypes.POINTER(DockResult), ctypes.POINTER(Ad4Score)]),
 }
 for _name, (_res, _args) in _protos.items():
     _f = getattr(lib, _name)
