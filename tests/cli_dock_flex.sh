@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Vina's flexible-docking example as its documentation runs it (issue 28 item 2), on the CPU:
+# Vina's flexible-docking example as its documentation runs it (issue 28 item 2), on the CPU (and on
+# the GPU where there is one):
 # 1FPU's rigid part mapped by `vsgrid maps`, THR A 315 flexible (data/flex/1fpu_receptor_flex.pdbqt),
 # imatinib docked with `vsgrid dock --flex` (--search detail, seeded). Checked:
 #   - each MODEL is the ligand (41 atoms) then BEGIN_RES ... END_RES with the residue's 5 atoms, its
@@ -11,8 +12,8 @@
 #     intermolecular and intramolecular energies vsgrid wrote (to 0.002) and vsgrid's score is
 #     vina's inter / (1 + w N_rot) with vina's own divisor;
 #   - refused, with the reason: a flex file without END_RES (exit 3, file:line), maps made with the
-#     side chain in (exit 3), a --receptor that holds the flex atoms (exit 3), --devices gpu and
-#     SDF output with --flex (exit 2).
+#     side chain in (exit 3), a --receptor that holds the flex atoms (exit 3), SDF output with --flex
+#     (exit 2); --devices gpu without a GPU (exit 5).
 # Usage: cli_dock_flex.sh VSGRID SOURCE_DIR BINARY_DIR
 set -u
 vsgrid=$1 src=$2 work=$3/cli_dock_flex
@@ -84,8 +85,24 @@ grep -q "maps were made with the flexible side chains" err.txt || fail "maps of 
 expect_rc 0 "$vsgrid" maps rigid.pdbqt --scoring vina --box 45.190,53.903,16.917,20,20,20 -o away --device cpu --quiet
 expect_rc 3 "$vsgrid" dock away "$d/1iep_ligand.pdbqt" --flex "$d/1fpu_receptor_flex.pdbqt" --devices cpu -o x.pdbqt
 grep -q "lies outside the maps' box" err.txt || fail "flex residue outside the box: $(cat err.txt)"
-expect_rc 2 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --flex "$d/1fpu_receptor_flex.pdbqt" --devices gpu -o x.pdbqt
-grep -q "flexible side chains run on the CPU" err.txt || fail "--devices gpu: $(cat err.txt)"
+if command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L > /dev/null 2>&1; then
+  # the GPU search with the residue: the same checks as the CPU's (score, pose, CA/CB unmoved)
+  expect_rc 0 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --flex "$d/1fpu_receptor_flex.pdbqt" --receptor rigid.pdbqt \
+    --devices gpu --search detail --seed 1 --poses 3 --csv g.csv -o g.pdbqt
+  grep -q "s on the GPU" out.txt || fail "--flex --devices gpu: not on the GPU: $(cat out.txt)"
+  gbest=$(awk -F, 'NR == 2 { print $2 }' g.csv)
+  awk -v b="$gbest" 'BEGIN { exit !(b != "" && b <= -11.3) }' || fail "GPU: best score $gbest kcal/mol, expected <= -11.3"
+  awk '/^MODEL/ { m++; next } m != 1 { next } /^ENDMDL/ { exit } /^BEGIN_RES/ { r = 1 }
+       !r { print > "gbest_lig.pdbqt" } r && /^ATOM/ && ++f <= 2 { print substr($0, 31, 24) > "gca.txt" }' g.pdbqt
+  printf '  13.079  52.503   8.093\n  13.429  52.900   9.553\n' | cmp -s - gca.txt || fail "GPU: CA/CB moved: $(cat gca.txt)"
+  "$vsgrid" rmsd "$d/1fpu_vina_pose1_ligand.pdbqt" gbest_lig.pdbqt > grmsd.csv 2> /dev/null || fail "vsgrid rmsd (GPU)"
+  gr=$(awk -F, 'NR == 2 { print $3 }' grmsd.csv)
+  awk -v r="$gr" 'BEGIN { exit !(r != "" && r < 2.0) }' || fail "GPU: best pose $gr A from vina's pose 1, expected < 2"
+  echo "GPU: best $gbest kcal/mol, $gr A from vina's pose 1"
+else
+  expect_rc 5 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --flex "$d/1fpu_receptor_flex.pdbqt" --devices gpu -o x.pdbqt
+  grep -q "no GPU found" err.txt || fail "--flex --devices gpu without a GPU: $(cat err.txt)"
+fi
 expect_rc 2 "$vsgrid" dock m "$d/1iep_ligand.pdbqt" --flex "$d/1fpu_receptor_flex.pdbqt" --devices cpu -o x.sdf
 [ ! -e x.pdbqt ] || fail "a refused run wrote x.pdbqt"
 # --flex-residues: the full receptor cut as prepare_flexreceptor cut the example (the flex file equal to

@@ -145,10 +145,11 @@ int vsg_cmd_enrich(int argc, char **argv);    /* cli_enrich.c: ROC AUC, logAUC, 
 int vsg_cmd_index(int argc, char **argv);     /* cli_index.c: library indexes for shards */
 int vsg_cmd_merge(int argc, char **argv);     /* cli_merge.c: a campaign's shards joined */
 
-/* `vsgrid dock ... --flex FLEX.pdbqt` (cli_dock_flex.c): the CPU search with flexible side chains,
- * poses written with the residues; read_record is cli_dock.c's. Returns the exit code. */
+/* `vsgrid dock ... --flex FLEX.pdbqt` (cli_dock_flex.c): the search with flexible side chains (on
+ * the GPU as `dock` chooses one, else the CPU), poses written with the residues; read_record is
+ * cli_dock.c's. Returns the exit code. */
 int vsg_cli_dock_flex(const char *prefix, const char *ligpath, const char *flexpath, const char *outpath,
                       const char *csvpath, long record, const char *recpath, vsg_vina_scoring sf, const vsg_dock_params *p,
-                      int quiet, int (*read_record)(vsg_ligand_reader *, const char *, const char *, long, vsg_ligand *));
+                      vsg_device device, int quiet, int (*read_record)(vsg_ligand_reader *, const char *, const char *, long, vsg_ligand *));
 
 #endif

@@ -74,7 +74,7 @@ static const char usage[] =
     "                     (vina --maps). Costs a few ms a pose on the CPU (docs/PERFORMANCE.md)\n"
     "  --flex FLEX.pdbqt  flexible receptor side chains, as vina --flex: the residues of FLEX (BEGIN_RES\n"
     "                     ... END_RES, each a ROOT at CA and BRANCHes outwards: prepare_flexreceptor's\n"
-    "                     _flex.pdbqt) move by their torsions with the ligand, on the CPU. The maps must\n"
+    "                     _flex.pdbqt) move by their torsions with the ligand (GPU or CPU). The maps must\n"
     "                     be made from the RIGID part only (vsgrid maps REC_rigid.pdbqt --around LIG\n"
     "                     -o PREFIX) and --receptor, when given, be that rigid part (a receptor that\n"
     "                     still holds a flex atom is refused). Scores as vina 1.2's with --flex:\n"
@@ -115,7 +115,7 @@ static const char usage_end[] =
     "pose with atoms outside the maps' box (a box too small: its score would be Vina's penalty)\n"
     "or touching no receptor atom (a box beyond the receptor).\n"
     "Exit codes: 0 ok, 2 usage (an -o that is not .pdbqt or .sdf, a multi-record LIGAND without\n"
-    "--record, --flex with the GPU, SDF output, --local-only or ad4), 3 bad input (no map set, maps\n"
+    "--record, --flex with SDF output, --local-only or ad4), 3 bad input (no map set, maps\n"
     "of another function or all 0, a ligand or flex atom without a map, a malformed torsion tree or\n"
     "flex file: the message names file:line; a --receptor holding flex atoms), 4 memory, 8 the best pose outside the box or\n"
     "away from the receptor, 1 other failure (a GPU asked for and missing).\n";
@@ -566,16 +566,13 @@ int vsg_cmd_dock(int argc, char **argv)
                             rigid_out, flex_out);
         flexpath = flex_out, recpath = rigid_out;
     }
-    if (flexpath) { /* flexible side chains: the CPU search only, for now */
+    if (flexpath) { /* flexible side chains: the GPU search or its CPU twin, as for the ligand alone */
         if (ad4) return vsg_cli_usage_error("dock", "--flex is not available with --scoring ad4 (the Vina and Vinardo functions take it)");
         if (local_only) return vsg_cli_usage_error("dock", "--flex is not available with --local-only");
         if (sdf) return vsg_cli_usage_error("dock", "--flex writes PDBQT (-o OUT.pdbqt): each MODEL the ligand and the flex residues, as vina writes them");
         if (json) return vsg_cli_usage_error("dock", "--json is not available with --flex yet (use --csv)");
-        if (device == VSG_DEVICE_GPU)
-            return vsg_cli_usage_error("dock", "flexible side chains run on the CPU (the GPU search does not take --flex "
-                                       "yet): use --devices cpu or all");
-        if (vsg_gpu_count() > 0 && !quiet) fprintf(stderr, "vsgrid dock: flexible side chains run on the CPU\n");
-        const int frc = vsg_cli_dock_flex(prefix, ligpath, flexpath, outpath, csvpath, record, recpath, sf, &p, quiet, read_record);
+        const int frc = vsg_cli_dock_flex(prefix, ligpath, flexpath, outpath, csvpath, record, recpath, sf, &p, device, quiet,
+                                          read_record);
         if (frc == VSG_EXIT_INPUT && flexres)
             fprintf(stderr, "vsgrid dock: with --flex-residues the maps must be the rigid part's: vsgrid maps %s --scoring %s "
                             "--around %s -o %s (or your box), then dock again\n", rigid_out,

@@ -1,5 +1,5 @@
 /* cli_dock_flex.c — `vsgrid dock PREFIX LIG --flex FLEX.pdbqt`: the ligand docked with flexible
- * receptor side chains (vsg_dock_flex_cpu, CPU), each pose written as vina writes it with --flex:
+ * receptor side chains (vsg_dock_flex_gpu on a GPU, else vsg_dock_flex_cpu), each pose written as vina writes it with --flex:
  * a MODEL with the ligand and then the flex residues (BEGIN_RES ... END_RES, the flex file's own
  * lines at the pose's coordinates), so vina, PyMOL and `vina --score_only --flex` read it. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
@@ -38,7 +38,7 @@ static int write_model(FILE *f, const vsg_ligand *lig, const vsg_dock_result *r,
 
 int vsg_cli_dock_flex(const char *prefix, const char *ligpath, const char *flexpath, const char *outpath,
                       const char *csvpath, long record, const char *recpath, vsg_vina_scoring sf, const vsg_dock_params *p,
-                      int quiet, int (*read_record)(vsg_ligand_reader *, const char *, const char *, long, vsg_ligand *))
+                      vsg_device device, int quiet, int (*read_record)(vsg_ligand_reader *, const char *, const char *, long, vsg_ligand *))
 {
     vsg_vina_target *t = NULL;
     vsg_molecule *rec = NULL;
@@ -74,7 +74,20 @@ int vsg_cli_dock_flex(const char *prefix, const char *ligpath, const char *flexp
     if ((rc = read_record(rd, ligpath, prefix, record, &lig)) != VSG_EXIT_OK) goto done;
     if ((st = vsg_ligand_complete_hydrogens(&lig, NULL, 1)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if ((st = vsg_vina_ligand_new(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
-    if ((st = vsg_dock_flex_cpu(t, &lig, fx, p, &res, &fp)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    /* the GPU as `dock` chooses it for the Vina function; a record over the GPU's limits falls back to
+     * the CPU unless the GPU was asked for */
+    int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_dock_auto_device(p) == VSG_DEVICE_GPU);
+    if (on_gpu) {
+        st = vsg_dock_flex_gpu(t, &lig, fx, p, -1, &res, &fp);
+        if (st == VSG_E_LIMIT && device == VSG_DEVICE_AUTO) {
+            if (!quiet) fprintf(stderr, "vsgrid dock: %s; docking on the CPU\n", vsg_last_error());
+            on_gpu = 0;
+        } else if (st != VSG_OK) {
+            rc = vsg_cli_fail(st);
+            goto done;
+        }
+    }
+    if (!on_gpu && (st = vsg_dock_flex_cpu(t, &lig, fx, p, &res, &fp)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     nkept = res.npose;
     {
         char why[320];
@@ -115,10 +128,10 @@ int vsg_cli_dock_flex(const char *prefix, const char *ligpath, const char *flexp
         vsg_flex_get_info(fx, &fi);
         char effort[96];
         printf("dock: %s: %d poses, best %.3f kcal/mol (inter %.3f of which ligand-flex %.3f, intra %.3f), %d torsions + "
-               "%d of %d flex residue%s, %s, %ld evaluations, %.2f s on the CPU\n",
+               "%d of %d flex residue%s, %s, %ld evaluations, %.2f s on the %s\n",
                ligpath, res.npose, res.pose[0].score.total, res.pose[0].score.inter, fp[0].ligand_flex,
                res.pose[0].score.intra, res.rotors, fi.torsions, fi.residues, fi.residues == 1 ? "" : "s",
-               vsg_cli_dock_effort(p, &res, effort, sizeof effort), res.evaluations, res.seconds);
+               vsg_cli_dock_effort(p, &res, effort, sizeof effort), res.evaluations, res.seconds, on_gpu ? "GPU" : "CPU");
     }
 done:
     if (f && fclose(f) && rc == VSG_EXIT_OK) rc = VSG_EXIT_FAILURE;

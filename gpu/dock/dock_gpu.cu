@@ -99,14 +99,15 @@ struct scratch {
 static __host__ __device__ int warp_floats(int A, int R)
 {
     const int N = 6 + R, C = 7 + R;
-    return 6 * A + 18 * (R + 1) + N * N + 5 * N + 5 * C;
+    return 6 * A + 18 * (R + 2) + N * N + 5 * N + 5 * C;
 }
 
 static __device__ scratch carve(float *base, int A, int R)
 {
     const int N = 6 + R, C = 7 + R;
     scratch s;
-    s.x = base, s.g = s.x + 3 * A, s.fr = s.g + 3 * A, s.ft = s.fr + 12 * (R + 1), s.h = s.ft + 6 * (R + 1);
+    /* bodies: the root, one a rotor, and a record's fixed body (flex residues' roots) */
+    s.x = base, s.g = s.x + 3 * A, s.fr = s.g + 3 * A, s.ft = s.fr + 12 * (R + 2), s.h = s.ft + 6 * (R + 2);
     s.gv = s.h + N * N, s.gn = s.gv + N, s.p = s.gn + N, s.y = s.p + N, s.hy = s.y + N;
     s.cur = s.hy + N, s.cand = s.cur + C, s.trial = s.cand + C, s.start = s.trial + C, s.best = s.start + C;
     return s;
@@ -297,7 +298,7 @@ template <bool AD4>
 static __device__ __noinline__ float evaluate(const dev_target &T, const dev_batch &B, const dock_gpu_record &r, const float *c,
                                  float v, float *grad, const scratch &s, int lane)
 {
-    const int na = r.natoms, nrot = r.nrot, nb = nrot + 1;
+    const int na = r.natoms, nrot = r.nrot, nb = nrot + 1 + r.fixed;
     const int *rot = B.rotor + 4 * r.rotor0;
     const float *rax = B.raxis + 3 * r.rotor0, *rpt = B.rpoint + 3 * r.rotor0;
     /* each rotor's rotation about its fixed input-frame axis (Rodrigues), into its body's slot */
@@ -320,6 +321,7 @@ static __device__ __noinline__ float evaluate(const dev_target &T, const dev_bat
         for (int d = 0; d < 3; d++)
             f[9 + d] = c[d] - (f[3 * d] * r.origin0[0] + f[3 * d + 1] * r.origin0[1] + f[3 * d + 2] * r.origin0[2]);
     }
+    if (r.fixed && lane < 12) s.fr[12 * (nrot + 1) + lane] = lane == 0 || lane == 4 || lane == 8 ? 1.0f : 0.0f; /* identity */
     __syncwarp();
     /* body k + 1 = its parent's frame ∘ its rotor's rotation, parents first; lane e < 12 forms
      * entry e of the product (rotation entries 0..8, translation 9..11) */
@@ -533,7 +535,7 @@ static __device__ __noinline__ int keep_minimum(const dev_target &T, const dev_b
     const int na = r.natoms, nc = 7 + r.nrot;
     evaluate<AD4>(T, B, r, s.cur, (float)DOCK_AUTHENTIC_CAP, NULL, s, lane); /* s.x: the minimum's atoms */
     const int8_t *type = B.atype + r.atom0;
-    const uint8_t *heavy = AD4 ? B.aheavy + r.atom0 : NULL;
+    const uint8_t *heavy = B.aheavy ? B.aheavy + r.atom0 : NULL; /* else: the atoms with a map type */
     const float lim = B.min_rmsd * B.min_rmsd * (float)nheavy;
     int close = -1;
     float best = 0;
@@ -541,7 +543,7 @@ static __device__ __noinline__ int keep_minimum(const dev_target &T, const dev_b
         const float *y = kept_atoms(B, gw, j);
         float d2 = 0;
         for (int i = lane; i < na; i += LANES)
-            if (AD4 ? heavy[i] != 0 : type[i] >= 0) {
+            if (heavy ? heavy[i] != 0 : type[i] >= 0) {
                 const float dx = s.x[3 * i] - y[3 * i], dy = s.x[3 * i + 1] - y[3 * i + 1], dz = s.x[3 * i + 2] - y[3 * i + 2];
                 d2 += dx * dx + dy * dy + dz * dz;
             }
@@ -608,7 +610,7 @@ static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chai
     if (several) { /* slots unfilled until kept; the heavy atoms RMSD is over */
         const int8_t *type = B.atype + r.atom0;
         int h = 0;
-        for (int i = lane; i < r.natoms; i += LANES) h += AD4 ? B.aheavy[r.atom0 + i] != 0 : type[i] >= 0;
+        for (int i = lane; i < r.natoms; i += LANES) h += B.aheavy ? B.aheavy[r.atom0 + i] != 0 : type[i] >= 0;
         for (int m = LANES / 2; m > 0; m >>= 1) h += __shfl_xor_sync(0xffffffffu, h, m);
         nheavy = h;
         if (lane == 0)
@@ -880,9 +882,9 @@ static vsg_status upload_batch(const dock_gpu_batch *b, int nout, dev_batch *D, 
     UP(out, NULL, sizeof(float) * (size_t)D->out_stride * (size_t)D->keep * (size_t)nout, float *);
     UP(evals, NULL, sizeof(long long) * (size_t)nout, long long *);
     if (D->keep > 1) UP(kxyz, NULL, sizeof(float) * 3 * (size_t)b->max_atoms * (size_t)D->keep * (size_t)nout, float *);
+    if (b->atom_heavy) UP(aheavy, b->atom_heavy, (size_t)b->natoms, const uint8_t *);
     if (b->atom_charge) {
         UP(acharge, b->atom_charge, sizeof(float) * (size_t)b->natoms, const float *);
-        UP(aheavy, b->atom_heavy, (size_t)b->natoms, const uint8_t *);
         UP(pcoef, b->partner_coef, sizeof(float) * 2 * (size_t)b->npartner, const float2 *);
         UP(vdw, b->vdw_table, sizeof(float) * DOCK_GPU_AD4_VDW_SAMPLES * (size_t)b->nvdw, const float *);
     }

@@ -19,6 +19,10 @@
  * scales and its vdW/H-bond table (a row of the batch's vdw_table) instead of an XS pair row; the
  * pair energy is autodock4's r² tables, linear between bins, uncurled, as on the CPU.
  *
+ * Flexible side chains (Vina's --flex): their atoms follow the ligand's, their roots in a fixed body
+ * (dock_gpu_record.fixed) from which their rotors hang; their movable heavy atoms read the maps,
+ * and the ligand–flex and flex–flex pairs are partners with XS rows like the ligand's own.
+ *
  * Limits: a record of at most DOCK_GPU_MAX_ATOMS atoms and DOCK_GPU_MAX_ROTORS rotors (one byte
  * per atom index; a body mask); larger records are docked by the CPU twin instead. */
 #ifndef VSG_DOCK_GPU_H
@@ -57,6 +61,8 @@ typedef struct {
     float origin0[3];     /* the root's centre in the input (where pos puts it) */
     double gyration;      /* heavy atoms' radius of gyration (the orientation move's scale) */
     uint64_t seed;        /* the record's seed: chain c draws from dock_rng_for(seed, c) */
+    int fixed;            /* 1: body nrot + 1 is fixed (identity frame: flexible side chains' roots, whose
+                             rotors hang from it; neither the rigid move nor the root's gradient sees it) */
 } dock_gpu_record;
 
 /* A batch in host memory, as dock_gpu_run uploads it. */
@@ -101,7 +107,8 @@ typedef struct {
      * AutoGrid set (every atom has one) and a partner's row (the bits above its atom) its table in
      * vdw_table. */
     float *atom_charge;   /* per atom */
-    uint8_t *atom_heavy;  /* per atom: 1 if it counts in the RMSD between kept minima (the tree's heavy atoms) */
+    uint8_t *atom_heavy;  /* per atom: 1 if it counts in the RMSD between kept minima (the tree's heavy atoms:
+                             the ligand's); may be set for Vina records too (flex residues: not theirs) */
     float *partner_coef;  /* 2 per partner: electrostatic and desolvation scales (ad4_intra.h) */
     int nvdw;
     float *vdw_table;     /* nvdw × DOCK_GPU_AD4_VDW_SAMPLES: autodock4's smoothed 12-6/12-10 values */

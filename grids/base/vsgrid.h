@@ -2008,6 +2008,14 @@ vsg_status vsg_flex_score_pose(const vsg_vina_target *t, const vsg_vina_ligand *
  * VSG_E_ARG (f NULL) and VSG_E_DATA (a flex atom whose XS type has no map). */
 vsg_status vsg_dock_flex_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_flex *f,
                              const vsg_dock_params *p, vsg_dock_result *out, vsg_flex_pose **poses);
+/* The same search on CUDA device `device` (< 0: device 0; ligands/dock/dock_flex_gpu.c): the
+ * residues' atoms follow the ligand's in the GPU search's records, their roots fixed, their
+ * movable heavy atoms on the maps and their pairs with the ligand's (gpu/dock/dock_gpu.cu); then
+ * the CPU twin's finish. Returns as vsg_dock_flex_cpu, plus VSG_E_LIMIT (ligand and residues over
+ * the GPU search's atoms or torsions, dock_gpu.h), VSG_E_DEVICE (no usable GPU, a CUDA failure)
+ * and VSG_E_UNSUPPORTED (no CUDA). */
+vsg_status vsg_dock_flex_gpu(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_flex *f,
+                             const vsg_dock_params *p, int device, vsg_dock_result *out, vsg_flex_pose **poses);
 void vsg_flex_poses_free(vsg_flex_pose *poses, int n);
 /* The search's energy (inter + intra with the flex terms in, positive parts curled at Vina's
  * authentic 1000, as final poses are refined) of lig's model at lig_xyz (3 per

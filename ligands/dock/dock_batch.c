@@ -61,8 +61,8 @@ static vsg_status pair_table(vsg_vina_scoring sf, float **out)
     return VSG_OK;
 }
 
-/* The target's map set on `device`, uploaded on first use. */
-static vsg_status device_maps(const vsg_vina_target *tc, int device, dock_gpu_maps **out)
+/* The target's map set on `device`, uploaded on first use (dock_pack.h). */
+vsg_status dock_gpu_target_maps(const vsg_vina_target *tc, int device, dock_gpu_maps **out)
 {
     vsg_vina_target *t = (vsg_vina_target *)tc; /* the cache is the target's, not its contents */
     vsg_status st = VSG_OK;
@@ -112,8 +112,8 @@ static void dock_cpu_one(const vsg_vina_target *t, const vsg_ligand *lig, const 
 
 /* From chain outputs to the record's result: each chain's kept minima (keep slots a chain) as
  * the CPU's kept entries, their coordinates and energies recomputed in double, then dock_finish. */
-static vsg_status finish_gpu_record(const vsg_vina_target *t, dock_prep *d, const float *out, int stride, int nchain,
-                                    int keep, const vsg_dock_params *P, vsg_dock_result *res)
+vsg_status dock_gpu_finish_record(const vsg_vina_target *t, dock_prep *d, const float *out, int stride, int nchain, int keep,
+                                  const vsg_dock_params *P, vsg_dock_result *res)
 {
     const dock_tree *tree = &d->tree;
     const int nrot = tree->nrot, n = tree->natoms, slots = nchain * keep;
@@ -184,7 +184,7 @@ static void finish_share_record(const vsg_vina_target *t, dock_prep *prep, const
 {
     const int stride = 8 + sh->b.max_rot, i = sh->b.record_of[r], keep = sh->b.keep > 1 ? sh->b.keep : 1;
     const dock_gpu_record *g = &sh->b.rec[r];
-    status[i] = finish_gpu_record(t, &prep[i], sh->res + (size_t)g->chain0 * (size_t)keep * (size_t)stride, stride,
+    status[i] = dock_gpu_finish_record(t, &prep[i], sh->res + (size_t)g->chain0 * (size_t)keep * (size_t)stride, stride,
                                   g->nchain, keep, P, &out[i]);
     if (status[i] != VSG_OK) {
         note(message, i, vsg_last_error());
@@ -223,7 +223,7 @@ int dock_stage_shares(const dock_stage *s) { return s ? s->nshare : 0; }
 vsg_status dock_stage_warm(const vsg_vina_target *t, int device)
 {
     dock_gpu_maps *maps = NULL;
-    return t ? device_maps(t, device, &maps) : vsg_fail(VSG_E_ARG, "dock_stage_warm: NULL target");
+    return t ? dock_gpu_target_maps(t, device, &maps) : vsg_fail(VSG_E_ARG, "dock_stage_warm: NULL target");
 }
 
 int dock_stage_share_gpu(const dock_stage *s, int g) { return s && g >= 0 && g < s->nshare ? s->share[g].device : -1; }
@@ -362,7 +362,7 @@ vsg_status dock_stage_search(dock_stage *s, int g)
     if (sh->b.nchain == 0) return VSG_OK;
     dock_gpu_maps *maps = NULL;
     const double k0 = vsg_now();
-    sh->st = device_maps(s->t, sh->device, &maps);
+    sh->st = dock_gpu_target_maps(s->t, sh->device, &maps);
     if (sh->st == VSG_OK) sh->st = dock_gpu_run(maps, &sh->b, sh->res, sh->evals);
     if (sh->st != VSG_OK) /* kept for finish, which reports it (or docks the share on the CPU with AUTO) */
         snprintf(sh->err, sizeof sh->err, "%s", vsg_last_error());

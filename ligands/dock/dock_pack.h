@@ -14,4 +14,12 @@ vsg_status dock_pack(const dock_prep *prep, const char *use, int n, const uint64
 vsg_status dock_pack_ad4(const dock_ad4_prep *d, uint64_t seed, const vsg_dock_params *P, dock_gpu_batch *b);
 void dock_pack_release(dock_gpu_batch *b);
 
+/* dock_batch.c: the target's map set on GPU `device` (uploaded once, kept with the target), and
+ * one record's chain outputs (keep slots of stride floats a chain) finished as the CPU twin
+ * finishes its kept minima (atoms and energies again in double, then dock_finish; flex residues'
+ * poses into d->flex_out when set). */
+vsg_status dock_gpu_target_maps(const vsg_vina_target *t, int device, dock_gpu_maps **out);
+vsg_status dock_gpu_finish_record(const vsg_vina_target *t, dock_prep *d, const float *out, int stride, int nchain, int keep,
+                                  const vsg_dock_params *P, vsg_dock_result *res);
+
 #endif
