@@ -25,6 +25,7 @@
 #include "ligands/dock/dock_rng.h"
 #include "tests/check.h"
 #include "tests/dock_kit.h"
+#include "tests/gpu_twins_kit.h"
 
 static vsg_vina_target *make_maps(const vsg_molecule *rec, const vsg_vina_ligand *l, const char *prefix)
 {
@@ -48,72 +49,9 @@ static void test_energy(const vsg_vina_target *t, const vsg_ligand *lig, const v
     dock_gpu_batch b;
     CHECK_STATUS(dock_pack(&d, &use, 1, &seed0, &P, &b), VSG_OK);
     CHECK(b.rec[0].fixed == 1 && b.rec[0].nrot == d.tree.nrot && d.tree.nlig < d.tree.natoms);
-    const dock_tree *tree = &d.tree;
-    const int nr = tree->nrot, stride = 8 + b.max_rot, ng = 6 + b.max_rot;
-    enum { NCONF = 300 };
-    float *conf = calloc((size_t)NCONF * (size_t)stride, sizeof(float));
-    float *e = calloc(NCONF, sizeof(float)), *g = calloc((size_t)NCONF * (size_t)ng, sizeof(float));
-    int *rec = calloc(NCONF, sizeof(int));
-    double grad[64];
-    dock_rng rng = dock_rng_for(17, 0);
-    dock_conf *cs = calloc(NCONF, sizeof *cs);
-    double *torbuf = calloc((size_t)NCONF * ((size_t)nr + 1), sizeof(double));
-    for (int i = 0; i < NCONF; i++) {
-        dock_conf *c = &cs[i];
-        c->tor = torbuf + (size_t)i * ((size_t)nr + 1);
-        const int near = i < NCONF / 2;
-        for (int k = 0; k < 3; k++)
-            c->pos[k] = near ? tree->origin0[k] + dock_rng_range(&rng, -1, 1) : dock_rng_range(&rng, t->begin[k], t->end[k]);
-        if (near) {
-            double rv[3];
-            dock_rng_in_sphere(&rng, rv);
-            c->q[0] = 1, c->q[1] = c->q[2] = c->q[3] = 0;
-            double d6[6] = {0, 0, 0, 0.4 * rv[0], 0.4 * rv[1], 0.4 * rv[2]};
-            dock_tree rigid = *tree;
-            rigid.nrot = 0;
-            dock_conf_increment(&rigid, c, d6, 1.0);
-        } else {
-            dock_rng_quat(&rng, c->q);
-        }
-        for (int k = 0; k < nr; k++) c->tor[k] = near ? dock_rng_range(&rng, -0.5, 0.5) : dock_rng_range(&rng, -DOCK_PI, DOCK_PI);
-        float *o = conf + (size_t)i * (size_t)stride;
-        for (int k = 0; k < 3; k++) o[1 + k] = (float)c->pos[k];
-        for (int k = 0; k < 4; k++) o[4 + k] = (float)c->q[k];
-        for (int k = 0; k < nr; k++) o[8 + k] = (float)c->tor[k];
-        for (int k = 0; k < 3; k++) c->pos[k] = o[1 + k]; /* the CPU evaluates what the GPU sees */
-        for (int k = 0; k < 4; k++) c->q[k] = o[4 + k];
-        for (int k = 0; k < nr; k++) c->tor[k] = o[8 + k];
-    }
     dock_gpu_maps *m = NULL;
     CHECK_STATUS(dock_gpu_target_maps(t, 0, &m), VSG_OK);
-    dock_work w;
-    CHECK_STATUS(dock_work_init(&w, tree, &d.en), VSG_OK);
-    for (int cap = 0; cap < 2 && m; cap++) {
-        const double v = cap ? DOCK_AUTHENTIC_CAP : DOCK_HUNT_CAP;
-        CHECK_STATUS(dock_gpu_eval(m, &b, rec, conf, NCONF, v, e, g), VSG_OK);
-        double worst_e = 0, worst_g = 0, worst_flex = 0;
-        for (int i = 0; i < NCONF; i++) {
-            const double ec = dock_eval(&w, &cs[i], v, grad);
-            const double de = fabs(ec - e[i]) / (1 + fabs(ec));
-            double norm = 0;
-            for (int k = 0; k < 6 + nr; k++) norm = fmax(norm, fabs(grad[k]));
-            for (int k = 0; k < 6 + nr; k++) {
-                const double dg = fabs(grad[k] - g[(size_t)i * (size_t)ng + (size_t)k]) / (1 + norm);
-                if (dg > worst_g) worst_g = dg;
-                if (k >= 6 + nr - f->tor.nrotors && dg > worst_flex) worst_flex = dg;
-                if (dg > 1e-3)
-                    fprintf(stderr, "conf %d cap %g: d%d CPU %.6g GPU %.6g\n", i, v, k, grad[k], g[(size_t)i * (size_t)ng + (size_t)k]);
-            }
-            if (de > worst_e) worst_e = de;
-            if (de > 1e-4) fprintf(stderr, "conf %d cap %g: E CPU %.6f GPU %.6f\n", i, v, ec, e[i]);
-        }
-        printf("flex energy, cap %g: %d conformations, worst |dE|/(1+|E|) %.2e, worst gradient %.2e (the residue's "
-               "torsions %.2e)\n", v, NCONF, worst_e, worst_g, worst_flex);
-        CHECK(worst_e <= 1e-4);
-        CHECK(worst_g <= 1e-3);
-    }
-    dock_work_release(&w);
-    free(conf), free(e), free(g), free(rec), free(cs), free(torbuf);
+    if (m) twin_energy("flex", m, &b, &d.tree, &d.en, t->begin, t->end, 17, 1e-4, 1e-3, d.tree.nrot - f->tor.nrotors, HUGE_VAL);
     dock_pack_release(&b);
     dock_prep_release(&d);
 }

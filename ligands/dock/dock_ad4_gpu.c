@@ -5,7 +5,6 @@
  * conformations whose coordinates and energies the host recomputes in double before the CPU
  * twin's ranking, clustering and epdb scoring (dock_ad4_finish): the devices share every step
  * but the chains, as vsg_dock_batch's GPU path does for the Vina function. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,47 +47,6 @@ static vsg_status device_maps(const vsg_ad4_target *tc, const ad4_intra_tables *
     return st;
 }
 
-/* The chains' kept minima (keep slots of stride floats a chain) as the CPU twin's kept entries,
- * their atoms and energies recomputed in double at the refined minima's cap. */
-static vsg_status kept_from_gpu(dock_ad4_prep *d, const float *out, int stride, int nchain, int keep, dock_kept **k_out,
-                                double **mem_out, dock_kept ***all_out, int *total_out)
-{
-    const dock_tree *tree = &d->tree;
-    const int nrot = tree->nrot, n = tree->natoms, slots = nchain * keep;
-    const size_t per = (size_t)nrot + 3 * (size_t)tree->nheavy;
-    dock_kept *k = calloc((size_t)slots + 1, sizeof *k);
-    dock_kept **all = malloc(sizeof *all * ((size_t)slots + 1));
-    double *mem = malloc(sizeof(double) * (per * (size_t)slots + 1));
-    double *xyz = malloc(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
-    *k_out = k, *mem_out = mem, *all_out = all, *total_out = 0;
-    if (!k || !all || !mem || !xyz) {
-        free(xyz);
-        return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-    }
-    int total = 0;
-    for (int c = 0; c < slots; c++) {
-        const float *o = out + (size_t)c * (size_t)stride;
-        if (!isfinite(o[0])) continue;
-        dock_kept *e = &k[total];
-        e->tor = mem + per * (size_t)total;
-        e->heavy = e->tor + nrot;
-        for (int j = 0; j < 3; j++) e->pos[j] = o[1 + j];
-        for (int j = 0; j < 4; j++) e->q[j] = o[4 + j];
-        dock_quat_normalize(e->q);
-        for (int j = 0; j < nrot; j++) e->tor[j] = o[8 + j];
-        dock_conf conf = {{e->pos[0], e->pos[1], e->pos[2]}, {e->q[0], e->q[1], e->q[2], e->q[3]}, e->tor};
-        dock_conf_apply(tree, &conf, xyz);
-        e->e = dock_ad4_eval(&d->A, xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
-        for (int h = 0; h < tree->nheavy; h++)
-            for (int j = 0; j < 3; j++) e->heavy[3 * h + j] = xyz[3 * tree->heavy[h] + j];
-        e->chain = c / keep, e->order = c % keep;
-        all[total++] = e;
-    }
-    free(xyz);
-    *total_out = total;
-    return VSG_OK;
-}
-
 vsg_status vsg_dock_ad4_gpu(const vsg_ad4_target *t, const vsg_ligand *lig, const vsg_dock_params *p, int device,
                             vsg_dock_result *out, vsg_ad4_score *scores)
 {
@@ -98,11 +56,7 @@ vsg_status vsg_dock_ad4_gpu(const vsg_ad4_target *t, const vsg_ligand *lig, cons
     vsg_dock_params P;
     vsg_status st = dock_params_resolve(p, &P);
     if (st != VSG_OK) return st;
-    if (device < 0) device = 0;
-    const int ngpu = vsg_gpu_count();
-    if (device >= ngpu)
-        return ngpu ? vsg_fail(VSG_E_DEVICE, "dock: no GPU %d (this host has %d)", device, ngpu)
-                    : vsg_fail(VSG_E_DEVICE, "dock: no GPU found");
+    if ((st = dock_gpu_check_device(&device)) != VSG_OK) return st;
     const double t0 = vsg_now();
     dock_ad4_prep d;
     dock_gpu_batch b;
@@ -110,9 +64,8 @@ vsg_status vsg_dock_ad4_gpu(const vsg_ad4_target *t, const vsg_ligand *lig, cons
     dock_gpu_maps *maps = NULL;
     float *res = NULL;
     long long *evals = NULL;
-    dock_kept *k = NULL, **all = NULL;
-    double *mem = NULL;
-    int total = 0;
+    dock_gpu_kept_set ks;
+    memset(&ks, 0, sizeof ks);
     if ((st = dock_ad4_prepare(t, lig, &P, &d)) != VSG_OK) goto prepared_nothing;
     if (d.tree.natoms > DOCK_GPU_MAX_ATOMS || d.tree.nrot > DOCK_GPU_MAX_ROTORS) {
         st = vsg_fail(VSG_E_LIMIT, "%s: record %ld: %d atoms and %d torsions, over the GPU search's %d and %d: dock it on the CPU "
@@ -131,12 +84,13 @@ vsg_status vsg_dock_ad4_gpu(const vsg_ad4_target *t, const vsg_ligand *lig, cons
     }
     if ((st = dock_gpu_run(maps, &b, res, evals)) != VSG_OK) goto done;
     for (int c = 0; c < b.nchain; c++) out->evaluations += evals[c];
-    if ((st = kept_from_gpu(&d, res, stride, b.nchain, keep, &k, &mem, &all, &total)) != VSG_OK) goto done;
+    if ((st = dock_gpu_kept(&d.tree, &d.en, res, stride, b.nchain, keep, &ks)) != VSG_OK) goto done;
     const long evaluations = out->evaluations;
-    st = dock_ad4_finish(t, lig, &d, all, total, &P, out, scores);
+    st = dock_ad4_finish(t, lig, &d, ks.all, ks.total, &P, out, scores);
     out->evaluations = evaluations;
 done:
-    free(k), free(all), free(mem), free(res), free(evals);
+    dock_gpu_kept_free(&ks);
+    free(res), free(evals);
     dock_pack_release(&b);
     dock_ad4_prep_release(&d);
 prepared_nothing:

@@ -110,26 +110,42 @@ static void dock_cpu_one(const vsg_vina_target *t, const vsg_ligand *lig, const 
     if (status[i] != VSG_OK) note(message, i, vsg_last_error());
 }
 
-/* From chain outputs to the record's result: each chain's kept minima (keep slots a chain) as
- * the CPU's kept entries, their coordinates and energies recomputed in double, then dock_finish. */
-vsg_status dock_gpu_finish_record(const vsg_vina_target *t, dock_prep *d, const float *out, int stride, int nchain, int keep,
-                                  const vsg_dock_params *P, vsg_dock_result *res)
+vsg_status dock_gpu_check_device(int *device)
 {
-    const dock_tree *tree = &d->tree;
+    if (*device < 0) *device = 0;
+    const int ngpu = vsg_gpu_count();
+    if (*device < ngpu) return VSG_OK;
+    return ngpu ? vsg_fail(VSG_E_DEVICE, "dock: no GPU %d (this host has %d)", *device, ngpu)
+                : vsg_fail(VSG_E_DEVICE, "dock: no GPU found");
+}
+
+void dock_gpu_kept_free(dock_gpu_kept_set *s)
+{
+    if (!s) return;
+    free(s->k), free(s->all), free(s->mem);
+    memset(s, 0, sizeof *s);
+}
+
+vsg_status dock_gpu_kept(const dock_tree *tree, const dock_energy *en, const float *out, int stride, int nchain, int keep,
+                         dock_gpu_kept_set *s)
+{
+    memset(s, 0, sizeof *s);
     const int nrot = tree->nrot, n = tree->natoms, slots = nchain * keep;
     const size_t per = (size_t)nrot + 3 * (size_t)tree->nheavy;
-    dock_kept *k = calloc((size_t)slots + 1, sizeof *k);
-    dock_kept **all = malloc(sizeof *all * ((size_t)slots + 1));
-    double *mem = malloc(sizeof(double) * (per * (size_t)slots + 1));
+    s->k = calloc((size_t)slots + 1, sizeof *s->k);
+    s->all = malloc(sizeof *s->all * ((size_t)slots + 1));
+    s->mem = malloc(sizeof(double) * (per * (size_t)slots + 1));
     double *xyz = malloc(sizeof(double) * 3 * (size_t)(n > 0 ? n : 1));
-    vsg_status st = VSG_OK;
-    if (!k || !all || !mem || !xyz) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-    int total = 0;
-    for (int c = 0; c < slots && st == VSG_OK; c++) {
+    if (!s->k || !s->all || !s->mem || !xyz) {
+        free(xyz);
+        dock_gpu_kept_free(s);
+        return vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    }
+    for (int c = 0; c < slots; c++) {
         const float *o = out + (size_t)c * (size_t)stride;
         if (!isfinite(o[0])) continue;
-        dock_kept *e = &k[total];
-        e->tor = mem + per * (size_t)total;
+        dock_kept *e = &s->k[s->total];
+        e->tor = s->mem + per * (size_t)s->total;
         e->heavy = e->tor + nrot;
         for (int j = 0; j < 3; j++) e->pos[j] = o[1 + j];
         for (int j = 0; j < 4; j++) e->q[j] = o[4 + j];
@@ -137,16 +153,25 @@ vsg_status dock_gpu_finish_record(const vsg_vina_target *t, dock_prep *d, const 
         for (int j = 0; j < nrot; j++) e->tor[j] = o[8 + j];
         dock_conf conf = {{e->pos[0], e->pos[1], e->pos[2]}, {e->q[0], e->q[1], e->q[2], e->q[3]}, e->tor};
         dock_conf_apply(tree, &conf, xyz);
-        e->e = dock_energy_eval(&d->en, xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
+        e->e = dock_energy_eval(en, xyz, DOCK_AUTHENTIC_CAP, NULL, NULL, NULL);
         for (int h = 0; h < tree->nheavy; h++)
             for (int j = 0; j < 3; j++) e->heavy[3 * h + j] = xyz[3 * tree->heavy[h] + j];
         e->chain = c / keep, e->order = c % keep;
-        all[total] = e;
-        total++;
+        s->all[s->total++] = e;
     }
-    if (st == VSG_OK) st = dock_finish(t, d, all, total, P, res);
+    free(xyz);
+    return VSG_OK;
+}
+
+/* From chain outputs to the record's result: the kept minima as the CPU's, then dock_finish. */
+vsg_status dock_gpu_finish_record(const vsg_vina_target *t, dock_prep *d, const float *out, int stride, int nchain, int keep,
+                                  const vsg_dock_params *P, vsg_dock_result *res)
+{
+    dock_gpu_kept_set s;
+    vsg_status st = dock_gpu_kept(&d->tree, &d->en, out, stride, nchain, keep, &s);
+    if (st == VSG_OK) st = dock_finish(t, d, s.all, s.total, P, res);
     res->chains = nchain;
-    free(k), free(all), free(mem), free(xyz);
+    dock_gpu_kept_free(&s);
     return st;
 }
 

@@ -23,11 +23,7 @@ vsg_status vsg_dock_flex_gpu(const vsg_vina_target *t, const vsg_ligand *lig, co
     vsg_dock_params P;
     vsg_status st = dock_params_resolve(p, &P);
     if (st != VSG_OK) return st;
-    if (device < 0) device = 0;
-    const int ngpu = vsg_gpu_count();
-    if (device >= ngpu)
-        return ngpu ? vsg_fail(VSG_E_DEVICE, "dock: no GPU %d (this host has %d)", device, ngpu)
-                    : vsg_fail(VSG_E_DEVICE, "dock: no GPU found");
+    if ((st = dock_gpu_check_device(&device)) != VSG_OK) return st;
     const double t0 = vsg_now();
     dock_prep d;
     if ((st = dock_prepare_flex(t, lig, f, &P, &d)) != VSG_OK) {

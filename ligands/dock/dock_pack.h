@@ -19,6 +19,20 @@ void dock_pack_release(dock_gpu_batch *b);
  * finishes its kept minima (atoms and energies again in double, then dock_finish; flex residues'
  * poses into d->flex_out when set). */
 vsg_status dock_gpu_target_maps(const vsg_vina_target *t, int device, dock_gpu_maps **out);
+/* The chains' kept minima (keep slots of stride floats a chain, energy +inf where unfilled) as
+ * the CPU twin's kept entries: conformation, atoms and energy (en at the refined minima's cap) in
+ * double; all[0 .. total) point into k. Any docking energy (Vina, flex, AutoDock4). */
+typedef struct {
+    dock_kept *k, **all;
+    double *mem;
+    int total;
+} dock_gpu_kept_set;
+vsg_status dock_gpu_kept(const dock_tree *tree, const dock_energy *en, const float *out, int stride, int nchain, int keep,
+                         dock_gpu_kept_set *s);
+void dock_gpu_kept_free(dock_gpu_kept_set *s);
+/* The GPU a single-record call runs on: device (< 0: 0) checked against the GPUs there are
+ * (VSG_E_DEVICE, "no GPU found" when none). */
+vsg_status dock_gpu_check_device(int *device);
 vsg_status dock_gpu_finish_record(const vsg_vina_target *t, dock_prep *d, const float *out, int stride, int nchain, int keep,
                                   const vsg_dock_params *P, vsg_dock_result *res);
 
