@@ -2160,7 +2160,7 @@ class DockResult:
 def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9, scoring="vina",
          exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False, record=None,
          receptor=None, focus_chains=None, focus_steps=None, ph=None, minimize=None, stereo=None,
-         embed=None, rigid_macrocycles=False, max_torsions=32):
+         embed=None, rigid_macrocycles=False, max_torsions=32, flex=None):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
     ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s), "thorough" or "vina" (the
@@ -2196,7 +2196,13 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     vdw_hb_desolv, elec, intra, torsional, unbound, torsdof, outside) and poses are best free
     energy first; a best pose outside the grid or repulsive raises :class:`DataError` (later ones
     are dropped). ``receptor`` and ``posebusters_valid`` are the Vina functions' (None here);
-    hydrated docking's W waters come back unjudged (as `vsgrid dock --no-dry`)."""
+    hydrated docking's W waters come back unjudged (as `vsgrid dock --no-dry`).
+    ``flex``: flexible receptor side chains, as `vsgrid dock --flex FLEX.pdbqt` (Vina's ``--flex``:
+    prepare_flexreceptor's residues, searched with the ligand; the map set must be the rigid
+    part's, and ``receptor``, when given, that rigid part; the Vina functions only): on the GPU as
+    `dock` chooses one, else the CPU twin; each pose gets ``flex`` (dict: the residues'
+    ``coordinates`` in the file's atom order, ``ligand_flex`` (part of score inter), ``flex_rigid``
+    and ``flex_intra`` (part of score intra), ``outside``); PoseBusters' checks are not run."""
     if isinstance(max_torsions, bool) or not isinstance(max_torsions, int) or not 0 <= max_torsions <= 1000:
         raise ValueError("max_torsions: a count of 0 to 1000")
     p = _lib.DockParams()
@@ -2208,6 +2214,12 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     p.poses = int(poses)
     p.seed = int(seed)
     p.threads = int(threads)
+    if flex is not None:
+        if scoring == "ad4":
+            raise ValueError("flex: the Vina and Vinardo functions take flexible side chains, not scoring='ad4'")
+        return _dock_flex(mapset_prefix, ligand, p, device, all_records, record, max_torsions, scoring,
+                          os.fsdecode(os.fspath(flex)), receptor,
+                          dict(ph=ph, minimize=minimize, stereo=stereo, embed=embed, rigid_macrocycles=rigid_macrocycles))
     if scoring == "ad4":
         if receptor is not None:
             raise ValueError("receptor: the Vina functions' final refinement; scoring='ad4' scores on the maps")
@@ -2334,57 +2346,47 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     return results
 
 
-def _dock_ad4(prefix, ligand, p, device, all_records, record, max_torsions, smiles):
-    """dock(scoring="ad4"): each record as `vsgrid dock --scoring ad4` docks it (vsg_dock_ad4_gpu or
-    vsg_dock_ad4_cpu), record i of all_records with seed + i."""
-    if not (_lib.has("vsg_dock_ad4_gpu") and _lib.has("vsg_dock_ad4_cpu")):
-        raise ImportError("this libvsgrid has no AutoDock4 docking (vsg_dock_ad4_cpu/gpu)")
+def _one_gpu(device, what):
+    """The GPU a single-record call runs on (None: the CPU twin) and whether the choice was "auto"
+    (a record over the GPU's limits then falls back to the CPU)."""
     if isinstance(device, (list, tuple)):
         if len(device) != 1:
-            raise ValueError("device: scoring='ad4' docks a record on one GPU")
+            raise ValueError("device: %s docks a record on one GPU" % what)
         device = device[0]
     if isinstance(device, int) and not isinstance(device, bool):
-        gpu = device
-    else:
-        dev = _choice(_DEVICES, device, "device")
-        gpu = -1 if dev == 2 or (dev == 0 and gpu_count() > 0) else None  # None: the CPU twin
-    auto = not (isinstance(device, int) and not isinstance(device, bool)) and _choice(_DEVICES, device, "device") == 0
-    prefix = os.fsdecode(os.fspath(prefix))
-    fld = prefix if prefix.endswith(".fld") else prefix + ".maps.fld"
-    if not os.path.exists(fld) and os.path.exists(prefix + ".C_H.map"):  # the common slip, as `vsgrid dock` says it
-        raise FormatError(-2, "%s is a Vina map set; scoring='ad4' docks on an AutoDock4 map set: maps(receptor, "
-                          "scoring='ad4', prefix=PREFIX) or 'vsgrid maps REC.pdbqt --scoring ad4' makes PREFIX.maps.fld"
-                          % prefix)
-    t = ctypes.c_void_p()
-    _check(_L.vsg_ad4_target_read(_b(fld), None, ctypes.byref(t)))
+        return device, False
+    dev = _choice(_DEVICES, device, "device")
+    return (-1 if dev == 2 or (dev == 0 and gpu_count() > 0) else None), dev == 0
+
+
+def _dock_records(ligand, all_records, record, reader_options, dock_one):
+    """The records dock() docks one at a time (scoring="ad4", flex): read first, as the Vina path
+    reads them (a second record is refused before any search), then dock_one(lig, lf, path, offset)
+    for each (offset: the seed's, the record's index with all_records), released after."""
     results = []
-    try:
-        with _Ligands(ligand) as lf:
-            path = lf.describe()
-            r = _Reader(lf.paths, keep_text=True, rigid_macrocycles=True, **smiles)
-            ligs, extra, seen = [], 0, 0
-            try:
-                for lig in r:  # the records first, as the Vina path reads them: a second one is refused before a search
-                    seen += 1
-                    if all_records or (record is not None and seen == int(record)) or (record is None and not ligs):
-                        ligs.append(lig)
-                    else:
-                        extra += 1
-                        _L.vsg_ligand_release(ctypes.byref(lig))
-                    if not all_records and ((record is not None and ligs) or (record is None and extra)):
-                        break
-                if not all_records and record is None and extra:
-                    raise ArgumentError(-5, "%s holds more than one record: dock docks one; pass record=N, or "
-                                        "all_records=True to dock them all" % path)
-                for lig in ligs:
-                    results.append(_dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions,
-                                                 lig.index if all_records else 0))
-            finally:
-                for lig in ligs:
+    with _Ligands(ligand) as lf:
+        path = lf.describe()
+        r = _Reader(lf.paths, keep_text=True, **reader_options)
+        ligs, extra, seen = [], 0, 0
+        try:
+            for lig in r:
+                seen += 1
+                if all_records or (record is not None and seen == int(record)) or (record is None and not ligs):
+                    ligs.append(lig)
+                else:
+                    extra += 1
                     _L.vsg_ligand_release(ctypes.byref(lig))
-                r.close()
-    finally:
-        _L.vsg_ad4_target_free(t)
+                if not all_records and ((record is not None and ligs) or (record is None and extra)):
+                    break
+            if not all_records and record is None and extra:
+                raise ArgumentError(-5, "%s holds more than one record: dock docks one; pass record=N, or "
+                                    "all_records=True to dock them all" % path)
+            for lig in ligs:
+                results.append(dock_one(lig, lf, path, lig.index if all_records else 0))
+        finally:
+            for lig in ligs:
+                _L.vsg_ligand_release(ctypes.byref(lig))
+            r.close()
     if not results:
         if record is not None:
             raise ArgumentError(-5, "%s: no record %d (the file has %d)" % (path, int(record), seen))
@@ -2397,7 +2399,30 @@ def _dock_ad4(prefix, ligand, p, device, all_records, record, max_torsions, smil
     return results
 
 
-def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset):
+def _dock_ad4(prefix, ligand, p, device, all_records, record, max_torsions, smiles):
+    """dock(scoring="ad4"): each record as `vsgrid dock --scoring ad4` docks it (vsg_dock_ad4_gpu or
+    vsg_dock_ad4_cpu), record i of all_records with seed + i."""
+    if not (_lib.has("vsg_dock_ad4_gpu") and _lib.has("vsg_dock_ad4_cpu")):
+        raise ImportError("this libvsgrid has no AutoDock4 docking (vsg_dock_ad4_cpu/gpu)")
+    gpu, auto = _one_gpu(device, "scoring='ad4'")
+    prefix = os.fsdecode(os.fspath(prefix))
+    fld = prefix if prefix.endswith(".fld") else prefix + ".maps.fld"
+    if not os.path.exists(fld) and os.path.exists(prefix + ".C_H.map"):  # the common slip, as `vsgrid dock` says it
+        raise FormatError(-2, "%s is a Vina map set; scoring='ad4' docks on an AutoDock4 map set: maps(receptor, "
+                          "scoring='ad4', prefix=PREFIX) or 'vsgrid maps REC.pdbqt --scoring ad4' makes PREFIX.maps.fld"
+                          % prefix)
+    t = ctypes.c_void_p()
+    _check(_L.vsg_ad4_target_read(_b(fld), None, ctypes.byref(t)))
+    try:
+        return _dock_records(ligand, all_records, record, dict(smiles, rigid_macrocycles=True),
+                             lambda lig, lf, path, offset: _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions,
+                                                                         offset))
+    finally:
+        _L.vsg_ad4_target_free(t)
+
+
+def _new_result(lig, lf):
+    """A record's DockResult before its search: names, status, note, molblock."""
     d = DockResult()
     source, rec_no, message = lf.relabel(_s(lig.source), lig.record, _s(lig.message))
     d.name, d.source, d.record, d.poses, d.error, d.status = _s(lig.name), source, rec_no, [], None, lig.status
@@ -2408,6 +2433,99 @@ def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset):
     d.seconds = 0.0
     if lig.status != 0:
         d.error = message
+    return d
+
+
+def _over_torsions(d, lig, path, max_torsions):
+    """Marks d refused when the record has more torsions than max_torsions (True then)."""
+    rot = _torsions(lig)
+    if rot is not None and rot > max_torsions:
+        d.status = -9
+        d.error = ("%s: %d torsions, over max_torsions %d (a receptor given as the ligand? raise max_torsions to "
+                   "dock it)" % (path, rot, max_torsions))
+        return True
+    return False
+
+
+def _dock_flex(mapset_prefix, ligand, p, device, all_records, record, max_torsions, scoring, flex, receptor, reader_options):
+    """dock(flex=...): each record with the flex residues as `vsgrid dock --flex` docks it
+    (vsg_dock_flex_gpu or vsg_dock_flex_cpu), record i of all_records with seed + i."""
+    if not (_lib.has("vsg_dock_flex_gpu") and _lib.has("vsg_dock_flex_cpu")):
+        raise ImportError("this libvsgrid has no flexible side chains (vsg_dock_flex_cpu/gpu)")
+    if isinstance(device, (list, tuple)) or (isinstance(device, int) and not isinstance(device, bool)):
+        gpu, auto = _one_gpu(device, "flex")
+    else:
+        dev = _choice(_DEVICES, device, "device")
+        # as `vsgrid dock --flex` chooses: the GPU by vsg_dock_auto_device's rule under "auto"
+        gpu = -1 if dev == 2 or (dev == 0 and _L.vsg_dock_auto_device(ctypes.byref(p)) == 2) else None
+        auto = dev == 0
+    sf = {"vina": 0, "vinardo": 1}
+    t = ctypes.c_void_p()
+    _check(_L.vsg_vina_target_maps(_b(mapset_prefix), _choice(sf, scoring, "scoring"), ctypes.byref(t)))
+    fx = ctypes.c_void_p()
+    try:
+        _check(_L.vsg_flex_read(_b(flex), ctypes.byref(fx)))
+        _check(_L.vsg_flex_check_maps(t, fx))  # maps of the rigid part only
+        if receptor is not None:
+            rec = Molecule.read(receptor, prepare="pdbqt")
+            _check(_L.vsg_flex_check_rigid(fx, rec._h))  # the rigid part, without the flex atoms
+            _check(_L.vsg_vina_target_add_receptor(t, rec._h))
+        info = _lib.FlexInfo()
+        _L.vsg_flex_get_info(fx, ctypes.byref(info))
+
+        def one(lig, lf, path, offset):
+            d = _new_result(lig, lf)
+            if d.error:
+                return d
+            d.added_hydrogens = _complete_hydrogens(lig)
+            if _over_torsions(d, lig, path, max_torsions):
+                return d
+            q = _lib.DockParams.from_buffer_copy(p)
+            q.seed = (int(p.seed) + offset) & 0xFFFFFFFFFFFFFFFF
+            rr, fp, st, on = _lib.DockResult(), ctypes.POINTER(_lib.FlexPose)(), -1, gpu
+            if on is not None:
+                st = _L.vsg_dock_flex_gpu(t, ctypes.byref(lig), fx, ctypes.byref(q), on, ctypes.byref(rr), ctypes.byref(fp))
+                if st == -6 and auto:  # VSG_E_LIMIT: over the GPU's atoms or torsions, the CPU twin docks it
+                    on = None
+            if on is None:
+                st = _L.vsg_dock_flex_cpu(t, ctypes.byref(lig), fx, ctypes.byref(q), ctypes.byref(rr), ctypes.byref(fp))
+            if st != 0:
+                d.status, d.error = st, lf.relabel(_s(lig.source), lig.record, _s(_L.vsg_last_error()))[2]
+                return d
+            npose = rr.npose
+            try:
+                why = ctypes.create_string_buffer(320)
+                cst = _L.vsg_dock_pose_check(t, ctypes.byref(rr), 0, why, 320)
+                if cst != 0:  # never a meaningless best score
+                    d.status, d.error = cst, "%s: best pose means nothing: %s" % (path, _s(why.value))
+                    return d
+                _fill_dock(d, rr)
+                keep = 1
+                while keep < rr.npose and _L.vsg_dock_pose_check(t, ctypes.byref(rr), keep, None, 0) == 0:
+                    keep += 1
+                del d.poses[keep:]
+                for k, pose in enumerate(d.poses):
+                    xyz = [fp[k].xyz[i] for i in range(3 * info.natoms)]
+                    if _np is not None:
+                        xyz = _np.array(xyz, dtype=_np.float64).reshape(-1, 3)
+                    else:
+                        xyz = [tuple(xyz[3 * i:3 * i + 3]) for i in range(info.natoms)]
+                    pose.flex = {"coordinates": xyz, "ligand_flex": fp[k].ligand_flex, "flex_rigid": fp[k].flex_rigid,
+                                 "flex_intra": fp[k].flex_intra, "outside": fp[k].outside}
+            finally:
+                _L.vsg_flex_poses_free(fp, npose)
+                _L.vsg_dock_result_release(ctypes.byref(rr))
+            return d
+        return _dock_records(ligand, all_records, record, reader_options, one)
+    finally:
+        if fx:
+            _L.vsg_flex_free(fx)
+        _L.vsg_vina_target_free(t)
+
+
+def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset):
+    d = _new_result(lig, lf)
+    if d.error:
         return d
     st = 0
     if lig.format != 3:  # not VSG_LIG_PDBQT: as prepare-ligands writes it (AutoDock types, charges, its tree)
@@ -2418,11 +2536,7 @@ def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset):
     if st != 0:
         d.status, d.error = st, lf.relabel(_s(lig.source), lig.record, _s(_L.vsg_last_error()))[2]
         return d
-    rot = _torsions(lig)
-    if rot is not None and rot > max_torsions:
-        d.status = -9
-        d.error = ("%s: %d torsions, over max_torsions %d (a receptor given as the ligand? raise max_torsions to "
-                   "dock it)" % (path, rot, max_torsions))
+    if _over_torsions(d, lig, path, max_torsions):
         return d
     q = _lib.DockParams.from_buffer_copy(p)
     q.seed = (int(p.seed) + offset) & 0xFFFFFFFFFFFFFFFF

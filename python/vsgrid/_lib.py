@@ -308,6 +308,16 @@ class Ad4Score(ctypes.Structure):  # vsg_ad4_score: autodock4's epdb terms of a 
                 ("unbound", ctypes.c_double), ("torsdof", ctypes.c_int), ("outside", ctypes.c_int)]
 
 
+class FlexPose(ctypes.Structure):  # vsg_flex_pose: one docked pose's flex residues
+    _fields_ = [("xyz", c_double_p), ("ligand_flex", ctypes.c_double), ("flex_rigid", ctypes.c_double),
+                ("flex_intra", ctypes.c_double), ("outside", ctypes.c_int)]
+
+
+class FlexInfo(ctypes.Structure):  # vsg_flex_info
+    _fields_ = [("residues", ctypes.c_int), ("natoms", ctypes.c_int), ("movable_heavy", ctypes.c_int),
+                ("torsions", ctypes.c_int), ("npairs", ctypes.c_int)]
+
+
 class VinaLigandInfo(ctypes.Structure):
     _fields_ = [("natoms", ctypes.c_int), ("heavy_atoms", ctypes.c_int), ("bodies", ctypes.c_int),
                 ("rotors", ctypes.c_int), ("torsdof", ctypes.c_int), ("num_tors", ctypes.c_double),
@@ -510,6 +520,18 @@ _optional = {
     "vsg_smiles_parse_stereo": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
     "vsg_smiles_parse_embed": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
     "vsg_smiles_rdkit_available": (ctypes.c_int, []),
+    # flexible side chains (dock(flex=...))
+    "vsg_dock_auto_device": (ctypes.c_int, [ctypes.POINTER(DockParams)]),
+    "vsg_flex_read": (_S, [ctypes.c_char_p, ctypes.POINTER(_P)]),
+    "vsg_flex_free": (None, [_P]),
+    "vsg_flex_get_info": (None, [_P, ctypes.POINTER(FlexInfo)]),
+    "vsg_flex_check_maps": (_S, [_P, _P]),
+    "vsg_flex_check_rigid": (_S, [_P, _P]),
+    "vsg_flex_poses_free": (None, [ctypes.POINTER(FlexPose), ctypes.c_int]),
+    "vsg_dock_flex_cpu": (_S, [_P, ctypes.POINTER(Ligand), _P, ctypes.POINTER(DockParams), ctypes.POINTER(DockResult),
+                               ctypes.POINTER(ctypes.POINTER(FlexPose))]),
+    "vsg_dock_flex_gpu": (_S, [_P, ctypes.POINTER(Ligand), _P, ctypes.POINTER(DockParams), ctypes.c_int,
+                               ctypes.POINTER(DockResult), ctypes.POINTER(ctypes.POINTER(FlexPose))]),
     # the AutoDock4 function's search on a GPU and its CPU twin (dock(scoring="ad4"))
     "vsg_dock_ad4_cpu": (_S, [_P, ctypes.POINTER(Ligand), ctypes.POINTER(DockParams), ctypes.POINTER(DockResult),
                               ctypes.POINTER(Ad4Score)]),
