@@ -30,6 +30,12 @@ expect_rc 0 "$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring ad4 --aroun
 expect_rc 0 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices cpu --exhaustiveness 4 --steps 40 --from-input --seed 1 --quiet -o a4.pdbqt --csv a4.csv
 [ "$(grep -c '^MODEL' a4.pdbqt)" -ge 1 ] && awk -F, 'NR == 2 { exit !($2 < -6 && $12 < 1.5) }' a4.csv ||
   fail "dock --scoring ad4: $(head -3 a4.csv | tr '\n' ' ')"
+# --local-only with the AutoDock4 function: the crystal pose minimised in place (one pose, near
+# its input, scored no better than the search's best: the function's minimum there)
+expect_rc 0 "$vsgrid" dock a4 "$lig" --scoring ad4 --local-only -o a4l.pdbqt --csv a4l.csv
+grep -q "minimised in place" out.txt || fail "ad4 --local-only summary: $(cat out.txt)"
+[ "$(grep -c '^MODEL' a4l.pdbqt)" = 1 ] && awk -F, 'NR == 2 { exit !($2 < -6 && $12 < 0.5) }' a4l.csv ||
+  fail "dock --scoring ad4 --local-only: $(head -3 a4l.csv | tr '\n' ' ')"
 expect_rc 0 "$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring vina --around "$lig" --device cpu --quiet -o v4
 expect_rc 3 "$vsgrid" dock v4 "$lig" --scoring ad4 --devices cpu -o a4v.pdbqt
 grep -q "is a Vina map set; --scoring ad4 docks on an AutoDock4 map set" err.txt || fail "ad4 on Vina maps: $(cat err.txt)"

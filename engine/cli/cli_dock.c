@@ -275,7 +275,6 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
                     int local_only, const char *recpath, int sdf, vsg_device device, const vsg_dock_params *p, int quiet,
                     int no_dry)
 {
-    if (local_only) return vsg_cli_usage_error("dock", "--local-only is not available with --scoring ad4");
     if (sdf) return vsg_cli_usage_error("dock", "--scoring ad4 writes PDBQT (-o OUT.pdbqt): the input's own lines, or "
                                         "an SDF/MOL2/SMILES record's as prepare-ligands writes them");
     char fld[4096];
@@ -331,7 +330,10 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
     }
     /* the GPU when asked for or present; a record over its limits falls back to the CPU unless the
      * GPU was asked for */
-    int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_gpu_count() > 0);
+    int on_gpu = !local_only && (device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_gpu_count() > 0));
+    if (local_only) { /* the input pose minimised in place: the CPU's BFGS */
+        if ((st = vsg_dock_ad4_local(t, &lig, p, &res, sc)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    }
     if (on_gpu) {
         st = vsg_dock_ad4_gpu(t, &lig, p, -1, &res, sc);
         if (st == VSG_E_LIMIT && device == VSG_DEVICE_AUTO) {
@@ -342,7 +344,7 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
             goto done;
         }
     }
-    if (!on_gpu && (st = vsg_dock_ad4_cpu(t, &lig, p, &res, sc)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
+    if (!on_gpu && !local_only && (st = vsg_dock_ad4_cpu(t, &lig, p, &res, sc)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     /* never a meaningless best score (the Vina path's rule, vsg_dock_pose_check): outside the grid,
      * repulsive (no room in the box or the pocket), or touching no receptor atom */
     if (sc[0].outside || !(sc[0].inter < 0)) {

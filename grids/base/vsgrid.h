@@ -2075,6 +2075,13 @@ vsg_status vsg_ad4_score_pose(const vsg_ad4_target *t, const vsg_ligand *lig, co
  * VSG_E_NOMEM. */
 vsg_status vsg_dock_ad4_cpu(const vsg_ad4_target *t, const vsg_ligand *lig, const vsg_dock_params *p, vsg_dock_result *out,
                             vsg_ad4_score *scores);
+/* No search: lig's own pose minimised in place (BFGS on the same energy until it stops falling,
+ * torsions, position and orientation free), one pose scored as vsg_dock_ad4_cpu scores its poses:
+ * `vsgrid dock --scoring ad4 --local-only`, which tells the AutoDock4 function's misses (the
+ * crystal pose's minimum scores worse than the docked pose) from the search's. Returns as
+ * vsg_dock_ad4_cpu. */
+vsg_status vsg_dock_ad4_local(const vsg_ad4_target *t, const vsg_ligand *lig, const vsg_dock_params *p, vsg_dock_result *out,
+                              vsg_ad4_score *scores);
 /* The same search on CUDA device `device` (< 0: device 0; ligands/dock/dock_ad4_gpu.c): the CPU
  * twin's chains, moves, BFGS, acceptance and random streams in single precision, one warp a
  * chain (gpu/dock/dock_gpu.cu), then the same ranking, clustering and epdb scoring in double: the

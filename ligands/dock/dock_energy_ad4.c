@@ -431,6 +431,59 @@ done_nothing:
     return st;
 }
 
+vsg_status vsg_dock_ad4_local(const vsg_ad4_target *t, const vsg_ligand *lig, const vsg_dock_params *p, vsg_dock_result *out,
+                              vsg_ad4_score *scores)
+{
+    if (!out) return vsg_fail(VSG_E_ARG, "vsg_dock_ad4_local: NULL argument");
+    memset(out, 0, sizeof *out);
+    if (!t || !lig) return vsg_fail(VSG_E_ARG, "vsg_dock_ad4_local: NULL argument");
+    vsg_dock_params P;
+    vsg_status st = dock_params_resolve(p, &P);
+    if (st != VSG_OK) return st;
+    P.poses = 1;
+    const double t0 = vsg_now();
+    dock_ad4_prep d;
+    if ((st = dock_ad4_prepare(t, lig, &P, &d)) != VSG_OK) {
+        out->seconds = vsg_now() - t0;
+        return st;
+    }
+    /* the input pose (no move, no torsion change), minimised as vsg_dock_local minimises it */
+    const dock_tree *tr = &d.tree;
+    dock_work w;
+    int have_work = 0;
+    double *mem = calloc((size_t)tr->nrot + 3 * (size_t)tr->nheavy + 1, sizeof *mem);
+    if (!mem) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    if (st == VSG_OK && (st = dock_work_init(&w, tr, &d.en)) == VSG_OK) have_work = 1;
+    if (st == VSG_OK) {
+        dock_kept k = {0, {0, 0, 0}, {1, 0, 0, 0}, mem, mem + tr->nrot, 0, 0};
+        dock_conf cur = {{0}, {1, 0, 0, 0}, k.tor};
+        memcpy(cur.pos, tr->origin0, sizeof cur.pos);
+        double e = dock_bfgs(&w, &cur, d.local_steps, DOCK_AUTHENTIC_CAP);
+        for (int round = 0; round < 20; round++) { /* until the energy stops falling */
+            const double e2 = dock_bfgs(&w, &cur, d.local_steps, DOCK_AUTHENTIC_CAP);
+            const int better = e2 < e - 1e-6;
+            e = e2 < e ? e2 : e;
+            if (!better) break;
+        }
+        dock_conf_apply(tr, &cur, w.xyz);
+        k.e = e;
+        memcpy(k.pos, cur.pos, sizeof k.pos);
+        memcpy(k.q, cur.q, sizeof k.q);
+        for (int h = 0; h < tr->nheavy; h++)
+            for (int c = 0; c < 3; c++) k.heavy[3 * h + c] = w.xyz[3 * tr->heavy[h] + c];
+        dock_kept *all[1] = {&k};
+        st = dock_ad4_finish(t, lig, &d, all, 1, &P, out, scores);
+        out->chains = 1, out->steps = 0;
+        out->evaluations = w.evals;
+    }
+    if (have_work) dock_work_release(&w);
+    free(mem);
+    dock_ad4_prep_release(&d);
+    out->seconds = vsg_now() - t0;
+    if (st != VSG_OK) vsg_dock_result_release(out);
+    return st;
+}
+
 double vsg_dock_ad4_energy(const vsg_ad4_target *t, const vsg_ligand *lig, const double *xyz, double *grad)
 {
     if (!t || !lig || !xyz || lig->format != VSG_LIG_PDBQT || !lig->text) return NAN;
