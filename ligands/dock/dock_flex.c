@@ -553,7 +553,7 @@ static void add_flex_terms(vsg_vina_score *s, const vsg_flex_pose *fp)
 }
 
 /* flex_xyz in file order → model order (into buf), or the model's own. */
-static const double *model_order(const vsg_flex *f, const double *flex_xyz, double *buf)
+const double *dock_flex_model_order(const vsg_flex *f, const double *flex_xyz, double *buf)
 {
     if (!flex_xyz) return f->L->xyz;
     for (int k = 0; k < f->L->natoms; k++)
@@ -569,7 +569,7 @@ vsg_status vsg_flex_score_pose(const vsg_vina_target *t, const vsg_vina_ligand *
     if (!buf) return vsg_fail(VSG_E_NOMEM, "flex: out of memory");
     vsg_flex_pose fp;
     vsg_status st = vsg_vina_score_pose(t, l, score);
-    if (st == VSG_OK) st = dock_flex_score(t, f, l, l->xyz, model_order(f, flex_xyz, buf), &fp);
+    if (st == VSG_OK) st = dock_flex_score(t, f, l, l->xyz, dock_flex_model_order(f, flex_xyz, buf), &fp);
     free(buf);
     if (st != VSG_OK) return st;
     add_flex_terms(score, &fp);
@@ -595,78 +595,4 @@ void vsg_flex_poses_free(vsg_flex_pose *poses, int n)
     if (!poses) return;
     for (int i = 0; i < n; i++) free(poses[i].xyz);
     free(poses);
-}
-
-/* ---- the public calls ------------------------------------------------------------------- */
-
-vsg_status vsg_dock_flex_cpu(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_flex *f, const vsg_dock_params *p,
-                             vsg_dock_result *out, vsg_flex_pose **poses)
-{
-    if (!out || !poses) return vsg_fail(VSG_E_ARG, "vsg_dock_flex_cpu: NULL argument");
-    memset(out, 0, sizeof *out);
-    *poses = NULL;
-    if (!t || !lig || !f) return vsg_fail(VSG_E_ARG, "vsg_dock_flex_cpu: NULL argument");
-    if (!t->is_maps) return vsg_fail(VSG_E_ARG, "vsg_dock_flex_cpu: the target must be a Vina map set (vsg_vina_target_maps)");
-    vsg_dock_params P;
-    vsg_status st = dock_params_resolve(p, &P);
-    if (st != VSG_OK) return st;
-    const double t0 = vsg_now();
-    dock_prep d;
-    if ((st = dock_prepare_flex(t, lig, f, &P, &d)) != VSG_OK) {
-        out->seconds = vsg_now() - t0;
-        return st;
-    }
-    vsg_flex_pose *fp = calloc((size_t)P.poses + 1, sizeof *fp);
-    if (!fp) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-    for (int i = 0; st == VSG_OK && i < P.poses; i++)
-        if (!(fp[i].xyz = malloc(sizeof(double) * 3 * (size_t)f->L->natoms))) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-    dock_chains *store = NULL;
-    dock_kept **all = NULL;
-    int total = 0;
-    if (st == VSG_OK)
-        st = dock_chains_run(&d.tree, &d.en, t->begin, t->end, &P, d.steps, d.local_steps, &store, &all, &total,
-                             &out->evaluations);
-    if (st == VSG_OK) {
-        d.flex_out = fp;
-        st = dock_finish(t, &d, all, total, &P, out);
-        out->chains = P.exhaustiveness;
-    }
-    dock_chains_free(store);
-    dock_prep_release(&d);
-    out->seconds = vsg_now() - t0;
-    if (st != VSG_OK) {
-        vsg_flex_poses_free(fp, P.poses);
-        vsg_dock_result_release(out);
-        return st;
-    }
-    for (int i = out->npose; i < P.poses; i++) free(fp[i].xyz), fp[i].xyz = NULL;
-    *poses = fp;
-    return VSG_OK;
-}
-
-double vsg_dock_flex_energy(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_flex *f, const double *lig_xyz,
-                            const double *flex_xyz, double *grad)
-{
-    if (!t || !lig || !f || !t->is_maps) return NAN;
-    vsg_dock_params P;
-    vsg_dock_params_default(&P);
-    dock_prep d;
-    if (dock_prepare_flex(t, lig, f, &P, &d) != VSG_OK) return NAN;
-    const int nl = d.tree.nlig, nf = f->L->natoms;
-    double *xyz = malloc(sizeof(double) * 3 * (size_t)(nl + nf)), *g = grad ? malloc(sizeof(double) * 3 * (size_t)(nl + nf)) : NULL;
-    double e = NAN;
-    if (xyz && (!grad || g)) {
-        memcpy(xyz, lig_xyz ? lig_xyz : d.L->xyz, sizeof(double) * 3 * (size_t)nl);
-        model_order(f, flex_xyz, xyz + 3 * nl);
-        if (!flex_xyz) memcpy(xyz + 3 * nl, f->L->xyz, sizeof(double) * 3 * (size_t)nf);
-        e = dock_energy_eval(&d.en, xyz, DOCK_AUTHENTIC_CAP, g, NULL, NULL);
-        if (grad) {
-            memcpy(grad, g, sizeof(double) * 3 * (size_t)nl);
-            for (int k = 0; k < nf; k++)
-                for (int q = 0; q < 3; q++) grad[3 * (nl + k) + q] = g[3 * (nl + f->file_atom[k]) + q];
-        }
-    }
-    free(xyz), free(g);
-    dock_prep_release(&d);
-    return e;
 }

@@ -147,6 +147,9 @@ struct dock_ad4 {
     ad4_intra_tables intra;
 };
 double dock_ad4_eval(const struct dock_ad4 *a, const double *xyz, double cap, double *g, double *inter, double *intra);
+/* The error for record atom i whose AutoDock type has no map in the set (a W water's says how the
+ * W map is made): VSG_E_DATA naming file:line and record. */
+vsg_status dock_ad4_no_map(const vsg_ligand *lig, int i);
 
 /* Scratch a chain owns (no allocation inside the search loop). */
 typedef struct {
@@ -210,6 +213,9 @@ void dock_flex_eval(const dock_energy *e, const double *xyz, double cap, double 
  * ligand at shadow->xyz added into score; fp->xyz gets the coordinates in file order. */
 void dock_flex_finish_pose(const vsg_vina_target *t, const struct vsg_flex *f, const vsg_vina_ligand *shadow,
                            const double *flex_model_xyz, vsg_vina_score *score, vsg_flex_pose *fp, vsg_status *st);
+/* flex_xyz (the flex file's atom order) in the flex model's order, into buf (3 per atom); the
+ * model's own coordinates when flex_xyz is NULL. Returns what holds them. */
+const double *dock_flex_model_order(const vsg_flex *f, const double *flex_xyz, double *buf);
 /* The terms `vina --score_only` adds for flex residues at flex_xyz with the ligand at lig_xyz. */
 vsg_status dock_flex_score(const vsg_vina_target *t, const struct vsg_flex *f, const vsg_vina_ligand *lig,
                            const double *lig_xyz, const double *flex_xyz, vsg_flex_pose *out);
