@@ -62,3 +62,19 @@ def test_refusals_and_rows(ad4_maps, vina_maps, tmp_path):
         good, bad = vsgrid.dock(ad4_maps, str(smi), scoring="ad4", device="cpu", all_records=True, **QUICK)
         assert good.poses and good.poses[0].score["total"] < -4
         assert bad.error and "two.smi:2" in bad.error and not bad.poses
+
+
+def test_local_only(cli, ad4_maps, vina_maps, work):
+    """local_only=True: the input pose minimised in place, as `vsgrid dock --local-only`, with the
+    AutoDock4 function and with Vina's; one pose near the input."""
+    prefix = ad4_maps[:-len(".maps.fld")]
+    for scoring, maps in (("ad4", prefix), ("vina", vina_maps)):
+        csv = work / ("local_%s.csv" % scoring)
+        cli("dock", maps, BIOTIN, "--scoring", scoring, "--local-only", "--quiet", "-o", work / ("local_%s.pdbqt" % scoring),
+            "--csv", csv)
+        row = read_csv(csv)[0]
+        d = vsgrid.dock(maps, BIOTIN, scoring=scoring, local_only=True)
+        assert len(d.poses) == 1 and d.poses[0].rmsd_input < 1.0
+        assert d.poses[0].score["total"] == pytest.approx(float(row["score_kcal_mol"]), abs=6e-4)
+    with pytest.raises(ValueError, match="not with flex"):
+        vsgrid.dock(vina_maps, BIOTIN, local_only=True, flex=BIOTIN)

@@ -2160,7 +2160,7 @@ class DockResult:
 def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9, scoring="vina",
          exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False, record=None,
          receptor=None, focus_chains=None, focus_steps=None, ph=None, minimize=None, stereo=None,
-         embed=None, rigid_macrocycles=False, max_torsions=32, flex=None):
+         embed=None, rigid_macrocycles=False, max_torsions=32, flex=None, local_only=False):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
     ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s), "thorough" or "vina" (the
@@ -2202,7 +2202,11 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     part's, and ``receptor``, when given, that rigid part; the Vina functions only): on the GPU as
     `dock` chooses one, else the CPU twin; each pose gets ``flex`` (dict: the residues'
     ``coordinates`` in the file's atom order, ``ligand_flex`` (part of score inter), ``flex_rigid``
-    and ``flex_intra`` (part of score intra), ``outside``); PoseBusters' checks are not run."""
+    and ``flex_intra`` (part of score intra), ``outside``); PoseBusters' checks are not run.
+    ``local_only``: no search, the input pose minimised in place and scored, as `vsgrid dock
+    --local-only` (Vina's --local_only; with scoring="ad4" too), on the CPU: the crystal pose's own
+    minimum, to tell a scoring function's miss (it scores worse than the docked pose) from a
+    search's; one pose a record."""
     if isinstance(max_torsions, bool) or not isinstance(max_torsions, int) or not 0 <= max_torsions <= 1000:
         raise ValueError("max_torsions: a count of 0 to 1000")
     p = _lib.DockParams()
@@ -2214,6 +2218,11 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     p.poses = int(poses)
     p.seed = int(seed)
     p.threads = int(threads)
+    if local_only and flex is not None:
+        raise ValueError("local_only: not with flex (as vsgrid dock --flex --local-only)")
+    if local_only and scoring != "ad4":
+        return _dock_local(mapset_prefix, ligand, p, scoring, receptor, all_records, record, max_torsions,
+                           dict(ph=ph, minimize=minimize, stereo=stereo, embed=embed, rigid_macrocycles=rigid_macrocycles))
     if flex is not None:
         if scoring == "ad4":
             raise ValueError("flex: the Vina and Vinardo functions take flexible side chains, not scoring='ad4'")
@@ -2223,8 +2232,8 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
     if scoring == "ad4":
         if receptor is not None:
             raise ValueError("receptor: the Vina functions' final refinement; scoring='ad4' scores on the maps")
-        return _dock_ad4(mapset_prefix, ligand, p, device, all_records, record, max_torsions,
-                         dict(ph=ph, minimize=minimize, stereo=stereo, embed=embed))
+        return _dock_ad4(mapset_prefix, ligand, p, "cpu" if local_only else device, all_records, record, max_torsions,
+                         dict(ph=ph, minimize=minimize, stereo=stereo, embed=embed), local_only)
     if isinstance(device, (list, tuple)) or (isinstance(device, int) and not isinstance(device, bool)):
         gpus = list(device) if isinstance(device, (list, tuple)) else [device]
         if not 1 <= len(gpus) <= 16:
@@ -2399,7 +2408,7 @@ def _dock_records(ligand, all_records, record, reader_options, dock_one):
     return results
 
 
-def _dock_ad4(prefix, ligand, p, device, all_records, record, max_torsions, smiles):
+def _dock_ad4(prefix, ligand, p, device, all_records, record, max_torsions, smiles, local_only=False):
     """dock(scoring="ad4"): each record as `vsgrid dock --scoring ad4` docks it (vsg_dock_ad4_gpu or
     vsg_dock_ad4_cpu), record i of all_records with seed + i."""
     if not (_lib.has("vsg_dock_ad4_gpu") and _lib.has("vsg_dock_ad4_cpu")):
@@ -2416,7 +2425,7 @@ def _dock_ad4(prefix, ligand, p, device, all_records, record, max_torsions, smil
     try:
         return _dock_records(ligand, all_records, record, dict(smiles, rigid_macrocycles=True),
                              lambda lig, lf, path, offset: _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions,
-                                                                         offset))
+                                                                         offset, local_only))
     finally:
         _L.vsg_ad4_target_free(t)
 
@@ -2523,7 +2532,47 @@ def _dock_flex(mapset_prefix, ligand, p, device, all_records, record, max_torsio
         _L.vsg_vina_target_free(t)
 
 
-def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset):
+def _dock_local(mapset_prefix, ligand, p, scoring, receptor, all_records, record, max_torsions, reader_options):
+    """dock(local_only=True) with a Vina function: each record's own pose minimised in place
+    (vsg_dock_local), checked and scored as the search's poses are."""
+    sf = {"vina": 0, "vinardo": 1}
+    t = ctypes.c_void_p()
+    _check(_L.vsg_vina_target_maps(_b(mapset_prefix), _choice(sf, scoring, "scoring"), ctypes.byref(t)))
+    try:
+        rec = None
+        if receptor is not None:
+            rec = Molecule.read(receptor, prepare="pdbqt")
+            _check(_L.vsg_vina_target_add_receptor(t, rec._h))
+
+        def one(lig, lf, path, offset):
+            d = _new_result(lig, lf)
+            if d.error:
+                return d
+            d.added_hydrogens = _complete_hydrogens(lig)
+            if _over_torsions(d, lig, path, max_torsions):
+                return d
+            rr = _lib.DockResult()
+            st = _L.vsg_dock_local(t, ctypes.byref(lig), ctypes.byref(p), ctypes.byref(rr))
+            if st != 0:
+                d.status, d.error = st, lf.relabel(_s(lig.source), lig.record, _s(_L.vsg_last_error()))[2]
+                return d
+            try:
+                why = ctypes.create_string_buffer(320)
+                cst = _L.vsg_dock_pose_check(t, ctypes.byref(rr), 0, why, 320)
+                if cst != 0:
+                    d.status, d.error = cst, "%s: the minimised pose means nothing: %s" % (path, _s(why.value))
+                    return d
+                _fill_dock(d, rr)
+                _check_poses(d, lig, rec, t, rr)
+            finally:
+                _L.vsg_dock_result_release(ctypes.byref(rr))
+            return d
+        return _dock_records(ligand, all_records, record, reader_options, one)
+    finally:
+        _L.vsg_vina_target_free(t)
+
+
+def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset, local_only=False):
     d = _new_result(lig, lf)
     if d.error:
         return d
@@ -2543,11 +2592,13 @@ def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset):
     rr = _lib.DockResult()
     sc = (_lib.Ad4Score * (max(int(p.poses), 1) + 1))()
     st = -1
-    if gpu is not None:
+    if local_only:
+        st, gpu = _L.vsg_dock_ad4_local(t, ctypes.byref(lig), ctypes.byref(q), ctypes.byref(rr), sc), None
+    elif gpu is not None:
         st = _L.vsg_dock_ad4_gpu(t, ctypes.byref(lig), ctypes.byref(q), gpu, ctypes.byref(rr), sc)
         if st == -6 and auto:  # VSG_E_LIMIT: over the GPU's atoms or torsions, the CPU twin docks it
             gpu = None
-    if gpu is None:
+    if gpu is None and not local_only:
         st = _L.vsg_dock_ad4_cpu(t, ctypes.byref(lig), ctypes.byref(q), ctypes.byref(rr), sc)
     if st != 0:
         d.status, d.error = st, lf.relabel(_s(lig.source), lig.record, _s(_L.vsg_last_error()))[2]

@@ -520,6 +520,10 @@ _optional = {
     "vsg_smiles_parse_stereo": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
     "vsg_smiles_parse_embed": (_S, [ctypes.c_char_p, ctypes.POINTER(SmilesOptions)]),
     "vsg_smiles_rdkit_available": (ctypes.c_int, []),
+    # no search: the input pose minimised in place (dock(local_only=True))
+    "vsg_dock_local": (_S, [_P, ctypes.POINTER(Ligand), ctypes.POINTER(DockParams), ctypes.POINTER(DockResult)]),
+    "vsg_dock_ad4_local": (_S, [_P, ctypes.POINTER(Ligand), ctypes.POINTER(DockParams), ctypes.POINTER(DockResult),
+                                ctypes.POINTER(Ad4Score)]),
     # flexible side chains (dock(flex=...))
     "vsg_dock_auto_device": (ctypes.c_int, [ctypes.POINTER(DockParams)]),
     "vsg_flex_read": (_S, [ctypes.c_char_p, ctypes.POINTER(_P)]),
