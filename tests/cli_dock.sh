@@ -32,7 +32,12 @@ expect_rc 0 "$vsgrid" dock a4 "$lig" --scoring ad4 --devices cpu --exhaustivenes
   fail "dock --scoring ad4: $(head -3 a4.csv | tr '\n' ' ')"
 # --local-only with the AutoDock4 function: the crystal pose minimised in place (one pose, near
 # its input, scored no better than the search's best: the function's minimum there)
-expect_rc 0 "$vsgrid" dock a4 "$lig" --scoring ad4 --local-only -o a4l.pdbqt --csv a4l.csv
+expect_rc 0 "$vsgrid" dock a4 "$lig" --scoring ad4 --local-only -o a4l.pdbqt --csv a4l.csv --json a4l.json
+grep -q '"scoring": "ad4"' a4l.json && grep -q '"chains": 1,' a4l.json ||
+  fail "dock --scoring ad4 --json: no summary, or not the AutoDock4 run's: $(head -c 300 a4l.json 2> /dev/null)"
+awk -F, 'NR == 2 { print $2 + 0 }' a4l.csv > want.txt
+awk '/"score":/ { gsub(/[",]/, "", $2); printf "%.4f\n", $2 }' a4l.json | cmp -s - want.txt ||
+  fail "dock --scoring ad4 --json: score $(grep '"score"' a4l.json) against the CSV's $(cat want.txt)"
 grep -q "minimised in place" out.txt || fail "ad4 --local-only summary: $(cat out.txt)"
 [ "$(grep -c '^MODEL' a4l.pdbqt)" = 1 ] && awk -F, 'NR == 2 { exit !($2 < -6 && $12 < 0.5) }' a4l.csv ||
   fail "dock --scoring ad4 --local-only: $(head -3 a4l.csv | tr '\n' ' ')"

@@ -273,7 +273,7 @@ static int write_dry_pose(FILE *f, const vsg_ligand *lig, const vsg_dock_result 
  * twin), its poses written over the record's own lines with autodock4's terms. */
 static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath, const char *csvpath, long record,
                     int local_only, const char *recpath, int sdf, vsg_device device, const vsg_dock_params *p, int quiet,
-                    int no_dry)
+                    int no_dry, const char *json, const char *search)
 {
     if (sdf) return vsg_cli_usage_error("dock", "--scoring ad4 writes PDBQT (-o OUT.pdbqt): the input's own lines, or "
                                         "an SDF/MOL2/SMILES record's as prepare-ligands writes them");
@@ -398,6 +398,28 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
                "%s, %ld evaluations, %.2f s on the %s\n",
                ligpath, res.npose, sc[0].total, sc[0].inter, sc[0].intra, sc[0].torsional, res.rotors,
                vsg_cli_dock_effort(p, &res, effort, sizeof effort), res.evaluations, res.seconds, on_gpu ? "GPU" : "CPU");
+    if (json) { /* the Vina path's summary, with the AutoDock4 function's scores */
+        vsg_json j;
+        FILE *jf = vsg_cli_json_open(json, &j, "dock");
+        if (!jf) { rc = VSG_EXIT_FAILURE; goto done; }
+        vsg_json_str(&j, "ligand", ligpath);
+        vsg_json_str(&j, "scoring", "ad4");
+        vsg_json_int(&j, "seed", (long long)p->seed);
+        vsg_json_str(&j, "search", search);
+        vsg_json_str(&j, "device", on_gpu ? "gpu" : "cpu");
+        vsg_json_int(&j, "chains", res.chains);
+        vsg_json_int(&j, "steps", res.steps);
+        const int focus = res.steps ? p->focus_chains : 0; /* --local-only: no chain ran, focus chains neither */
+        vsg_json_int(&j, "focus_chains", focus);
+        vsg_json_int(&j, "focus_steps", focus ? (p->focus_steps ? p->focus_steps : 4 * res.steps) : 0);
+        vsg_json_int(&j, "torsions", res.rotors);
+        vsg_json_int(&j, "evaluations", res.evaluations);
+        vsg_json_array(&j, "poses");
+        for (int k = 0; k < res.npose; k++) vsg_json_num(&j, NULL, sc[k].total);
+        vsg_json_end(&j, ']');
+        vsg_json_num(&j, "score", sc[0].total);
+        vsg_cli_json_finish(&j, jf, json, res.seconds);
+    }
     if (!quiet && nw && no_dry)
         printf("dock: hydrated: %d W atoms a pose, their W-map terms in the scores; all written, unjudged (--no-dry)\n", nw);
     else if (!quiet && nw)
@@ -583,7 +605,9 @@ int vsg_cmd_dock(int argc, char **argv)
                     sf == VSG_VINA_SCORING_VINA ? "vina" : "vinardo", ligpath, prefix);
         return frc;
     }
-    if (ad4) return dock_ad4(prefix, ligpath, outpath, csvpath, record, local_only, recpath, sdf, device, &p, quiet, no_dry);
+    if (ad4)
+        return dock_ad4(prefix, ligpath, outpath, csvpath, record, local_only, recpath, sdf, device, &p, quiet, no_dry, json,
+                        dopt.search);
 
     vsg_vina_target *t = NULL;
     vsg_molecule *rec = NULL; /* --receptor: refinement, and the pose checks' clashes */
