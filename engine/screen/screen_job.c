@@ -675,7 +675,10 @@ static vsg_status resolve_mode(const vsg_screen_job *j, int *mode)
         if (!vina)
             return vsg_fail(VSG_E_ARG, "--placement flexible docks on a Vina or Vinardo map set: give --scoring vina|vinardo "
                                        "and the map-set PREFIX ('vsgrid maps REC.pdbqt --scoring vina --around LIG -o "
-                                       "PREFIX' makes one)");
+                                       "PREFIX' makes one)%s", scoring && !strcmp(scoring, "ad4")
+                                       ? "; the AutoDock4 function docks one record a call: 'vsgrid dock PREFIX LIB "
+                                         "--scoring ad4 --record N', or Python's dock(..., scoring='ad4', all_records=True)"
+                                       : "");
         *mode = M_FLEX;
     } else if (vina) {
         if (placement && !strcmp(placement, "rigid"))
