@@ -226,13 +226,7 @@ vsg_status vsg_dock_ad4_local(const vsg_ad4_target *t, const vsg_ligand *lig, co
         dock_kept k = {0, {0, 0, 0}, {1, 0, 0, 0}, mem, mem + tr->nrot, 0, 0};
         dock_conf cur = {{0}, {1, 0, 0, 0}, k.tor};
         memcpy(cur.pos, tr->origin0, sizeof cur.pos);
-        double e = dock_bfgs(&w, &cur, d.local_steps, DOCK_AUTHENTIC_CAP);
-        for (int round = 0; round < 20; round++) { /* until the energy stops falling */
-            const double e2 = dock_bfgs(&w, &cur, d.local_steps, DOCK_AUTHENTIC_CAP);
-            const int better = e2 < e - 1e-6;
-            e = e2 < e ? e2 : e;
-            if (!better) break;
-        }
+        const double e = dock_bfgs_settle(&w, &cur, d.local_steps);
         dock_conf_apply(tr, &cur, w.xyz);
         k.e = e;
         memcpy(k.pos, cur.pos, sizeof k.pos);

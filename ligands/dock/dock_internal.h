@@ -169,6 +169,9 @@ double dock_eval(dock_work *w, const dock_conf *c, double cap, double *grad);
 /* BFGS as Vina's quasi_newton: at most max_steps iterations, backtracking line search; c is
  * replaced by the minimum found (never worse than the start); returns its energy. */
 double dock_bfgs(dock_work *w, dock_conf *c, int max_steps, double cap);
+/* --local-only's minimisation: dock_bfgs rounds of max_steps at the refining cap until the
+ * energy stops falling (at most 21); c becomes that minimum; returns its energy. */
+double dock_bfgs_settle(dock_work *w, dock_conf *c, int max_steps);
 
 /* ---- one record made ready, the minima the chains kept, the result (dock_prepare.c, dock_finish.c) ---- */
 

@@ -358,15 +358,7 @@ vsg_status vsg_dock_local(const vsg_vina_target *t, const vsg_ligand *lig, const
     if (st == VSG_OK) {
         dock_conf cur = {{0}, {1, 0, 0, 0}, tors};
         memcpy(cur.pos, tr->origin0, sizeof cur.pos);
-        /* BFGS rounds of the search's length until the energy stops falling (a search's minimum is
-         * refined once; here the minimum itself is the answer) */
-        double e = dock_bfgs(&w, &cur, d.local_steps, DOCK_AUTHENTIC_CAP);
-        for (int round = 0; round < 20; round++) {
-            const double e2 = dock_bfgs(&w, &cur, d.local_steps, DOCK_AUTHENTIC_CAP);
-            const int better = e2 < e - 1e-6;
-            e = e2 < e ? e2 : e;
-            if (!better) break;
-        }
+        const double e = dock_bfgs_settle(&w, &cur, d.local_steps);
         dock_conf_apply(tr, &cur, w.xyz);
         kept_set(&list.k[0], tr, &cur, e, w.xyz);
         list.k[0].chain = 0, list.k[0].order = 0;
