@@ -2325,18 +2325,7 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
                         if st != 0:
                             d.error = lf.relabel(_s(lg.source), lg.record, _s(msgs[k].value))[2]
                         else:
-                            # the library's rule (vsg_dock_pose_check): a best pose outside the box
-                            # or away from the receptor is an error, later ones are dropped
-                            why = ctypes.create_string_buffer(320)
-                            cst = _L.vsg_dock_pose_check(t, ctypes.byref(rr), 0, why, 320)
-                            if cst != 0:
-                                d.status, d.error = cst, "%s: best pose means nothing: %s" % (path, _s(why.value))
-                            else:
-                                _fill_dock(d, rr)
-                                keep = 1
-                                while keep < rr.npose and _L.vsg_dock_pose_check(t, ctypes.byref(rr), keep, None, 0) == 0:
-                                    keep += 1
-                                del d.poses[keep:]
+                            if _fill_checked(d, t, rr, path, "best pose"):
                                 _check_poses(d, lg, rec, t, rr)
                         _L.vsg_dock_result_release(ctypes.byref(res[k]))
                         k += 1
@@ -2503,16 +2492,8 @@ def _dock_flex(mapset_prefix, ligand, p, device, all_records, record, max_torsio
                 return d
             npose = rr.npose
             try:
-                why = ctypes.create_string_buffer(320)
-                cst = _L.vsg_dock_pose_check(t, ctypes.byref(rr), 0, why, 320)
-                if cst != 0:  # never a meaningless best score
-                    d.status, d.error = cst, "%s: best pose means nothing: %s" % (path, _s(why.value))
+                if not _fill_checked(d, t, rr, path, "best pose"):
                     return d
-                _fill_dock(d, rr)
-                keep = 1
-                while keep < rr.npose and _L.vsg_dock_pose_check(t, ctypes.byref(rr), keep, None, 0) == 0:
-                    keep += 1
-                del d.poses[keep:]
                 for k, pose in enumerate(d.poses):
                     xyz = [fp[k].xyz[i] for i in range(3 * info.natoms)]
                     if _np is not None:
@@ -2557,13 +2538,8 @@ def _dock_local(mapset_prefix, ligand, p, scoring, receptor, all_records, record
                 d.status, d.error = st, lf.relabel(_s(lig.source), lig.record, _s(_L.vsg_last_error()))[2]
                 return d
             try:
-                why = ctypes.create_string_buffer(320)
-                cst = _L.vsg_dock_pose_check(t, ctypes.byref(rr), 0, why, 320)
-                if cst != 0:
-                    d.status, d.error = cst, "%s: the minimised pose means nothing: %s" % (path, _s(why.value))
-                    return d
-                _fill_dock(d, rr)
-                _check_poses(d, lig, rec, t, rr)
+                if _fill_checked(d, t, rr, path, "the minimised pose"):
+                    _check_poses(d, lig, rec, t, rr)
             finally:
                 _L.vsg_dock_result_release(ctypes.byref(rr))
             return d
@@ -2685,6 +2661,23 @@ def _check_poses(d, lig, rec, t, rr):
                 pose.posebusters_failed = [x for x in _s(buf.value).split(";") if x]
     finally:
         _L.vsg_pose_checker_free(chk)
+
+
+def _fill_checked(d, t, rr, path, what):
+    """The library's rule (vsg_dock_pose_check), as `vsgrid dock` applies it: a best pose outside the
+    maps' box or away from the receptor makes d an error (False); else d gets the result's poses
+    (_fill_dock) up to the first later one that fails the same check (True)."""
+    why = ctypes.create_string_buffer(320)
+    cst = _L.vsg_dock_pose_check(t, ctypes.byref(rr), 0, why, 320)
+    if cst != 0:
+        d.status, d.error = cst, "%s: %s means nothing: %s" % (path, what, _s(why.value))
+        return False
+    _fill_dock(d, rr)
+    keep = 1
+    while keep < rr.npose and _L.vsg_dock_pose_check(t, ctypes.byref(rr), keep, None, 0) == 0:
+        keep += 1
+    del d.poses[keep:]
+    return True
 
 
 def _fill_dock(d, rr):
