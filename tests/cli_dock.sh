@@ -44,6 +44,9 @@ grep -q "minimised in place" out.txt || fail "ad4 --local-only summary: $(cat ou
 expect_rc 0 "$vsgrid" maps "$src/data/1stp_receptor.pdbqt" --scoring vina --around "$lig" --device cpu --quiet -o v4
 expect_rc 3 "$vsgrid" dock v4 "$lig" --scoring ad4 --devices cpu -o a4v.pdbqt
 grep -q "is a Vina map set; --scoring ad4 docks on an AutoDock4 map set" err.txt || fail "ad4 on Vina maps: $(cat err.txt)"
+# the converse slip: an AutoDock4 map set docked with the Vina function
+expect_rc 3 "$vsgrid" dock a4 "$lig" --devices cpu -o a4x.pdbqt
+grep -q "a4.maps.fld is an AutoDock4 map set: dock on it with --scoring ad4" err.txt || fail "Vina on AD4 maps: $(cat err.txt)"
 # a box inside the protein: the best AD4 pose is repulsive, a number that means nothing: exit 8, nothing written
 mid=$(awk '/^(ATOM|HETATM)/ { n++; x[n] = substr($0, 31, 8); y[n] = substr($0, 39, 8); z[n] = substr($0, 47, 8)
   sx += x[n]; sy += y[n]; sz += z[n] } END { cx = sx / n; cy = sy / n; cz = sz / n; best = 1e9

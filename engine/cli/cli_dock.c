@@ -613,6 +613,12 @@ int vsg_cmd_dock(int argc, char **argv)
     vsg_molecule *rec = NULL; /* --receptor: refinement, and the pose checks' clashes */
     vsg_status st = vsg_cli_receptor_not_grid(prefix);
     if (st == VSG_OK) st = vsg_vina_target_maps(prefix, sf, &t);
+    if (st != VSG_OK && !t) { /* the converse slip of dock_ad4's: an AutoDock4 map set given to a Vina function */
+        char fld[4200], why[1024];
+        snprintf(fld, sizeof fld, "%s.maps.fld", prefix);
+        snprintf(why, sizeof why, "%s", vsg_last_error()); /* copied: vsg_fail writes where it lies */
+        if (access(fld, F_OK) == 0) st = vsg_fail(st, "%s; %s is an AutoDock4 map set: dock on it with --scoring ad4", why, fld);
+    }
     if (st == VSG_OK && recpath) { /* Vina's final refinement on the receptor's atoms */
         st = vsg_cli_read_receptor(recpath, VSG_PREP_PDBQT, quiet, &rec);
         if (st == VSG_OK) st = vsg_vina_target_add_receptor(t, rec);
