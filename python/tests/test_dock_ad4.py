@@ -78,3 +78,9 @@ def test_local_only(cli, ad4_maps, vina_maps, work):
         assert d.poses[0].score["total"] == pytest.approx(float(row["score_kcal_mol"]), abs=6e-4)
     with pytest.raises(ValueError, match="not with flex"):
         vsgrid.dock(vina_maps, BIOTIN, local_only=True, flex=BIOTIN)
+
+
+def test_ad4_maps_given_to_vina(ad4_maps):
+    prefix = ad4_maps[:-len(".maps.fld")]
+    with pytest.raises(vsgrid.FormatError, match="is an AutoDock4 map set: dock on it with scoring='ad4'"):
+        vsgrid.dock(prefix, BIOTIN, device="cpu", **QUICK)

@@ -2242,9 +2242,8 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
         p.gpus[:len(gpus)] = [int(g) for g in gpus]
     else:
         dev = _choice(_DEVICES, device, "device")
-    sf = {"vina": 0, "vinardo": 1}
     t = ctypes.c_void_p()
-    _check(_L.vsg_vina_target_maps(_b(mapset_prefix), _choice(sf, scoring, "scoring"), ctypes.byref(t)))
+    _vina_target(mapset_prefix, scoring, t)
     rec = None  # the receptor's atoms: the final refinement, and the pose checks' receptor tests
     if receptor is not None:
         try:
@@ -2357,6 +2356,18 @@ def _one_gpu(device, what):
     return (-1 if dev == 2 or (dev == 0 and gpu_count() > 0) else None), dev == 0
 
 
+def _vina_target(mapset_prefix, scoring, t):
+    """The Vina/Vinardo map set PREFIX into t (vsg_vina_target_maps); an AutoDock4 set given instead
+    raises FormatError saying so, as `vsgrid dock` does."""
+    st = _L.vsg_vina_target_maps(_b(mapset_prefix), _choice({"vina": 0, "vinardo": 1}, scoring, "scoring"), ctypes.byref(t))
+    if st != 0:
+        fld = os.fsdecode(os.fspath(mapset_prefix)) + ".maps.fld"
+        if os.path.exists(fld):
+            raise FormatError(st, "%s; %s is an AutoDock4 map set: dock on it with scoring='ad4'"
+                              % (_s(_L.vsg_last_error()), fld))
+        _check(st)
+
+
 def _dock_records(ligand, all_records, record, reader_options, dock_one):
     """The records dock() docks one at a time (scoring="ad4", flex): read first, as the Vina path
     reads them (a second record is refused before any search), then dock_one(lig, lf, path, offset)
@@ -2457,9 +2468,8 @@ def _dock_flex(mapset_prefix, ligand, p, device, all_records, record, max_torsio
         # as `vsgrid dock --flex` chooses: the GPU by vsg_dock_auto_device's rule under "auto"
         gpu = -1 if dev == 2 or (dev == 0 and _L.vsg_dock_auto_device(ctypes.byref(p)) == 2) else None
         auto = dev == 0
-    sf = {"vina": 0, "vinardo": 1}
     t = ctypes.c_void_p()
-    _check(_L.vsg_vina_target_maps(_b(mapset_prefix), _choice(sf, scoring, "scoring"), ctypes.byref(t)))
+    _vina_target(mapset_prefix, scoring, t)
     fx = ctypes.c_void_p()
     try:
         _check(_L.vsg_flex_read(_b(flex), ctypes.byref(fx)))
@@ -2516,9 +2526,8 @@ def _dock_flex(mapset_prefix, ligand, p, device, all_records, record, max_torsio
 def _dock_local(mapset_prefix, ligand, p, scoring, receptor, all_records, record, max_torsions, reader_options):
     """dock(local_only=True) with a Vina function: each record's own pose minimised in place
     (vsg_dock_local), checked and scored as the search's poses are."""
-    sf = {"vina": 0, "vinardo": 1}
     t = ctypes.c_void_p()
-    _check(_L.vsg_vina_target_maps(_b(mapset_prefix), _choice(sf, scoring, "scoring"), ctypes.byref(t)))
+    _vina_target(mapset_prefix, scoring, t)
     try:
         rec = None
         if receptor is not None:
