@@ -32,10 +32,10 @@
 #include "ligands/score/vina_glue.h"
 
 #define LANES 32
-#define WARPS_PER_BLOCK 4
+#define WARPS_PER_BLOCK 4 /* the evaluation kernel's; the chains' block shape is picked in chains_kernel */
 #define TABLE_BINS (DOCK_GPU_TABLE_SAMPLES - 1)
 #define OUT_SLOPE 1e6f /* kcal/mol per Å outside the box (Vina's) */
-#define DEFAULT_MINB 8  /* blocks an SM must hold (see dock_chains): 64 registers, measured best */
+#define DEFAULT_WARPS 1 /* warps a block of chains (see chains_kernel) */
 
 #define AD4_SQA_DIV 32.0f   /* autodock4's r² bins a Å² */
 #define AD4_RMIN2 0.25f     /* Å²: autodock4 clamps every pair's r² here */
@@ -96,13 +96,40 @@ struct scratch {
     float *cur, *cand, *trial, *start, *best;
 };
 
+/* A warp's copy of its record heads its shared floats (8-byte aligned: even float counts). */
+#define RECORD_FLOATS ((int)((sizeof(dock_gpu_record) + 7) / 8 * 2))
+
 static __host__ __device__ int warp_floats(int A, int R)
 {
     const int N = 6 + R, C = 7 + R;
-    return 6 * A + 18 * (R + 2) + N * N + 5 * N + 5 * C;
+    const int n = RECORD_FLOATS + 6 * A + 18 * (R + 2) + N * N + 5 * N + 5 * C;
+    return n + (n & 1);
 }
 
-static __device__ scratch carve(float *base, int A, int R)
+/* Both kernels' dynamic shared memory. The device functions below reach the warp's scratch and
+ * record from this symbol, not through pointers passed to them: a pointer passed to a function
+ * that is not inlined is generic to the compiler, so every access would be a generic load (long
+ * scoreboard) that it must also assume may alias the stack and the parameters, reloading them;
+ * from the symbol they are shared loads (docs/PERFORMANCE.md, "The chains' kernel profiled"). */
+extern __shared__ float dock_smem[];
+
+static __device__ __forceinline__ float *warp_base(const dev_batch &B)
+{
+    return dock_smem + (size_t)(threadIdx.x / LANES) * B.warp_floats;
+}
+
+static __device__ __forceinline__ const dock_gpu_record &warp_record(const dev_batch &B)
+{
+    return *(const dock_gpu_record *)warp_base(B);
+}
+
+/* p (a pointer into the warp's scratch) as a shared-memory pointer. */
+static __device__ __forceinline__ float *in_smem(const float *p)
+{
+    return dock_smem + (p - dock_smem);
+}
+
+static __device__ __forceinline__ scratch carve(float *base, int A, int R)
 {
     const int N = 6 + R, C = 7 + R;
     scratch s;
@@ -111,6 +138,20 @@ static __device__ scratch carve(float *base, int A, int R)
     s.gv = s.h + N * N, s.gn = s.gv + N, s.p = s.gn + N, s.y = s.p + N, s.hy = s.y + N;
     s.cur = s.hy + N, s.cand = s.cur + C, s.trial = s.cand + C, s.start = s.trial + C, s.best = s.start + C;
     return s;
+}
+
+static __device__ __forceinline__ scratch warp_scratch(const dev_batch &B)
+{
+    return carve(warp_base(B) + RECORD_FLOATS, B.max_atoms, B.max_rot);
+}
+
+/* The warp's record from global memory into its shared copy. */
+static __device__ void load_record(const dev_batch &B, int idx, int lane)
+{
+    const uint32_t *from = (const uint32_t *)(B.rec + idx);
+    uint32_t *to = (uint32_t *)warp_base(B);
+    for (int i = lane; i < (int)(sizeof(dock_gpu_record) / 4); i += LANES) to[i] = from[i];
+    __syncwarp();
 }
 
 static __device__ __forceinline__ float warp_sum(float v)
@@ -295,9 +336,13 @@ static __device__ void quat_turn(float *q, float r0, float r1, float r2)
 /* Energy of conformation c (pos 3, q 4, tor) at cap v; when grad is not NULL, the change-space
  * gradient (6 + nrot) too. Every lane returns the same value. */
 template <bool AD4>
-static __device__ __noinline__ float evaluate(const dev_target &T, const dev_batch &B, const dock_gpu_record &r, const float *c,
-                                 float v, float *grad, const scratch &s, int lane)
+static __device__ __noinline__ float evaluate(const dev_target &T, const dev_batch &B, const float *c, float v, float *grad,
+                                              int lane)
 {
+    const dock_gpu_record &r = warp_record(B);
+    const scratch s = warp_scratch(B);
+    c = in_smem(c);
+    if (grad) grad = in_smem(grad);
     const int na = r.natoms, nrot = r.nrot, nb = nrot + 1 + r.fixed;
     const int *rot = B.rotor + 4 * r.rotor0;
     const float *rax = B.raxis + 3 * r.rotor0, *rpt = B.rpoint + 3 * r.rotor0;
@@ -444,17 +489,25 @@ static __device__ void increment(float *c, const float *d, float alpha, int nrot
     __syncwarp();
 }
 
+struct minimum {
+    float e;
+    int evals; /* energy evaluations it took */
+};
+
 /* dock_bfgs on the warp: c (shared) is replaced by the minimum found; returns its energy. */
 template <bool AD4>
-static __device__ __noinline__ float bfgs(const dev_target &T, const dev_batch &B, const dock_gpu_record &r, float *c, int max_steps,
-                             float v, const scratch &s, int lane, long long *evals)
+static __device__ __noinline__ minimum bfgs(const dev_target &T, const dev_batch &B, float *c, int max_steps, float v, int lane)
 {
+    const dock_gpu_record &r = warp_record(B);
+    const scratch s = warp_scratch(B);
+    c = in_smem(c);
+    int evals = 0;
     const int n = 6 + r.nrot, nc = 7 + r.nrot;
     warp_copy(s.start, c, nc, lane);
     for (int i = lane; i < n * n; i += LANES) s.h[i] = i / n == i % n ? 1.0f : 0.0f;
     __syncwarp();
-    float f0 = evaluate<AD4>(T, B, r, c, v, s.gv, s, lane);
-    (*evals)++;
+    float f0 = evaluate<AD4>(T, B, c, v, s.gv, lane);
+    evals++;
     const float f_start = f0;
     for (int step = 0; step < max_steps; step++) {
         for (int i = lane; i < n; i += LANES) {
@@ -469,8 +522,8 @@ static __device__ __noinline__ float bfgs(const dev_target &T, const dev_batch &
             warp_copy(s.trial, c, nc, lane);
             __syncwarp();
             increment(s.trial, s.p, alpha, r.nrot, lane);
-            f1 = evaluate<AD4>(T, B, r, s.trial, v, s.gn, s, lane);
-            (*evals)++;
+            f1 = evaluate<AD4>(T, B, s.trial, v, s.gn, lane);
+            evals++;
             if (f1 - f0 < (float)DOCK_ARMIJO * alpha * pg) break;
             alpha *= 0.5f;
         }
@@ -510,7 +563,7 @@ static __device__ __noinline__ float bfgs(const dev_target &T, const dev_batch &
         f0 = f_start;
     }
     __syncwarp();
-    return f0;
+    return minimum{f0, evals};
 }
 
 /* Slot j of chain gw's kept minima: its energy and conformation in out, its atoms in kxyz. */
@@ -529,11 +582,13 @@ static __device__ __forceinline__ float *kept_atoms(const dev_batch &B, int gw, 
  * far; returns the new count. RMSD over the atoms with a map type (the heavy atoms; squared
  * sums against min_rmsd² · nheavy: no square root). Every lane decides alike (warp sums). */
 template <bool AD4>
-static __device__ __noinline__ int keep_minimum(const dev_target &T, const dev_batch &B, const dock_gpu_record &r, int gw,
-                                                const scratch &s, int lane, float e, int n, int nheavy)
+static __device__ __noinline__ int keep_minimum(const dev_target &T, const dev_batch &B, int gw, int lane, float e, int n,
+                                                int nheavy)
 {
+    const dock_gpu_record &r = warp_record(B);
+    const scratch s = warp_scratch(B);
     const int na = r.natoms, nc = 7 + r.nrot;
-    evaluate<AD4>(T, B, r, s.cur, (float)DOCK_AUTHENTIC_CAP, NULL, s, lane); /* s.x: the minimum's atoms */
+    evaluate<AD4>(T, B, s.cur, (float)DOCK_AUTHENTIC_CAP, NULL, lane); /* s.x: the minimum's atoms */
     const int8_t *type = B.atype + r.atom0;
     const uint8_t *heavy = B.aheavy ? B.aheavy + r.atom0 : NULL; /* else: the atoms with a map type */
     const float lim = B.min_rmsd * B.min_rmsd * (float)nheavy;
@@ -571,19 +626,20 @@ static __device__ __noinline__ int keep_minimum(const dev_target &T, const dev_b
     return n;
 }
 
-/* One warp, one chain: run_chain of dock_search.c with one kept minimum. MINB: the blocks an
- * SM must hold (the register cap that buys occupancy; VSG_DOCK_OCC picks it, a bench switch). */
-template <int MINB, bool AD4>
-static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chains(const __grid_constant__ dev_target T,
-                                                                                    const __grid_constant__ dev_batch B)
+/* One warp, one chain: run_chain of dock_search.c with one kept minimum. WPB warps a block;
+ * MINB: the blocks an SM must hold (WPB · MINB = 32 warps: the register cap, 64). chains_kernel
+ * picks the shape. */
+template <int WPB, int MINB, bool AD4>
+static __global__ void __launch_bounds__(LANES *WPB, MINB) dock_chains(const __grid_constant__ dev_target T,
+                                                                       const __grid_constant__ dev_batch B)
 {
-    extern __shared__ float smem[];
     const int lane = threadIdx.x & (LANES - 1), wib = threadIdx.x / LANES;
-    const int gw = blockIdx.x * WARPS_PER_BLOCK + wib;
+    const int gw = blockIdx.x * WPB + wib;
     if (gw >= B.nchain) return;
-    const dock_gpu_record r = B.rec[B.chain_rec[gw]];
+    load_record(B, B.chain_rec[gw], lane);
+    const dock_gpu_record &r = warp_record(B);
     const int chain = gw - r.chain0, nrot = r.nrot, nc = 7 + nrot;
-    const scratch s = carve(smem + (size_t)wib * B.warp_floats, B.max_atoms, B.max_rot);
+    const scratch s = warp_scratch(B);
     dock_rng rng = dock_rng_for(r.seed, (uint64_t)(r.stream0 + chain));
     long long evals = 0;
     if (B.start) {
@@ -640,7 +696,9 @@ static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chai
             }
         }
         __syncwarp();
-        const float e = bfgs<AD4>(T, B, r, s.cand, r.local_steps, (float)DOCK_HUNT_CAP, s, lane, &evals);
+        const minimum hunt = bfgs<AD4>(T, B, s.cand, r.local_steps, (float)DOCK_HUNT_CAP, lane);
+        const float e = hunt.e;
+        evals += hunt.evals;
         int accept = 0;
         if (lane == 0) {
             accept = step == 0 || e < cur_e;
@@ -652,9 +710,11 @@ static __global__ void __launch_bounds__(LANES *WARPS_PER_BLOCK, MINB) dock_chai
         __syncwarp();
         cur_e = e;
         if (cur_e < best_e || kept < B.keep) {
-            cur_e = bfgs<AD4>(T, B, r, s.cur, r.local_steps, (float)DOCK_AUTHENTIC_CAP, s, lane, &evals);
+            const minimum settled = bfgs<AD4>(T, B, s.cur, r.local_steps, (float)DOCK_AUTHENTIC_CAP, lane);
+            cur_e = settled.e;
+            evals += settled.evals;
             if (several) {
-                kept = keep_minimum<AD4>(T, B, r, gw, s, lane, cur_e, kept, nheavy);
+                kept = keep_minimum<AD4>(T, B, gw, lane, cur_e, kept, nheavy);
             } else if (!kept || cur_e < kept_e) {
                 warp_copy(s.best, s.cur, nc, lane);
                 kept_e = cur_e, kept = 1;
@@ -790,7 +850,7 @@ static vsg_status upload(uploads *u, const void *src, size_t bytes, void **dst)
 static vsg_status allow_shared(const void *kernel, size_t bytes)
 {
     static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-    enum { SLOTS = 16, DEVICES = 64 };
+    enum { SLOTS = 32, DEVICES = 64 };
     static const void *fn[SLOTS];
     static size_t set[SLOTS][DEVICES];
     int device = 0;
@@ -897,10 +957,29 @@ static vsg_status upload_batch(const dock_gpu_batch *b, int nout, dev_batch *D, 
     return VSG_OK;
 }
 
+/* The chains' kernel and its block shape: DEFAULT_WARPS warps a block, 32 warps an SM whatever
+ * the shape (64 registers). Measured (docs/PERFORMANCE.md): one warp a block is 1-3% faster than
+ * four (a block's SM slot frees as soon as its one chain ends); a lower register cap for more
+ * warps an SM (40 or 48 warps) is 10-17% slower. VSG_DOCK_WARPS (1, 2, 4), a bench switch,
+ * picks another shape; the rows are the same. */
+struct chains_shape {
+    void (*kernel)(dev_target, dev_batch);
+    int warps;
+};
+
+static void chains_kernel(int ad4, chains_shape *k)
+{
+    const char *w = getenv("VSG_DOCK_WARPS");
+    k->warps = w ? atoi(w) : DEFAULT_WARPS;
+    if (k->warps == 4) k->kernel = ad4 ? dock_chains<4, 8, true> : dock_chains<4, 8, false>;
+    else if (k->warps == 2) k->kernel = ad4 ? dock_chains<2, 16, true> : dock_chains<2, 16, false>;
+    else k->warps = 1, k->kernel = ad4 ? dock_chains<1, 32, true> : dock_chains<1, 32, false>;
+}
+
 /* The focus launch of focus() below: the second launch's records, chains and starts uploaded
  * (the rest of D reused), its minima and evaluations into out2, evals2 (CU returns early: the
  * caller frees). */
-static vsg_status focus_launch(const dev_target *T, const dev_batch *D, void (*kernel)(dev_target, dev_batch), size_t shared,
+static vsg_status focus_launch(const dev_target *T, const dev_batch *D, const chains_shape *k, size_t shared,
                                const dock_gpu_record *rec2, int nrec, const int *chain_rec2, const float *start2, size_t n2,
                                float *out2, long long *evals2, uploads *u)
 {
@@ -924,8 +1003,8 @@ static vsg_status focus_launch(const dev_target *T, const dev_batch *D, void (*k
     if ((st = upload(u, NULL, sizeof(long long) * n2, &p)) != VSG_OK) return st;
     D2.evals = (long long *)p;
     D2.nchain = (int)n2;
-    const int blocks = (int)((n2 + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK);
-    kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared, u->stream>>>(*T, D2);
+    const int blocks = (int)((n2 + k->warps - 1) / k->warps);
+    k->kernel<<<blocks, LANES * k->warps, shared, u->stream>>>(*T, D2);
     LAUNCHED("dock_chains (focus)");
     CU(cudaMemcpyAsync(out2, D2.out, sizeof(float) * slots * (size_t)stride, cudaMemcpyDeviceToHost, u->stream));
     CU(cudaMemcpyAsync(evals2, D2.evals, sizeof(long long) * n2, cudaMemcpyDeviceToHost, u->stream));
@@ -949,8 +1028,8 @@ static float *lowest_slot(float *out, size_t c, int keep, int stride)
     return best;
 }
 
-static vsg_status focus(const dock_gpu_batch *b, const dev_target *T, const dev_batch *D,
-                        void (*kernel)(dev_target, dev_batch), size_t shared, float *out, long long *evals, uploads *u)
+static vsg_status focus(const dock_gpu_batch *b, const dev_target *T, const dev_batch *D, const chains_shape *k,
+                        size_t shared, float *out, long long *evals, uploads *u)
 {
     const int K = b->focus_chains, nrec = b->nrec, stride = D->out_stride, keep = D->keep;
     const size_t n2 = (size_t)nrec * (size_t)K;
@@ -985,7 +1064,7 @@ static vsg_status focus(const dock_gpu_batch *b, const dev_target *T, const dev_
             if (ranked) memcpy(start2 + q * stride, lowest_slot(out, (size_t)from[q], keep, stride), sizeof(float) * (size_t)stride);
         }
     }
-    if ((st = focus_launch(T, D, kernel, shared, rec2, nrec, chain_rec2, start2, n2, out2, evals2, u)) != VSG_OK) goto done;
+    if ((st = focus_launch(T, D, k, shared, rec2, nrec, chain_rec2, start2, n2, out2, evals2, u)) != VSG_OK) goto done;
     for (size_t q = 0; q < n2; q++) {
         if (from[q] < 0) continue;
         if (evals) evals[from[q]] += evals2[q];
@@ -1004,16 +1083,13 @@ static vsg_status run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, lon
     dev_batch D;
     vsg_status st = upload_batch(b, b->nchain, &D, u);
     if (st != VSG_OK) return st;
-    const size_t shared = sizeof(float) * (size_t)D.warp_floats * WARPS_PER_BLOCK;
-    const char *occ = getenv("VSG_DOCK_OCC");
-    const int minb = occ ? atoi(occ) : DEFAULT_MINB;
-    void (*kernel)(dev_target, dev_batch);
-    if (m->ad4) kernel = minb >= 8 ? dock_chains<8, true> : minb >= 6 ? dock_chains<6, true> : minb >= 4 ? dock_chains<4, true> : dock_chains<1, true>;
-    else kernel = minb >= 8 ? dock_chains<8, false> : minb >= 6 ? dock_chains<6, false> : minb >= 4 ? dock_chains<4, false> : dock_chains<1, false>;
-    if ((st = allow_shared((const void *)kernel, shared)) != VSG_OK) return st;
-    const int blocks = (b->nchain + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
+    chains_shape k;
+    chains_kernel(m->ad4, &k);
+    const size_t shared = sizeof(float) * (size_t)D.warp_floats * k.warps;
+    if ((st = allow_shared((const void *)k.kernel, shared)) != VSG_OK) return st;
+    const int blocks = (b->nchain + k.warps - 1) / k.warps;
     if (blocks > 0) {
-        kernel<<<blocks, LANES * WARPS_PER_BLOCK, shared, u->stream>>>(T, D);
+        k.kernel<<<blocks, LANES * k.warps, shared, u->stream>>>(T, D);
         LAUNCHED("dock_chains");
     }
     CU(cudaMemcpyAsync(out, D.out, sizeof(float) * (size_t)D.out_stride * (size_t)D.keep * (size_t)b->nchain,
@@ -1021,7 +1097,7 @@ static vsg_status run(dock_gpu_maps *m, const dock_gpu_batch *b, float *out, lon
     if (evals)
         CU(cudaMemcpyAsync(evals, D.evals, sizeof(long long) * (size_t)b->nchain, cudaMemcpyDeviceToHost, u->stream));
     CU(cudaStreamSynchronize(u->stream));
-    if (b->focus_chains > 0 && b->nrec > 0) return focus(b, &T, &D, kernel, shared, out, evals, u);
+    if (b->focus_chains > 0 && b->nrec > 0) return focus(b, &T, &D, &k, shared, out, evals, u);
     return VSG_OK;
 }
 
@@ -1030,16 +1106,16 @@ template <bool AD4>
 static __global__ void dock_eval_kernel(const __grid_constant__ dev_target T, const __grid_constant__ dev_batch B,
                                         const int *rec_of, const float *conf, int nconf, float v, float *e, float *grad)
 {
-    extern __shared__ float smem[];
     const int lane = threadIdx.x & (LANES - 1), wib = threadIdx.x / LANES;
     const int gw = blockIdx.x * WARPS_PER_BLOCK + wib;
     if (gw >= nconf) return;
-    const dock_gpu_record r = B.rec[rec_of[gw]];
-    const scratch s = carve(smem + (size_t)wib * B.warp_floats, B.max_atoms, B.max_rot);
+    load_record(B, rec_of[gw], lane);
+    const dock_gpu_record &r = warp_record(B);
+    const scratch s = warp_scratch(B);
     const int nc = 7 + r.nrot, n = 6 + B.max_rot;
     warp_copy(s.cur, conf + (size_t)gw * B.out_stride + 1, nc, lane);
     __syncwarp();
-    const float E = evaluate<AD4>(T, B, r, s.cur, v, s.gv, s, lane);
+    const float E = evaluate<AD4>(T, B, s.cur, v, s.gv, lane);
     if (lane == 0) e[gw] = E;
     for (int i = lane; i < 6 + r.nrot; i += LANES) grad[(size_t)gw * n + i] = s.gv[i];
 }
