@@ -127,7 +127,7 @@ static const char usage_end[] =
 /* --ph, for a SMILES ligand: both docking paths read the ligand with it */
 static vsg_smiles_options dock_smiles;
 static int dock_rigid_macrocycles; /* --rigid-macrocycles */
-static int dock_max_torsions = 32; /* --max-torsions, as a flexible screen's default */
+static int dock_max_torsions = VSG_DEFAULT_MAX_TORSIONS; /* --max-torsions, as a flexible screen's */
 
 /* A record with more torsions than --max-torsions is refused before a search of minutes: a
  * receptor given as the ligand (arguments swapped) has hundreds; a flexible screen's rows say

@@ -54,7 +54,6 @@
 #define SLOTS 4            /* chunks in flight: one read, one or two searched, one written */
 #define SEARCHERS 2        /* host threads per GPU */
 #define MAX_GPUS 16
-#define DEFAULT_MAX_TORSIONS 32          /* AutoDock4's MAX_TORS */
 #define MACROCYCLE 12                    /* ring size from which a ring is a macrocycle */
 
 static const char *const row_cols[] = {"score_kcal_mol", "inter_kcal_mol", "intra_kcal_mol", "torsional_kcal_mol",
@@ -867,7 +866,7 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
     if (!p) return vsg_fail(VSG_E_NOMEM, "out of memory");
     *p = zero;
     p->t = t, p->o = o, p->P = o->dock, p->device = o->device;
-    p->max_torsions = o->max_torsions > 0 ? o->max_torsions : DEFAULT_MAX_TORSIONS;
+    p->max_torsions = o->max_torsions > 0 ? o->max_torsions : VSG_DEFAULT_MAX_TORSIONS;
     p->resume = x && x->resume;
     p->skip = p->resume ? x->resume_skip : 0;
     p->nchunks = SIZE_MAX;

@@ -1215,7 +1215,8 @@ vsg_status vsg_screen_job_run(vsg_screen_job *j, vsg_screen_report *rep)
         fo.smiles = smi;
         fo.rigid_macrocycles = get(j, "rigid-macrocycles") != NULL;
         fo.receptor = receptor;
-        fo.max_torsions = get(j, "max-torsions") ? (int)num(j, "max-torsions", 32) : 32;
+        fo.max_torsions = get(j, "max-torsions") ? (int)num(j, "max-torsions", VSG_DEFAULT_MAX_TORSIONS)
+                                                 : VSG_DEFAULT_MAX_TORSIONS;
         st = flex_params(j, &fo.dock, &fo.device);
         fo.csv = rows, fo.poses = poses, fo.poses_sdf = poses_path ? vsg_pose_path_kind(poses_path) == 1 : 0;
         fo.poses_top = (long)num(j, "poses-top", 0);

@@ -2266,12 +2266,16 @@ void vsg_screen_stop_reset(void);
  * per GPU searches each chunk's share of it (records shared by estimated cost), and the calling
  * thread finishes (OpenMP) and writes them, so host work overlaps the searches; at most a few
  * chunks are in flight, so memory stays bounded whatever the library. */
+/* Rotatable bonds a docked record may have unless told otherwise (AutoDock4's MAX_TORS): flexible
+ * screens' max_torsions = 0, `vsgrid dock` and Python's dock() refuse a record with more. */
+#define VSG_DEFAULT_MAX_TORSIONS 32
+
 typedef struct {
     const char *const *inputs;
     int ninputs;
     vsg_ligand_format format;  /* VSG_LIG_AUTO: from each file */
     int max_atoms;             /* reader's limit (0 = 100000) */
-    int max_torsions;          /* records with more rotatable bonds get status torsions (0 = 32) */
+    int max_torsions;          /* records with more rotatable bonds get status torsions (0 = VSG_DEFAULT_MAX_TORSIONS) */
     vsg_dock_params dock;      /* the search (vsg_dock_params_preset); dock.ngpus/gpus: the GPUs */
     vsg_device device;         /* AUTO: every GPU (dock.gpus), else the CPU twin */
     FILE *csv;                 /* rows (NULL: only on_row) */
