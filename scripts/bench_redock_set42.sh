@@ -24,7 +24,8 @@
 #   VSGRID           the binary (default build/vsgrid beside this script)
 #   VSG_SHARED_DATA  the shared data (default ../shared/data beside the repository)
 #   OUTDIR           maps, poses, logs (default /tmp/bench_redock_set42)
-#   PRESETS          default "fast balanced detail"; CHAINSxSTEPS (e.g. 256x120) for other efforts
+#   PRESETS          default "fast balanced detail"; CHAINSxSTEPS (e.g. 256x120) for other efforts,
+#                    CHAINSxSTEPS+FOCUSxSTEPS (e.g. 128x40+16x240) with focus chains
 #   DOCK_ARGS        extra `vsgrid screen --placement flexible` arguments (e.g. "--devices gpu")
 #   REFINE           1 (default): final poses refined and scored on the receptor's atoms
 #                    (--receptor), as vina --receptor does; 0: on the maps
@@ -87,6 +88,8 @@ run_vsgrid() {
       [ "${REFINE:-1}" = 1 ] && refine=(--receptor "$set42/$c/protein.pdbqt") # as vina --receptor ends its docking
       local search=(--search "$p")
       [[ $p =~ ^([0-9]+)x([0-9]+)$ ]] && search=(--search detail --exhaustiveness "${BASH_REMATCH[1]}" --steps "${BASH_REMATCH[2]}")
+      [[ $p =~ ^([0-9]+)x([0-9]+)\+([0-9]+)x([0-9]+)$ ]] && search=(--search detail --exhaustiveness "${BASH_REMATCH[1]}"
+        --steps "${BASH_REMATCH[2]}" --focus-chains "${BASH_REMATCH[3]}" --focus-steps "${BASH_REMATCH[4]}")
       "$vsgrid" screen "$d/maps" "${lib[@]}" --scoring vina --placement flexible "${search[@]}" --seed 0 --poses 9 \
         --poses-out "$f.pdbqt" -o "$f.csv" --quiet "${refine[@]}" $dock_args > "$f.log" 2>&1 || echo "$c $p: screen failed: $(tail -1 "$f.log")" >&2
       t1=$(date +%s.%N)
@@ -141,6 +144,8 @@ run_vsgrid_ad4() {
     for p in $presets; do
       search=(--search "$p")
       [[ $p =~ ^([0-9]+)x([0-9]+)$ ]] && search=(--search detail --exhaustiveness "${BASH_REMATCH[1]}" --steps "${BASH_REMATCH[2]}")
+      [[ $p =~ ^([0-9]+)x([0-9]+)\+([0-9]+)x([0-9]+)$ ]] && search=(--search detail --exhaustiveness "${BASH_REMATCH[1]}"
+        --steps "${BASH_REMATCH[2]}" --focus-chains "${BASH_REMATCH[3]}" --focus-steps "${BASH_REMATCH[4]}")
       for k in $starts; do
         f=$d/vsgrid_ad4_${p}_$k
         [ -s "$f.csv" ] && continue
