@@ -10,9 +10,11 @@
  *     and for at least 80% of the molecules within 0.5 kcal/mol — one search, two devices (single
  *     chains diverge with float round-off, so a statement about one molecule would be luck);
  *  3. repeatability: the same batch twice gives the same poses bit for bit, and a record gives
- *     the same poses alone or behind another record (same seed);
+ *     the same poses alone or behind another record (same seed), and whatever the chains' block
+ *     shape (VSG_DOCK_WARPS: 1, 2 or 4 chains a block; a chain's scratch is its warp's slice);
  *  4. the reported score is vsg_vina_score_pose's on the returned pose, whichever device.
  * Skips (77) without a GPU. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +132,20 @@ static void test_search(const vsg_vina_target *t, const vsg_ligand *lig, const c
         CHECK_STATUS(vsg_vina_score_pose(t, &shadow, &s), VSG_OK);
         CHECK(s.total == g1.pose[0].score.total);
         vsg_vina_ligand_free(l);
+    }
+    /* in blocks of 2 and of 4 chains (the default: 1), the same poses */
+    for (int w = 2; w <= 4; w += 2) {
+        char warps[4];
+        snprintf(warps, sizeof warps, "%d", w);
+        setenv("VSG_DOCK_WARPS", warps, 1);
+        vsg_dock_result g4;
+        vsg_status s5;
+        CHECK_STATUS(vsg_dock_batch(t, one, 1, NULL, &p, VSG_DEVICE_GPU, &g4, &s5, msg), VSG_OK);
+        unsetenv("VSG_DOCK_WARPS");
+        CHECK(s5 == VSG_OK && g4.npose == g1.npose);
+        if (s5 == VSG_OK && g4.npose == g1.npose)
+            for (int i = 0; i < g1.npose; i++) CHECK(!memcmp(g1.pose[i].xyz, g4.pose[i].xyz, sizeof(double) * 3 * (size_t)g1.natoms));
+        vsg_dock_result_release(&g4);
     }
     /* behind another record, with the same seed, the same poses */
     const vsg_ligand *two[2] = {lig, lig};
