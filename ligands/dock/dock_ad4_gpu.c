@@ -63,34 +63,22 @@ vsg_status vsg_dock_ad4_gpu(const vsg_ad4_target *t, const vsg_ligand *lig, cons
     memset(&b, 0, sizeof b);
     dock_gpu_maps *maps = NULL;
     float *res = NULL;
-    long long *evals = NULL;
     dock_gpu_kept_set ks;
     memset(&ks, 0, sizeof ks);
     if ((st = dock_ad4_prepare(t, lig, &P, &d)) != VSG_OK) goto prepared_nothing;
-    if (d.tree.natoms > DOCK_GPU_MAX_ATOMS || d.tree.nrot > DOCK_GPU_MAX_ROTORS) {
-        st = vsg_fail(VSG_E_LIMIT, "%s: record %ld: %d atoms and %d torsions, over the GPU search's %d and %d: dock it on the CPU "
-                      "(--devices cpu)", lig->source ? lig->source : "?", lig->record, d.tree.natoms, d.tree.nrot,
-                      DOCK_GPU_MAX_ATOMS, DOCK_GPU_MAX_ROTORS);
-        goto done;
-    }
+    if ((st = dock_gpu_check_size(lig, &d.tree, "")) != VSG_OK) goto done;
     if ((st = device_maps(t, &d.A.intra, device, &maps)) != VSG_OK) goto done;
     if ((st = dock_pack_ad4(&d, P.seed, &P, &b)) != VSG_OK) goto done;
-    const int stride = 8 + b.max_rot, keep = b.keep > 1 ? b.keep : 1;
-    res = malloc(sizeof(float) * (size_t)stride * (size_t)keep * (size_t)(b.nchain > 0 ? b.nchain : 1));
-    evals = calloc((size_t)(b.nchain > 0 ? b.nchain : 1), sizeof *evals);
-    if (!res || !evals) {
-        st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-        goto done;
-    }
-    if ((st = dock_gpu_run(maps, &b, res, evals)) != VSG_OK) goto done;
-    for (int c = 0; c < b.nchain; c++) out->evaluations += evals[c];
+    long evaluations = 0;
+    if ((st = dock_gpu_run_record(maps, &b, &res, &evaluations)) != VSG_OK) goto done;
+    int stride, keep;
+    dock_gpu_layout(&b, &stride, &keep);
     if ((st = dock_gpu_kept(&d.tree, &d.en, res, stride, b.nchain, keep, &ks)) != VSG_OK) goto done;
-    const long evaluations = out->evaluations;
     st = dock_ad4_finish(t, lig, &d, ks.all, ks.total, &P, out, scores);
-    out->evaluations = evaluations;
+    out->evaluations = evaluations; /* the finish counts none of its own */
 done:
     dock_gpu_kept_free(&ks);
-    free(res), free(evals);
+    free(res);
     dock_pack_release(&b);
     dock_ad4_prep_release(&d);
 prepared_nothing:

@@ -175,6 +175,33 @@ vsg_status dock_gpu_finish_record(const vsg_vina_target *t, dock_prep *d, const 
     return st;
 }
 
+void dock_gpu_layout(const dock_gpu_batch *b, int *stride, int *keep)
+{
+    *stride = 8 + b->max_rot; /* gpu/dock's out_stride */
+    *keep = b->keep > 1 ? b->keep : 1;
+}
+
+vsg_status dock_gpu_run_record(dock_gpu_maps *maps, const dock_gpu_batch *b, float **res, long *evaluations)
+{
+    int stride, keep;
+    dock_gpu_layout(b, &stride, &keep);
+    const size_t nchain = (size_t)(b->nchain > 0 ? b->nchain : 1);
+    *res = malloc(sizeof(float) * (size_t)stride * (size_t)keep * nchain);
+    long long *evals = calloc(nchain, sizeof *evals);
+    vsg_status st = *res && evals ? dock_gpu_run(maps, b, *res, evals) : vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    for (int c = 0; st == VSG_OK && c < b->nchain; c++) *evaluations += evals[c];
+    free(evals);
+    return st;
+}
+
+vsg_status dock_gpu_check_size(const vsg_ligand *lig, const dock_tree *tree, const char *with)
+{
+    if (tree->natoms <= DOCK_GPU_MAX_ATOMS && tree->nrot <= DOCK_GPU_MAX_ROTORS) return VSG_OK;
+    return vsg_fail(VSG_E_LIMIT, "%s: record %ld%s: %d atoms and %d torsions, over the GPU search's %d and %d: dock it on the CPU "
+                    "(--devices cpu)", lig->source ? lig->source : "?", lig->record, with, tree->natoms, tree->nrot,
+                    DOCK_GPU_MAX_ATOMS, DOCK_GPU_MAX_ROTORS);
+}
+
 /* One GPU's share of a stage: its records packed, searched, the chains' minima brought back. */
 typedef struct {
     int device;
@@ -207,7 +234,9 @@ struct dock_stage {
 static void finish_share_record(const vsg_vina_target *t, dock_prep *prep, const gpu_share *sh, int r,
                                 const vsg_dock_params *P, vsg_dock_result *out, vsg_status *status, char (*message)[256])
 {
-    const int stride = 8 + sh->b.max_rot, i = sh->b.record_of[r], keep = sh->b.keep > 1 ? sh->b.keep : 1;
+    const int i = sh->b.record_of[r];
+    int stride, keep;
+    dock_gpu_layout(&sh->b, &stride, &keep);
     const dock_gpu_record *g = &sh->b.rec[r];
     status[i] = dock_gpu_finish_record(t, &prep[i], sh->res + (size_t)g->chain0 * (size_t)keep * (size_t)stride, stride,
                                   g->nchain, keep, P, &out[i]);
@@ -316,8 +345,9 @@ static vsg_status prepare_gpu(dock_stage *s, const int *gpus, int ngpus)
             gpu_share *sh = &s->share[g];
             gst[g] = dock_pack(s->prep, sh->mine, n, s->seed, P, &sh->b);
             if (gst[g] == VSG_OK && sh->b.nchain > 0) {
-                sh->res = malloc(sizeof(float) * (size_t)(8 + sh->b.max_rot) * (size_t)(sh->b.keep > 1 ? sh->b.keep : 1) *
-                                 (size_t)sh->b.nchain);
+                int stride, keep;
+                dock_gpu_layout(&sh->b, &stride, &keep);
+                sh->res = malloc(sizeof(float) * (size_t)stride * (size_t)keep * (size_t)sh->b.nchain);
                 sh->evals = malloc(sizeof(long long) * (size_t)sh->b.nchain);
                 if (!sh->res || !sh->evals) gst[g] = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
             }

@@ -596,3 +596,25 @@ void vsg_flex_poses_free(vsg_flex_pose *poses, int n)
     for (int i = 0; i < n; i++) free(poses[i].xyz);
     free(poses);
 }
+
+vsg_status dock_flex_poses_new(const vsg_flex *f, int n, vsg_flex_pose **out)
+{
+    vsg_flex_pose *fp = calloc((size_t)n + 1, sizeof *fp);
+    vsg_status st = fp ? VSG_OK : vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    for (int i = 0; st == VSG_OK && i < n; i++)
+        if (!(fp[i].xyz = malloc(sizeof(double) * 3 * (size_t)f->L->natoms))) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    *out = fp;
+    return st;
+}
+
+vsg_status dock_flex_poses_hand_off(vsg_status st, vsg_flex_pose *fp, int n, vsg_dock_result *out, vsg_flex_pose **poses)
+{
+    if (st != VSG_OK) {
+        vsg_flex_poses_free(fp, n);
+        vsg_dock_result_release(out);
+        return st;
+    }
+    for (int i = out->npose; i < n; i++) free(fp[i].xyz), fp[i].xyz = NULL;
+    *poses = fp;
+    return VSG_OK;
+}

@@ -26,10 +26,8 @@ vsg_status vsg_dock_flex_cpu(const vsg_vina_target *t, const vsg_ligand *lig, co
         out->seconds = vsg_now() - t0;
         return st;
     }
-    vsg_flex_pose *fp = calloc((size_t)P.poses + 1, sizeof *fp);
-    if (!fp) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-    for (int i = 0; st == VSG_OK && i < P.poses; i++)
-        if (!(fp[i].xyz = malloc(sizeof(double) * 3 * (size_t)f->L->natoms))) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    vsg_flex_pose *fp = NULL;
+    st = dock_flex_poses_new(f, P.poses, &fp);
     dock_chains *store = NULL;
     dock_kept **all = NULL;
     int total = 0;
@@ -44,14 +42,7 @@ vsg_status vsg_dock_flex_cpu(const vsg_vina_target *t, const vsg_ligand *lig, co
     dock_chains_free(store);
     dock_prep_release(&d);
     out->seconds = vsg_now() - t0;
-    if (st != VSG_OK) {
-        vsg_flex_poses_free(fp, P.poses);
-        vsg_dock_result_release(out);
-        return st;
-    }
-    for (int i = out->npose; i < P.poses; i++) free(fp[i].xyz), fp[i].xyz = NULL;
-    *poses = fp;
-    return VSG_OK;
+    return dock_flex_poses_hand_off(st, fp, P.poses, out, poses);
 }
 
 double vsg_dock_flex_energy(const vsg_vina_target *t, const vsg_ligand *lig, const vsg_flex *f, const double *lig_xyz,

@@ -34,44 +34,25 @@ vsg_status vsg_dock_flex_gpu(const vsg_vina_target *t, const vsg_ligand *lig, co
     memset(&b, 0, sizeof b);
     dock_gpu_maps *maps = NULL;
     float *res = NULL;
-    long long *evals = NULL;
     vsg_flex_pose *fp = NULL;
-    if (d.tree.natoms > DOCK_GPU_MAX_ATOMS || d.tree.nrot > DOCK_GPU_MAX_ROTORS) {
-        st = vsg_fail(VSG_E_LIMIT, "%s: record %ld with its flex residues: %d atoms and %d torsions, over the GPU search's %d "
-                      "and %d: dock it on the CPU (--devices cpu)", lig->source ? lig->source : "?", lig->record, d.tree.natoms,
-                      d.tree.nrot, DOCK_GPU_MAX_ATOMS, DOCK_GPU_MAX_ROTORS);
-        goto done;
-    }
-    if (!(fp = calloc((size_t)P.poses + 1, sizeof *fp))) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-    for (int i = 0; st == VSG_OK && i < P.poses; i++)
-        if (!(fp[i].xyz = malloc(sizeof(double) * 3 * (size_t)f->L->natoms))) st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
+    if ((st = dock_gpu_check_size(lig, &d.tree, " with its flex residues")) != VSG_OK) goto done;
+    st = dock_flex_poses_new(f, P.poses, &fp);
     if (st == VSG_OK) st = dock_gpu_target_maps(t, device, &maps);
     const char use = 1;
     const uint64_t seed = P.seed;
     if (st == VSG_OK) st = dock_pack(&d, &use, 1, &seed, &P, &b);
     if (st != VSG_OK) goto done;
-    const int stride = 8 + b.max_rot, keep = b.keep > 1 ? b.keep : 1;
-    res = malloc(sizeof(float) * (size_t)stride * (size_t)keep * (size_t)(b.nchain > 0 ? b.nchain : 1));
-    evals = calloc((size_t)(b.nchain > 0 ? b.nchain : 1), sizeof *evals);
-    if (!res || !evals) {
-        st = vsg_fail(VSG_E_NOMEM, "dock: out of memory");
-        goto done;
-    }
-    if ((st = dock_gpu_run(maps, &b, res, evals)) != VSG_OK) goto done;
+    long evaluations = 0;
+    if ((st = dock_gpu_run_record(maps, &b, &res, &evaluations)) != VSG_OK) goto done;
+    int stride, keep;
+    dock_gpu_layout(&b, &stride, &keep);
     d.flex_out = fp;
     if ((st = dock_gpu_finish_record(t, &d, res, stride, b.nchain, keep, &P, out)) != VSG_OK) goto done;
-    for (int c = 0; c < b.nchain; c++) out->evaluations += evals[c];
+    out->evaluations += evaluations;
 done:
-    free(res), free(evals);
+    free(res);
     dock_pack_release(&b);
     dock_prep_release(&d);
     out->seconds = vsg_now() - t0;
-    if (st != VSG_OK) {
-        vsg_flex_poses_free(fp, P.poses);
-        vsg_dock_result_release(out);
-        return st;
-    }
-    for (int i = out->npose; i < P.poses; i++) free(fp[i].xyz), fp[i].xyz = NULL;
-    *poses = fp;
-    return VSG_OK;
+    return dock_flex_poses_hand_off(st, fp, P.poses, out, poses);
 }

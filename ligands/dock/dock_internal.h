@@ -219,6 +219,12 @@ void dock_flex_finish_pose(const vsg_vina_target *t, const struct vsg_flex *f, c
 /* flex_xyz (the flex file's atom order) in the flex model's order, into buf (3 per atom); the
  * model's own coordinates when flex_xyz is NULL. Returns what holds them. */
 const double *dock_flex_model_order(const vsg_flex *f, const double *flex_xyz, double *buf);
+/* A flex docking call's poses (dock_flex.c): n entries of f's atoms for the search to fill (and
+ * one spare, zeroed), and, at the call's end, the hand-off: on success the found ones
+ * (out->npose) to *poses and the unused entries' coordinates freed; on failure (st) the poses
+ * and out released. Returns st. */
+vsg_status dock_flex_poses_new(const vsg_flex *f, int n, vsg_flex_pose **out);
+vsg_status dock_flex_poses_hand_off(vsg_status st, vsg_flex_pose *fp, int n, vsg_dock_result *out, vsg_flex_pose **poses);
 /* The terms `vina --score_only` adds for flex residues at flex_xyz with the ligand at lig_xyz. */
 vsg_status dock_flex_score(const vsg_vina_target *t, const struct vsg_flex *f, const vsg_vina_ligand *lig,
                            const double *lig_xyz, const double *flex_xyz, vsg_flex_pose *out);

@@ -35,5 +35,14 @@ void dock_gpu_kept_free(dock_gpu_kept_set *s);
 vsg_status dock_gpu_check_device(int *device);
 vsg_status dock_gpu_finish_record(const vsg_vina_target *t, dock_prep *d, const float *out, int stride, int nchain, int keep,
                                   const vsg_dock_params *P, vsg_dock_result *res);
+/* The layout of dock_gpu_run's output for batch b: stride floats a kept minimum (energy,
+ * position, orientation, torsions), keep minima a chain. */
+void dock_gpu_layout(const dock_gpu_batch *b, int *stride, int *keep);
+/* A single-record call's packed chains run on maps: their kept minima into *res (as
+ * dock_gpu_layout says; the caller frees it), their evaluations added to *evaluations. */
+vsg_status dock_gpu_run_record(dock_gpu_maps *maps, const dock_gpu_batch *b, float **res, long *evaluations);
+/* VSG_E_LIMIT, naming lig's record, when its model (tree; with: what it includes besides the
+ * ligand, "" or e.g. " with its flex residues") is over the GPU search's atoms or torsions. */
+vsg_status dock_gpu_check_size(const vsg_ligand *lig, const dock_tree *tree, const char *with);
 
 #endif
