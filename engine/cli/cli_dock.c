@@ -336,8 +336,7 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
     }
     if (on_gpu) {
         st = vsg_dock_ad4_gpu(t, &lig, p, -1, &res, sc);
-        if (st == VSG_E_LIMIT && device == VSG_DEVICE_AUTO) {
-            if (!quiet) fprintf(stderr, "vsgrid dock: %s; docking on the CPU\n", vsg_last_error());
+        if (vsg_cli_dock_gpu_fallback(st, device, quiet)) {
             on_gpu = 0;
         } else if (st != VSG_OK) {
             rc = vsg_cli_fail(st);

@@ -79,8 +79,7 @@ int vsg_cli_dock_flex(const char *prefix, const char *ligpath, const char *flexp
     int on_gpu = device == VSG_DEVICE_GPU || (device == VSG_DEVICE_AUTO && vsg_dock_auto_device(p) == VSG_DEVICE_GPU);
     if (on_gpu) {
         st = vsg_dock_flex_gpu(t, &lig, fx, p, -1, &res, &fp);
-        if (st == VSG_E_LIMIT && device == VSG_DEVICE_AUTO) {
-            if (!quiet) fprintf(stderr, "vsgrid dock: %s; docking on the CPU\n", vsg_last_error());
+        if (vsg_cli_dock_gpu_fallback(st, device, quiet)) {
             on_gpu = 0;
         } else if (st != VSG_OK) {
             rc = vsg_cli_fail(st);

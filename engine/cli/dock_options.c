@@ -158,3 +158,10 @@ const char *vsg_cli_dock_effort(const vsg_dock_params *p, const vsg_dock_result 
                  p->focus_steps ? p->focus_steps : 4 * r->steps);
     return buf;
 }
+
+int vsg_cli_dock_gpu_fallback(vsg_status st, vsg_device device, int quiet)
+{
+    if (st != VSG_E_LIMIT || device != VSG_DEVICE_AUTO) return 0;
+    if (!quiet) fprintf(stderr, "vsgrid dock: %s; docking on the CPU\n", vsg_last_error());
+    return 1;
+}

@@ -29,6 +29,10 @@ int vsg_cli_dock_apply(const char *cmd, const vsg_cli_dock_opts *o, vsg_dock_par
 /* "C chains x S steps", then " + F focus chains x T" when the search ran focus chains: the effort of
  * a finished search (r: its chains and steps; p: the focus chains it was given), for summaries. */
 const char *vsg_cli_dock_effort(const vsg_dock_params *p, const vsg_dock_result *r, char *buf, size_t n);
+/* After a single-record GPU call that returned st under `device`: 1 when the record is to be
+ * docked on the CPU instead (over the GPU's atoms or torsions, VSG_E_LIMIT, and the GPU not asked
+ * for; said on stderr unless quiet), else 0 (st is the call's outcome). */
+int vsg_cli_dock_gpu_fallback(vsg_status st, vsg_device device, int quiet);
 /* The options' help lines (two-column, for --help). */
 extern const char vsg_cli_dock_options_help[];
 
