@@ -2456,6 +2456,22 @@ def _over_torsions(d, lig, path, max_torsions):
     return False
 
 
+def _vina_record(lig, lf, path, max_torsions):
+    """A record's DockResult before a Vina-function call, its hydrogens completed; d.error set
+    when it is not to be docked (a bad record, or over max_torsions)."""
+    d = _new_result(lig, lf)
+    if not d.error:
+        d.added_hydrogens = _complete_hydrogens(lig)
+        _over_torsions(d, lig, path, max_torsions)
+    return d
+
+
+def _call_failed(d, st, lig, lf):
+    """d with the failed library call's status and its message (named by file and record)."""
+    d.status, d.error = st, lf.relabel(_s(lig.source), lig.record, _s(_L.vsg_last_error()))[2]
+    return d
+
+
 def _dock_flex(mapset_prefix, ligand, p, device, all_records, record, max_torsions, scoring, flex, receptor, reader_options):
     """dock(flex=...): each record with the flex residues as `vsgrid dock --flex` docks it
     (vsg_dock_flex_gpu or vsg_dock_flex_cpu), record i of all_records with seed + i."""
@@ -2482,11 +2498,8 @@ def _dock_flex(mapset_prefix, ligand, p, device, all_records, record, max_torsio
         _L.vsg_flex_get_info(fx, ctypes.byref(info))
 
         def one(lig, lf, path, offset):
-            d = _new_result(lig, lf)
+            d = _vina_record(lig, lf, path, max_torsions)
             if d.error:
-                return d
-            d.added_hydrogens = _complete_hydrogens(lig)
-            if _over_torsions(d, lig, path, max_torsions):
                 return d
             q = _lib.DockParams.from_buffer_copy(p)
             q.seed = (int(p.seed) + offset) & 0xFFFFFFFFFFFFFFFF
@@ -2498,8 +2511,7 @@ def _dock_flex(mapset_prefix, ligand, p, device, all_records, record, max_torsio
             if on is None:
                 st = _L.vsg_dock_flex_cpu(t, ctypes.byref(lig), fx, ctypes.byref(q), ctypes.byref(rr), ctypes.byref(fp))
             if st != 0:
-                d.status, d.error = st, lf.relabel(_s(lig.source), lig.record, _s(_L.vsg_last_error()))[2]
-                return d
+                return _call_failed(d, st, lig, lf)
             npose = rr.npose
             try:
                 if not _fill_checked(d, t, rr, path, "best pose"):
@@ -2535,17 +2547,13 @@ def _dock_local(mapset_prefix, ligand, p, scoring, receptor, all_records, record
             _check(_L.vsg_vina_target_add_receptor(t, rec._h))
 
         def one(lig, lf, path, offset):
-            d = _new_result(lig, lf)
+            d = _vina_record(lig, lf, path, max_torsions)
             if d.error:
-                return d
-            d.added_hydrogens = _complete_hydrogens(lig)
-            if _over_torsions(d, lig, path, max_torsions):
                 return d
             rr = _lib.DockResult()
             st = _L.vsg_dock_local(t, ctypes.byref(lig), ctypes.byref(p), ctypes.byref(rr))
             if st != 0:
-                d.status, d.error = st, lf.relabel(_s(lig.source), lig.record, _s(_L.vsg_last_error()))[2]
-                return d
+                return _call_failed(d, st, lig, lf)
             try:
                 if _fill_checked(d, t, rr, path, "the minimised pose"):
                     _check_poses(d, lig, rec, t, rr)
@@ -2568,8 +2576,7 @@ def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset, local_on
         if st == 0 and lig.status != 0:
             st = lig.status
     if st != 0:
-        d.status, d.error = st, lf.relabel(_s(lig.source), lig.record, _s(_L.vsg_last_error()))[2]
-        return d
+        return _call_failed(d, st, lig, lf)
     if _over_torsions(d, lig, path, max_torsions):
         return d
     q = _lib.DockParams.from_buffer_copy(p)
@@ -2586,8 +2593,7 @@ def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset, local_on
     if gpu is None and not local_only:
         st = _L.vsg_dock_ad4_cpu(t, ctypes.byref(lig), ctypes.byref(q), ctypes.byref(rr), sc)
     if st != 0:
-        d.status, d.error = st, lf.relabel(_s(lig.source), lig.record, _s(_L.vsg_last_error()))[2]
-        return d
+        return _call_failed(d, st, lig, lf)
     try:
         if rr.npose < 1 or sc[0].outside or not sc[0].inter < 0:  # vsgrid dock's rule: never a meaningless best
             why = ("atoms lie outside the maps' grid" if rr.npose and sc[0].outside
