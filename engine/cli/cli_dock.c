@@ -713,7 +713,7 @@ int vsg_cmd_dock(int argc, char **argv)
     if (!quiet)
         printf("dock: %s: %d poses (%d PoseBusters-valid%s), best %.3f kcal/mol (inter %.3f, intra %.3f), %d torsions, "
                "%s, %ld evaluations, %.2f s on the %s\n",
-               ligpath, res.npose, nvalid, rec ? "" : "; receptor clashes checked with --receptor", res.pose[0].score.total,
+               ligpath, res.npose, nvalid, rec ? "" : "; receptor clashes not checked: give --receptor", res.pose[0].score.total,
                res.pose[0].score.inter, res.pose[0].score.intra, res.rotors, vsg_cli_dock_effort(&p, &res, effort, sizeof effort),
                res.evaluations, res.seconds, on_gpu ? "GPU" : "CPU");
     if (json) {
