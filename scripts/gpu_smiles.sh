@@ -14,7 +14,8 @@
 #   steps and at --minimize 0 (the builder's coordinates).
 # SCREENS: which screens (default "mol2 neutral charged"; neutral:N: at --minimize N; neutral@openbabel:
 # built by Open Babel; neutral+N: --conformers N); PREP: 0
-# skips prepare-ligands.
+# skips prepare-ligands. W: the work folder (default $B/smiles; its last name is the folder under
+# $OUT the results go to, so two runs with different environments keep theirs).
 # Usage: bash scripts/gpu_smiles.sh          (B: the build, OUT: results)
 set -u
 LIB_DIR=${LIB_DIR:-.bench_data}
@@ -34,8 +35,8 @@ B=${B:-/tmp/vsg28}
 OUT=${OUT:-/tmp/vsg28_out}
 S=${SEARCH:-balanced}
 export LD_LIBRARY_PATH=$OB/lib${RD:+:$RD/lib}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} BABEL_LIBDIR=$OB/plugins BABEL_DATADIR=$OB/data
-V=$B/vsgrid W=$B/smiles
-mkdir -p "$W" "$OUT/smiles"
+V=$B/vsgrid W=${W:-$B/smiles}
+mkdir -p "$W" "$OUT/${W##*/}"
 rec=data/inha/receptor.pdbqt
 "$V" maps "$rec" --scoring vina --around "$LIB_DIR/crystal_ligand.mol2" -o "$W/m" --quiet
 zcat "$LIB_DIR/actives_final.mol2.gz" | awk '/^@<TRIPOS>MOLECULE/ { getline; print $1 }' | sort -u > "$W/actives.txt"
@@ -90,4 +91,4 @@ zcat "$LIB_DIR/decoys.neutral.smi.gz" | head -1500 > "$W/first1500.smi"
   n=$(grep -c '^\$\$\$\$' "$W/prep_$th$mode$steps$emb.sdf")
   awk -v a="$t0" -v b="$t1" -v n="$n" -v th="$th" -v m="$mode" -v s="$steps" -v e="${emb:-default}" 'BEGIN { printf "prepare-ligands, %d thread(s), %s, --minimize %s, --embed %s: %d molecules in %.2f s: %.1f molecules/s, %.1f a core\n", th, m, s, e, n, b - a, n / (b - a), n / (b - a) / th }'
 done
-cp "$W"/*.csv "$W"/*.err "$W"/util_*.txt "$OUT/smiles/" 2> /dev/null
+cp "$W"/*.csv "$W"/*.err "$W"/util_*.txt "$OUT/${W##*/}/" 2> /dev/null

@@ -239,7 +239,7 @@ std::vector<std::unique_ptr<RDKit::RWMol>> stereoisomers(const RDKit::RWMol &mol
 /* mol (hydrogens added) embedded by ETKDGv3 from seed, up to max_tries times while the result
  * contradicts a specified centre (tries and inverted into out); false when no embedding was
  * found. */
-bool embed_tries(RDKit::RWMol &mol, int seed, int max_tries, vsg_rdkit_embedding *out)
+bool embed_with_hydrogens(RDKit::RWMol &mol, int seed, int max_tries, vsg_rdkit_embedding *out)
 {
     RDKit::DGeomHelpers::EmbedParameters p = RDKit::DGeomHelpers::ETKDGv3;
     p.numThreads = 1; /* the caller's threads and processes do the parallel work */
@@ -258,6 +258,47 @@ bool embed_tries(RDKit::RWMol &mol, int seed, int max_tries, vsg_rdkit_embedding
         if ((out->inverted = contradicted(mol)) == 0) break;
     }
     return conf >= 0;
+}
+
+/* 1 unless VSG_RDKIT_EMBED_HYDROGENS=1 asks for every embedding with its hydrogens (the bench
+ * switch that measures heavy-atoms-first against it, docs/PERFORMANCE.md) */
+bool heavy_atoms_first()
+{
+    static const bool on = [] {
+        const char *e = std::getenv("VSG_RDKIT_EMBED_HYDROGENS");
+        return !(e && std::strcmp(e, "1") == 0);
+    }();
+    return on;
+}
+
+/* *mol (no hydrogens yet) with its hydrogens added and 3D coordinates, tries and inverted into
+ * out; false when no embedding was found. Why heavy atoms first: the distance-geometry force
+ * field's cost grows with the square of the atoms it places, and a drug-like molecule is half
+ * hydrogens, so embedding the heavy atoms alone and placing the hydrogens on them
+ * (addHs(addCoords)) is about 3.5 times faster (docs/PERFORMANCE.md, "Issue 29"); the force
+ * field relaxes the hydrogens with the rest afterwards. ETKDG keeps implicit-hydrogen centres'
+ * chirality from their three heavy neighbours. When that embedding fails or contradicts a
+ * specified centre (rare: strained or crowded systems), the molecule is embedded with its
+ * hydrogens as before, with the retries. The atoms are in the same order either way
+ * (hydrogens appended by addHs). */
+bool embed_tries(std::unique_ptr<RDKit::RWMol> &mol, int seed, int max_tries, vsg_rdkit_embedding *out)
+{
+    if (heavy_atoms_first()) {
+        std::unique_ptr<RDKit::RWMol> heavy(new RDKit::RWMol(*mol));
+        RDKit::DGeomHelpers::EmbedParameters p = RDKit::DGeomHelpers::ETKDGv3;
+        p.numThreads = 1;
+        p.randomSeed = seed;
+        if (RDKit::DGeomHelpers::EmbedMolecule(*heavy, p) >= 0) {
+            RDKit::MolOps::addHs(*heavy, false, true);
+            if (contradicted(*heavy) == 0) {
+                out->tries = 1, out->inverted = 0;
+                mol = std::move(heavy);
+                return true;
+            }
+        }
+    }
+    RDKit::MolOps::addHs(*mol);
+    return embed_with_hydrogens(*mol, seed, max_tries, out);
 }
 
 void embed(const char *smiles, int seed, int max_tries, int ff_iters, int conformers, int enumerate,
@@ -285,8 +326,7 @@ void embed(const char *smiles, int seed, int max_tries, int ff_iters, int confor
     bool embedded = false, embedded0 = false;
     int tries0 = 0, inverted0 = 0;
     for (; first < isomers.size(); first++) {
-        RDKit::MolOps::addHs(*isomers[first]);
-        const bool ok = embed_tries(*isomers[first], seed, max_tries, out);
+        const bool ok = embed_tries(isomers[first], seed, max_tries, out);
         if (first == 0) embedded0 = ok, tries0 = out->tries, inverted0 = out->inverted;
         if (ok && !out->inverted) {
             embedded = true;
@@ -308,13 +348,13 @@ void embed(const char *smiles, int seed, int max_tries, int ff_iters, int confor
        the same atoms), then its own ring conformers; one that cannot be embedded is left out */
     vsg_rdkit_embedding scratch;
     for (size_t k = first + 1; k < isomers.size(); k++) {
-        RDKit::RWMol &m = *isomers[k];
-        RDKit::MolOps::addHs(m);
         std::memset(&scratch, 0, sizeof scratch);
-        if (m.getNumAtoms() != mol->getNumAtoms() || !embed_tries(m, seed, max_tries, &scratch) || scratch.inverted) {
+        if (!embed_tries(isomers[k], seed, max_tries, &scratch) || scratch.inverted ||
+            isomers[k]->getNumAtoms() != mol->getNumAtoms()) {
             out->isomers--;
             continue;
         }
+        RDKit::RWMol &m = *isomers[k];
         if (iters > 0) relax(m, iters);
         append(m.getConformer(), extra);
         if (conformers > 1) further_conformers(m, seed, iters, conformers, extra);
