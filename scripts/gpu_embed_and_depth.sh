@@ -9,7 +9,7 @@
 #   PART=build   the commit built with Open Babel and RDKit ($B), then the GPU and docking tests
 #                (TESTS, default "test_gpu|cli_dock")
 #   PART=smiles  INHA from MOL2 and from SMILES, heavy atoms first (default, --minimize 50 and 100)
-#                and with hydrogens; prepare-ligands on all threads and on one (scripts/gpu_smiles.sh)
+#                and with hydrogens (SMILES_H=0: not); prepare-ligands on all threads and on one (scripts/gpu_smiles.sh)
 #   PART=redock  scripts/bench_redock_smiles.sh, arm ARMS (default smiles) on the GPU, EMBED_H=1:
 #                with hydrogens
 #   PART=depth   scripts/gpu_depth_inha.sh with CONFIGS (default: searches between balanced and
@@ -34,7 +34,8 @@ for part in ${PART:-build smiles pack}; do
   smiles)
     runs="16_workers_default 16_workers_100 1_workers_default"
     W=$B/smiles_heavy SCREENS="mol2 neutral neutral:100" PREP_RUNS="$runs" bash scripts/gpu_smiles.sh
-    VSG_RDKIT_EMBED_HYDROGENS=1 W=$B/smiles_withH SCREENS="neutral" PREP_RUNS="$runs" bash scripts/gpu_smiles.sh
+    [ "${SMILES_H:-1}" = 0 ] ||
+      VSG_RDKIT_EMBED_HYDROGENS=1 W=$B/smiles_withH SCREENS="neutral" PREP_RUNS="$runs" bash scripts/gpu_smiles.sh
     ;;
   redock)
     ${EMBED_H:+env VSG_RDKIT_EMBED_HYDROGENS=1} env VSGRID="$B/vsgrid" OUTDIR="$B/redock${EMBED_H:+_withH}" ARMS="${ARMS:-smiles}" \

@@ -272,27 +272,34 @@ bool heavy_atoms_first()
 }
 
 /* *mol (no hydrogens yet) with its hydrogens added and 3D coordinates, tries and inverted into
- * out; false when no embedding was found. Why heavy atoms first: the distance-geometry force
- * field's cost grows with the square of the atoms it places, and a drug-like molecule is half
- * hydrogens, so embedding the heavy atoms alone and placing the hydrogens on them
- * (addHs(addCoords)) is about 3.5 times faster (docs/PERFORMANCE.md, "Issue 29"); the force
- * field relaxes the hydrogens with the rest afterwards. ETKDG keeps implicit-hydrogen centres'
- * chirality from their three heavy neighbours. When that embedding fails or contradicts a
- * specified centre (rare: strained or crowded systems), the molecule is embedded with its
- * hydrogens as before, with the retries. The atoms are in the same order either way
- * (hydrogens appended by addHs). */
+ * out; false when no embedding was found. Why not every hydrogen in the embedding: the
+ * distance-geometry force field's cost grows with the square of the atoms it places, and a
+ * drug-like molecule is half hydrogens, so embedding without most of them and placing those on
+ * the embedded atoms (addHs(addCoords)) is 2-3 times faster (docs/PERFORMANCE.md, "Issue 29").
+ * The hydrogens of non-aromatic ring atoms stay in the embedding: their distance bounds are what
+ * make a substituent of a saturated ring equatorial (2H7L's N-cyclohexyl: 35 of 40 seeds with
+ * them, 13 without) and a ring pucker right. The force field relaxes the placed hydrogens with
+ * the rest afterwards. When that embedding fails or contradicts a specified centre (rare:
+ * strained or crowded systems), the molecule is embedded with every hydrogen, with the retries.
+ * The same molecule comes out in the same atom order (hydrogens appended) in every run. */
 bool embed_tries(std::unique_ptr<RDKit::RWMol> &mol, int seed, int max_tries, vsg_rdkit_embedding *out)
 {
     if (heavy_atoms_first()) {
-        std::unique_ptr<RDKit::RWMol> heavy(new RDKit::RWMol(*mol));
+        std::unique_ptr<RDKit::RWMol> first(new RDKit::RWMol(*mol));
+        RDKit::MolOps::findSSSR(*first);
+        const RDKit::RingInfo *ri = first->getRingInfo();
+        RDKit::UINT_VECT ring; /* non-aromatic ring atoms */
+        for (const RDKit::Atom *a : first->atoms())
+            if (!a->getIsAromatic() && ri->numAtomRings(a->getIdx())) ring.push_back(a->getIdx());
+        if (!ring.empty()) RDKit::MolOps::addHs(*first, false, false, &ring);
         RDKit::DGeomHelpers::EmbedParameters p = RDKit::DGeomHelpers::ETKDGv3;
         p.numThreads = 1;
         p.randomSeed = seed;
-        if (RDKit::DGeomHelpers::EmbedMolecule(*heavy, p) >= 0) {
-            RDKit::MolOps::addHs(*heavy, false, true);
-            if (contradicted(*heavy) == 0) {
+        if (RDKit::DGeomHelpers::EmbedMolecule(*first, p) >= 0) {
+            RDKit::MolOps::addHs(*first, false, true);
+            if (contradicted(*first) == 0) {
                 out->tries = 1, out->inverted = 0;
-                mol = std::move(heavy);
+                mol = std::move(first);
                 return true;
             }
         }
