@@ -10,8 +10,8 @@
 #                (TESTS, default "test_gpu|cli_dock")
 #   PART=smiles  INHA from MOL2 and from SMILES, heavy atoms first (default, --minimize 50 and 100)
 #                and with hydrogens (SMILES_H=0: not); prepare-ligands on all threads and on one (scripts/gpu_smiles.sh)
-#   PART=redock  scripts/bench_redock_smiles.sh, arm ARMS (default smiles) on the GPU, EMBED_H=1:
-#                with hydrogens
+#   PART=redock  scripts/bench_redock_smiles.sh, arm ARMS (default smiles) on the GPU, once a run of
+#                REDOCKS (below)
 #   PART=depth   scripts/gpu_depth_inha.sh with CONFIGS (default: searches between balanced and
 #                128 x 40 + 16 x 240), seeds SEEDS (default "0 7")
 #   PART=pack    $OUT/results.tar.gz
@@ -38,8 +38,16 @@ for part in ${PART:-build smiles pack}; do
       VSG_RDKIT_EMBED_HYDROGENS=1 W=$B/smiles_withH SCREENS="neutral" PREP_RUNS="$runs" bash scripts/gpu_smiles.sh
     ;;
   redock)
-    ${EMBED_H:+env VSG_RDKIT_EMBED_HYDROGENS=1} env VSGRID="$B/vsgrid" OUTDIR="$B/redock${EMBED_H:+_withH}" ARMS="${ARMS:-smiles}" \
-      bash scripts/bench_redock_smiles.sh 2>&1 | tail -45
+    # REDOCKS: runs of the smiles arm, each "h" (every hydrogen in the embedding) or "r" (the
+    # default) and RDKit's embedding seed, e.g. "r42 h42 r43 h43"; one line of successes a run
+    for run in ${REDOCKS:-r42}; do
+      withh=0 seed=${run:1}
+      [ "${run:0:1}" = h ] && withh=1
+      env VSG_RDKIT_EMBED_HYDROGENS=$withh VSG_RDKIT_SEED="$seed" VSGRID="$B/vsgrid" \
+        OUTDIR="$B/redock_$run" ARMS="${ARMS:-smiles}" bash scripts/bench_redock_smiles.sh > "$B/redock_$run.txt" 2>&1
+      echo "$run: $(awk -F'|' '/^\| [0-9][a-z0-9][a-z0-9][a-z0-9] / { gsub(/ /, "", $2); gsub(/ /, "", $5); printf "%s %s, ", $2, $5 }' "$B/redock_$run.txt")"
+      grep "Success" "$B/redock_$run.txt"
+    done
     ;;
   depth)
     cfgs=${CONFIGS:-"e112:--exhaustiveness 112 --steps 40 --focus-chains 16 --focus-steps 240;e128f200:--exhaustiveness 128 --steps 40 --focus-chains 16 --focus-steps 200;e112f200:--exhaustiveness 112 --steps 40 --focus-chains 16 --focus-steps 200"}

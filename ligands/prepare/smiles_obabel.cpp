@@ -451,8 +451,19 @@ void build_with_openbabel(OBMol &mol, const vsg_smiles_prep_options *o, vsg_smil
 }
 
 /* The seed of RDKit's embedding: one number for every molecule, so that a record's conformer
- * depends on its SMILES alone (not on the thread, the worker or the record's position). */
-constexpr int RDKIT_SEED = 42;
+ * depends on its SMILES alone (not on the thread, the worker or the record's position). The
+ * bench switch VSG_RDKIT_SEED=N replaces it, to measure how much a benchmark owes to one
+ * conformer a molecule (scripts/bench_redock_smiles.sh). */
+int rdkit_seed()
+{
+    static const int seed = [] {
+        const char *e = std::getenv("VSG_RDKIT_SEED");
+        char *end = nullptr;
+        const long v = e ? std::strtol(e, &end, 10) : 0;
+        return e && end != e && *end == '\0' && v >= 0 && v < 1000000 ? (int)v : 42;
+    }();
+    return seed;
+}
 
 bool use_rdkit(const vsg_smiles_prep_options *o)
 {
@@ -489,7 +500,7 @@ bool embed_with_rdkit(OBMol &m, const vsg_smiles_prep_options *o, vsg_smiles_pre
     }
     vsg_rdkit_embedding e;
     hold.unlock();
-    const int rc = vsg_rdkit_embed(smi.c_str(), RDKIT_SEED, BUILD_TRIES, o->min_steps, o->conformers,
+    const int rc = vsg_rdkit_embed(smi.c_str(), rdkit_seed(), BUILD_TRIES, o->min_steps, o->conformers,
                                    o->stereo == VSG_STEREO_ENUMERATE, &e);
     hold.lock();
     if (rc != 0) {
