@@ -8,7 +8,7 @@
 
 const char vsg_cli_dock_options_help[] =
     "  --search S          effort: fast (64 chains x 40 steps, then 8 focus chains x 160),\n"
-    "                      balanced (96 x 40, 16 x 160), detail (128 x 60, 16 x 240), thorough\n"
+    "                      balanced (128 x 40, 16 x 160), detail (128 x 60, 16 x 240), thorough\n"
     "                      (512 x 240: boxes much larger than the ligand, e.g. 30 A cubes;\n"
     "                      docs/PERFORMANCE.md), or vina (Vina 1.2's: 8 chains of 105 x (50 + atoms\n"
     "                      + 10 x (6 + torsions)) steps, 20 minima kept a chain); each chain starts\n"

@@ -2302,7 +2302,7 @@ vsg_status vsg_flex_screen_run(const vsg_vina_target *t, const vsg_flex_screen_o
 
 /* Search presets, the effort knob of screens (chains × steps a chain, then focus chains × their
  * steps; each chain keeps its best, chain_keep 1, the GPU's way): "fast" (64 × 40, 8 × 160),
- * "balanced" (96 × 40, 16 × 160), "detail" (128 × 60, 16 × 240), "thorough" (512 × 240, for
+ * "balanced" (128 × 40, 16 × 160), "detail" (128 × 60, 16 × 240), "thorough" (512 × 240, for
  * boxes much larger than the ligand), measured in docs/PERFORMANCE.md, and "vina" (Vina 1.2's: 8
  * chains of its size-dependent steps, 20 minima kept a chain). Sets exhaustiveness, steps,
  * chain_keep, focus_chains, focus_steps of p, leaving the rest. VSG_E_ARG for an unknown name. */

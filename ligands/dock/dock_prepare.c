@@ -203,14 +203,18 @@ fail:
  * minimum on 48 records: without focus chains balanced 96 x 40 46% at 292/s, detail 128 x 60 60%
  * at 171/s; with them fast 65% at 309/s, balanced 73% at 208/s, detail 79% at 128/s. More
  * exploring chains buy less: on the CPU twin 128 x 40 reaches 62% where 96 x 40 + 8 x 160, the
- * same steps, reaches 73%. */
+ * same steps, reaches 73%. With the faster kernel (2026-11-29, H200) balanced took 128 exploring
+ * chains instead of 96 (issue 28's depth target, "Issue 28: the default re-tuned"): 172 of 192
+ * (90%, seeds 0, 7, 3, 11) within 0.1 kcal/mol at 204-207 records/s, against 96 x 40's 80% at
+ * 241/s; more focus steps (16 x 200: 92% at 193/s) or fewer exploring chains (112 or 120 x 40,
+ * 16 x 200-240: 79-90%) did not do better at 200/s. */
 static const struct {
     const char *name;
     int chains, steps, keep, focus_chains, focus_steps;
     double focus_amplitude;
 } presets[] = {
     {"fast", 64, 40, 1, 8, 0, 0},
-    {"balanced", 96, 40, 1, 16, 0, 0},
+    {"balanced", 128, 40, 1, 16, 0, 0},
     {"detail", 128, 60, 1, 16, 0, 0},
     {"thorough", 512, 240, 1, 0, 0, 0}, /* large boxes (AutoDock-GPU's 30 A set: 78% of top poses < 2 A
                                         against detail's 65%), about 1 s a ligand alone on an H100 */
