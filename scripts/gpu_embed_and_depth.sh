@@ -51,8 +51,9 @@ for part in ${PART:-build smiles pack}; do
     ;;
   depth)
     cfgs=${CONFIGS:-"e112:--exhaustiveness 112 --steps 40 --focus-chains 16 --focus-steps 240;e128f200:--exhaustiveness 128 --steps 40 --focus-chains 16 --focus-steps 200;e112f200:--exhaustiveness 112 --steps 40 --focus-chains 16 --focus-steps 200"}
+    [ "$cfgs" = none ] && cfgs= # CONFIGS=none: the balanced preset alone
     all=
-    for s in ${SEEDS:-0 7}; do
+    [ -n "$cfgs" ] && for s in ${SEEDS:-0 7}; do
       IFS=';' read -r -a list <<< "$cfgs"
       for c in "${list[@]}"; do all="$all${all:+;}${c%%:*}_s$s:${c#*:} --seed $s"; done
     done
