@@ -116,6 +116,44 @@ if "$vsgrid" --version | grep -q "RDKit (SMILES 3D) yes"; then
   expect_rc 0 "$vsgrid" prepare-ligands steroid.smi lib.smi -o rd3.sdf --threads 1
   head -c "$(wc -c < rd1.sdf)" rd2.sdf | cmp -s - rd1.sdf && cmp -s rd2.sdf rd3.sdf ||
     fail "RDKit: not the same molecules in every run and thread count"
+  # Heavy atoms and ring hydrogens embedded first, the other hydrogens placed after
+  # (embed_rdkit.cpp): every hydrogen there, bonded at its length, no two atoms clashing, the
+  # stereo as the SMILES says, and a saturated ring's substituent equatorial (2H7L's ligand: its
+  # N-cyclohexyl; embedded without the ring's hydrogens, 27 of 40 seeds put it axial).
+  printf '%s\n' 'O=C(Nc1cccc(Br)c1)[C@H]1CC(=O)N(C2CCCCC2)C1 2h7l' 'CC(C)(C)[C@H]1CC[C@@H](O)CC1 tbch' \
+    'CC(=O)Nc1ccc(O)cc1 paracetamol' 'N[C@@H](Cc1ccccc1)C(=O)O phe' > geo.smi
+  expect_rc 0 "$vsgrid" prepare-ligands geo.smi -o geo.sdf --ph none
+  if /usr/bin/python3 -c 'import rdkit' 2> /dev/null; then
+    /usr/bin/python3 - geo.smi geo.sdf > geo.txt 2>&1 <<'EOF' || fail "RDKit embedding's geometry: $(cat geo.txt)"
+import sys
+from rdkit import Chem
+from rdkit.Chem import rdMolTransforms as T
+smis = [l.split() for l in open(sys.argv[1])]
+ms = list(Chem.SDMolSupplier(sys.argv[2], removeHs=False))
+assert len(ms) == len(smis) and all(ms), "every record read"
+for (smi, name), m in zip(smis, ms):
+    ref = Chem.AddHs(Chem.MolFromSmiles(smi))
+    assert m.GetNumAtoms() == ref.GetNumAtoms(), (name, "atoms", m.GetNumAtoms(), ref.GetNumAtoms())
+    c = m.GetConformer()
+    for b in m.GetBonds():
+        a, z = b.GetBeginAtom(), b.GetEndAtom()
+        if 1 in (a.GetAtomicNum(), z.GetAtomicNum()):
+            d = T.GetBondLength(c, a.GetIdx(), z.GetIdx())
+            assert 0.95 < d < 1.12, (name, "X-H bond", d)
+    dm = Chem.Get3DDistanceMatrix(m)
+    topo = Chem.GetDistanceMatrix(m)
+    n = m.GetNumAtoms()
+    close = min(dm[i][j] for i in range(n) for j in range(i + 1, n) if topo[i][j] >= 3)
+    assert close > 1.7, (name, "atoms 3+ bonds apart", close)
+    Chem.AssignStereochemistryFrom3D(m)
+    assert Chem.MolToSmiles(Chem.RemoveHs(m)) == Chem.MolToSmiles(Chem.MolFromSmiles(smi)), (name, "stereo")
+def equatorial(m, smarts):  # X-C1 in a ring, then two ring atoms: anti (> 120 degrees) is equatorial
+    x, c1, c2, c3 = m.GetSubstructMatch(Chem.MolFromSmarts(smarts))
+    return abs(T.GetDihedralDeg(m.GetConformer(), x, c1, c2, c3)) > 120
+assert equatorial(ms[0], "[N;R][CH1;R][CH2;R][CH2;R]"), "2h7l: N-cyclohexyl axial"
+assert equatorial(ms[1], "[CX4;H0;!R][CH1;R][CH2;R][CH2;R]"), "tbch: tert-butyl axial"
+EOF
+  fi
 else
   expect_rc 2 "$vsgrid" prepare-ligands steroid.smi -o rd1.sdf --embed rdkit
   grep -q "without RDKit" err.txt || fail "--embed rdkit without RDKit: $(cat err.txt)"
