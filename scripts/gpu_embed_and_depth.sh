@@ -10,6 +10,9 @@
 #                (TESTS, default "test_gpu|cli_dock")
 #   PART=smiles  INHA from MOL2 and from SMILES, heavy atoms first (default, --minimize 50 and 100)
 #                and with hydrogens (SMILES_H=0: not); prepare-ligands on all threads and on one (scripts/gpu_smiles.sh)
+#   PART=long    the same screens on INHA 8 times over (LONG_SCREENS, default "mol2x8 neutralx8"):
+#                the GPU's busy fraction in the steady state, which a 2,389-record screen's start
+#                and end hide
 #   PART=redock  scripts/bench_redock_smiles.sh, arm ARMS (default smiles) on the GPU, once a run of
 #                REDOCKS (below)
 #   PART=depth   scripts/gpu_depth_inha.sh with CONFIGS (default: searches between balanced and
@@ -36,6 +39,11 @@ for part in ${PART:-build smiles pack}; do
     W=$B/smiles_heavy SCREENS="mol2 neutral neutral:100" PREP_RUNS="$runs" bash scripts/gpu_smiles.sh
     [ "${SMILES_H:-1}" = 0 ] ||
       VSG_RDKIT_EMBED_HYDROGENS=1 W=$B/smiles_withH SCREENS="neutral" PREP_RUNS="$runs" bash scripts/gpu_smiles.sh
+    ;;
+  long)
+    # the steady state: INHA 8 times over (19,112 records), from MOL2 and from SMILES; the table's
+    # "docking window" is the GPU's busy fraction once started and before the last chunk
+    W=$B/smiles_long SCREENS="${LONG_SCREENS:-mol2x8 neutralx8}" PREP=0 bash scripts/gpu_smiles.sh
     ;;
   redock)
     # REDOCKS: runs of the smiles arm, each "h" (every hydrogen in the embedding) or "r" (the

@@ -13,7 +13,8 @@
 #   processes (the default) and in one process (VSG_PREP_WORKERS=0), at the default 100 force-field
 #   steps and at --minimize 0 (the builder's coordinates).
 # SCREENS: which screens (default "mol2 neutral charged"; neutral:N: at --minimize N; neutral@openbabel:
-# built by Open Babel; neutral+N: --conformers N); PREP: 0
+# built by Open Babel; neutral+N: --conformers N; neutralx8 or mol2x8: the library 8 times over, a
+# long screen whose docking-window busy fraction is the steady state's); PREP: 0
 # skips prepare-ligands. W: the work folder (default $B/smiles; its last name is the folder under
 # $OUT the results go to, so two runs with different environments keep theirs).
 # Usage: bash scripts/gpu_smiles.sh          (B: the build, OUT: results)
@@ -40,8 +41,12 @@ mkdir -p "$W" "$OUT/${W##*/}"
 rec=data/inha/receptor.pdbqt
 "$V" maps "$rec" --scoring vina --around "$LIB_DIR/crystal_ligand.mol2" -o "$W/m" --quiet
 zcat "$LIB_DIR/actives_final.mol2.gz" | awk '/^@<TRIPOS>MOLECULE/ { getline; print $1 }' | sort -u > "$W/actives.txt"
-gpu_busy() { # mean utilisation (%) of GPU 0 over the samples in $1
-  awk -F, 'NR > 0 { gsub(/[ %]/, "", $1); if ($1 != "") { s += $1; n++ } } END { if (n) printf "%.0f%% (%d samples)", s / n, n }' "$1"
+gpu_busy() { # mean utilisation (%) of GPU 0 over the samples in $1, then over the docking window
+  # (from its first to its last sample of >= 90%: what a library long enough to hide the start,
+  # the chunks' ramp and the last chunk's finish would keep)
+  awk -F, '{ gsub(/[ %]/, "", $1); if ($1 != "") { v[++n] = $1 + 0; s += $1; if ($1 + 0 >= 90) { if (!a) a = n; b = n } } }
+    END { if (n) printf "%.0f%% (%d samples)", s / n, n
+          if (a) { w = 0; for (i = a; i <= b; i++) w += v[i]; printf "; docking window %.0f%% (%d)", w / (b - a + 1), b - a + 1 } }' "$1"
 }
 echo "| input | s | records/s | statuses | ROC AUC | mean best score | GPU busy |"
 echo "|---|--:|--:|---|--:|--:|--:|"
@@ -54,10 +59,18 @@ for run in ${SCREENS:-mol2 neutral charged}; do
   [ "$run" != "$input" ] && extra=(--minimize "${run#*:}")
   [ -n "$embed" ] && extra+=(--embed "$embed")
   [ -n "$confs" ] && extra+=(--conformers "$confs")
+  times=${input#*x} input=${input%x*} # neutralx8: the library 8 times over (a long screen; no AUC)
+  [ "$times" = "$input" ] && times=1
   case $input in
   mol2) libs=("$LIB_DIR/actives_final.mol2.gz" "$LIB_DIR/decoys_final.mol2.gz") ;;
   *) libs=("$LIB_DIR/actives.$input.smi.gz" "$LIB_DIR/decoys.$input.smi.gz") ;;
   esac
+  if [ "$times" -gt 1 ]; then
+    for ((k = 0; k < times; k++)); do for l in "${libs[@]}"; do zcat -f "$l"; done; done | gzip -1 > "$W/${input}x$times.lib.gz"
+    [ "$input" = mol2 ] && mv "$W/${input}x$times.lib.gz" "$W/${input}x$times.mol2.gz" && libs=("$W/${input}x$times.mol2.gz")
+    [ "$input" != mol2 ] && mv "$W/${input}x$times.lib.gz" "$W/${input}x$times.smi.gz" && libs=("$W/${input}x$times.smi.gz")
+    input=${input}x$times
+  fi
   input=${run/:/_min}${embed:+_$embed}${confs:+_conf$confs} # the files' and the table's name
   nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader -lms 200 > "$W/util_$input.txt" 2> /dev/null &
   smi_pid=$!
