@@ -67,6 +67,17 @@ if [ -n "${COMPLEXES:-}" ]; then list=$COMPLEXES
 else list=$(for d in "$set42"/*/; do n=$(basename "$d"); [ -f "$d/flex-xray.pdbqt" ] && echo "$(torsions "$n") $n"; done | sort -n -k1,1 -k2 | awk '{ print $2 }')
 fi
 
+# The search options of a PRESETS entry: a preset's name, CHAINSxSTEPS, or
+# CHAINSxSTEPS+FOCUSxSTEPS (words on one line)
+search_args() {
+  if [[ $1 =~ ^([0-9]+)x([0-9]+)\+([0-9]+)x([0-9]+)$ ]]; then
+    echo "--search detail --exhaustiveness ${BASH_REMATCH[1]} --steps ${BASH_REMATCH[2]} --focus-chains ${BASH_REMATCH[3]} --focus-steps ${BASH_REMATCH[4]}"
+  elif [[ $1 =~ ^([0-9]+)x([0-9]+)$ ]]; then
+    echo "--search detail --exhaustiveness ${BASH_REMATCH[1]} --steps ${BASH_REMATCH[2]}"
+  else
+    echo "--search $1"
+  fi
+}
 run_vsgrid() {
   [ -x "$vsgrid" ] || { echo "bench_redock_set42: no vsgrid at '$vsgrid' (set VSGRID)" >&2; exit 2; }
   for c in $list; do
@@ -86,10 +97,8 @@ run_vsgrid() {
       # shellcheck disable=SC2086 # DOCK_ARGS is a list of words
       local refine=()
       [ "${REFINE:-1}" = 1 ] && refine=(--receptor "$set42/$c/protein.pdbqt") # as vina --receptor ends its docking
-      local search=(--search "$p")
-      [[ $p =~ ^([0-9]+)x([0-9]+)$ ]] && search=(--search detail --exhaustiveness "${BASH_REMATCH[1]}" --steps "${BASH_REMATCH[2]}")
-      [[ $p =~ ^([0-9]+)x([0-9]+)\+([0-9]+)x([0-9]+)$ ]] && search=(--search detail --exhaustiveness "${BASH_REMATCH[1]}"
-        --steps "${BASH_REMATCH[2]}" --focus-chains "${BASH_REMATCH[3]}" --focus-steps "${BASH_REMATCH[4]}")
+      local search
+      read -r -a search <<< "$(search_args "$p")"
       "$vsgrid" screen "$d/maps" "${lib[@]}" --scoring vina --placement flexible "${search[@]}" --seed 0 --poses 9 \
         --poses-out "$f.pdbqt" -o "$f.csv" --quiet "${refine[@]}" $dock_args > "$f.log" 2>&1 || echo "$c $p: screen failed: $(tail -1 "$f.log")" >&2
       t1=$(date +%s.%N)
@@ -142,10 +151,7 @@ run_vsgrid_ad4() {
     local fld=$d/ad4/maps
     [ "${AD4_MAPS:-vsgrid}" = set ] && fld=$set42/$c/protein.maps.fld
     for p in $presets; do
-      search=(--search "$p")
-      [[ $p =~ ^([0-9]+)x([0-9]+)$ ]] && search=(--search detail --exhaustiveness "${BASH_REMATCH[1]}" --steps "${BASH_REMATCH[2]}")
-      [[ $p =~ ^([0-9]+)x([0-9]+)\+([0-9]+)x([0-9]+)$ ]] && search=(--search detail --exhaustiveness "${BASH_REMATCH[1]}"
-        --steps "${BASH_REMATCH[2]}" --focus-chains "${BASH_REMATCH[3]}" --focus-steps "${BASH_REMATCH[4]}")
+      read -r -a search <<< "$(search_args "$p")"
       for k in $starts; do
         f=$d/vsgrid_ad4_${p}_$k
         [ -s "$f.csv" ] && continue

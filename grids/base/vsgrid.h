@@ -2251,6 +2251,10 @@ int vsg_screen_stop_requested(void);
 void vsg_screen_stop_reset(void);
 
 /* ---- flexible screens (engine/screen/flex_screen.c) --------------------------------------- */
+/* Rotatable bonds a docked record may have unless told otherwise (AutoDock4's MAX_TORS): flexible
+ * screens' max_torsions = 0, `vsgrid dock` and Python's dock() refuse a record with more. */
+#define VSG_DEFAULT_MAX_TORSIONS 32
+
 /* Every record of the libraries docked into a Vina / Vinardo map set (vsg_dock_batch's search),
  * one row per input record in input order: index,name,source,record,atoms,score_kcal_mol,
  * inter_kcal_mol,intra_kcal_mol,torsional_kcal_mol,unbound_kcal_mol,num_tors,torsdof,
@@ -2266,10 +2270,6 @@ void vsg_screen_stop_reset(void);
  * per GPU searches each chunk's share of it (records shared by estimated cost), and the calling
  * thread finishes (OpenMP) and writes them, so host work overlaps the searches; at most a few
  * chunks are in flight, so memory stays bounded whatever the library. */
-/* Rotatable bonds a docked record may have unless told otherwise (AutoDock4's MAX_TORS): flexible
- * screens' max_torsions = 0, `vsgrid dock` and Python's dock() refuse a record with more. */
-#define VSG_DEFAULT_MAX_TORSIONS 32
-
 typedef struct {
     const char *const *inputs;
     int ninputs;

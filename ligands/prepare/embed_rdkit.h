@@ -55,7 +55,8 @@ int vsg_rdkit_available(void);
  * which nothing should dock. Thread-safe; never throws, never prints. */
 int vsg_rdkit_smiles_error(const char *smiles, char *why, size_t len);
 /* Embeds smiles (hydrogens added here) with ETKDGv3 seeded by seed (the same SMILES and seed give
- * the same coordinates, whatever the thread): its heavy atoms first, the hydrogens placed on them;
+ * the same coordinates, whatever the thread): its heavy atoms and the hydrogens of its non-aromatic
+ * ring atoms first, the other hydrogens placed on them;
  * when that fails or contradicts the specified stereo, with its hydrogens, up to max_tries
  * embeddings (seed, seed+1, ...) until the specified stereo holds, then ff_iters iterations of MMFF94 (UFF when MMFF94 lacks a
  * parameter; < 0: none; 0: VSG_RDKIT_FF_ITERS_DEFAULT). Returns 0 with out->molfile, or -1 with

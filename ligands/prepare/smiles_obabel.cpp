@@ -453,7 +453,8 @@ void build_with_openbabel(OBMol &mol, const vsg_smiles_prep_options *o, vsg_smil
 /* The seed of RDKit's embedding: one number for every molecule, so that a record's conformer
  * depends on its SMILES alone (not on the thread, the worker or the record's position). The
  * bench switch VSG_RDKIT_SEED=N replaces it, to measure how much a benchmark owes to one
- * conformer a molecule (scripts/bench_redock_smiles.sh). */
+ * conformer a molecule (REDOCKS of scripts/gpu_embed_and_depth.sh, which sets it for
+ * scripts/bench_redock_smiles.sh). */
 int rdkit_seed()
 {
     static const int seed = [] {
