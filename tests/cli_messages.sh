@@ -4,7 +4,8 @@
 #   --placement flexible without --scoring vina (exit 2: --scoring vina|vinardo, vsgrid maps);
 #   a Vina map prefix screened without --scoring (exit 3: "is a Vina map set", --scoring vina), an
 #   AutoDock4 prefix without .maps.fld (give PREFIX.maps.fld);
-#   dock on a PB/Coulomb grid, an AutoDock4 set or one map file (exit 3: what it is, vsgrid maps);
+#   dock on a PB/Coulomb grid, an AutoDock4 set or one map file (exit 3: what it is, vsgrid maps),
+#   on a Vina set's file name (its prefix) or on a file that does not exist (no such file);
 #   a PDB file named .pdbqt, as receptor or ligand (exit 3: "looks like a PDB file", vsgrid prepare);
 #   a PQR receptor for Vina or AutoDock4 maps (exit 3: vsgrid prepare REC -o REC.pdbqt);
 #   ligands with boron, platinum (status untyped; dock exit 3) and a receptor PDBQT with a Pt atom
@@ -53,8 +54,15 @@ has "vsgrid maps REC.pdbqt --scoring vina --around LIG -o PREFIX" "dock on a PB 
 one_line "dock on a PB grid"
 expect_rc 3 "$vsgrid" dock a4.maps.fld "$lig" -o d.pdbqt --quiet
 has "is an AutoDock4 map set, not a Vina map set" "dock on an AutoDock4 map set"
-expect_rc 3 "$vsgrid" dock m.C_H.map "$lig" -o d.pdbqt --quiet
+expect_rc 3 "$vsgrid" dock a4.C.map "$lig" -o d.pdbqt --quiet
 has "is one map file, not a Vina map set" "dock on one map file"
+# a Vina set's file given where its prefix goes: the prefix to give, not "what it is"
+expect_rc 3 "$vsgrid" dock m.C_H.map "$lig" -o d.pdbqt --quiet
+has "m.C_H.map is a file name, not a map set's prefix: give m " "dock on one of a Vina set's map files"
+expect_rc 3 "$vsgrid" dock m.maps.fld "$lig" -o d.pdbqt --quiet
+has "give m " "dock on PREFIX.maps.fld of a Vina set (no such file)"
+expect_rc 3 "$vsgrid" dock nothere.maps.fld "$lig" -o d.pdbqt --quiet
+has 'no Vina map set "nothere.maps.fld": no such file' "dock on a .maps.fld that does not exist"
 expect_rc 3 "$vsgrid" dock nothere "$lig" -o d.pdbqt --quiet
 has 'no Vina map with prefix "nothere"' "dock on nothing"
 has "vsgrid maps REC.pdbqt --scoring vina" "dock on nothing"

@@ -136,8 +136,27 @@ static vsg_status no_vina_maps(const char *prefix)
     size_t lp = strlen(prefix);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         size_t ls = strlen(kinds[i][0]);
-        if (lp > ls && strcmp(prefix + lp - ls, kinds[i][0]) == 0)
-            return vsg_fail(VSG_E_IO, "%s is %s, not a Vina map set: %s", prefix, kinds[i][1], make);
+        if (lp <= ls || strcmp(prefix + lp - ls, kinds[i][0]) != 0) continue;
+        /* a file name given where the prefix goes: the prefix itself when it names Vina maps
+           (m.maps.fld, m.C_H.map for m), else what the file is, when there is one */
+        char base[4096], probe[4200];
+        snprintf(base, sizeof base, "%.*s", (int)(lp - ls), prefix);
+        for (int cut = 0; cut < 2; cut++) {
+            snprintf(probe, sizeof probe, "%s.C_H.map", base);
+            FILE *f = fopen(probe, "r");
+            if (f) {
+                fclose(f);
+                return vsg_fail(VSG_E_IO, "%s is a file name, not a map set's prefix: give %s (the name before .C_H.map)",
+                                prefix, base);
+            }
+            char *dot = strrchr(base, '.');
+            if (!dot || strchr(dot, '/')) break;
+            *dot = '\0'; /* m.C_H.map given: its set's prefix is m */
+        }
+        FILE *f = fopen(prefix, "r");
+        if (!f) return vsg_fail(VSG_E_IO, "no Vina map set \"%s\": no such file or map prefix; %s", prefix, make);
+        fclose(f);
+        return vsg_fail(VSG_E_IO, "%s is %s, not a Vina map set: %s", prefix, kinds[i][1], make);
     }
     return vsg_fail(VSG_E_IO, "no Vina map with prefix \"%s\" (%s.C_H.map, ...): %s", prefix, prefix, make);
 }
