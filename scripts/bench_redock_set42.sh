@@ -25,6 +25,8 @@
 #   VSG_SHARED_DATA  the shared data (default ../shared/data beside the repository)
 #   OUTDIR           maps, poses, logs (default /tmp/bench_redock_set42)
 #   PRESETS          default "fast balanced detail"; CHAINSxSTEPS (e.g. 256x120) for other efforts,
+#                    dock: `vsgrid dock` of each start alone with the command's default search
+#                    (thorough or detail by the box; its JSON says which),
 #                    CHAINSxSTEPS+FOCUSxSTEPS (e.g. 128x40+16x240) with focus chains
 #   DOCK_ARGS        extra `vsgrid screen --placement flexible` arguments (e.g. "--devices gpu")
 #   REFINE           1 (default): final poses refined and scored on the receptor's atoms
@@ -97,6 +99,17 @@ run_vsgrid() {
       # shellcheck disable=SC2086 # DOCK_ARGS is a list of words
       local refine=()
       [ "${REFINE:-1}" = 1 ] && refine=(--receptor "$set42/$c/protein.pdbqt") # as vina --receptor ends its docking
+      if [ "$p" = dock ]; then # `vsgrid dock` of each start with the command's default search
+        for k in $starts; do
+          # shellcheck disable=SC2086 # DOCK_ARGS is a list of words
+          "$vsgrid" dock "$d/maps" "$set42/$c/rand-$k.pdbqt" --seed "$k" --poses 9 -o "${f}_$k.pdbqt" --csv "${f}_$k.csv" \
+            --json "${f}_$k.json" "${refine[@]}" $dock_args > "${f}_$k.log" 2>&1 || echo "$c dock start $k failed: $(tail -1 "${f}_$k.log")" >&2
+        done
+        t1=$(date +%s.%N)
+        awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }' > "$f.seconds"
+        cat "${f}"_[0-9].csv > "$f.csv"
+        continue
+      fi
       local search
       read -r -a search <<< "$(search_args "$p")"
       "$vsgrid" screen "$d/maps" "${lib[@]}" --scoring vina --placement flexible "${search[@]}" --seed 0 --poses 9 \
@@ -234,7 +247,9 @@ run_table() {
     cls=$(class_of "$t")
     for p in $presets_vina; do # one screen of every start: its seconds shared among them
       for k in $starts; do
-        row "$c" "$t" "$cls" "vsgrid $p" "$k" "$out/$c/vsgrid_${p}_$k.pdbqt" "$(vsgrid_score "$out/$c/vsgrid_${p}_$k.csv")" \
+        score=$(vsgrid_score "$out/$c/vsgrid_${p}_$k.csv")
+        [ "$p" = dock ] && score=$(ad4_score "$out/$c/vsgrid_${p}_$k.csv") # dock's CSV: pose,score,...
+        row "$c" "$t" "$cls" "vsgrid $p" "$k" "$out/$c/vsgrid_${p}_$k.pdbqt" "$score" \
           "$(awk -v n="$nstarts" '{ printf "%.2f", $1 / n }' "$out/$c/vsgrid_${p}.seconds" 2> /dev/null)" >> "$rows"
       done
     done

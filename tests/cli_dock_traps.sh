@@ -175,12 +175,23 @@ expect_rc 0 "$vsgrid" screen im "$inha/library.mol2.gz" "${flex[@]}" -o part.csv
 cmp -s full.csv part.csv || fail "interrupted + --resume differs from the uninterrupted screen"
 
 # A box several times the ligand's own (AutoDock-GPU's 30 A cubes): the pocket-tuned presets miss
-# poses there, so dock says to use --search thorough; a box around the ligand says nothing.
+# poses there, so dock searches with thorough when no effort is given (and says so), and says to
+# use it when a smaller effort is given; a box around the ligand gets detail and says nothing.
 c=$(awk '/^CENTER/ { print $2 "," $3 "," $4; exit }' m.C_H.map)
 expect_rc 0 "$vsgrid" maps "$rec" --scoring vina --box "$c,30,30,30" -o big --device cpu --quiet
 expect_rc 0 "$vsgrid" dock big "$lig" --devices cpu --exhaustiveness 2 --steps 5 -o big.pdbqt --quiet
-grep -q "times the ligand's own box.*--search thorough" err.txt || fail "30 A box: no advice: $(cat err.txt)"
+grep -q "times the ligand's own: the search presets.*--search thorough" err.txt || fail "30 A box: no advice: $(cat err.txt)"
+expect_rc 0 "$vsgrid" dock big "$lig" --devices cpu --poses 1 -o big.pdbqt --json big.json
+grep -q "the box (30.0 x 30.0 x 30.0 A) is [0-9.]* times the ligand's own: searching with thorough (512 chains x 240 steps" err.txt ||
+  fail "30 A box, no --search: not said: $(cat err.txt)"
+grep -q '"search": "thorough"' big.json && grep -q '"chains": 512' big.json && grep -q '"steps": 240' big.json ||
+  fail "30 A box, no --search: not thorough: $(cat big.json)"
 expect_rc 0 "$vsgrid" dock m "$lig" --devices cpu --exhaustiveness 2 --steps 5 -o m5.pdbqt --quiet
 grep -q "search thorough" err.txt && fail "a box around the ligand: advice given: $(cat err.txt)"
+expect_rc 0 "$vsgrid" dock m "$lig" --devices cpu --search fast --poses 1 -o m5.pdbqt --json m5.json
+grep -q "thorough" err.txt m5.json && fail "a box around the ligand, --search fast: thorough said: $(cat err.txt)"
+expect_rc 0 "$vsgrid" dock m "$lig" --devices cpu --poses 1 -o m5.pdbqt --json m5.json
+grep -q '"search": "detail"' m5.json && grep -q '"chains": 128' m5.json || fail "a box around the ligand: not detail: $(cat m5.json)"
+grep -q "thorough" err.txt && fail "a box around the ligand: thorough said: $(cat err.txt)"
 echo "$fails failure(s)"
 exit $((fails > 0))

@@ -16,7 +16,6 @@
 #include "engine/cli/dock_options.h"
 #include "grids/base/vsgrid.h"
 
-#define DEFAULT_SEARCH "detail"
 
 static const char usage[] =
     "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo|ad4] [--search S]\n"
@@ -105,7 +104,8 @@ static const char usage[] =
     "  --json FILE        a summary: poses, scores, chains, steps, focus chains and steps,\n"
     "                     evaluations, seconds, device\n"
     "  --quiet            no summary line\n"
-    "The search (default --search " DEFAULT_SEARCH "):\n";
+    "The search (default: --search detail, or thorough in a box more than twice the ligand's\n"
+    "own, a cube of 2 x (its heavy atoms' reach from their centre + 4 A); said when chosen):\n";
 
 static const char usage_end[] =
     "One ligand on a GPU: a preset's 64-512 chains leave it mostly idle, and --exhaustiveness 2048\n"
@@ -269,12 +269,18 @@ static int write_dry_pose(FILE *f, const vsg_ligand *lig, const vsg_dock_result 
     return 1;
 }
 
+static const char *dock_search_for_box(const double box_size[3], const vsg_ligand *lig, const vsg_cli_dock_opts *o,
+                                       vsg_dock_params *p, int quiet);
+
 /* --scoring ad4: one PDBQT record docked on an AutoGrid map set (vsg_dock_ad4_gpu, or its CPU
  * twin), its poses written over the record's own lines with autodock4's terms. */
 static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath, const char *csvpath, long record,
-                    int local_only, const char *recpath, int sdf, vsg_device device, const vsg_dock_params *p, int quiet,
-                    int no_dry, const char *json, const char *search)
+                    int local_only, const char *recpath, int sdf, vsg_device device, const vsg_dock_params *given, int quiet,
+                    int no_dry, const char *json, const vsg_cli_dock_opts *dopt)
 {
+    vsg_dock_params P = *given; /* the search: the box may choose it (dock_search_for_box) */
+    const vsg_dock_params *p = &P;
+    const char *search = dopt->search ? dopt->search : "detail";
     if (sdf) return vsg_cli_usage_error("dock", "--scoring ad4 writes PDBQT (-o OUT.pdbqt): the input's own lines, or "
                                         "an SDF/MOL2/SMILES record's as prepare-ligands writes them");
     char fld[4096];
@@ -323,6 +329,12 @@ static int dock_ad4(const char *prefix, const char *ligpath, const char *outpath
     }
     if ((st = vsg_vina_ligand_new_ad4(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if (too_many_torsions(vl, ligpath)) { rc = VSG_EXIT_INPUT; goto done; }
+    if (!local_only) {
+        double lo[3], hi[3];
+        vsg_ad4_target_box(t, lo, hi);
+        const double size[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
+        search = dock_search_for_box(size, &lig, dopt, &P, quiet);
+    }
     if (nw && !no_dry && !(rec = dry_receptor(fld, recpath, quiet))) { rc = VSG_EXIT_INPUT; goto done; }
     if (nw && !(verdict = calloc((size_t)nw * ((size_t)p->poses + 1), sizeof *verdict))) {
         rc = vsg_cli_fail(vsg_fail(VSG_E_NOMEM, "dock: out of memory"));
@@ -453,34 +465,32 @@ static int check_pose(const vsg_pose_checker *c, const vsg_vina_target *t, const
     return pc.valid;
 }
 
-/* The presets below `thorough` were tuned on pocket-sized boxes; in a box several times the
- * ligand's own (--around's: its heavy atoms' reach from their centre + 4 Å a side), such as
- * AutoDock-GPU's 30 Å cubes, they miss poses vina finds (docs/PERFORMANCE.md, issue 28): say so. */
-static void warn_large_box(const vsg_vina_target *t, const vsg_ligand *lig)
+/* The search in a box of box_size (Å) for lig. With no effort option given (`automatic`), the
+ * preset vsg_dock_default_search picks for the box set in p: thorough in a box over
+ * VSG_DOCK_LARGE_BOX times the ligand's own (AutoDock-GPU's 30 Å cubes), where the pocket presets
+ * miss poses vina finds (docs/PERFORMANCE.md, issue 28), said unless quiet; else detail. With an
+ * effort given, a pocket preset's effort in such a box gets the advice instead. Returns the
+ * name the summaries give the search. */
+static const char *dock_search_for_box(const double box_size[3], const vsg_ligand *lig, const vsg_cli_dock_opts *o,
+                                       vsg_dock_params *p, int quiet)
 {
-    double c[3] = {0, 0, 0}, reach = 0;
-    int n = 0;
-    for (int i = 0; i < lig->natoms; i++) {
-        if (!strcmp(lig->atoms[i].element, "H")) continue;
-        c[0] += lig->atoms[i].x, c[1] += lig->atoms[i].y, c[2] += lig->atoms[i].z, n++;
+    const double ratio = vsg_dock_box_ratio(box_size, lig);
+    if (!vsg_cli_dock_effort_given(o)) {
+        const char *preset = vsg_dock_default_search(ratio);
+        vsg_dock_params_effort(p, preset, 0, 0, -1, 0);
+        if (!quiet && strcmp(preset, "detail"))
+            fprintf(stderr, "vsgrid dock: the box (%.1f x %.1f x %.1f A) is %.1f times the ligand's own: searching with %s "
+                            "(%d chains x %d steps; --search detail for the pocket preset)\n",
+                    box_size[0], box_size[1], box_size[2], ratio, preset, p->exhaustiveness, p->steps);
+        return preset;
     }
-    if (!n) return;
-    for (int d = 0; d < 3; d++) c[d] /= n;
-    for (int i = 0; i < lig->natoms; i++) {
-        if (!strcmp(lig->atoms[i].element, "H")) continue;
-        const double dx = lig->atoms[i].x - c[0], dy = lig->atoms[i].y - c[1], dz = lig->atoms[i].z - c[2];
-        const double r = sqrt(dx * dx + dy * dy + dz * dz);
-        if (r > reach) reach = r;
-    }
-    vsg_vina_box b;
-    vsg_vina_target_is_maps(t, &b);
-    const double side = 2 * (reach + 4), ratio = b.size[0] * b.size[1] * b.size[2] / (side * side * side);
-    if (ratio > 2.0)
-        vsg_warn("the maps' box (%.1f x %.1f x %.1f A) is %.1f times the ligand's own box (%.0f A a side): the search "
-                 "presets fast, balanced and detail were tuned on pocket boxes and miss poses in boxes this large; "
-                 "--search thorough (16 x detail's effort) re-docks as often as vina there, or make maps around the "
-                 "pocket (vsgrid maps REC --around LIG)",
-                 b.size[0], b.size[1], b.size[2], ratio, side);
+    if (ratio > VSG_DOCK_LARGE_BOX && (long)p->exhaustiveness * (p->steps ? p->steps : 1) < 512L * 240)
+        vsg_warn("the maps' box (%.1f x %.1f x %.1f A) is %.1f times the ligand's own: the search presets fast, balanced "
+                 "and detail were tuned on pocket boxes and miss poses in boxes this large; --search thorough (the "
+                 "default here) re-docks as often as vina there, or make maps around the pocket (vsgrid maps REC "
+                 "--around LIG)",
+                 box_size[0], box_size[1], box_size[2], ratio);
+    return o->search ? o->search : "custom";
 }
 
 int vsg_cmd_dock(int argc, char **argv)
@@ -497,7 +507,7 @@ int vsg_cmd_dock(int argc, char **argv)
     int local_only = 0;
     int no_dry = 0; /* hydrated docking: write every water, unjudged (as vina writes them, for dry.py) */
     vsg_cli_dock_opts dopt;
-    vsg_cli_dock_opts_init(&dopt, DEFAULT_SEARCH);
+    vsg_cli_dock_opts_init(&dopt, NULL); /* the search: the box decides (dock_search_for_box) */
     vsg_args a = {argc, 1, argv, NULL, NULL};
     for (; a.i < argc; a.i++) {
         const char *arg = argv[a.i];
@@ -606,7 +616,7 @@ int vsg_cmd_dock(int argc, char **argv)
     }
     if (ad4)
         return dock_ad4(prefix, ligpath, outpath, csvpath, record, local_only, recpath, sdf, device, &p, quiet, no_dry, json,
-                        dopt.search);
+                        &dopt);
 
     vsg_vina_target *t = NULL;
     vsg_molecule *rec = NULL; /* --receptor: refinement, and the pose checks' clashes */
@@ -645,7 +655,12 @@ int vsg_cmd_dock(int argc, char **argv)
     if ((st = vsg_ligand_complete_hydrogens(&lig, NULL, 1)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if ((st = vsg_vina_ligand_new(&lig, &vl)) != VSG_OK) { rc = vsg_cli_fail(st); goto done; }
     if (!local_only && too_many_torsions(vl, ligpath)) { rc = VSG_EXIT_INPUT; goto done; }
-    if (!local_only && (long)p.exhaustiveness * (p.steps ? p.steps : 1) < 512L * 240) warn_large_box(t, &lig);
+    const char *search = dopt.search ? dopt.search : "detail";
+    if (!local_only) {
+        vsg_vina_box b;
+        vsg_vina_target_is_maps(t, &b);
+        search = dock_search_for_box(b.size, &lig, &dopt, &p, quiet);
+    }
     {
         const vsg_ligand *one[1] = {&lig};
         const uint64_t seed = p.seed;
@@ -723,7 +738,7 @@ int vsg_cmd_dock(int argc, char **argv)
         vsg_json_str(&j, "ligand", ligpath);
         vsg_json_str(&j, "scoring", sf == VSG_VINA_SCORING_VINA ? "vina" : "vinardo");
         vsg_json_int(&j, "seed", (long long)p.seed);
-        vsg_json_str(&j, "search", dopt.search);
+        vsg_json_str(&j, "search", search);
         vsg_json_str(&j, "device", on_gpu ? "gpu" : "cpu");
         vsg_json_int(&j, "chains", res.chains);
         vsg_json_int(&j, "steps", res.steps);

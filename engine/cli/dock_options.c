@@ -124,9 +124,14 @@ int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o)
     return 0;
 }
 
+int vsg_cli_dock_effort_given(const vsg_cli_dock_opts *o)
+{
+    return o->search || o->chains || o->steps || o->focus_chains >= 0 || o->focus_steps;
+}
+
 int vsg_cli_dock_apply(const char *cmd, const vsg_cli_dock_opts *o, vsg_dock_params *p, vsg_device *device)
 {
-    vsg_dock_params_effort(p, o->search, o->chains, o->steps, o->focus_chains, o->focus_steps);
+    vsg_dock_params_effort(p, o->search ? o->search : "detail", o->chains, o->steps, o->focus_chains, o->focus_steps);
     p->seed = o->seed;
     p->ngpus = 0;
     *device = VSG_DEVICE_AUTO;

@@ -8,7 +8,7 @@
 #include "grids/base/vsgrid.h"
 
 typedef struct {
-    const char *search;   /* preset name */
+    const char *search;   /* preset name; NULL (dock's init): none given, the box decides (dock_search_for_box) */
     const char *devices;  /* all | gpu | cpu | GPU numbers */
     int chains, steps;    /* explicit overrides; 0 = the preset's */
     int focus_chains;     /* explicit override; -1 = the preset's */
@@ -18,11 +18,14 @@ typedef struct {
     int rigid_macrocycles;     /* --rigid-macrocycles */
 } vsg_cli_dock_opts;
 
-/* Defaults: search preset, devices "all", seed 0. */
+/* Defaults: search preset (NULL: chosen later by the box, as `dock` does; detail until then),
+ * devices "all", seed 0. */
 void vsg_cli_dock_opts_init(vsg_cli_dock_opts *o, const char *search);
 /* 1 when a->argv[a->i] was one of the options above (consumed), 0 when not, −1 on a usage error
  * (already printed). */
 int vsg_cli_dock_option(vsg_args *a, const char *cmd, vsg_cli_dock_opts *o);
+/* 1 when an option set the search's effort (--search, --exhaustiveness, --steps, --focus-*). */
+int vsg_cli_dock_effort_given(const vsg_cli_dock_opts *o);
 /* The parameters and device the options mean (p keeps its other fields). 0, or the usage exit
  * code after a message. */
 int vsg_cli_dock_apply(const char *cmd, const vsg_cli_dock_opts *o, vsg_dock_params *p, vsg_device *device);

@@ -2313,6 +2313,19 @@ vsg_status vsg_dock_params_preset(vsg_dock_params *p, const char *name);
  * VSG_E_ARG (NULL p, an unknown preset). */
 vsg_status vsg_dock_params_effort(vsg_dock_params *p, const char *preset, int chains, int steps, int focus_chains,
                                   int focus_steps);
+/* How much room the docking box leaves the ligand: the box's volume (box_size, Å) over that of the
+ * ligand's own box, a cube of side 2 × (its heavy atoms' largest distance from their centre + 4 Å).
+ * A pocket box made with `vsgrid maps --around LIG` is about 1; AutoDock-GPU's 30 Å benchmark
+ * boxes are 2-9 times a drug-sized ligand's. 0 for a ligand without heavy atoms. */
+double vsg_dock_box_ratio(const double box_size[3], const vsg_ligand *lig);
+/* Boxes over this ratio are large: the pocket presets (fast, balanced, detail) miss poses there. */
+#define VSG_DOCK_LARGE_BOX 2.0
+/* The preset a one-record dock searches with when none is given (`vsgrid dock`, Python's dock()):
+ * "thorough" in a large box (box_ratio > VSG_DOCK_LARGE_BOX), else "detail". On AutoDock-GPU's 26
+ * complexes this re-docks 60 of 78 top poses within 2 Å against detail's 56, and AutoDock Vina's
+ * rate in every torsion class (docs/PERFORMANCE.md, "dock's default search"); thorough costs about
+ * 10 times detail on the CPU and about the same on a GPU, which one record leaves mostly idle. */
+const char *vsg_dock_default_search(double box_ratio);
 
 /* ---- writing docked poses (engine/screen/dock_poses.c) ----------------------------------- */
 /* PDBQT: a pose is one MODEL/ENDMDL block that `vina --score_only`, autodock4 and `vsgrid screen

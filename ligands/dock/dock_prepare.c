@@ -249,3 +249,30 @@ vsg_status vsg_dock_params_effort(vsg_dock_params *p, const char *preset, int ch
     if (focus_steps > 0) p->focus_steps = focus_steps;
     return VSG_OK;
 }
+
+double vsg_dock_box_ratio(const double box_size[3], const vsg_ligand *lig)
+{
+    if (!box_size || !lig) return 0;
+    double c[3] = {0, 0, 0}, reach = 0;
+    int n = 0;
+    for (int i = 0; i < lig->natoms; i++) {
+        if (!strcmp(lig->atoms[i].element, "H")) continue;
+        c[0] += lig->atoms[i].x, c[1] += lig->atoms[i].y, c[2] += lig->atoms[i].z, n++;
+    }
+    if (!n) return 0;
+    for (int d = 0; d < 3; d++) c[d] /= n;
+    for (int i = 0; i < lig->natoms; i++) {
+        if (!strcmp(lig->atoms[i].element, "H")) continue;
+        const double dx = lig->atoms[i].x - c[0], dy = lig->atoms[i].y - c[1], dz = lig->atoms[i].z - c[2];
+        reach = fmax(reach, sqrt(dx * dx + dy * dy + dz * dz));
+    }
+    /* the ligand's own box: every heavy atom within reach of the centre in any orientation, plus
+     * a 4 A margin each side (vina's autobox margin) */
+    const double side = 2 * (reach + 4);
+    return box_size[0] * box_size[1] * box_size[2] / (side * side * side);
+}
+
+const char *vsg_dock_default_search(double box_ratio)
+{
+    return box_ratio > VSG_DOCK_LARGE_BOX ? "thorough" : "detail";
+}

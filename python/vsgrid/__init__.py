@@ -2079,7 +2079,8 @@ class DockResult:
     """The docking of one record: ``poses`` (best first), ``record_atom`` (input atom index of
     each model atom: SDF/MOL2 non-polar hydrogens are merged into their carbon and have no
     model atom), ``name``, ``source`` (the file, or "<smiles>"/"<rdkit>"), ``record``,
-    ``natoms``, ``rotors``, ``chains``, ``steps``, ``evaluations``, ``seconds``;
+    ``natoms``, ``rotors``, ``chains``, ``steps``, ``evaluations``, ``seconds``; ``search``: the
+    preset searched with when dock() chose it or was given one (None for local_only, flex);
     ``status``/``error`` when the record could not be docked. ``molblock``: the record as a
     molfile when it is an SDF record or a prepared SMILES (the molecule docked: Open Babel's
     atoms, hydrogens and protonation), else None; ``note``: a prepared SMILES's note ("net
@@ -2157,14 +2158,17 @@ class DockResult:
         return m
 
 
-def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9, scoring="vina",
+def dock(mapset_prefix, ligand, search=None, device="auto", seed=0, poses=9, scoring="vina",
          exhaustiveness=None, steps=None, min_rmsd=None, threads=0, all_records=False, record=None,
          receptor=None, focus_chains=None, focus_steps=None, ph=None, minimize=None, stereo=None,
          embed=None, rigid_macrocycles=False, max_torsions=32, flex=None, local_only=False):
     """Docks a ligand into a Vina/Vinardo map set (`vsgrid maps --scoring vina -o PREFIX`) by
     vsg_dock_batch, as `vsgrid dock PREFIX LIGAND --search S --seed N --devices D` does:
-    ``search`` "fast", "balanced", "detail" (the default, as `vsgrid dock`'s), "thorough" or "vina" (the
-    presets; ``exhaustiveness``, ``steps``, ``focus_chains`` and ``focus_steps`` override them), ``device`` "auto" (the GPU when usable), "cpu", "gpu", or a GPU
+    ``search`` "fast", "balanced", "detail", "thorough" or "vina" (the presets; ``exhaustiveness``,
+    ``steps``, ``focus_chains`` and ``focus_steps`` override them); None (the default, as `vsgrid
+    dock`'s): each record's by its box, thorough when the maps' box is more than twice the
+    record's own (a cube of 2 × (its heavy atoms' reach from their centre + 4 Å)), else detail
+    (vsg_dock_default_search; the result's ``search`` says which; the flex path: detail), ``device`` "auto" (the GPU when usable), "cpu", "gpu", or a GPU
     number or list of them (the records shared among them by cost).
     ``ligand``: a file (SDF, MOL2, PDBQT, PDB; SMILES .smi/.ism/.csv), an RDKit molecule (with a
     3D conformer: written to a temporary SDF with its partial charges; without one: as its
@@ -2211,7 +2215,9 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
         raise ValueError("max_torsions: a count of 0 to 1000")
     p = _lib.DockParams()
     _L.vsg_dock_params_default(ctypes.byref(p))
-    _check(_L.vsg_dock_params_effort(ctypes.byref(p), str(search).encode(), int(exhaustiveness or 0), int(steps or 0),
+    # no effort given: each record's preset by its box (_box_search), from detail's parameters
+    by_box = search is None and exhaustiveness is None and steps is None and focus_chains is None and focus_steps is None
+    _check(_L.vsg_dock_params_effort(ctypes.byref(p), str(search or "detail").encode(), int(exhaustiveness or 0), int(steps or 0),
                                      -1 if focus_chains is None else int(focus_chains), int(focus_steps or 0)))
     if min_rmsd is not None:
         p.min_rmsd = float(min_rmsd)
@@ -2233,7 +2239,8 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
         if receptor is not None:
             raise ValueError("receptor: the Vina functions' final refinement; scoring='ad4' scores on the maps")
         return _dock_ad4(mapset_prefix, ligand, p, "cpu" if local_only else device, all_records, record, max_torsions,
-                         dict(ph=ph, minimize=minimize, stereo=stereo, embed=embed), local_only)
+                         dict(ph=ph, minimize=minimize, stereo=stereo, embed=embed), local_only,
+                         by_box and not local_only, search or "detail")
     if isinstance(device, (list, tuple)) or (isinstance(device, int) and not isinstance(device, bool)):
         gpus = list(device) if isinstance(device, (list, tuple)) else [device]
         if not 1 <= len(gpus) <= 16:
@@ -2295,11 +2302,25 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
                 res = (_lib.DockResult * max(n, 1))()
                 status = (ctypes.c_int * max(n, 1))()
                 msgs = ((ctypes.c_char * 256) * max(n, 1))()
-                if n:
-                    arr = (ctypes.POINTER(_lib.Ligand) * n)(*[ctypes.pointer(lg) for lg in ok])
-                    seeds = (ctypes.c_uint64 * n)(*[(int(seed) + (lg.index if all_records else 0)) & 0xFFFFFFFFFFFFFFFF
-                                                   for lg in ok])  # one record: seed, as `vsgrid dock --seed`
-                    _check(_L.vsg_dock_batch(t, arr, n, seeds, ctypes.byref(p), dev, res, status, msgs))
+                searches = [search or "detail"] * n
+                if n and by_box:
+                    vb = _lib.VinaBox()
+                    _L.vsg_vina_target_is_maps(t, ctypes.byref(vb))
+                    searches = [_box_search(vb.size, lg) for lg in ok]
+                # one batch a search (a record's result does not depend on its batch's other records)
+                for preset in sorted(set(searches)):
+                    idx = [j for j in range(n) if searches[j] == preset]
+                    q = _lib.DockParams.from_buffer_copy(p)
+                    if by_box:
+                        _check(_L.vsg_dock_params_effort(ctypes.byref(q), preset.encode(), 0, 0, -1, 0))
+                    m = len(idx)
+                    arr = (ctypes.POINTER(_lib.Ligand) * m)(*[ctypes.pointer(ok[j]) for j in idx])
+                    seeds = (ctypes.c_uint64 * m)(*[(int(seed) + (ok[j].index if all_records else 0)) & 0xFFFFFFFFFFFFFFFF
+                                                   for j in idx])  # one record: seed, as `vsgrid dock --seed`
+                    sres, sstat, smsg = (_lib.DockResult * m)(), (ctypes.c_int * m)(), ((ctypes.c_char * 256) * m)()
+                    _check(_L.vsg_dock_batch(t, arr, m, seeds, ctypes.byref(q), dev, sres, sstat, smsg))
+                    for a, j in enumerate(idx):
+                        res[j], status[j], msgs[j] = sres[a], sstat[a], smsg[a]
                 k = 0
                 for i, (lg, hs) in enumerate(zip(ligs, added_h)):
                     d = DockResult()
@@ -2312,6 +2333,7 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
                     d.added_hydrogens = hs
                     d.chains = d.steps = d.evaluations = 0
                     d.seconds = 0.0
+                    d.search = None
                     if lg.status != 0:
                         d.error = message
                     elif i in over:
@@ -2320,7 +2342,7 @@ def dock(mapset_prefix, ligand, search="detail", device="auto", seed=0, poses=9,
                                    "max_torsions to dock it)" % (path, over[i], max_torsions))
                     else:
                         rr, st = res[k], status[k]
-                        d.status = st
+                        d.status, d.search = st, searches[k]
                         if st != 0:
                             d.error = lf.relabel(_s(lg.source), lg.record, _s(msgs[k].value))[2]
                         else:
@@ -2408,7 +2430,15 @@ def _dock_records(ligand, all_records, record, reader_options, dock_one):
     return results
 
 
-def _dock_ad4(prefix, ligand, p, device, all_records, record, max_torsions, smiles, local_only=False):
+def _box_search(size, lig):
+    """The preset `vsgrid dock` searches record lig with in a box of size (Å) when no effort is
+    given: thorough when the box is over twice the record's own, else detail (vsg_dock_default_search)."""
+    box = (ctypes.c_double * 3)(*size)
+    return _s(_L.vsg_dock_default_search(_L.vsg_dock_box_ratio(box, ctypes.byref(lig))))
+
+
+def _dock_ad4(prefix, ligand, p, device, all_records, record, max_torsions, smiles, local_only=False, by_box=False,
+              search="detail"):
     """dock(scoring="ad4"): each record as `vsgrid dock --scoring ad4` docks it (vsg_dock_ad4_gpu or
     vsg_dock_ad4_cpu), record i of all_records with seed + i."""
     if not (_lib.has("vsg_dock_ad4_gpu") and _lib.has("vsg_dock_ad4_cpu")):
@@ -2425,7 +2455,7 @@ def _dock_ad4(prefix, ligand, p, device, all_records, record, max_torsions, smil
     try:
         return _dock_records(ligand, all_records, record, dict(smiles, rigid_macrocycles=True),
                              lambda lig, lf, path, offset: _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions,
-                                                                         offset, local_only))
+                                                                         offset, local_only, by_box, search))
     finally:
         _L.vsg_ad4_target_free(t)
 
@@ -2440,6 +2470,7 @@ def _new_result(lig, lf):
     d.record_atom, d.natoms, d.rotors, d.added_hydrogens = [], 0, 0, []
     d.chains = d.steps = d.evaluations = 0
     d.seconds = 0.0
+    d.search = None
     if lig.status != 0:
         d.error = message
     return d
@@ -2565,7 +2596,7 @@ def _dock_local(mapset_prefix, ligand, p, scoring, receptor, all_records, record
         _L.vsg_vina_target_free(t)
 
 
-def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset, local_only=False):
+def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset, local_only=False, by_box=False, search="detail"):
     d = _new_result(lig, lf)
     if d.error:
         return d
@@ -2580,6 +2611,12 @@ def _dock_ad4_one(t, lig, lf, path, p, gpu, auto, max_torsions, offset, local_on
     if _over_torsions(d, lig, path, max_torsions):
         return d
     q = _lib.DockParams.from_buffer_copy(p)
+    if by_box:  # no effort given: the preset by the box, as `vsgrid dock --scoring ad4` chooses it
+        lo, hi = (ctypes.c_double * 3)(), (ctypes.c_double * 3)()
+        _check(_L.vsg_ad4_target_box(t, lo, hi))
+        search = _box_search([hi[i] - lo[i] for i in range(3)], lig)
+        _check(_L.vsg_dock_params_effort(ctypes.byref(q), search.encode(), 0, 0, -1, 0))
+    d.search = None if local_only else search
     q.seed = (int(p.seed) + offset) & 0xFFFFFFFFFFFFFFFF
     rr = _lib.DockResult()
     sc = (_lib.Ad4Score * (max(int(p.poses), 1) + 1))()

@@ -475,6 +475,10 @@ _protos = {
     "vsg_dock_params_preset": (_S, [ctypes.POINTER(DockParams), ctypes.c_char_p]),
     "vsg_dock_params_effort": (_S, [ctypes.POINTER(DockParams), ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
                                     ctypes.c_int]),
+    # dock's default search: thorough in a box over twice the ligand's own, else detail
+    "vsg_dock_box_ratio": (ctypes.c_double, [ctypes.POINTER(ctypes.c_double), ctypes.POINTER(Ligand)]),
+    "vsg_dock_default_search": (ctypes.c_char_p, [ctypes.c_double]),
+    "vsg_ad4_target_box": (_S, [_P, ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_double)]),
     "vsg_ad4_params_builtin": (_S, [ctypes.POINTER(Ad4Params)]),
     "vsg_ad4_params_read": (_S, [ctypes.c_char_p, ctypes.POINTER(Ad4Params)]),
     "vsg_ad4_params_find": (ctypes.c_void_p, [ctypes.POINTER(Ad4Params), ctypes.c_char_p]),
