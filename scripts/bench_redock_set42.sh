@@ -164,7 +164,8 @@ run_vsgrid_ad4() {
     local fld=$d/ad4/maps
     [ "${AD4_MAPS:-vsgrid}" = set ] && fld=$set42/$c/protein.maps.fld
     for p in $presets; do
-      read -r -a search <<< "$(search_args "$p")"
+      search=()
+      [ "$p" = dock ] || read -r -a search <<< "$(search_args "$p")" # dock: the command's default search
       for k in $starts; do
         f=$d/vsgrid_ad4_${p}_$k
         [ -s "$f.csv" ] && continue
