@@ -121,3 +121,18 @@ def test_maps_warn_of_a_ligand_left_in_the_pocket(tmp_path):
             assert not any("HETATM group" in str(x.message) for x in w)
     finally:
         vsgrid.capture_warnings(False)
+
+
+def test_dock_search_chosen_by_the_box(tmp_path, vina_maps):
+    """No search given: detail in a box around the ligand, thorough in a 30 A box (over twice the
+    ligand's own), as `vsgrid dock` chooses, each record's with all_records; a search given is kept."""
+    r = vsgrid.dock(vina_maps, BIOTIN, device="cpu", poses=1)
+    assert r.search == "detail" and r.chains == 128 and r.steps == 60
+    p = str(tmp_path / "big")
+    vsgrid.maps(REC, box=_center(vina_maps) + [30, 30, 30], prefix=p, device="cpu")
+    r = vsgrid.dock(p, BIOTIN, device="cpu", poses=1, search="fast")
+    assert r.search == "fast" and r.chains == 64
+    r = vsgrid.dock(p, BIOTIN, device="cpu", poses=1, exhaustiveness=4, steps=10)
+    assert r.chains == 4 and r.steps == 10
+    (r,) = vsgrid.dock(p, [BIOTIN], device="cpu", poses=1, all_records=True)  # the one thorough search (CPU: ~10 s)
+    assert r.search == "thorough" and r.chains == 512 and r.steps == 240 and r.poses[0].score["total"] < -5
