@@ -10,7 +10,8 @@
 # PART=build) and vina with its Boost libraries in .bench_data/vina.
 # VINA_SCORES=FILE: vina's scores measured before ("index reported score_only" lines, this
 # script's vina_scores.txt): vina is not run again. CONFIGS="label:args;label:args": searches
-# beyond the presets, e.g. "bal_f8:--search balanced --focus-chains 8" (labels are file names).
+# beyond the presets, e.g. "bal_f8:--search balanced --focus-chains 8" (labels are file names;
+# leading NAME=VALUE words set that screen's environment: "ag:VSG_FOCUS_AGREE=4,0.05 --search balanced").
 # Usage: STRIDE=50 SEARCH="balanced" bash scripts/gpu_depth_inha.sh
 set -u
 B=${B:-/tmp/vsg28}
@@ -39,10 +40,12 @@ labels="${SEARCH:-balanced}"
 if [ -n "${CONFIGS:-}" ]; then
   IFS=';' read -r -a cfgs <<< "$CONFIGS"
   for cfg in "${cfgs[@]}"; do
-    l=${cfg%%:*} args=${cfg#*:}
+    l=${cfg%%:*} args=${cfg#*:} envs=()
+    # leading NAME=VALUE words: the environment of that screen (bench switches)
+    while [[ $args =~ ^([A-Z_][A-Z0-9_]*=[^\ ]*)\ (.*)$ ]]; do envs+=("${BASH_REMATCH[1]}"); args=${BASH_REMATCH[2]}; done
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086 # args are words
-    "$V" screen "$W/m" "$LIB_DIR/actives_final.mol2.gz" "$LIB_DIR/decoys_final.mol2.gz" --scoring vina --placement flexible \
+    env "${envs[@]}" "$V" screen "$W/m" "$LIB_DIR/actives_final.mol2.gz" "$LIB_DIR/decoys_final.mol2.gz" --scoring vina --placement flexible \
       $args --receptor "$rec" -o "$W/$l.csv" --quiet
     t1=$(date +%s.%N)
     n=$(($(wc -l < "$W/$l.csv") - 1))

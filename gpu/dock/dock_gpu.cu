@@ -1028,9 +1028,23 @@ static float *lowest_slot(float *out, size_t c, int keep, int stride)
     return best;
 }
 
+/* A bench switch (docs/PERFORMANCE.md): VSG_FOCUS_AGREE=M,EPS skips a record's focus chains when
+ * its M best exploring chains' minima lie within EPS kcal/mol of the best (the chains agree: the
+ * basin's bottom is likely found), AutoDock-GPU's autostop idea at the phase boundary. */
+static int focus_agree(float *eps)
+{
+    const char *v = getenv("VSG_FOCUS_AGREE");
+    int m = 0;
+    *eps = 0;
+    if (!v || sscanf(v, "%d,%f", &m, eps) != 2 || m < 2) return 0;
+    return m;
+}
+
 static vsg_status focus(const dock_gpu_batch *b, const dev_target *T, const dev_batch *D, const chains_shape *k,
                         size_t shared, float *out, long long *evals, uploads *u)
 {
+    float agree_eps;
+    const int agree = focus_agree(&agree_eps);
     const int K = b->focus_chains, nrec = b->nrec, stride = D->out_stride, keep = D->keep;
     const size_t n2 = (size_t)nrec * (size_t)K;
     dock_gpu_record *rec2 = (dock_gpu_record *)malloc(sizeof *rec2 * (size_t)nrec);
@@ -1054,6 +1068,10 @@ static vsg_status focus(const dock_gpu_batch *b, const dev_target *T, const dev_
             while (at > 0 && e < lowest_slot(out, (size_t)(r->chain0 + rank[at - 1]), keep, stride)[0]) rank[at] = rank[at - 1], at--;
             rank[at] = c;
         }
+        if (agree && ranked >= agree &&
+            lowest_slot(out, (size_t)(r->chain0 + rank[agree - 1]), keep, stride)[0] -
+                    lowest_slot(out, (size_t)(r->chain0 + rank[0]), keep, stride)[0] <= agree_eps)
+            ranked = 0; /* the chains agree: no focus chains for this record */
         rec2[i] = *r;
         rec2[i].chain0 = i * K, rec2[i].nchain = K, rec2[i].stream0 = r->nchain;
         rec2[i].steps = ranked ? r->focus_steps : 0; /* no minimum to focus on: the chains do nothing */
