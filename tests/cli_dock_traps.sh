@@ -188,6 +188,13 @@ grep -q '"search": "thorough"' big.json && grep -q '"chains": 512' big.json && g
   fail "30 A box, no --search: not thorough: $(cat big.json)"
 expect_rc 0 "$vsgrid" dock m "$lig" --devices cpu --exhaustiveness 2 --steps 5 -o m5.pdbqt --quiet
 grep -q "search thorough" err.txt && fail "a box around the ligand: advice given: $(cat err.txt)"
+# a screen keeps its preset and says so once, from its first records
+expect_rc 0 "$vsgrid" screen big "$lig" "$lig" --scoring vina --placement flexible --devices cpu --exhaustiveness 2 --steps 5 \
+  -o bigs.csv --quiet
+[ "$(grep -c "times the median record's (of the first 2) own box.*--search thorough" err.txt)" = 1 ] ||
+  fail "30 A box screen: not said once: $(cat err.txt)"
+expect_rc 0 "$vsgrid" screen m "$lig" --scoring vina --placement flexible --devices cpu --exhaustiveness 2 --steps 5 -o ms.csv --quiet
+grep -q "own box" err.txt && fail "a screen in a box around the ligand: advice given: $(cat err.txt)"
 expect_rc 0 "$vsgrid" dock m "$lig" --devices cpu --search fast --poses 1 -o m5.pdbqt --json m5.json
 grep -q "thorough" err.txt m5.json && fail "a box around the ligand, --search fast: thorough said: $(cat err.txt)"
 expect_rc 0 "$vsgrid" dock m "$lig" --devices cpu --poses 1 -o m5.pdbqt --json m5.json

@@ -726,7 +726,40 @@ typedef struct {
     double finish_s; /* finishing (and, without a GPU, docking) the chunks */
     const vsg_screen_extra *x;
     vsg_pc_receptor *pcrec; /* the receptor's heavy atoms around the box for the pose checks (NULL: none) */
+    int box_checked;        /* the box against the first chunk's records (warn_large_box) */
 } writer;
+
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A box several times the records' own (AutoDock-GPU's 30 A cubes, a whole-domain box): the
+ * presets below thorough were tuned on pocket boxes and miss poses there (docs/PERFORMANCE.md,
+ * issue 28; `dock` searches with thorough there by itself, a screen keeps one preset for all).
+ * Said once, from the median of the first chunk's records, while the screen goes on. */
+static void warn_large_box(const flex_pipe *p, const chunk *c)
+{
+    if (c->m < 1 || (long)p->P.exhaustiveness * (p->P.steps ? p->P.steps : 1) >= 512L * 240) return;
+    vsg_vina_box b;
+    if (!vsg_vina_target_is_maps(p->t, &b)) return;
+    double *r = malloc(sizeof *r * (size_t)c->m);
+    if (!r) return;
+    for (int k = 0; k < c->m; k++) r[k] = vsg_dock_box_ratio(b.size, c->ligs[k]);
+    qsort(r, (size_t)c->m, sizeof *r, by_value);
+    const double median = r[c->m / 2];
+    free(r);
+    char whose[64];
+    if (c->m == 1) snprintf(whose, sizeof whose, "the first record's");
+    else snprintf(whose, sizeof whose, "the median record's (of the first %d)", c->m);
+    if (median > VSG_DOCK_LARGE_BOX)
+        vsg_warn("the maps' box (%.1f x %.1f x %.1f A) is %.1f times %s own box: the search presets were tuned on pocket boxes and miss poses in boxes this large "
+                 "(AutoDock-GPU's 30 A set: balanced 69%% of top poses within 2 A, thorough 78%%); make maps around "
+                 "the pocket (vsgrid maps REC --around LIG -o PREFIX), or --search thorough (16 times balanced's "
+                 "search)",
+                 b.size[0], b.size[1], b.size[2], median, whose);
+}
 
 static void count_code(vsg_screen_report *rep, const char *code)
 {
@@ -751,6 +784,7 @@ static vsg_status write_chunk(flex_pipe *p, chunk *c, writer *w)
         rep->records += (size_t)c->n;
         return VSG_OK;
     }
+    if (!w->box_checked && c->m > 0) w->box_checked = 1, warn_large_box(p, c);
     if (c->m > 0) {
         vsg_dock_result *res = calloc((size_t)c->m, sizeof *res);
         vsg_status *sts = malloc(sizeof *sts * (size_t)c->m);
