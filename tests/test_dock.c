@@ -282,8 +282,32 @@ static void test_focus(const vsg_vina_target *t, const vsg_ligand *lig)
     CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &r), VSG_E_ARG);
 }
 
+/* dock's default search by the box (vsg_dock_box_ratio, vsg_dock_default_search): two carbons 2 Å
+ * apart (centre midway, reach 1 Å: the ligand's own box a 10 Å cube) and a hydrogen far away,
+ * which does not count. */
+static void test_box_ratio(void)
+{
+    vsg_lig_atom a[3];
+    memset(a, 0, sizeof a);
+    strcpy(a[0].element, "C"), strcpy(a[1].element, "C"), strcpy(a[2].element, "H");
+    a[1].x = 2, a[2].x = 50;
+    vsg_ligand lig;
+    vsg_ligand_init(&lig);
+    lig.natoms = 3, lig.atoms = a;
+    const double cube20[3] = {20, 20, 20}, cube10[3] = {10, 10, 10}, over[3] = {12.6, 12.6, 12.6}, under[3] = {12.5, 12.5, 12.5};
+    CHECK_NEAR(vsg_dock_box_ratio(cube20, &lig), 8.0, 1e-12);
+    CHECK_NEAR(vsg_dock_box_ratio(cube10, &lig), 1.0, 1e-12);
+    CHECK(!strcmp(vsg_dock_default_search(vsg_dock_box_ratio(cube20, &lig)), "thorough"));
+    CHECK(!strcmp(vsg_dock_default_search(vsg_dock_box_ratio(cube10, &lig)), "detail"));
+    CHECK(!strcmp(vsg_dock_default_search(vsg_dock_box_ratio(over, &lig)), "thorough")); /* 2.0004 */
+    CHECK(!strcmp(vsg_dock_default_search(vsg_dock_box_ratio(under, &lig)), "detail"));  /* 1.95 */
+    lig.natoms = 1, lig.atoms = a + 2; /* no heavy atom */
+    CHECK(vsg_dock_box_ratio(cube20, &lig) == 0 && vsg_dock_box_ratio(NULL, &lig) == 0);
+}
+
 int main(void)
 {
+    test_box_ratio();
     char rec[1024], ligp[1024], prefix[1024];
     snprintf(rec, sizeof rec, "%s/data/1stp_receptor.pdbqt", VSG_SOURCE_DIR);
     snprintf(ligp, sizeof ligp, "%s/data/biotin.pdbqt", VSG_SOURCE_DIR);

@@ -16,7 +16,6 @@
 #include "engine/cli/dock_options.h"
 #include "grids/base/vsgrid.h"
 
-
 static const char usage[] =
     "usage: vsgrid dock PREFIX LIGAND.pdbqt|.sdf|.mol2 [--scoring vina|vinardo|ad4] [--search S]\n"
     "                   [--devices D] [--seed N] [--exhaustiveness N] [--steps N] [--poses K]\n"
@@ -466,8 +465,8 @@ static int check_pose(const vsg_pose_checker *c, const vsg_vina_target *t, const
     return pc.valid;
 }
 
-/* The search in a box of box_size (Å) for lig. With no effort option given (`automatic`), the
- * preset vsg_dock_default_search picks for the box set in p: thorough in a box over
+/* The search in a box of box_size (Å) for lig. With no effort option in o, the preset
+ * vsg_dock_default_search picks for the box set in p: thorough in a box over
  * VSG_DOCK_LARGE_BOX times the ligand's own (AutoDock-GPU's 30 Å cubes), where the pocket presets
  * miss poses vina finds (docs/PERFORMANCE.md, issue 28), said unless quiet; else detail. With an
  * effort given, a pocket preset's effort in such a box gets the advice instead. Returns the
@@ -491,7 +490,7 @@ static const char *dock_search_for_box(const double box_size[3], const vsg_ligan
                  "default here) re-docks as often as vina there, or make maps around the pocket (vsgrid maps REC "
                  "--around LIG)",
                  box_size[0], box_size[1], box_size[2], ratio);
-    return o->search ? o->search : "custom";
+    return o->search ? o->search : "detail"; /* --exhaustiveness/--steps alone: detail's, overridden */
 }
 
 int vsg_cmd_dock(int argc, char **argv)

@@ -754,10 +754,10 @@ static void warn_large_box(const flex_pipe *p, const chunk *c)
     if (c->m == 1) snprintf(whose, sizeof whose, "the first record's");
     else snprintf(whose, sizeof whose, "the median record's (of the first %d)", c->m);
     if (median > VSG_DOCK_LARGE_BOX)
-        vsg_warn("the maps' box (%.1f x %.1f x %.1f A) is %.1f times %s own box: the search presets were tuned on pocket boxes and miss poses in boxes this large "
-                 "(AutoDock-GPU's 30 A set: balanced 69%% of top poses within 2 A, thorough 78%%); make maps around "
-                 "the pocket (vsgrid maps REC --around LIG -o PREFIX), or --search thorough (16 times balanced's "
-                 "search)",
+        vsg_warn("the maps' box (%.1f x %.1f x %.1f A) is %.1f times %s own box: the search presets were tuned "
+                 "on pocket boxes and miss poses in boxes this large (AutoDock-GPU's 30 A set: balanced 69%% of top "
+                 "poses within 2 A, thorough 78%%); make maps around the pocket (vsgrid maps REC --around LIG -o "
+                 "PREFIX), or --search thorough (16 times balanced's search)",
                  b.size[0], b.size[1], b.size[2], median, whose);
 }
 

@@ -2322,8 +2322,8 @@ double vsg_dock_box_ratio(const double box_size[3], const vsg_ligand *lig);
 #define VSG_DOCK_LARGE_BOX 2.0
 /* The preset a one-record dock searches with when none is given (`vsgrid dock`, Python's dock()):
  * "thorough" in a large box (box_ratio > VSG_DOCK_LARGE_BOX), else "detail". On AutoDock-GPU's 26
- * complexes this re-docks 60 of 78 top poses within 2 Å against detail's 56, and AutoDock Vina's
- * rate in every torsion class (docs/PERFORMANCE.md, "dock's default search"); thorough costs about
+ * complexes this re-docks 59 of 78 top poses within 2 Å against detail's 56, and at least AutoDock
+ * Vina's rate in every torsion class (docs/PERFORMANCE.md, "dock's default search"); thorough costs about
  * 10 times detail on the CPU and about the same on a GPU, which one record leaves mostly idle. */
 const char *vsg_dock_default_search(double box_ratio);
 
