@@ -59,17 +59,18 @@ for run in ${SCREENS:-mol2 neutral charged}; do
   [ "$run" != "$input" ] && extra=(--minimize "${run#*:}")
   [ -n "$embed" ] && extra+=(--embed "$embed")
   [ -n "$confs" ] && extra+=(--conformers "$confs")
-  times=${input#*x} input=${input%x*} # neutralx8: the library 8 times over (a long screen; no AUC)
-  [ "$times" = "$input" ] && times=1
+  times=${input#*x} input=${input%x*} # neutralx8: the library 8 times over (a long screen; its AUC
+  [ "$times" = "$input" ] && times=1  # ranks a name by its best of 8 seeds)
   case $input in
   mol2) libs=("$LIB_DIR/actives_final.mol2.gz" "$LIB_DIR/decoys_final.mol2.gz") ;;
   *) libs=("$LIB_DIR/actives.$input.smi.gz" "$LIB_DIR/decoys.$input.smi.gz") ;;
   esac
   if [ "$times" -gt 1 ]; then
-    for ((k = 0; k < times; k++)); do for l in "${libs[@]}"; do zcat -f "$l"; done; done | gzip -1 > "$W/${input}x$times.lib.gz"
-    [ "$input" = mol2 ] && mv "$W/${input}x$times.lib.gz" "$W/${input}x$times.mol2.gz" && libs=("$W/${input}x$times.mol2.gz")
-    [ "$input" != mol2 ] && mv "$W/${input}x$times.lib.gz" "$W/${input}x$times.smi.gz" && libs=("$W/${input}x$times.smi.gz")
-    input=${input}x$times
+    ext=smi
+    [ "$input" = mol2 ] && ext=mol2
+    long=$W/${input}x$times.$ext.gz
+    for ((k = 0; k < times; k++)); do for l in "${libs[@]}"; do zcat -f "$l"; done; done | gzip -1 > "$long"
+    libs=("$long")
   fi
   input=${run/:/_min}${embed:+_$embed}${confs:+_conf$confs} # the files' and the table's name
   nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader -lms 200 > "$W/util_$input.txt" 2> /dev/null &

@@ -282,9 +282,9 @@ static void test_focus(const vsg_vina_target *t, const vsg_ligand *lig)
     CHECK_STATUS(vsg_dock_cpu(t, lig, &p, &r), VSG_E_ARG);
 }
 
-/* dock's default search by the box (vsg_dock_box_ratio, vsg_dock_default_search): two carbons 2 Å
- * apart (centre midway, reach 1 Å: the ligand's own box a 10 Å cube) and a hydrogen far away,
- * which does not count. */
+/* dock's default search by the box (vsg_dock_box_ratio, vsg_dock_default_search,
+ * vsg_dock_below_thorough): two carbons 2 Å apart (centre midway, reach 1 Å: the ligand's own box
+ * a 10 Å cube) and a hydrogen far away, which does not count. */
 static void test_box_ratio(void)
 {
     vsg_lig_atom a[3];
@@ -301,6 +301,14 @@ static void test_box_ratio(void)
     CHECK(!strcmp(vsg_dock_default_search(vsg_dock_box_ratio(cube10, &lig)), "detail"));
     CHECK(!strcmp(vsg_dock_default_search(vsg_dock_box_ratio(over, &lig)), "thorough")); /* 2.0004 */
     CHECK(!strcmp(vsg_dock_default_search(vsg_dock_box_ratio(under, &lig)), "detail"));  /* 1.95 */
+    vsg_dock_params q; /* the effort a large box warns about: below thorough's chain steps */
+    vsg_dock_params_default(&q);
+    vsg_dock_params_preset(&q, "detail");
+    CHECK(vsg_dock_below_thorough(&q));
+    vsg_dock_params_preset(&q, "thorough");
+    CHECK(!vsg_dock_below_thorough(&q));
+    q.exhaustiveness = 2048, q.steps = 60; /* more chain steps than thorough's 512 x 240 */
+    CHECK(!vsg_dock_below_thorough(&q));
     lig.natoms = 1, lig.atoms = a + 2; /* no heavy atom */
     CHECK(vsg_dock_box_ratio(cube20, &lig) == 0 && vsg_dock_box_ratio(NULL, &lig) == 0);
 }

@@ -484,7 +484,7 @@ static const char *dock_search_for_box(const double box_size[3], const vsg_ligan
                     box_size[0], box_size[1], box_size[2], ratio, preset, p->exhaustiveness, p->steps);
         return preset;
     }
-    if (ratio > VSG_DOCK_LARGE_BOX && (long)p->exhaustiveness * (p->steps ? p->steps : 1) < 512L * 240)
+    if (ratio > VSG_DOCK_LARGE_BOX && vsg_dock_below_thorough(p))
         vsg_warn("the maps' box (%.1f x %.1f x %.1f A) is %.1f times the ligand's own: the search presets fast, balanced "
                  "and detail were tuned on pocket boxes and miss poses in boxes this large; --search thorough (the "
                  "default here) re-docks as often as vina there, or make maps around the pocket (vsgrid maps REC "

@@ -741,7 +741,7 @@ static int by_value(const void *a, const void *b)
  * Said once, from the median of the first chunk's records, while the screen goes on. */
 static void warn_large_box(const flex_pipe *p, const chunk *c)
 {
-    if (c->m < 1 || (long)p->P.exhaustiveness * (p->P.steps ? p->P.steps : 1) >= 512L * 240) return;
+    if (c->m < 1 || !vsg_dock_below_thorough(&p->P)) return;
     vsg_vina_box b;
     if (!vsg_vina_target_is_maps(p->t, &b)) return;
     double *r = malloc(sizeof *r * (size_t)c->m);

@@ -2326,6 +2326,9 @@ double vsg_dock_box_ratio(const double box_size[3], const vsg_ligand *lig);
  * Vina's rate in every torsion class (docs/PERFORMANCE.md, "dock's default search"); thorough costs about
  * 10 times detail on the CPU and about the same on a GPU, which one record leaves mostly idle. */
 const char *vsg_dock_default_search(double box_ratio);
+/* 1 when p's exploring chains take fewer steps in all (chains × steps) than thorough's: a pocket
+ * preset's effort, which a large box deserves a warning for. */
+int vsg_dock_below_thorough(const vsg_dock_params *p);
 
 /* ---- writing docked poses (engine/screen/dock_poses.c) ----------------------------------- */
 /* PDBQT: a pose is one MODEL/ENDMDL block that `vina --score_only`, autodock4 and `vsgrid screen

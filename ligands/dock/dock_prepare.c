@@ -276,3 +276,11 @@ const char *vsg_dock_default_search(double box_ratio)
 {
     return box_ratio > VSG_DOCK_LARGE_BOX ? "thorough" : "detail";
 }
+
+int vsg_dock_below_thorough(const vsg_dock_params *p)
+{
+    vsg_dock_params t;
+    vsg_dock_params_default(&t);
+    vsg_dock_params_preset(&t, "thorough");
+    return (long)p->exhaustiveness * (p->steps ? p->steps : 1) < (long)t.exhaustiveness * t.steps;
+}

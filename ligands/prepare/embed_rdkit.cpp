@@ -278,8 +278,8 @@ bool heavy_atoms_first()
  * the embedded atoms (addHs(addCoords)) is 2-3 times faster (docs/PERFORMANCE.md, "Issue 29").
  * The hydrogens of non-aromatic ring atoms stay in the embedding: their distance bounds are what
  * make a substituent of a saturated ring equatorial (2H7L's N-cyclohexyl: 34 of 40 seeds with
- * them, 13 without, 35 with every hydrogen) and a ring pucker right. The force field relaxes the placed hydrogens with
- * the rest afterwards. When that embedding fails or contradicts a specified centre (rare:
+ * them, 13 without, 35 with every hydrogen) and a ring pucker right. The force field relaxes the
+ * placed hydrogens with the rest afterwards. When that embedding fails or contradicts a specified centre (rare:
  * strained or crowded systems), the molecule is embedded with every hydrogen, with the retries.
  * The same molecule comes out in the same atom order (hydrogens appended) in every run. */
 bool embed_tries(std::unique_ptr<RDKit::RWMol> &mol, int seed, int max_tries, vsg_rdkit_embedding *out)
