@@ -191,7 +191,7 @@ grep -q "search thorough" err.txt && fail "a box around the ligand: advice given
 # a screen keeps its preset and says so once, from its first records
 expect_rc 0 "$vsgrid" screen big "$lig" "$lig" --scoring vina --placement flexible --devices cpu --exhaustiveness 2 --steps 5 \
   -o bigs.csv --quiet
-[ "$(grep -c "times the median record's (of the first 2) own box.*--search thorough" err.txt)" = 1 ] ||
+[ "$(grep -c "times the records' own box (the median of the first 2).*--search thorough" err.txt)" = 1 ] ||
   fail "30 A box screen: not said once: $(cat err.txt)"
 expect_rc 0 "$vsgrid" screen m "$lig" --scoring vina --placement flexible --devices cpu --exhaustiveness 2 --steps 5 -o ms.csv --quiet
 grep -q "own box" err.txt && fail "a screen in a box around the ligand: advice given: $(cat err.txt)"

@@ -751,10 +751,10 @@ static void warn_large_box(const flex_pipe *p, const chunk *c)
     const double median = r[c->m / 2];
     free(r);
     char whose[64];
-    if (c->m == 1) snprintf(whose, sizeof whose, "the first record's");
-    else snprintf(whose, sizeof whose, "the median record's (of the first %d)", c->m);
+    if (c->m == 1) snprintf(whose, sizeof whose, "the first record's own box");
+    else snprintf(whose, sizeof whose, "the records' own box (the median of the first %d)", c->m);
     if (median > VSG_DOCK_LARGE_BOX)
-        vsg_warn("the maps' box (%.1f x %.1f x %.1f A) is %.1f times %s own box: the search presets were tuned "
+        vsg_warn("the maps' box (%.1f x %.1f x %.1f A) is %.1f times %s: the search presets were tuned "
                  "on pocket boxes and miss poses in boxes this large (AutoDock-GPU's 30 A set: balanced 69%% of top "
                  "poses within 2 A, thorough 78%%); make maps around the pocket (vsgrid maps REC --around LIG -o "
                  "PREFIX), or --search thorough (16 times balanced's search)",
